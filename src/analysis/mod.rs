@@ -1,0 +1,4 @@
+//! What a researcher reads first about a table: periods and statistics.
+
+pub mod period;
+pub mod stats;

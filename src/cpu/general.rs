@@ -1,0 +1,249 @@
+//! The general engine: any take-and-break code straight from its definition,
+//! one heap after another. It is the reference the blocked kernels are tested
+//! against, and the CPU path for codes that leave three or more heaps.
+//!
+//! Splits into `k >= 3` heaps without a modifier use xor-set tables:
+//! `parts[c][m]` holds the nim-sums of `c` heaps summing to `m`, built from
+//! `parts[c - 1]`, so no partition is ever enumerated. Modified splits into
+//! three or more heaps (`!`, `?`) enumerate partitions in nondecreasing order.
+
+use crate::game::{Code, Modifier};
+
+/// A growable set of small values.
+#[derive(Clone, Default, Debug)]
+pub struct ValueSet(Vec<u64>);
+
+impl ValueSet {
+    pub fn insert(&mut self, v: u32) {
+        let w = (v >> 6) as usize;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (v & 63);
+    }
+
+    pub fn mex(&self) -> u32 {
+        for (w, word) in self.0.iter().enumerate() {
+            if *word != u64::MAX {
+                return w as u32 * 64 + (!word).trailing_zeros();
+            }
+        }
+        self.0.len() as u32 * 64
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            (0..64).filter(move |b| word >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
+        })
+    }
+
+    /// Adds `{x ^ g : x in other}`.
+    pub fn insert_xored(&mut self, other: &ValueSet, g: u32) {
+        for x in other.iter() {
+            self.insert(x ^ g);
+        }
+    }
+}
+
+/// Why the general engine refuses a code.
+pub fn unsupported(code: &Code) -> Option<String> {
+    for d in code.digits.iter().chain(&code.tail) {
+        if d.at_least.is_some() && matches!(d.modifier, Modifier::Distinct | Modifier::NotAllEqual) {
+            return Some(format!(
+                "{}: '!' and '?' on an unbounded heap count ({{k+}}) are not supported; \
+                 expected '=' or no modifier there, or a bounded list such as {{2,3,4}}",
+                code.text
+            ));
+        }
+    }
+    None
+}
+
+/// G(0..=n_max) for any code. `progress` is told how many heaps are done.
+pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u16>, String> {
+    if let Some(why) = unsupported(code) {
+        return Err(why);
+    }
+    let all_digits = || code.digits.iter().chain(&code.tail);
+    // Deepest plain split table needed, and the deepest "at least" table.
+    let plain_depth = all_digits()
+        .filter(|d| d.modifier == Modifier::Plain)
+        .map(|d| 63 - d.counts.leading_zeros().min(63))
+        .max()
+        .unwrap_or(0)
+        .max(1) as usize;
+    let at_least_depth = all_digits().filter_map(|d| d.at_least).max().map(|k| k.max(2) as usize);
+    let jmax = code.max_removal();
+
+    let mut g: Vec<u16> = Vec::with_capacity(n_max as usize + 1);
+    // parts[c][m], c = 1..=plain_depth (index 0 unused)
+    let mut parts: Vec<Vec<ValueSet>> = vec![Vec::new(); plain_depth + 1];
+    // at_least[c][m]: nim-sums of c or more heaps summing to m
+    let mut at_least: Vec<Vec<ValueSet>> = vec![Vec::new(); at_least_depth.map_or(0, |k| k + 1)];
+
+    for n in 0..=n_max {
+        let nu = n as usize;
+        let gv = |i: usize| g[i] as u32;
+        // Tables for n that only need heaps below n.
+        for c in 2..=plain_depth {
+            let mut set = ValueSet::default();
+            for a in 1..nu {
+                if nu - a >= c - 1 {
+                    set.insert_xored(&parts[c - 1][nu - a], gv(a));
+                }
+            }
+            parts[c].push(set);
+        }
+        for c in 2..at_least.len() {
+            let mut set = ValueSet::default();
+            for a in 1..nu {
+                set.insert_xored(&at_least[c - 1][nu - a], gv(a));
+            }
+            at_least[c].push(set);
+        }
+
+        let mut options = ValueSet::default();
+        for j in 0..=jmax.map_or(n, |t| t.min(n)) {
+            let d = code.digit(j);
+            if d.is_zero() {
+                continue;
+            }
+            let m = (n - j) as usize;
+            if m == 0 && d.allows(0) {
+                options.insert(0);
+            }
+            if m >= 1 && d.allows(1) {
+                options.insert(gv(m));
+            }
+            let bounded_top = (63 - d.counts.leading_zeros().min(63)) as usize;
+            for k in 2..=bounded_top.min(m) {
+                if d.allows(k as u32) {
+                    add_splits(&mut options, d.modifier, k, m, code.min_diff, &g, &parts);
+                }
+            }
+            if let Some(k0) = d.at_least {
+                let k0 = (k0 as usize).max(2);
+                match d.modifier {
+                    Modifier::AllEqual => {
+                        for k in k0..=m {
+                            if m % k == 0 && (k > 2 || code.min_diff == 0) {
+                                options.insert(if k % 2 == 1 { gv(m / k) } else { 0 });
+                            }
+                        }
+                    }
+                    _ if k0 == 2 && code.min_diff > 0 => {
+                        // two heaps under --min-diff, three or more plain
+                        add_splits(&mut options, Modifier::Plain, 2, m, code.min_diff, &g, &parts);
+                        if m >= 3 {
+                            let mut three_up = ValueSet::default();
+                            for a in 1..m {
+                                // three or more: one heap a plus two or more
+                                three_up.insert_xored(&at_least[2][m - a], gv(a));
+                            }
+                            options.insert_xored(&three_up, 0);
+                        }
+                    }
+                    _ => {
+                        if m >= k0 {
+                            options.insert_xored(&at_least[k0][m], 0);
+                        }
+                    }
+                }
+            }
+        }
+        let v = options.mex();
+        if v > u16::MAX as u32 {
+            return Err(format!("G({n}) = {v} does not fit in 16 bits"));
+        }
+        g.push(v as u16);
+
+        // Tables for n that need G(n) itself.
+        if plain_depth >= 1 {
+            let mut one = ValueSet::default();
+            if n > 0 {
+                one.insert(v);
+            }
+            parts[1].push(one);
+        }
+        if !at_least.is_empty() {
+            let mut set = ValueSet::default();
+            if n > 0 {
+                set.insert(v);
+            }
+            for a in 1..nu {
+                set.insert_xored(&at_least[1][nu - a], g[a] as u32);
+            }
+            at_least[1].push(set);
+        }
+        if n % 1024 == 0 {
+            progress(n);
+        }
+    }
+    progress(n_max);
+    Ok(g)
+}
+
+/// Options from splitting `m` into exactly `k >= 2` heaps under `modifier`.
+fn add_splits(
+    options: &mut ValueSet,
+    modifier: Modifier,
+    k: usize,
+    m: usize,
+    min_diff: u32,
+    g: &[u16],
+    parts: &[Vec<ValueSet>],
+) {
+    let gv = |i: usize| g[i] as u32;
+    if k == 2 {
+        for a in 1..=m / 2 {
+            let diff = (m - 2 * a) as u32;
+            let ok = match modifier {
+                Modifier::Plain => true,
+                Modifier::Distinct | Modifier::NotAllEqual => diff >= 1,
+                Modifier::AllEqual => diff == 0,
+            };
+            if ok && diff >= min_diff {
+                options.insert(gv(a) ^ gv(m - a));
+            }
+        }
+        return;
+    }
+    match modifier {
+        Modifier::AllEqual => {
+            if m % k == 0 {
+                options.insert(if k % 2 == 1 { gv(m / k) } else { 0 });
+            }
+        }
+        Modifier::Plain => options.insert_xored(&parts[k][m], 0),
+        Modifier::Distinct | Modifier::NotAllEqual => {
+            let mut heaps = Vec::with_capacity(k);
+            partitions(m, k, 1, &mut heaps, &mut |p| {
+                let distinct = p.windows(2).all(|w| w[0] < w[1]);
+                let all_equal = p.first() == p.last();
+                let ok = if modifier == Modifier::Distinct { distinct } else { !all_equal };
+                if ok {
+                    options.insert(p.iter().fold(0, |x, &h| x ^ gv(h)));
+                }
+            });
+        }
+    }
+}
+
+/// Calls `f` with every nondecreasing list of `k` heaps >= `min` summing to `m`.
+fn partitions(m: usize, k: usize, min: usize, heaps: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+    if k == 1 {
+        if m >= min {
+            heaps.push(m);
+            f(heaps);
+            heaps.pop();
+        }
+        return;
+    }
+    let mut h = min;
+    while h * k <= m {
+        heaps.push(h);
+        partitions(m - h, k - 1, h, heaps, f);
+        heaps.pop();
+        h += 1;
+    }
+}

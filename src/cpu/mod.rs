@@ -1,0 +1,7 @@
+//! The CPU backend: a twin of every kernel (same names, same structure) and
+//! the general engine that is the reference for all of them.
+
+pub mod finish_block;
+pub mod general;
+pub mod heap_common;
+pub mod options_below;

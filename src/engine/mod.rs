@@ -1,0 +1,216 @@
+//! Level plans, tables and the drivers that walk levels on either backend.
+
+pub mod heap_kernel;
+pub mod memory;
+
+use std::time::Instant;
+
+use crate::cpu;
+use crate::error::{Error, Result};
+use crate::game::Code;
+use crate::gpu::GpuContext;
+use crate::gpu::heap::{GpuStats, GpuTuning};
+use heap_kernel::{HeapKernelCode, MAX_BLOCK, plan_blocks};
+
+/// The backend the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendChoice {
+    /// The GPU when an adapter exists, else the CPU (said on stderr).
+    Auto,
+    /// The GPU, or an error when there is none.
+    Gpu,
+    /// The CPU (rayon).
+    Cpu,
+}
+
+/// An opened backend.
+pub enum Backend {
+    Cpu,
+    Gpu(Box<GpuContext>),
+}
+
+impl Backend {
+    /// Opens what `choice` asks for. `notice` receives the reason when
+    /// `auto` falls back to the CPU.
+    pub fn open(choice: BackendChoice, notice: &mut dyn FnMut(&str)) -> Result<Backend> {
+        match choice {
+            BackendChoice::Cpu => Ok(Backend::Cpu),
+            BackendChoice::Gpu => match GpuContext::open().map_err(Error::Run)? {
+                Some(ctx) => Ok(Backend::Gpu(Box::new(ctx))),
+                None => Err(Error::Input(
+                    "--backend gpu: no GPU adapter found (Vulkan, Metal or DX12). Install a driver \
+                     (on Debian, mesa-vulkan-drivers gives a software one) or use --backend cpu"
+                        .into(),
+                )),
+            },
+            BackendChoice::Auto => match GpuContext::open() {
+                Ok(Some(ctx)) => Ok(Backend::Gpu(Box::new(ctx))),
+                Ok(None) => {
+                    notice("no GPU adapter found; running on the CPU");
+                    Ok(Backend::Cpu)
+                }
+                Err(e) => {
+                    notice(&format!("{e}; running on the CPU"));
+                    Ok(Backend::Cpu)
+                }
+            },
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Cpu => "cpu",
+            Backend::Gpu(_) => "gpu",
+        }
+    }
+
+    pub fn adapter(&self) -> Option<String> {
+        match self {
+            Backend::Cpu => None,
+            Backend::Gpu(ctx) => Some(ctx.adapter_name()),
+        }
+    }
+}
+
+/// Which engine computed a heap table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HeapEngine {
+    /// The blocked kernels (GPU, or their CPU twins).
+    Blocked,
+    /// The general CPU engine (codes that leave three or more heaps).
+    General,
+}
+
+/// A heap table extended by one call, with how it was made.
+pub struct HeapRun {
+    pub table: Vec<u16>,
+    pub engine: HeapEngine,
+    /// "gpu" or "cpu": where the values were computed.
+    pub backend: &'static str,
+    pub gpu: GpuStats,
+    pub seconds: f64,
+}
+
+/// Workgroups for `count` heaps folded into rows of at most `max_x`.
+pub fn grid_2d(count: u32, max_x: u32) -> (u32, u32) {
+    let max_x = max_x.max(1);
+    if count <= max_x { (count.max(1), 1) } else { (max_x, count.div_ceil(max_x)) }
+}
+
+/// u32 words holding `values` u16 values, two per word.
+pub fn packed_words(values: u64) -> u64 {
+    values.div_ceil(2).max(1)
+}
+
+/// The largest heap a table may reach (u32 heap indices on the GPU).
+pub const MAX_HEAP: u64 = u32::MAX as u64 - 2 * MAX_BLOCK as u64;
+
+/// Extends `table` (values of heaps below its length) to heaps `0..=to`.
+/// Codes the heap kernels handle run blocked on `backend`; the others run
+/// on the general CPU engine, and `notice` says so when a GPU was open.
+pub fn extend_heap_table(
+    code: &Code,
+    table: Vec<u16>,
+    to: u64,
+    backend: &Backend,
+    tuning: &GpuTuning,
+    notice: &mut dyn FnMut(&str),
+    progress: &dyn Fn(u64),
+) -> Result<HeapRun> {
+    if to > MAX_HEAP {
+        return Err(Error::Input(format!("-n {to} is too large; expected at most {MAX_HEAP}")));
+    }
+    memory::check_fits(&format!("a table of {} values", to + 1), memory::heap_table_bytes(to + 1))?;
+    let start = Instant::now();
+    if table.len() as u64 > to {
+        let mut table = table;
+        table.truncate(to as usize + 1);
+        return Ok(HeapRun {
+            table,
+            engine: HeapEngine::Blocked,
+            backend: backend.name(),
+            gpu: GpuStats::default(),
+            seconds: 0.0,
+        });
+    }
+    let kernel_code = match HeapKernelCode::new(code) {
+        Ok(k) => k,
+        Err(why) => {
+            if matches!(backend, Backend::Gpu(_)) {
+                notice(&format!("{why}; running on the general CPU engine"));
+            }
+            let full = cpu::general::sequence(code, to, progress).map_err(Error::Input)?;
+            return Ok(HeapRun {
+                table: full,
+                engine: HeapEngine::General,
+                backend: "cpu",
+                gpu: GpuStats::default(),
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+    };
+    let (table, gpu) = match backend {
+        Backend::Cpu => (cpu_blocked(&kernel_code, table, to as u32, progress)?, GpuStats::default()),
+        Backend::Gpu(ctx) => {
+            crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress).map_err(Error::Run)?
+        }
+    };
+    Ok(HeapRun {
+        table,
+        engine: HeapEngine::Blocked,
+        backend: backend.name(),
+        gpu,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Whether a code must leave the GPU for the general CPU engine.
+pub fn needs_general_engine(code: &Code) -> Option<String> {
+    HeapKernelCode::new(code).err()
+}
+
+/// The blocked scheme on the CPU: the CPU twins of the two kernels, block
+/// after block, with the same widening rule as the GPU.
+pub fn cpu_blocked(code: &HeapKernelCode, mut table: Vec<u16>, to: u32, progress: &dyn Fn(u64)) -> Result<Vec<u16>> {
+    use cpu::finish_block::{Halt, finish_block};
+    let from = table.len() as u32;
+    let mut max_value = table.iter().copied().max().unwrap_or(0) as u32;
+    table.resize(to as usize + 1, 0);
+    let mut min_words = 1;
+    let blocks = plan_blocks(from, to, MAX_BLOCK);
+    let mut next = 0;
+    while next < blocks.len() {
+        let blk = blocks[next];
+        let words = cpu::heap_common::capacity_words(max_value, min_words);
+        let below = cpu::options_below::options_below(code, &table, blk, words);
+        match finish_block(code, &mut table, blk, words, &below) {
+            Ok(block_max) => {
+                max_value = max_value.max(block_max);
+                next += 1;
+                progress((blk.s + blk.b) as u64);
+            }
+            Err(Halt::TooNarrow { words, .. }) => min_words = words,
+            Err(Halt::ValueTooLarge { n }) => {
+                return Err(Error::Run(format!(
+                    "G({n}) is larger than 65535, the most a u16 table holds"
+                )));
+            }
+        }
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_fold_past_the_row_limit() {
+        assert_eq!(grid_2d(1, 65535), (1, 1));
+        assert_eq!(grid_2d(65535, 65535), (65535, 1));
+        assert_eq!(grid_2d(65536, 65535), (65535, 2));
+        assert_eq!(grid_2d(20, 7), (7, 3));
+    }
+}

@@ -1,0 +1,38 @@
+//! The two kinds of failure and the exit status each gets.
+
+use std::fmt;
+
+#[derive(Debug)]
+pub enum Error {
+    /// Something the user typed or gave us is wrong: exit status 2.
+    Input(String),
+    /// The run failed while running: exit status 1.
+    Run(String),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input(_) => 2,
+            Error::Run(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Input(m) | Error::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::Run(e.to_string())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

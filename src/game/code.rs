@@ -1,0 +1,348 @@
+//! Take-and-break codes in CGSuite's notation.
+//!
+//! `d0.d1d2…`: digit `dj` says what may happen when `j` tokens are taken from
+//! one heap. Bit `k` of the digit set means the rest may be left as exactly
+//! `k` non-empty heaps (bit 0: the heap vanishes, which needs `j = n`).
+//! Digits are 0–9 and A–Z (base 36, so up to five heaps), a generalised digit
+//! lists heap counts in braces (`{2,3}`, `{2+}` for "two or more"), and a
+//! modifier after a digit restricts its splits: `!` all heaps pairwise
+//! unequal, `?` not all equal, `=` all equal. A bracketed tail repeats
+//! forever: `0.[3]` is Nim, `0.[37]` alternates 3 and 7.
+
+use std::fmt;
+
+/// How the heaps produced by one split must relate to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Modifier {
+    Plain,
+    /// `!`: pairwise unequal.
+    Distinct,
+    /// `?`: not all equal.
+    NotAllEqual,
+    /// `=`: all equal.
+    AllEqual,
+}
+
+/// One digit: the heap counts a removal of `j` tokens may leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Digit {
+    /// Bit `k` set: exactly `k` heaps may be left (k < 64).
+    pub counts: u64,
+    /// `{k+}`: any count of at least `k` heaps is allowed as well.
+    pub at_least: Option<u32>,
+    pub modifier: Modifier,
+}
+
+impl Digit {
+    pub const ZERO: Digit = Digit {
+        counts: 0,
+        at_least: None,
+        modifier: Modifier::Plain,
+    };
+
+    pub fn is_zero(&self) -> bool {
+        self.counts == 0 && self.at_least.is_none()
+    }
+
+    pub fn allows(&self, heaps: u32) -> bool {
+        (heaps < 64 && self.counts >> heaps & 1 == 1) || self.at_least.is_some_and(|k| heaps >= k)
+    }
+
+    /// The largest number of heaps this digit can leave (`None`: unbounded).
+    pub fn max_heaps(&self) -> Option<u32> {
+        if self.at_least.is_some() {
+            return None;
+        }
+        Some(64 - self.counts.leading_zeros()).map(|bits| bits.saturating_sub(1))
+    }
+}
+
+/// A parsed take-and-break code plus Schrage's minimum difference for splits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Code {
+    /// The code as the user wrote it (normalised: no spaces).
+    pub text: String,
+    /// `d0, d1, …` up to the bracketed tail.
+    pub digits: Vec<Digit>,
+    /// Digits repeated forever after `digits` (empty: none).
+    pub tail: Vec<Digit>,
+    /// Splits into two heaps must leave heaps differing by at least this much.
+    pub min_diff: u32,
+}
+
+/// A code that could not be read: where, and what was expected there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeError {
+    pub text: String,
+    /// Character index of the offending part.
+    pub pos: usize,
+    pub message: String,
+}
+
+impl fmt::Display for CodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "bad code '{}': {}", self.text, self.message)?;
+        writeln!(f, "  {}", self.text)?;
+        write!(f, "  {}^", " ".repeat(self.pos))
+    }
+}
+
+impl std::error::Error for CodeError {}
+
+impl Code {
+    /// Parses a code such as `0.07`, `4!.0`, `0.[3]` or `0.{2,3}`.
+    pub fn parse(text: &str) -> Result<Code, CodeError> {
+        Parser::new(text).code()
+    }
+
+    /// The subtraction game with the given set: take `s` tokens for `s` in the set.
+    pub fn subtraction(set: &[u32]) -> Result<Code, String> {
+        let Some(&largest) = set.iter().max() else {
+            return Err("the subtraction set is empty; expected numbers like 1,3,4".into());
+        };
+        if set.contains(&0) {
+            return Err("0 is not a subtraction (a move must take at least 1 token)".into());
+        }
+        if largest > 4096 {
+            return Err(format!("subtraction {largest} is too large; expected at most 4096"));
+        }
+        let mut text = String::from("0.");
+        for j in 1..=largest {
+            text.push(if set.contains(&j) { '3' } else { '0' });
+        }
+        Code::parse(&text).map_err(|e| e.to_string())
+    }
+
+    pub fn with_min_diff(mut self, min_diff: u32) -> Code {
+        self.min_diff = min_diff;
+        self
+    }
+
+    /// The digit for removing `j` tokens.
+    pub fn digit(&self, j: u64) -> Digit {
+        if (j as usize) < self.digits.len() {
+            return self.digits[j as usize];
+        }
+        if self.tail.is_empty() {
+            return Digit::ZERO;
+        }
+        let k = (j - self.digits.len() as u64) % self.tail.len() as u64;
+        self.tail[k as usize]
+    }
+
+    /// The largest removal (`t` of the periodicity theorem); `None` when the
+    /// tail repeats forever.
+    pub fn max_removal(&self) -> Option<u64> {
+        if self.tail.iter().any(|d| !d.is_zero()) {
+            return None;
+        }
+        Some(self.digits.iter().rposition(|d| !d.is_zero()).unwrap_or(0) as u64)
+    }
+
+    /// The largest number of heaps one move can leave (`None`: unbounded).
+    pub fn max_heaps(&self) -> Option<u32> {
+        self.digits
+            .iter()
+            .chain(&self.tail)
+            .try_fold(0, |acc, d| d.max_heaps().map(|k| acc.max(k)))
+    }
+
+    /// Whether some split restricts the sizes of its heaps (`!`, `?`, `=`,
+    /// `--min-diff`): the periodicity theorem does not cover such codes.
+    pub fn restricts_splits(&self) -> bool {
+        self.min_diff > 0
+            || self
+                .digits
+                .iter()
+                .chain(&self.tail)
+                .any(|d| d.modifier != Modifier::Plain && d.max_heaps().is_none_or(|k| k >= 2))
+    }
+
+    /// A display name: the code, plus the minimum difference when set.
+    pub fn name(&self) -> String {
+        if self.min_diff > 0 {
+            format!("{} (min-diff {})", self.text, self.min_diff)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    chars: Vec<char>,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser {
+            text,
+            chars: text.chars().collect(),
+            pos: 0,
+        }
+    }
+
+    fn err<T>(&self, pos: usize, message: impl Into<String>) -> Result<T, CodeError> {
+        Err(CodeError {
+            text: self.text.to_string(),
+            pos,
+            message: message.into(),
+        })
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn code(mut self) -> Result<Code, CodeError> {
+        if self.chars.is_empty() {
+            return self.err(0, "the code is empty; expected something like 0.07 or 4!.0");
+        }
+        // d0: optional before the point (".07" means d0 = 0).
+        let d0_pos = self.pos;
+        let d0 = if self.peek() == Some('.') {
+            Digit::ZERO
+        } else {
+            self.digit()?
+        };
+        if d0.counts & 0b11 != 0 {
+            return self.err(
+                d0_pos,
+                "d0 may only allow splits into 2 or more heaps (0, 4, 8, C, …); taking no token \
+                 and leaving 0 or 1 heap is not a move",
+            );
+        }
+        match self.peek() {
+            Some('.') => self.pos += 1,
+            Some(c) => {
+                return self.err(self.pos, format!("unexpected '{c}'; expected '.' after d0"));
+            }
+            None => return self.err(self.pos, "missing '.'; expected a code like 0.07"),
+        }
+        let mut digits = vec![d0];
+        let mut tail = Vec::new();
+        while let Some(c) = self.peek() {
+            if c == '[' {
+                let open = self.pos;
+                self.pos += 1;
+                while self.peek().is_some_and(|c| c != ']') {
+                    tail.push(self.digit()?);
+                }
+                if self.peek() != Some(']') {
+                    return self.err(self.pos, "missing ']'; expected the repeating tail to close");
+                }
+                if tail.is_empty() {
+                    return self.err(open, "empty '[]'; expected digits to repeat, as in 0.[3]");
+                }
+                self.pos += 1;
+                if let Some(c) = self.peek() {
+                    return self.err(
+                        self.pos,
+                        format!("unexpected '{c}' after the repeating tail; expected the end of the code"),
+                    );
+                }
+                break;
+            }
+            digits.push(self.digit()?);
+        }
+        Ok(Code {
+            text: self.text.to_string(),
+            digits,
+            tail,
+            min_diff: 0,
+        })
+    }
+
+    /// A digit (0–9, A–Z, or `{…}`) with an optional modifier.
+    fn digit(&mut self) -> Result<Digit, CodeError> {
+        let start = self.pos;
+        let mut digit = match self.peek() {
+            Some('{') => self.braces()?,
+            Some(c) if c.is_ascii_alphanumeric() => {
+                self.pos += 1;
+                Digit {
+                    counts: c.to_digit(36).unwrap_or(0) as u64,
+                    at_least: None,
+                    modifier: Modifier::Plain,
+                }
+            }
+            Some(c) => {
+                return self.err(
+                    start,
+                    format!("unexpected '{c}'; expected a digit 0-9 or A-Z, or '{{' for a list of heap counts"),
+                );
+            }
+            None => return self.err(start, "the code ends early; expected a digit"),
+        };
+        digit.modifier = match self.peek() {
+            Some('!') => Modifier::Distinct,
+            Some('?') => Modifier::NotAllEqual,
+            Some('=') => Modifier::AllEqual,
+            _ => return Ok(digit),
+        };
+        self.pos += 1;
+        if let Some(c @ ('!' | '?' | '=')) = self.peek() {
+            return self.err(self.pos, format!("second modifier '{c}'; a digit takes at most one of ! ? ="));
+        }
+        Ok(digit)
+    }
+
+    /// `{2,3}` or `{2+}` or `{0,1,3+}`.
+    fn braces(&mut self) -> Result<Digit, CodeError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut digit = Digit::ZERO;
+        loop {
+            let num_start = self.pos;
+            let mut number: u64 = 0;
+            while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+                number = number * 10 + d as u64;
+                if number > 63 {
+                    return self.err(num_start, "heap count too large; expected at most 63");
+                }
+                self.pos += 1;
+            }
+            if self.pos == num_start {
+                return self.err(self.pos, "expected a heap count (a number) inside '{…}'");
+            }
+            if self.peek() == Some('+') {
+                self.pos += 1;
+                let k = number as u32;
+                digit.at_least = Some(digit.at_least.map_or(k, |old| old.min(k)));
+            } else {
+                digit.counts |= 1 << number;
+            }
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(c) => return self.err(self.pos, format!("unexpected '{c}'; expected ',', '+' or '}}'")),
+                None => return self.err(open, "unclosed '{'; expected '}'"),
+            }
+        }
+        Ok(digit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_and_tail() {
+        let c = Code::parse("0.[37]").unwrap();
+        assert_eq!(c.digit(1).counts, 3);
+        assert_eq!(c.digit(2).counts, 7);
+        assert_eq!(c.digit(3).counts, 3);
+        assert_eq!(c.max_removal(), None);
+        let g = Code::parse("4!.0").unwrap();
+        assert_eq!(g.digit(0).counts, 4);
+        assert_eq!(g.digit(0).modifier, Modifier::Distinct);
+        assert_eq!(g.max_heaps(), Some(2));
+        assert!(g.restricts_splits());
+        assert_eq!(Code::parse("0.07").unwrap().max_removal(), Some(2));
+    }
+}

@@ -1,0 +1,105 @@
+//! The wgpu adapter and device, opened once per run.
+
+use std::sync::mpsc;
+
+/// An open GPU: device, queue and what the adapter told us about itself.
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+    /// Timestamp queries work: kernel times are measured.
+    pub timestamps: bool,
+}
+
+impl GpuContext {
+    /// Opens the best adapter; `Ok(None)` when the machine has none.
+    pub fn open() -> Result<Option<GpuContext>, String> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        };
+        let Ok(adapter) = pollster::block_on(instance.request_adapter(&options)) else {
+            return Ok(None);
+        };
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let required_features = if timestamps {
+            wgpu::Features::TIMESTAMP_QUERY
+        } else {
+            wgpu::Features::empty()
+        };
+        let descriptor = wgpu::DeviceDescriptor {
+            label: Some("grundy"),
+            required_features,
+            required_limits: limits.clone(),
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+            .map_err(|e| format!("could not open the GPU '{}': {e}", info.name))?;
+        Ok(Some(GpuContext {
+            device,
+            queue,
+            info,
+            limits,
+            timestamps,
+        }))
+    }
+
+    /// "NAME (BACKEND, DRIVER)" for reports.
+    pub fn adapter_name(&self) -> String {
+        self.info.name.clone()
+    }
+
+    pub fn adapter_detail(&self) -> String {
+        let driver = [self.info.driver.as_str(), self.info.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        format!("{} ({:?}, {})", self.info.name, self.info.backend, driver)
+    }
+
+    /// The largest storage binding, in bytes, rounded down to a power of two.
+    pub fn max_binding_pow2(&self) -> u64 {
+        let max = (self.limits.max_storage_buffer_binding_size as u64).min(self.limits.max_buffer_size);
+        1u64 << (63 - max.max(4).leading_zeros())
+    }
+
+    /// Copies `bytes` bytes of `src` from `offset` back to the host.
+    pub fn read_buffer(&self, src: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<Vec<u8>, String> {
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(src, offset, &staging, 0, bytes);
+        self.queue.submit([encoder.finish()]);
+        self.map_read(&staging)
+    }
+
+    /// Waits for the queue and returns the contents of a MAP_READ buffer.
+    pub fn map_read(&self, staging: &wgpu::Buffer) -> Result<Vec<u8>, String> {
+        let (tx, rx) = mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("GPU wait failed: {e}"))?;
+        rx.recv()
+            .map_err(|e| format!("GPU readback lost: {e}"))?
+            .map_err(|e| format!("GPU readback failed: {e}"))?;
+        let bytes = staging
+            .get_mapped_range(..)
+            .map_err(|e| format!("GPU readback failed: {e}"))?
+            .to_vec();
+        staging.unmap();
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,399 @@
+//! Runs the heap-game kernels (`shaders/options_below.wgsl` then
+//! `shaders/finish_block.wgsl` for every block) with the table held on the
+//! GPU, many blocks per submission.
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use crate::engine::heap_kernel::{Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, block_work, plan_blocks};
+use crate::engine::{grid_2d, packed_words};
+
+const COMMON: &str = include_str!("../../shaders/heap_common.wgsl");
+const OPTIONS_BELOW: &str = include_str!("../../shaders/options_below.wgsl");
+const FINISH_BLOCK: &str = include_str!("../../shaders/finish_block.wgsl");
+
+/// The four value chunks the shaders bind.
+pub const CHUNKS: u64 = 4;
+/// Uniform offsets must be multiples of 256 bytes.
+const PARAMS_STRIDE: u64 = 256;
+/// Blocks per submission at most.
+const BATCH_BLOCKS: usize = 64;
+/// Option reads per submission, roughly (keeps each submission well under a second).
+const BATCH_WORK: u64 = 1 << 32;
+
+const ST_HALT: usize = 0;
+const ST_MAX: usize = 1;
+const ST_MIN_WORDS: usize = 2;
+const ST_DONE: usize = 3;
+const ST_HALT_AT: usize = 4;
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable, Debug)]
+struct Params {
+    s: u32,
+    b: u32,
+    groups_x: u32,
+    prefix_len: u32,
+    tail_len: u32,
+    min_diff: u32,
+    chunk_shift: u32,
+    take_jmax: u32,
+    split_jmax: u32,
+    pad: [u32; 3],
+}
+
+/// Knobs that tests turn to reach the paths big runs take: value chunks
+/// smaller than a binding, and 2D dispatch folding.
+#[derive(Clone, Copy, Debug)]
+pub struct GpuTuning {
+    /// log2 of the words per value chunk (`None`: as large as a binding allows).
+    pub chunk_shift: Option<u32>,
+    /// Workgroups per dispatch row (the device allows 65535).
+    pub max_groups_x: u32,
+    /// Heaps per block (at most `MAX_BLOCK`).
+    pub max_block: u32,
+}
+
+impl Default for GpuTuning {
+    fn default() -> Self {
+        GpuTuning {
+            chunk_shift: None,
+            max_groups_x: 65535,
+            max_block: MAX_BLOCK,
+        }
+    }
+}
+
+/// What a GPU run measured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GpuStats {
+    /// Kernel time from timestamp queries (0 when the adapter has none).
+    pub kernel_seconds: f64,
+    pub submissions: u32,
+}
+
+/// The words per chunk (as log2) for a table of `values` heaps, or why it cannot fit.
+pub fn chunk_shift_for(ctx: &GpuContext, values: u64, tuning: &GpuTuning) -> Result<u32, String> {
+    let binding_words = ctx.max_binding_pow2() / 4;
+    let shift = tuning
+        .chunk_shift
+        .unwrap_or(63 - binding_words.leading_zeros())
+        .min(28);
+    let words = packed_words(values);
+    if words > CHUNKS << shift {
+        return Err(format!(
+            "a table of {values} values needs {} MiB on the GPU; this adapter binds at most {} chunks \
+             of {} MiB",
+            words * 4 >> 20,
+            CHUNKS,
+            (4u64 << shift) >> 20
+        ));
+    }
+    Ok(shift)
+}
+
+/// Extends `table` (G of heaps below its length) to heaps `0..=to` on the GPU.
+pub fn extend(
+    ctx: &GpuContext,
+    code: &HeapKernelCode,
+    table: &[u16],
+    to: u32,
+    tuning: &GpuTuning,
+    progress: &dyn Fn(u64),
+) -> Result<(Vec<u16>, GpuStats), String> {
+    let device = &ctx.device;
+    let from = table.len() as u32;
+    let values = to as u64 + 1;
+    let shift = chunk_shift_for(ctx, values, tuning)?;
+    let total_words = packed_words(values);
+    let chunk_words = 1u64 << shift;
+
+    // The table, packed two values per word, over up to four chunks.
+    let mut packed = vec![0u32; total_words as usize];
+    for (i, &v) in table.iter().enumerate() {
+        packed[i / 2] |= (v as u32) << ((i & 1) * 16);
+    }
+    let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+    let chunks: Vec<wgpu::Buffer> = (0..CHUNKS)
+        .map(|c| {
+            let lo = (c * chunk_words).min(total_words) as usize;
+            let hi = ((c + 1) * chunk_words).min(total_words) as usize;
+            let contents: &[u32] = if lo < hi { &packed[lo..hi] } else { &[0; 4] };
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("values"),
+                contents: bytemuck::cast_slice(contents),
+                usage: storage,
+            })
+        })
+        .collect();
+    drop(packed);
+
+    let digits = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("digits"),
+        contents: bytemuck::cast_slice(&code.digits),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let max_block = tuning.max_block.clamp(1, MAX_BLOCK);
+    let below = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("below"),
+        size: max_block as u64 * MAX_WORDS as u64 * 4,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let max_value = table.iter().copied().max().unwrap_or(0) as u32;
+    let status_init: [u32; 8] = [0, max_value, 1, from, 0, 0, 0, 0];
+    let status = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("status"),
+        contents: bytemuck::cast_slice(&status_init),
+        usage: storage,
+    });
+    let params = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("params"),
+        size: PARAMS_STRIDE * BATCH_BLOCKS as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+
+    let kernels = Kernels::new(ctx);
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("heap"),
+        layout: &kernels.layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &params,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
+                }),
+            },
+            wgpu::BindGroupEntry { binding: 1, resource: digits.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: below.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 3, resource: status.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: chunks[0].as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 5, resource: chunks[1].as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 6, resource: chunks[2].as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 7, resource: chunks[3].as_entire_binding() },
+        ],
+    });
+    let timer = ctx.timestamps.then(|| Timer::new(ctx));
+
+    let blocks = plan_blocks(from, to, max_block);
+    let mut stats = GpuStats::default();
+    let mut next = 0;
+    while next < blocks.len() {
+        let mut batch: Vec<Block> = Vec::new();
+        let mut work = 0;
+        while next + batch.len() < blocks.len() && batch.len() < BATCH_BLOCKS && work < BATCH_WORK {
+            let blk = blocks[next + batch.len()];
+            work += block_work(code, blk);
+            batch.push(blk);
+        }
+        let mut param_bytes = vec![0u8; PARAMS_STRIDE as usize * batch.len()];
+        let mut grids = Vec::new();
+        for (k, blk) in batch.iter().enumerate() {
+            let (gx, gy) = grid_2d(blk.b, tuning.max_groups_x);
+            grids.push((gx, gy));
+            let p = Params {
+                s: blk.s,
+                b: blk.b,
+                groups_x: gx,
+                prefix_len: code.prefix_len,
+                tail_len: code.tail_len,
+                min_diff: code.min_diff,
+                chunk_shift: shift,
+                take_jmax: code.take_jmax,
+                split_jmax: code.split_jmax,
+                pad: [0; 3],
+            };
+            let at = k * PARAMS_STRIDE as usize;
+            param_bytes[at..at + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&p));
+        }
+        ctx.queue.write_buffer(&params, 0, &param_bytes);
+
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("heap blocks"),
+                timestamp_writes: timer.as_ref().map(|t| t.writes()),
+            });
+            for (k, &(gx, gy)) in grids.iter().enumerate() {
+                pass.set_bind_group(0, &bind_group, &[(k as u64 * PARAMS_STRIDE) as u32]);
+                pass.set_pipeline(&kernels.options_below);
+                pass.dispatch_workgroups(gx, gy, 1);
+                pass.set_pipeline(&kernels.finish_block);
+                pass.dispatch_workgroups(1, 1, 1);
+            }
+        }
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        stats.submissions += 1;
+        let st: Vec<u32> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&status, 0, 32)?);
+        if let Some(t) = &timer {
+            stats.kernel_seconds += t.seconds(ctx)?;
+        }
+        match st[ST_HALT] {
+            0 => {
+                next += batch.len();
+                progress(st[ST_DONE] as u64);
+            }
+            1 => {
+                // A bitset was too narrow: the kernel widened it; redo from that block.
+                let at = st[ST_HALT_AT];
+                next = blocks
+                    .iter()
+                    .position(|blk| blk.s == at)
+                    .ok_or_else(|| format!("GPU halted at heap {at}, which starts no block"))?;
+                debug_assert!(st[ST_MIN_WORDS] <= MAX_WORDS);
+                ctx.queue.write_buffer(&status, 0, bytemuck::bytes_of(&0u32));
+            }
+            _ => {
+                return Err(format!(
+                    "G({}) is larger than 65535, the most a u16 table holds",
+                    st[ST_HALT_AT]
+                ));
+            }
+        }
+        debug_assert!(st[ST_MAX] <= u16::MAX as u32);
+    }
+
+    // Read the table back chunk by chunk.
+    let mut out = Vec::with_capacity(values as usize);
+    for (c, chunk) in chunks.iter().enumerate() {
+        let lo = c as u64 * chunk_words;
+        if lo >= total_words {
+            break;
+        }
+        let words = (total_words - lo).min(chunk_words);
+        let bytes = ctx.read_buffer(chunk, 0, words * 4)?;
+        for w in bytemuck::cast_slice::<u8, u32>(&bytes) {
+            out.push(*w as u16);
+            out.push((*w >> 16) as u16);
+        }
+    }
+    out.truncate(values as usize);
+    Ok((out, stats))
+}
+
+/// The two pipelines and their shared layout.
+struct Kernels {
+    layout: wgpu::BindGroupLayout,
+    options_below: wgpu::ComputePipeline,
+    finish_block: wgpu::ComputePipeline,
+}
+
+impl Kernels {
+    fn new(ctx: &GpuContext) -> Kernels {
+        let device = &ctx.device;
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("heap"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: true,
+                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
+                    },
+                    count: None,
+                },
+                storage(1, true),
+                storage(2, false),
+                storage(3, false),
+                storage(4, false),
+                storage(5, false),
+                storage(6, false),
+                storage(7, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("heap"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |name: &str, source: &str| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(name),
+                source: wgpu::ShaderSource::Wgsl(format!("{COMMON}\n{source}").into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(name),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        Kernels {
+            options_below: pipeline("options_below", OPTIONS_BELOW),
+            finish_block: pipeline("finish_block", FINISH_BLOCK),
+            layout,
+        }
+    }
+}
+
+/// Timestamp queries around each compute pass.
+struct Timer {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+}
+
+impl Timer {
+    fn new(ctx: &GpuContext) -> Timer {
+        let device = &ctx.device;
+        Timer {
+            queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("pass times"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            }),
+            resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamps"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamps readback"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+
+    fn writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        }
+    }
+
+    fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+    }
+
+    fn seconds(&self, ctx: &GpuContext) -> Result<f64, String> {
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ctx.map_read(&self.readback)?);
+        let period = ctx.queue.get_timestamp_period() as f64;
+        Ok(ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9)
+    }
+}

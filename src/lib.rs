@@ -1,0 +1,13 @@
+//! grundy: Sprague–Grundy tables in bulk, on the GPU (wgpu) with a CPU twin
+//! of every kernel.
+
+pub mod analysis;
+pub mod cpu;
+pub mod engine;
+pub mod error;
+pub mod export;
+pub mod game;
+pub mod gpu;
+pub mod bench;
+pub mod cli;
+pub mod commands;
