@@ -37,7 +37,8 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
     for (var i = 0u; i < params.b; i++) {
         let n = s + i;
         for (var w = lid; w < words; w += WG) {
-            atomicStore(&bits[w], below[i * words + w]);
+            // Take the heap's below-bitset and leave zeros for the next block.
+            atomicStore(&bits[w], atomicExchange(&below[i * words + w], 0u));
         }
         if (lid == 0u) {
             atomicStore(&mex_best, cap);

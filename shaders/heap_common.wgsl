@@ -6,6 +6,7 @@
 const WG: u32 = 64u;          // threads per workgroup
 const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
 const MAX_BLOCK: u32 = 2048u; // heaps finished in order per block
+const SLICE: u32 = 4096u;     // options one workgroup of options_below scans per digit
 
 struct Params {
     s: u32,            // first heap of the block
@@ -17,14 +18,14 @@ struct Params {
     chunk_shift: u32,  // log2 of the words in one value chunk
     take_jmax: u32,    // largest j whose digit leaves 0 or 1 heap (0xffffffff: no bound)
     split_jmax: u32,   // largest j whose digit splits into 2 heaps (0xffffffff: no bound)
-    _pad0: u32,
+    slices: u32,       // workgroups per heap in options_below
     _pad1: u32,
     _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> digits: array<u32>;
-@group(0) @binding(2) var<storage, read_write> below: array<u32>;
+@group(0) @binding(2) var<storage, read_write> below: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> chunk0: array<u32>;
 @group(0) @binding(5) var<storage, read_write> chunk1: array<u32>;

@@ -1,14 +1,19 @@
-// Phase A of a block [s, s + b): for every heap n of the block, in parallel
-// (one workgroup per heap), the bitset of option values whose heaps all lie
-// below s, where the table is already final. CPU twin: src/cpu/options_below.rs.
+// Phase A of a block [s, s + b): for every heap n of the block, in parallel,
+// the bitset of option values whose heaps all lie below s, where the table is
+// already final. Each heap's options are cut into `slices` workgroups of at
+// most SLICE options per digit (so no invocation loops for long), and each
+// workgroup ORs its bitset into the heap's bitset in `below`.
+// CPU twin: src/cpu/options_below.rs.
 
 @compute @workgroup_size(WG)
 fn options_below(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     load_status(lid);
     let halted = workgroupUniformLoad(&halt_flag);
     let words = workgroupUniformLoad(&words_shared);
-    let i = wid.x + wid.y * params.groups_x;
-    if (halted != 0u || i >= params.b) {
+    let group = wid.x + wid.y * params.groups_x;
+    let i = group % params.b;
+    let slice = group / params.b;
+    if (halted != 0u || slice >= params.slices) {
         return;
     }
     let s = params.s;
@@ -19,8 +24,9 @@ fn options_below(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocatio
     workgroupBarrier();
 
     // Take j, leave nothing (m = 0) or one heap m < s.
-    let take_hi = min(n, params.take_jmax);
-    for (var j = n + 1u - max(s, 1u) + lid; j <= take_hi; j += WG) {
+    let take_lo = n + 1u - max(s, 1u) + slice * SLICE;
+    let take_hi = min(min(n, params.take_jmax), take_lo + SLICE - 1u);
+    for (var j = take_lo + lid; j <= take_hi; j += WG) {
         let d = digit(j);
         let m = n - j;
         if (m == 0u) {
@@ -40,12 +46,17 @@ fn options_below(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocatio
         if (m >= s) {
             lo = max(lo, m - s + 1u);
         }
-        for (var a = lo + lid; a <= r.y; a += WG) {
+        lo += slice * SLICE;
+        let hi = min(r.y, lo + SLICE - 1u);
+        for (var a = lo + lid; a <= hi; a += WG) {
             mark(g(a) ^ g(m - a));
         }
     }
     workgroupBarrier();
     for (var w = lid; w < words; w += WG) {
-        below[i * words + w] = atomicLoad(&bits[w]);
+        let word = atomicLoad(&bits[w]);
+        if (word != 0u) {
+            atomicOr(&below[i * words + w], word);
+        }
     }
 }

@@ -112,7 +112,7 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
     let mut to = target;
     let mut seconds = 0.0;
     let mut kernel = 0.0;
-    let (engine, period) = loop {
+    let (engine, ran_on, period) = loop {
         let bar = progress_bar(to + 1, quiet);
         bar.set_position(table.len() as u64);
         let run = extend_heap_table(
@@ -133,7 +133,7 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
             if args.until_periodic && period.is_none() {
                 notice(&format!("no period found up to heap {to} (the cap --max-n {})", args.max_n));
             }
-            break (run.engine, period);
+            break (run.engine, run.backend, period);
         }
         to = to.saturating_mul(2).max(64).min(args.max_n);
     };
@@ -147,8 +147,8 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
         subtraction_set: set,
         min_diff: code.min_diff,
         n,
-        backend: if engine == HeapEngine::General { "cpu" } else { backend.name() },
-        adapter: if engine == HeapEngine::General { None } else { backend.adapter() },
+        backend: ran_on,
+        adapter: if ran_on == "gpu" { backend.adapter() } else { None },
         engine,
         stats: heap_stats(&table),
         period: period.map(|p| p.period),

@@ -12,6 +12,8 @@ use crate::game::{Code, Modifier};
 pub const MAX_BLOCK: u32 = 2048;
 /// Bitset words for values up to 65535; `MAX_WORDS` in the shaders.
 pub const MAX_WORDS: u32 = 2048;
+/// Options per digit one workgroup of `options_below` scans (`SLICE`).
+pub const SLICE: u32 = 4096;
 /// The first block: small, it holds every option itself.
 pub const FIRST_BLOCK: u32 = 64;
 /// `take_jmax` / `split_jmax` when the tail repeats forever.
@@ -100,6 +102,50 @@ pub fn plan_blocks(from: u32, to: u32, max_block: u32) -> Vec<Block> {
         s += b;
     }
     blocks
+}
+
+/// Workgroups per heap in `options_below` for a block starting at `s`: the
+/// options below `s` of one digit number at most `s`.
+pub fn slices(s: u32) -> u32 {
+    s.div_ceil(SLICE).max(1)
+}
+
+/// Threads per workgroup in the shaders (`WG`).
+pub const WG: u64 = 64;
+
+/// Split digits among `0..=j_hi`.
+fn split_digits_upto(code: &HeapKernelCode, j_hi: u64) -> u64 {
+    let (p, t) = (code.prefix_len as u64, code.tail_len as u64);
+    let is_split = |w: &u32| w & 4 != 0;
+    let prefix = code.digits[..p as usize].iter().take(j_hi as usize + 1).filter(|w| is_split(w)).count() as u64;
+    if j_hi < p || t == 0 {
+        return prefix;
+    }
+    let tail_split = code.digits[p as usize..].iter().filter(|w| is_split(w)).count() as u64;
+    let tail_len = j_hi - p + 1;
+    prefix + tail_len / t * tail_split + code.digits[p as usize..].iter().take((tail_len % t) as usize).filter(|w| is_split(w)).count() as u64
+}
+
+/// Loop iterations one invocation of `options_below` makes, at most, for
+/// heaps up to `n` (software rasterisers cap the loop iterations of one
+/// invocation: llvmpipe stops every loop after 65535 in all).
+pub fn below_loop_trips(code: &HeapKernelCode, n: u64, words: u32) -> u64 {
+    let split_hi = n.min(code.split_jmax as u64);
+    let word_loops = 2 * (words as u64 / WG + 1);
+    word_loops + SLICE as u64 / WG + 1 + (split_hi + 1) + split_digits_upto(code, split_hi) * (SLICE as u64 / WG + 1)
+}
+
+/// Loop iterations the one invocation of `finish_block` makes, at most, for
+/// a block of `b` heaps.
+pub fn finish_loop_trips(code: &HeapKernelCode, b: u32, words: u32) -> u64 {
+    let word_loops = 2 * (words as u64 / WG + 1);
+    let mut trips = b as u64 / 2 / WG + 1;
+    for i in 0..b as u64 {
+        let take = i.min(code.take_jmax as u64) / WG + 1;
+        let split_hi = i.min(code.split_jmax as u64);
+        trips += 1 + word_loops + take + (split_hi + 1) + split_digits_upto(code, split_hi) * (i / WG + 1);
+    }
+    trips
 }
 
 /// A rough count of the option reads one block costs, used to size GPU

@@ -105,7 +105,7 @@ pub fn packed_words(values: u64) -> u64 {
 }
 
 /// The largest heap a table may reach (u32 heap indices on the GPU).
-pub const MAX_HEAP: u64 = u32::MAX as u64 - 2 * MAX_BLOCK as u64;
+pub const MAX_HEAP: u64 = (1 << 31) - 1;
 
 /// Extends `table` (values of heaps below its length) to heaps `0..=to`.
 /// Codes the heap kernels handle run blocked on `backend`; the others run
@@ -151,16 +151,28 @@ pub fn extend_heap_table(
             });
         }
     };
-    let (table, gpu) = match backend {
-        Backend::Cpu => (cpu_blocked(&kernel_code, table, to as u32, progress)?, GpuStats::default()),
-        Backend::Gpu(ctx) => {
-            crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress).map_err(Error::Run)?
+    let gpu_ctx = match backend {
+        Backend::Gpu(ctx) => match crate::gpu::heap::block_limit(ctx, &kernel_code, to as u32, tuning) {
+            Ok(_) => Some(ctx),
+            Err(why) => {
+                notice(&format!("{why}; running the same kernels on the CPU"));
+                None
+            }
+        },
+        Backend::Cpu => None,
+    };
+    let (table, gpu, name) = match gpu_ctx {
+        None => (cpu_blocked(&kernel_code, table, to as u32, progress)?, GpuStats::default(), "cpu"),
+        Some(ctx) => {
+            let (t, stats) = crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress)
+                .map_err(Error::Run)?;
+            (t, stats, "gpu")
         }
     };
     Ok(HeapRun {
         table,
         engine: HeapEngine::Blocked,
-        backend: backend.name(),
+        backend: name,
         gpu,
         seconds: start.elapsed().as_secs_f64(),
     })

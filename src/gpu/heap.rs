@@ -6,7 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
-use crate::engine::heap_kernel::{Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, block_work, plan_blocks};
+use crate::engine::heap_kernel::{
+    Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips, plan_blocks,
+    slices,
+};
 use crate::engine::{grid_2d, packed_words};
 
 const COMMON: &str = include_str!("../../shaders/heap_common.wgsl");
@@ -40,7 +43,8 @@ struct Params {
     chunk_shift: u32,
     take_jmax: u32,
     split_jmax: u32,
-    pad: [u32; 3],
+    slices: u32,
+    pad: [u32; 2],
 }
 
 /// Knobs that tests turn to reach the paths big runs take: value chunks
@@ -93,6 +97,32 @@ pub fn chunk_shift_for(ctx: &GpuContext, values: u64, tuning: &GpuTuning) -> Res
     Ok(shift)
 }
 
+/// The loop iterations one invocation may make on this adapter (llvmpipe,
+/// the software Vulkan driver, ends every loop of an invocation after 65535
+/// iterations in all, silently), or `None` when there is no such cap.
+pub fn loop_budget(ctx: &GpuContext) -> Option<u64> {
+    (ctx.info.device_type == wgpu::DeviceType::Cpu).then_some(60_000)
+}
+
+/// The block length to use: the tuning's, shrunk until the in-order kernel
+/// fits the adapter's loop budget; `Err` when heaps up to `to` cannot fit.
+pub fn block_limit(ctx: &GpuContext, code: &HeapKernelCode, to: u32, tuning: &GpuTuning) -> Result<u32, String> {
+    let mut b = tuning.max_block.clamp(1, MAX_BLOCK);
+    let Some(budget) = loop_budget(ctx) else {
+        return Ok(b);
+    };
+    while b > 1 && finish_loop_trips(code, b, MAX_WORDS) > budget {
+        b /= 2;
+    }
+    if finish_loop_trips(code, b, MAX_WORDS) > budget || below_loop_trips(code, to as u64, MAX_WORDS) > budget {
+        return Err(format!(
+            "heaps up to {to} of this code need longer shader loops than the adapter '{}' runs              (llvmpipe stops a loop after 65535 iterations)",
+            ctx.info.name
+        ));
+    }
+    Ok(b)
+}
+
 /// Extends `table` (G of heaps below its length) to heaps `0..=to` on the GPU.
 pub fn extend(
     ctx: &GpuContext,
@@ -134,7 +164,7 @@ pub fn extend(
         contents: bytemuck::cast_slice(&code.digits),
         usage: wgpu::BufferUsages::STORAGE,
     });
-    let max_block = tuning.max_block.clamp(1, MAX_BLOCK);
+    let max_block = block_limit(ctx, code, to, tuning)?;
     let below = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("below"),
         size: max_block as u64 * MAX_WORDS as u64 * 4,
@@ -193,7 +223,7 @@ pub fn extend(
         let mut param_bytes = vec![0u8; PARAMS_STRIDE as usize * batch.len()];
         let mut grids = Vec::new();
         for (k, blk) in batch.iter().enumerate() {
-            let (gx, gy) = grid_2d(blk.b, tuning.max_groups_x);
+            let (gx, gy) = grid_2d(blk.b * slices(blk.s), tuning.max_groups_x);
             grids.push((gx, gy));
             let p = Params {
                 s: blk.s,
@@ -205,7 +235,8 @@ pub fn extend(
                 chunk_shift: shift,
                 take_jmax: code.take_jmax,
                 split_jmax: code.split_jmax,
-                pad: [0; 3],
+                slices: slices(blk.s),
+                pad: [0; 2],
             };
             let at = k * PARAMS_STRIDE as usize;
             param_bytes[at..at + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&p));
@@ -249,6 +280,10 @@ pub fn extend(
                     .ok_or_else(|| format!("GPU halted at heap {at}, which starts no block"))?;
                 debug_assert!(st[ST_MIN_WORDS] <= MAX_WORDS);
                 ctx.queue.write_buffer(&status, 0, bytemuck::bytes_of(&0u32));
+                // The halted block left bitsets in `below` that no one took.
+                let mut encoder = device.create_command_encoder(&Default::default());
+                encoder.clear_buffer(&below, 0, None);
+                ctx.queue.submit([encoder.finish()]);
             }
             _ => {
                 return Err(format!(

@@ -1,0 +1,39 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use grundy::engine::Backend;
+use grundy::gpu::GpuContext;
+
+/// The GPU, or `None` with a skip notice; under `GRUNDY_REQUIRE_GPU=1` a
+/// missing adapter fails the test instead.
+pub fn gpu_or_skip(test: &str) -> Option<Backend> {
+    match GpuContext::open() {
+        Ok(Some(ctx)) => Some(Backend::Gpu(Box::new(ctx))),
+        other => {
+            let why = match other {
+                Err(e) => e,
+                _ => "no GPU adapter".to_string(),
+            };
+            if std::env::var("GRUNDY_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+                panic!("{test}: GRUNDY_REQUIRE_GPU=1 but {why}");
+            }
+            eprintln!("SKIPPED {test}: {why} (set GRUNDY_REQUIRE_GPU=1 to make this a failure)");
+            None
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
