@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use grundy::engine::Backend;
+use grundy::game::Code;
 use grundy::gpu::GpuContext;
 
 /// The GPU, or `None` with a skip notice; under `GRUNDY_REQUIRE_GPU=1` a
@@ -37,3 +38,28 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// A random code the heap kernels run: digits 0-7, modifiers, maybe a tail.
+pub fn random_kernel_code(rng: &mut Rng) -> Code {
+    let mut text = String::new();
+    text.push(['0', '4'][rng.below(2) as usize]);
+    if text == "4" && rng.below(2) == 0 {
+        text.push(['!', '?', '='][rng.below(3) as usize]);
+    }
+    text.push('.');
+    let len = 1 + rng.below(5);
+    for _ in 0..len {
+        text.push(char::from_digit(rng.below(8) as u32, 10).unwrap());
+        if rng.below(6) == 0 {
+            text.push(['!', '?', '='][rng.below(3) as usize]);
+        }
+    }
+    if rng.below(6) == 0 {
+        text.push('[');
+        text.push(char::from_digit(1 + rng.below(7) as u32, 10).unwrap());
+        text.push(']');
+    }
+    let code = Code::parse(&text).unwrap();
+    if rng.below(5) == 0 { code.with_min_diff(rng.below(4) as u32) } else { code }
+}
+

@@ -42,9 +42,12 @@ impl PeriodRule {
         }
     }
 
-    /// The number of values, from heap 0, that show period p from e.
+    /// The number of values, from heap 0, that show period p from e: the
+    /// theorem's window, and for an apparent period at least two whole
+    /// periods seen repeating after e as well.
     pub fn values_needed(&self, period: u64, preperiod: u64) -> u64 {
-        self.heaps * preperiod + self.heaps * period + self.removal
+        let window = self.heaps * preperiod + self.heaps * period + self.removal;
+        if self.theorem_applies { window } else { window.max(preperiod + 3 * period) }
     }
 }
 

@@ -75,6 +75,8 @@ pub struct GpuStats {
     /// Kernel time from timestamp queries (0 when the adapter has none).
     pub kernel_seconds: f64,
     pub submissions: u32,
+    /// Blocks redone with a wider bitset after their values outgrew it.
+    pub widenings: u32,
 }
 
 /// The words per chunk (as log2) for a table of `values` heaps, or why it cannot fit.
@@ -168,7 +170,7 @@ pub fn extend(
     let below = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("below"),
         size: max_block as u64 * MAX_WORDS as u64 * 4,
-        usage: wgpu::BufferUsages::STORAGE,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
     let max_value = table.iter().copied().max().unwrap_or(0) as u32;
@@ -273,6 +275,7 @@ pub fn extend(
             }
             1 => {
                 // A bitset was too narrow: the kernel widened it; redo from that block.
+                stats.widenings += 1;
                 let at = st[ST_HALT_AT];
                 next = blocks
                     .iter()

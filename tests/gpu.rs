@@ -1,0 +1,97 @@
+//! The GPU kernels against their CPU twins (and the general engine) on the
+//! same inputs. Without an adapter these print a skip notice; under
+//! `GRUNDY_REQUIRE_GPU=1` they fail instead.
+
+mod common;
+
+use common::{Rng, gpu_or_skip, random_kernel_code};
+use grundy::engine::heap_kernel::HeapKernelCode;
+use grundy::engine::{Backend, cpu_blocked};
+use grundy::game::Code;
+use grundy::gpu::GpuContext;
+use grundy::gpu::heap::{GpuTuning, block_limit, extend};
+
+fn ctx(backend: &Backend) -> &GpuContext {
+    match backend {
+        Backend::Gpu(ctx) => ctx,
+        Backend::Cpu => unreachable!(),
+    }
+}
+
+fn gpu_table(ctx: &GpuContext, code: &Code, n: u32, tuning: &GpuTuning) -> Vec<u16> {
+    let k = HeapKernelCode::new(code).unwrap();
+    extend(ctx, &k, &[], n, tuning, &|_| {}).unwrap().0
+}
+
+fn cpu_table(code: &Code, n: u32) -> Vec<u16> {
+    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+}
+
+#[test]
+fn gpu_equals_cpu_on_random_codes() {
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_codes") else { return };
+    let ctx = ctx(&backend);
+    let mut rng = Rng(0x6e0_0002);
+    let mut ran = 0;
+    let mut widenings = 0;
+    for _ in 0..300 {
+        let code = random_kernel_code(&mut rng);
+        let n = 100 + rng.below(300) as u32;
+        let k = HeapKernelCode::new(&code).unwrap();
+        if block_limit(ctx, &k, n, &GpuTuning::default()).is_err() {
+            continue; // a repeating split tail too long for llvmpipe's loop cap
+        }
+        let (g, stats) = extend(ctx, &k, &[], n, &GpuTuning::default(), &|_| {}).unwrap();
+        assert_eq!(g, cpu_table(&code, n), "{}", code.name());
+        widenings += stats.widenings;
+        ran += 1;
+    }
+    assert!(ran >= 250, "only {ran} codes ran");
+    // Some codes' values outgrow the bitset inside a block: the redo path ran.
+    assert!(widenings > 0, "no code needed a wider bitset");
+}
+
+#[test]
+fn gpu_equals_cpu_across_blocks_chunks_and_2d_grids() {
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_across_blocks_chunks_and_2d_grids") else { return };
+    let ctx = ctx(&backend);
+    // Tiny value chunks (1024 words = 2048 values each) so the table spans all
+    // four bindings, and 7 workgroups per row so every dispatch folds into 2D.
+    let tuning = GpuTuning {
+        chunk_shift: Some(10),
+        max_groups_x: 7,
+        ..GpuTuning::default()
+    };
+    for text in ["0.07", "4!.0", "0.16", "0.[3]", "0.3033", "4?.07"] {
+        let code = Code::parse(text).unwrap();
+        let n = 8000;
+        assert_eq!(gpu_table(ctx, &code, n, &tuning), cpu_table(&code, n), "{text}");
+    }
+    // Schrage's variant: splits differing by at least 3.
+    let code = Code::parse("4.0").unwrap().with_min_diff(3);
+    assert_eq!(gpu_table(ctx, &code, 5000, &GpuTuning::default()), cpu_table(&code, 5000));
+}
+
+#[test]
+fn gpu_follows_values_that_keep_growing() {
+    let Some(backend) = gpu_or_skip("gpu_follows_values_that_keep_growing") else { return };
+    let ctx = ctx(&backend);
+    // Nim's values double the bitset again and again inside large blocks.
+    let code = Code::parse("0.[3]").unwrap();
+    let g = gpu_table(ctx, &code, 6000, &GpuTuning::default());
+    assert!(g.iter().enumerate().all(|(n, &v)| v as usize == n));
+    // 0.007's values grow past several widths too.
+    let code = Code::parse("0.007").unwrap();
+    assert_eq!(gpu_table(ctx, &code, 12000, &GpuTuning::default()), cpu_table(&code, 12000));
+}
+
+#[test]
+fn gpu_extends_a_table_from_an_odd_length() {
+    let Some(backend) = gpu_or_skip("gpu_extends_a_table_from_an_odd_length") else { return };
+    let ctx = ctx(&backend);
+    let code = Code::parse("0.77").unwrap();
+    let k = HeapKernelCode::new(&code).unwrap();
+    let whole = cpu_table(&code, 5000);
+    let (g, _) = extend(ctx, &k, &whole[..1235], 5000, &GpuTuning::default(), &|_| {}).unwrap();
+    assert_eq!(g, whole);
+}
