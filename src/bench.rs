@@ -23,9 +23,21 @@ pub struct Workload {
 pub fn suite(quick: bool) -> Vec<Workload> {
     let n = if quick { 1 << 14 } else { 1 << 16 };
     vec![
-        Workload { name: "octal 0.007", code: "0.007", n },
-        Workload { name: "grundy 4!.0", code: "4!.0", n },
-        Workload { name: "kayles 0.77", code: "0.77", n },
+        Workload {
+            name: "octal 0.007",
+            code: "0.007",
+            n,
+        },
+        Workload {
+            name: "grundy 4!.0",
+            code: "4!.0",
+            n,
+        },
+        Workload {
+            name: "kayles 0.77",
+            code: "0.77",
+            n,
+        },
     ]
 }
 
@@ -49,8 +61,20 @@ pub struct BenchRow {
 pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
-    let run = extend_heap_table(&code, Vec::new(), w.n, backend, &GpuTuning::default(), &mut |_| {}, &|_| {})?;
-    Ok((start.elapsed().as_secs_f64(), run.gpu.kernel_seconds, run.table))
+    let run = extend_heap_table(
+        &code,
+        Vec::new(),
+        w.n,
+        backend,
+        &GpuTuning::default(),
+        &mut |_| {},
+        &|_| {},
+    )?;
+    Ok((
+        start.elapsed().as_secs_f64(),
+        run.gpu.kernel_seconds,
+        run.table,
+    ))
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -72,7 +96,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         println!("CPU: {threads} threads (rayon)");
         println!(
             "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
-            "workload", "n", "gpu s", "kernel s", "cpu s", "gpu values/s", "cpu values/s", "gpu/cpu"
+            "workload",
+            "n",
+            "gpu s",
+            "kernel s",
+            "cpu s",
+            "gpu values/s",
+            "cpu values/s",
+            "gpu/cpu"
         );
     }
     let mut rows = Vec::new();
@@ -93,10 +124,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             agree: gpu_run.as_ref().map(|r| r.2 == cpu_table),
         };
         if row.agree == Some(false) {
-            return Err(Error::Run(format!("GPU and CPU tables differ for {}", w.code)));
+            return Err(Error::Run(format!(
+                "GPU and CPU tables differ for {}",
+                w.code
+            )));
         }
         if !args.json {
-            let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+            let opt =
+                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             println!(
                 "{:<14} {:>8} {:>12} {:>12} {:>12.4} {:>14} {:>14.0} {:>8}",
                 row.workload,
@@ -115,14 +150,20 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         append_csv(path, adapter.as_deref(), threads, &rows)?;
     }
     if args.json {
-        let report = serde_json::json!({ "adapter": adapter, "cpu_threads": threads, "workloads": rows });
+        let report =
+            serde_json::json!({ "adapter": adapter, "cpu_threads": threads, "workloads": rows });
         println!("{report}");
     }
     Ok(())
 }
 
 /// Appends rows to a CSV that collects runs from many machines.
-fn append_csv(path: &std::path::Path, adapter: Option<&str>, threads: usize, rows: &[BenchRow]) -> Result<()> {
+fn append_csv(
+    path: &std::path::Path,
+    adapter: Option<&str>,
+    threads: usize,
+    rows: &[BenchRow],
+) -> Result<()> {
     let new = !path.exists();
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -133,7 +174,14 @@ fn append_csv(path: &std::path::Path, adapter: Option<&str>, threads: usize, row
     let csv_err = |e: csv::Error| Error::Run(e.to_string());
     if new {
         w.write_record([
-            "adapter", "cpu_threads", "workload", "code", "n", "gpu_seconds", "gpu_kernel_seconds", "cpu_seconds",
+            "adapter",
+            "cpu_threads",
+            "workload",
+            "code",
+            "n",
+            "gpu_seconds",
+            "gpu_kernel_seconds",
+            "cpu_seconds",
             "gpu_over_cpu",
         ])
         .map_err(csv_err)?;
@@ -156,4 +204,3 @@ fn append_csv(path: &std::path::Path, adapter: Option<&str>, threads: usize, row
     w.flush()?;
     Ok(())
 }
-

@@ -39,8 +39,10 @@ pub enum Command {
                             The set S = {s1, s2, ...} is the code 0.d1d2... with d_s = 3 for s in S.")]
     Subtraction(SubtractionArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
-    #[command(after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
-                            grundy bench --out bench.csv   # appends one row per workload")]
+    #[command(
+        after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
+                            grundy bench --out bench.csv   # appends one row per workload"
+    )]
     Bench(BenchArgs),
 }
 
@@ -60,7 +62,11 @@ grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -";
 #[derive(Args, Debug, Clone)]
 pub struct SequenceArgs {
     /// Compute heaps 0..=N.
-    #[arg(short = 'n', value_name = "N", required_unless_present = "until_periodic")]
+    #[arg(
+        short = 'n',
+        value_name = "N",
+        required_unless_present = "until_periodic"
+    )]
     pub n: Option<u64>,
     /// Where to compute: auto uses the GPU when an adapter exists.
     #[arg(long, value_enum, default_value = "auto")]

@@ -78,9 +78,11 @@ pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} heaps ({per_sec}, eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} heaps ({per_sec}, eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar
 }
@@ -131,7 +133,10 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
         let period = find_period(&table, &rule);
         if !args.until_periodic || period.is_some() || to >= args.max_n {
             if args.until_periodic && period.is_none() {
-                notice(&format!("no period found up to heap {to} (the cap --max-n {})", args.max_n));
+                notice(&format!(
+                    "no period found up to heap {to} (the cap --max-n {})",
+                    args.max_n
+                ));
             }
             break (run.engine, run.backend, period);
         }
@@ -148,7 +153,11 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
         min_diff: code.min_diff,
         n,
         backend: ran_on,
-        adapter: if ran_on == "gpu" { backend.adapter() } else { None },
+        adapter: if ran_on == "gpu" {
+            backend.adapter()
+        } else {
+            None
+        },
         engine,
         stats: heap_stats(&table),
         period: period.map(|p| p.period),
@@ -160,7 +169,10 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
     if args.json {
-        println!("{}", serde_json::to_string(&summary).map_err(|e| Error::Run(e.to_string()))?);
+        println!(
+            "{}",
+            serde_json::to_string(&summary).map_err(|e| Error::Run(e.to_string()))?
+        );
     } else if args.out.as_deref() != Some(Path::new("-")) {
         print_summary(&summary, period, &table);
     }
@@ -171,7 +183,15 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &[u16]) {
     let shown = g.len().min(100);
     let digits: String = g[..shown].iter().map(|&v| nim_digit(v)).collect();
     let more = if g.len() > shown { "…" } else { "" };
-    println!("code        {}{}", s.code, if s.min_diff > 0 { format!(" (min-diff {})", s.min_diff) } else { String::new() });
+    println!(
+        "code        {}{}",
+        s.code,
+        if s.min_diff > 0 {
+            format!(" (min-diff {})", s.min_diff)
+        } else {
+            String::new()
+        }
+    );
     println!("heaps       0..={}", s.n);
     let backend = match &s.adapter {
         Some(a) => format!("{} ({a})", s.backend),
@@ -188,7 +208,11 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &[u16]) {
             "period      {} from heap {} ({})",
             p.period,
             p.preperiod,
-            if p.certified { "certified" } else { "apparent: the periodicity theorem does not cover this code" }
+            if p.certified {
+                "certified"
+            } else {
+                "apparent: the periodicity theorem does not cover this code"
+            }
         ),
         None => println!("period      none found up to heap {}", s.n),
     }

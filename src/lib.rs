@@ -2,12 +2,12 @@
 //! of every kernel.
 
 pub mod analysis;
+pub mod bench;
+pub mod cli;
+pub mod commands;
 pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod export;
 pub mod game;
 pub mod gpu;
-pub mod bench;
-pub mod cli;
-pub mod commands;

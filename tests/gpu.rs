@@ -29,7 +29,9 @@ fn cpu_table(code: &Code, n: u32) -> Vec<u16> {
 
 #[test]
 fn gpu_equals_cpu_on_random_codes() {
-    let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_codes") else { return };
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_codes") else {
+        return;
+    };
     let ctx = ctx(&backend);
     let mut rng = Rng(0x6e0_0002);
     let mut ran = 0;
@@ -53,7 +55,9 @@ fn gpu_equals_cpu_on_random_codes() {
 
 #[test]
 fn gpu_equals_cpu_across_blocks_chunks_and_2d_grids() {
-    let Some(backend) = gpu_or_skip("gpu_equals_cpu_across_blocks_chunks_and_2d_grids") else { return };
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_across_blocks_chunks_and_2d_grids") else {
+        return;
+    };
     let ctx = ctx(&backend);
     // Tiny value chunks (1024 words = 2048 values each) so the table spans all
     // four bindings, and 7 workgroups per row so every dispatch folds into 2D.
@@ -65,16 +69,25 @@ fn gpu_equals_cpu_across_blocks_chunks_and_2d_grids() {
     for text in ["0.07", "4!.0", "0.16", "0.[3]", "0.3033", "4?.07"] {
         let code = Code::parse(text).unwrap();
         let n = 8000;
-        assert_eq!(gpu_table(ctx, &code, n, &tuning), cpu_table(&code, n), "{text}");
+        assert_eq!(
+            gpu_table(ctx, &code, n, &tuning),
+            cpu_table(&code, n),
+            "{text}"
+        );
     }
     // Schrage's variant: splits differing by at least 3.
     let code = Code::parse("4.0").unwrap().with_min_diff(3);
-    assert_eq!(gpu_table(ctx, &code, 5000, &GpuTuning::default()), cpu_table(&code, 5000));
+    assert_eq!(
+        gpu_table(ctx, &code, 5000, &GpuTuning::default()),
+        cpu_table(&code, 5000)
+    );
 }
 
 #[test]
 fn gpu_follows_values_that_keep_growing() {
-    let Some(backend) = gpu_or_skip("gpu_follows_values_that_keep_growing") else { return };
+    let Some(backend) = gpu_or_skip("gpu_follows_values_that_keep_growing") else {
+        return;
+    };
     let ctx = ctx(&backend);
     // Nim's values double the bitset again and again inside large blocks.
     let code = Code::parse("0.[3]").unwrap();
@@ -82,16 +95,29 @@ fn gpu_follows_values_that_keep_growing() {
     assert!(g.iter().enumerate().all(|(n, &v)| v as usize == n));
     // 0.007's values grow past several widths too.
     let code = Code::parse("0.007").unwrap();
-    assert_eq!(gpu_table(ctx, &code, 12000, &GpuTuning::default()), cpu_table(&code, 12000));
+    assert_eq!(
+        gpu_table(ctx, &code, 12000, &GpuTuning::default()),
+        cpu_table(&code, 12000)
+    );
 }
 
 #[test]
 fn gpu_extends_a_table_from_an_odd_length() {
-    let Some(backend) = gpu_or_skip("gpu_extends_a_table_from_an_odd_length") else { return };
+    let Some(backend) = gpu_or_skip("gpu_extends_a_table_from_an_odd_length") else {
+        return;
+    };
     let ctx = ctx(&backend);
     let code = Code::parse("0.77").unwrap();
     let k = HeapKernelCode::new(&code).unwrap();
     let whole = cpu_table(&code, 5000);
-    let (g, _) = extend(ctx, &k, &whole[..1235], 5000, &GpuTuning::default(), &|_| {}).unwrap();
+    let (g, _) = extend(
+        ctx,
+        &k,
+        &whole[..1235],
+        5000,
+        &GpuTuning::default(),
+        &|_| {},
+    )
+    .unwrap();
     assert_eq!(g, whole);
 }

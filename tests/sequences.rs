@@ -29,7 +29,12 @@ fn period_of(code: &str, g: &[u16]) -> Option<(u64, u64, bool)> {
 fn kayles_has_period_12_from_71() {
     let g = blocked("0.77", 400);
     // Winning Ways: Kayles begins 0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2 1 4 6 7 4 1 2 8.
-    assert_eq!(&g[..28], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8]);
+    assert_eq!(
+        &g[..28],
+        &[
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8
+        ]
+    );
     assert_eq!(period_of("0.77", &g), Some((12, 71, true)));
     assert_eq!(g, reference("0.77", 400));
 }
@@ -58,13 +63,17 @@ const GRUNDY_TABLE_1: &str = "0010210210 2132132430 4304304123 1241241241 541541
 
 #[test]
 fn grundys_game_matches_seed_001_table_1() {
-    let expected: Vec<u16> =
-        GRUNDY_TABLE_1.chars().filter(|c| c.is_ascii_digit()).map(|c| c as u16 - '0' as u16).collect();
+    let expected: Vec<u16> = GRUNDY_TABLE_1
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .map(|c| c as u16 - '0' as u16)
+        .collect();
     assert_eq!(expected.len(), 100);
     let g = blocked("4!.0", 100);
     assert_eq!(&g[1..=100], &expected[..]);
     // --min-diff 1 is the same game (seed 001, section 4 with d = 1).
-    let d1 = general::sequence(&Code::parse("4.0").unwrap().with_min_diff(1), 100, &|_| {}).unwrap();
+    let d1 =
+        general::sequence(&Code::parse("4.0").unwrap().with_min_diff(1), 100, &|_| {}).unwrap();
     assert_eq!(d1, g);
     assert_eq!(reference("4!.0", 100), g);
     // The theorem does not cover `!`: no period is ever certified.
@@ -150,7 +159,9 @@ fn splits_into_three_or_more_heaps() {
     let any = reference("0.{0,1,2+}", 25);
     for n in 1..=25usize {
         let mut opts = vec![];
-        partitions(n - 1, n - 1, &mut vec![], &mut |p| opts.push(p.iter().fold(0, |x, &h| x ^ any[h])));
+        partitions(n - 1, n - 1, &mut vec![], &mut |p| {
+            opts.push(p.iter().fold(0, |x, &h| x ^ any[h]))
+        });
         let mex = (0..).find(|v| !opts.contains(v)).unwrap();
         assert_eq!(any[n], mex, "0.{{0,1,2+}} at {n}");
     }

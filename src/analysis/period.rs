@@ -47,7 +47,11 @@ impl PeriodRule {
     /// periods seen repeating after e as well.
     pub fn values_needed(&self, period: u64, preperiod: u64) -> u64 {
         let window = self.heaps * preperiod + self.heaps * period + self.removal;
-        if self.theorem_applies { window } else { window.max(preperiod + 3 * period) }
+        if self.theorem_applies {
+            window
+        } else {
+            window.max(preperiod + 3 * period)
+        }
     }
 }
 

@@ -69,7 +69,10 @@ pub fn finish_block(
             if words >= MAX_WORDS {
                 return Err(Halt::ValueTooLarge { n });
             }
-            return Err(Halt::TooNarrow { s, words: 2 * words });
+            return Err(Halt::TooNarrow {
+                s,
+                words: 2 * words,
+            });
         }
         table[n as usize] = v as u16;
         block_max = block_max.max(v);

@@ -33,7 +33,9 @@ impl ValueSet {
 
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &word)| {
-            (0..64).filter(move |b| word >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
+            (0..64)
+                .filter(move |b| word >> b & 1 == 1)
+                .map(move |b| w as u32 * 64 + b)
         })
     }
 
@@ -48,7 +50,8 @@ impl ValueSet {
 /// Why the general engine refuses a code.
 pub fn unsupported(code: &Code) -> Option<String> {
     for d in code.digits.iter().chain(&code.tail) {
-        if d.at_least.is_some() && matches!(d.modifier, Modifier::Distinct | Modifier::NotAllEqual) {
+        if d.at_least.is_some() && matches!(d.modifier, Modifier::Distinct | Modifier::NotAllEqual)
+        {
             return Some(format!(
                 "{}: '!' and '?' on an unbounded heap count ({{k+}}) are not supported; \
                  expected '=' or no modifier there, or a bounded list such as {{2,3,4}}",
@@ -72,7 +75,10 @@ pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u
         .max()
         .unwrap_or(0)
         .max(1) as usize;
-    let at_least_depth = all_digits().filter_map(|d| d.at_least).max().map(|k| k.max(2) as usize);
+    let at_least_depth = all_digits()
+        .filter_map(|d| d.at_least)
+        .max()
+        .map(|k| k.max(2) as usize);
     let jmax = code.max_removal();
 
     let mut g: Vec<u16> = Vec::with_capacity(n_max as usize + 1);
@@ -126,14 +132,22 @@ pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u
                 match d.modifier {
                     Modifier::AllEqual => {
                         for k in k0..=m {
-                            if m % k == 0 && (k > 2 || code.min_diff == 0) {
+                            if m.is_multiple_of(k) && (k > 2 || code.min_diff == 0) {
                                 options.insert(if k % 2 == 1 { gv(m / k) } else { 0 });
                             }
                         }
                     }
                     _ if k0 == 2 && code.min_diff > 0 => {
                         // two heaps under --min-diff, three or more plain
-                        add_splits(&mut options, Modifier::Plain, 2, m, code.min_diff, &g, &parts);
+                        add_splits(
+                            &mut options,
+                            Modifier::Plain,
+                            2,
+                            m,
+                            code.min_diff,
+                            &g,
+                            &parts,
+                        );
                         if m >= 3 {
                             let mut three_up = ValueSet::default();
                             for a in 1..m {
@@ -210,7 +224,7 @@ fn add_splits(
     }
     match modifier {
         Modifier::AllEqual => {
-            if m % k == 0 {
+            if m.is_multiple_of(k) {
                 options.insert(if k % 2 == 1 { gv(m / k) } else { 0 });
             }
         }
@@ -220,7 +234,11 @@ fn add_splits(
             partitions(m, k, 1, &mut heaps, &mut |p| {
                 let distinct = p.windows(2).all(|w| w[0] < w[1]);
                 let all_equal = p.first() == p.last();
-                let ok = if modifier == Modifier::Distinct { distinct } else { !all_equal };
+                let ok = if modifier == Modifier::Distinct {
+                    distinct
+                } else {
+                    !all_equal
+                };
                 if ok {
                     options.insert(p.iter().fold(0, |x, &h| x ^ gv(h)));
                 }

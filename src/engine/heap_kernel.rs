@@ -63,10 +63,18 @@ impl HeapKernelCode {
         }
         let prefix_len = code.digits.len() as u32;
         let last = |mask: u32| -> u32 {
-            if code.tail.iter().zip(&digits[code.digits.len()..]).any(|(_, w)| w & mask != 0) {
+            if code
+                .tail
+                .iter()
+                .zip(&digits[code.digits.len()..])
+                .any(|(_, w)| w & mask != 0)
+            {
                 UNBOUNDED
             } else {
-                digits[..code.digits.len()].iter().rposition(|w| w & mask != 0).unwrap_or(0) as u32
+                digits[..code.digits.len()]
+                    .iter()
+                    .rposition(|w| w & mask != 0)
+                    .unwrap_or(0) as u32
             }
         };
         Ok(HeapKernelCode {
@@ -117,13 +125,26 @@ pub const WG: u64 = 64;
 fn split_digits_upto(code: &HeapKernelCode, j_hi: u64) -> u64 {
     let (p, t) = (code.prefix_len as u64, code.tail_len as u64);
     let is_split = |w: &u32| w & 4 != 0;
-    let prefix = code.digits[..p as usize].iter().take(j_hi as usize + 1).filter(|w| is_split(w)).count() as u64;
+    let prefix = code.digits[..p as usize]
+        .iter()
+        .take(j_hi as usize + 1)
+        .filter(|w| is_split(w))
+        .count() as u64;
     if j_hi < p || t == 0 {
         return prefix;
     }
-    let tail_split = code.digits[p as usize..].iter().filter(|w| is_split(w)).count() as u64;
+    let tail_split = code.digits[p as usize..]
+        .iter()
+        .filter(|w| is_split(w))
+        .count() as u64;
     let tail_len = j_hi - p + 1;
-    prefix + tail_len / t * tail_split + code.digits[p as usize..].iter().take((tail_len % t) as usize).filter(|w| is_split(w)).count() as u64
+    prefix
+        + tail_len / t * tail_split
+        + code.digits[p as usize..]
+            .iter()
+            .take((tail_len % t) as usize)
+            .filter(|w| is_split(w))
+            .count() as u64
 }
 
 /// Loop iterations one invocation of `options_below` makes, at most, for
@@ -132,7 +153,11 @@ fn split_digits_upto(code: &HeapKernelCode, j_hi: u64) -> u64 {
 pub fn below_loop_trips(code: &HeapKernelCode, n: u64, words: u32) -> u64 {
     let split_hi = n.min(code.split_jmax as u64);
     let word_loops = 2 * (words as u64 / WG + 1);
-    word_loops + SLICE as u64 / WG + 1 + (split_hi + 1) + split_digits_upto(code, split_hi) * (SLICE as u64 / WG + 1)
+    word_loops
+        + SLICE as u64 / WG
+        + 1
+        + (split_hi + 1)
+        + split_digits_upto(code, split_hi) * (SLICE as u64 / WG + 1)
 }
 
 /// Loop iterations the one invocation of `finish_block` makes, at most, for
@@ -143,7 +168,11 @@ pub fn finish_loop_trips(code: &HeapKernelCode, b: u32, words: u32) -> u64 {
     for i in 0..b as u64 {
         let take = i.min(code.take_jmax as u64) / WG + 1;
         let split_hi = i.min(code.split_jmax as u64);
-        trips += 1 + word_loops + take + (split_hi + 1) + split_digits_upto(code, split_hi) * (i / WG + 1);
+        trips += 1
+            + word_loops
+            + take
+            + (split_hi + 1)
+            + split_digits_upto(code, split_hi) * (i / WG + 1);
     }
     trips
 }

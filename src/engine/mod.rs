@@ -96,7 +96,11 @@ pub struct HeapRun {
 /// Workgroups for `count` heaps folded into rows of at most `max_x`.
 pub fn grid_2d(count: u32, max_x: u32) -> (u32, u32) {
     let max_x = max_x.max(1);
-    if count <= max_x { (count.max(1), 1) } else { (max_x, count.div_ceil(max_x)) }
+    if count <= max_x {
+        (count.max(1), 1)
+    } else {
+        (max_x, count.div_ceil(max_x))
+    }
 }
 
 /// u32 words holding `values` u16 values, two per word.
@@ -120,9 +124,14 @@ pub fn extend_heap_table(
     progress: &dyn Fn(u64),
 ) -> Result<HeapRun> {
     if to > MAX_HEAP {
-        return Err(Error::Input(format!("-n {to} is too large; expected at most {MAX_HEAP}")));
+        return Err(Error::Input(format!(
+            "-n {to} is too large; expected at most {MAX_HEAP}"
+        )));
     }
-    memory::check_fits(&format!("a table of {} values", to + 1), memory::heap_table_bytes(to + 1))?;
+    memory::check_fits(
+        &format!("a table of {} values", to + 1),
+        memory::heap_table_bytes(to + 1),
+    )?;
     let start = Instant::now();
     if table.len() as u64 > to {
         let mut table = table;
@@ -152,20 +161,27 @@ pub fn extend_heap_table(
         }
     };
     let gpu_ctx = match backend {
-        Backend::Gpu(ctx) => match crate::gpu::heap::block_limit(ctx, &kernel_code, to as u32, tuning) {
-            Ok(_) => Some(ctx),
-            Err(why) => {
-                notice(&format!("{why}; running the same kernels on the CPU"));
-                None
+        Backend::Gpu(ctx) => {
+            match crate::gpu::heap::block_limit(ctx, &kernel_code, to as u32, tuning) {
+                Ok(_) => Some(ctx),
+                Err(why) => {
+                    notice(&format!("{why}; running the same kernels on the CPU"));
+                    None
+                }
             }
-        },
+        }
         Backend::Cpu => None,
     };
     let (table, gpu, name) = match gpu_ctx {
-        None => (cpu_blocked(&kernel_code, table, to as u32, progress)?, GpuStats::default(), "cpu"),
+        None => (
+            cpu_blocked(&kernel_code, table, to as u32, progress)?,
+            GpuStats::default(),
+            "cpu",
+        ),
         Some(ctx) => {
-            let (t, stats) = crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress)
-                .map_err(Error::Run)?;
+            let (t, stats) =
+                crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress)
+                    .map_err(Error::Run)?;
             (t, stats, "gpu")
         }
     };
@@ -185,7 +201,12 @@ pub fn needs_general_engine(code: &Code) -> Option<String> {
 
 /// The blocked scheme on the CPU: the CPU twins of the two kernels, block
 /// after block, with the same widening rule as the GPU.
-pub fn cpu_blocked(code: &HeapKernelCode, mut table: Vec<u16>, to: u32, progress: &dyn Fn(u64)) -> Result<Vec<u16>> {
+pub fn cpu_blocked(
+    code: &HeapKernelCode,
+    mut table: Vec<u16>,
+    to: u32,
+    progress: &dyn Fn(u64),
+) -> Result<Vec<u16>> {
     use cpu::finish_block::{Halt, finish_block};
     let from = table.len() as u32;
     let mut max_value = table.iter().copied().max().unwrap_or(0) as u32;

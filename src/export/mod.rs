@@ -29,15 +29,20 @@ pub struct AtomicFile {
 impl AtomicFile {
     pub fn create(path: &Path) -> Result<AtomicFile> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::Input(format!("cannot create directory {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Error::Input(format!("cannot create directory {}: {e}", dir.display()))
+            })?;
         }
-        let name = path
-            .file_name()
-            .ok_or_else(|| Error::Input(format!("--out {}: expected a file name", path.display())))?;
-        let tmp = path.with_file_name(format!(".{}.partial-{}", name.to_string_lossy(), std::process::id()));
-        let file =
-            File::create(&tmp).map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
+        let name = path.file_name().ok_or_else(|| {
+            Error::Input(format!("--out {}: expected a file name", path.display()))
+        })?;
+        let tmp = path.with_file_name(format!(
+            ".{}.partial-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let file = File::create(&tmp)
+            .map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
         Ok(AtomicFile {
             tmp,
             path: path.to_path_buf(),

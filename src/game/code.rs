@@ -104,7 +104,9 @@ impl Code {
             return Err("0 is not a subtraction (a move must take at least 1 token)".into());
         }
         if largest > 4096 {
-            return Err(format!("subtraction {largest} is too large; expected at most 4096"));
+            return Err(format!(
+                "subtraction {largest} is too large; expected at most 4096"
+            ));
         }
         let mut text = String::from("0.");
         for j in 1..=largest {
@@ -230,7 +232,10 @@ impl<'a> Parser<'a> {
                     tail.push(self.digit()?);
                 }
                 if self.peek() != Some(']') {
-                    return self.err(self.pos, "missing ']'; expected the repeating tail to close");
+                    return self.err(
+                        self.pos,
+                        "missing ']'; expected the repeating tail to close",
+                    );
                 }
                 if tail.is_empty() {
                     return self.err(open, "empty '[]'; expected digits to repeat, as in 0.[3]");
@@ -283,7 +288,10 @@ impl<'a> Parser<'a> {
         };
         self.pos += 1;
         if let Some(c @ ('!' | '?' | '=')) = self.peek() {
-            return self.err(self.pos, format!("second modifier '{c}'; a digit takes at most one of ! ? ="));
+            return self.err(
+                self.pos,
+                format!("second modifier '{c}'; a digit takes at most one of ! ? ="),
+            );
         }
         Ok(digit)
     }
@@ -319,7 +327,12 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     break;
                 }
-                Some(c) => return self.err(self.pos, format!("unexpected '{c}'; expected ',', '+' or '}}'")),
+                Some(c) => {
+                    return self.err(
+                        self.pos,
+                        format!("unexpected '{c}'; expected ',', '+' or '}}'"),
+                    );
+                }
                 None => return self.err(open, "unclosed '{'; expected '}'"),
             }
         }

@@ -15,7 +15,8 @@ pub struct GpuContext {
 impl GpuContext {
     /// Opens the best adapter; `Ok(None)` when the machine has none.
     pub fn open() -> Result<Option<GpuContext>, String> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             ..Default::default()
@@ -65,12 +66,18 @@ impl GpuContext {
 
     /// The largest storage binding, in bytes, rounded down to a power of two.
     pub fn max_binding_pow2(&self) -> u64 {
-        let max = (self.limits.max_storage_buffer_binding_size as u64).min(self.limits.max_buffer_size);
+        let max =
+            self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
         1u64 << (63 - max.max(4).leading_zeros())
     }
 
     /// Copies `bytes` bytes of `src` from `offset` back to the host.
-    pub fn read_buffer(&self, src: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<Vec<u8>, String> {
+    pub fn read_buffer(
+        &self,
+        src: &wgpu::Buffer,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<Vec<u8>, String> {
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback"),
             size: bytes,

@@ -7,8 +7,8 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use crate::engine::heap_kernel::{
-    Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips, plan_blocks,
-    slices,
+    Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips,
+    plan_blocks, slices,
 };
 use crate::engine::{grid_2d, packed_words};
 
@@ -91,7 +91,7 @@ pub fn chunk_shift_for(ctx: &GpuContext, values: u64, tuning: &GpuTuning) -> Res
         return Err(format!(
             "a table of {values} values needs {} MiB on the GPU; this adapter binds at most {} chunks \
              of {} MiB",
-            words * 4 >> 20,
+            (words * 4) >> 20,
             CHUNKS,
             (4u64 << shift) >> 20
         ));
@@ -108,7 +108,12 @@ pub fn loop_budget(ctx: &GpuContext) -> Option<u64> {
 
 /// The block length to use: the tuning's, shrunk until the in-order kernel
 /// fits the adapter's loop budget; `Err` when heaps up to `to` cannot fit.
-pub fn block_limit(ctx: &GpuContext, code: &HeapKernelCode, to: u32, tuning: &GpuTuning) -> Result<u32, String> {
+pub fn block_limit(
+    ctx: &GpuContext,
+    code: &HeapKernelCode,
+    to: u32,
+    tuning: &GpuTuning,
+) -> Result<u32, String> {
     let mut b = tuning.max_block.clamp(1, MAX_BLOCK);
     let Some(budget) = loop_budget(ctx) else {
         return Ok(b);
@@ -116,7 +121,9 @@ pub fn block_limit(ctx: &GpuContext, code: &HeapKernelCode, to: u32, tuning: &Gp
     while b > 1 && finish_loop_trips(code, b, MAX_WORDS) > budget {
         b /= 2;
     }
-    if finish_loop_trips(code, b, MAX_WORDS) > budget || below_loop_trips(code, to as u64, MAX_WORDS) > budget {
+    if finish_loop_trips(code, b, MAX_WORDS) > budget
+        || below_loop_trips(code, to as u64, MAX_WORDS) > budget
+    {
         return Err(format!(
             "heaps up to {to} of this code need longer shader loops than the adapter '{}' runs              (llvmpipe stops a loop after 65535 iterations)",
             ctx.info.name
@@ -146,7 +153,8 @@ pub fn extend(
     for (i, &v) in table.iter().enumerate() {
         packed[i / 2] |= (v as u32) << ((i & 1) * 16);
     }
-    let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+    let storage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
     let chunks: Vec<wgpu::Buffer> = (0..CHUNKS)
         .map(|c| {
             let lo = (c * chunk_words).min(total_words) as usize;
@@ -200,13 +208,34 @@ pub fn extend(
                     size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
                 }),
             },
-            wgpu::BindGroupEntry { binding: 1, resource: digits.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: below.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 3, resource: status.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 4, resource: chunks[0].as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 5, resource: chunks[1].as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 6, resource: chunks[2].as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 7, resource: chunks[3].as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: digits.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: below.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: status.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: chunks[0].as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: chunks[1].as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: chunks[2].as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 7,
+                resource: chunks[3].as_entire_binding(),
+            },
         ],
     });
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
@@ -241,7 +270,8 @@ pub fn extend(
                 pad: [0; 2],
             };
             let at = k * PARAMS_STRIDE as usize;
-            param_bytes[at..at + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&p));
+            param_bytes[at..at + std::mem::size_of::<Params>()]
+                .copy_from_slice(bytemuck::bytes_of(&p));
         }
         ctx.queue.write_buffer(&params, 0, &param_bytes);
 
@@ -282,7 +312,8 @@ pub fn extend(
                     .position(|blk| blk.s == at)
                     .ok_or_else(|| format!("GPU halted at heap {at}, which starts no block"))?;
                 debug_assert!(st[ST_MIN_WORDS] <= MAX_WORDS);
-                ctx.queue.write_buffer(&status, 0, bytemuck::bytes_of(&0u32));
+                ctx.queue
+                    .write_buffer(&status, 0, bytemuck::bytes_of(&0u32));
                 // The halted block left bitsets in `below` that no one took.
                 let mut encoder = device.create_command_encoder(&Default::default());
                 encoder.clear_buffer(&below, 0, None);
@@ -345,7 +376,9 @@ impl Kernels {
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
+                        min_binding_size: wgpu::BufferSize::new(
+                            std::mem::size_of::<Params>() as u64
+                        ),
                     },
                     count: None,
                 },

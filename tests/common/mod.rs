@@ -28,14 +28,14 @@ pub fn gpu_or_skip(test: &str) -> Option<Backend> {
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }
 
@@ -60,6 +60,9 @@ pub fn random_kernel_code(rng: &mut Rng) -> Code {
         text.push(']');
     }
     let code = Code::parse(&text).unwrap();
-    if rng.below(5) == 0 { code.with_min_diff(rng.below(4) as u32) } else { code }
+    if rng.below(5) == 0 {
+        code.with_min_diff(rng.below(4) as u32)
+    } else {
+        code
+    }
 }
-

@@ -1,0 +1,261 @@
+//! The command line as a user meets it: outputs, exit statuses, files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn octal_json_summary_has_the_contract_fields() {
+    let v = json(&grundy(&[
+        "octal",
+        "0.77",
+        "-n",
+        "500",
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
+    assert_eq!(v["code"], "0.77");
+    assert_eq!(v["n"], 500);
+    assert_eq!(v["backend"], "cpu");
+    assert!(v["adapter"].is_null());
+    assert_eq!(v["max_value"], 8);
+    assert_eq!(v["p_positions"], 1);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["preperiod"], 71);
+    assert_eq!(v["certified"], true);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn until_periodic_extends_until_certified() {
+    let v = json(&grundy(&[
+        "octal",
+        "0.07",
+        "--until-periodic",
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
+    assert_eq!(
+        (v["period"].as_u64(), v["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+    assert_eq!(v["certified"], true);
+    // Grundy's game has no period below 2^12: the cap stops the search.
+    let v = json(&grundy(&[
+        "octal",
+        "4!.0",
+        "--until-periodic",
+        "--max-n",
+        "4096",
+        "--backend",
+        "cpu",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(v["n"], 4096);
+    assert!(v["period"].is_null());
+    assert_eq!(v["certified"], false);
+}
+
+#[test]
+fn subtraction_is_its_code() {
+    let a = json(&grundy(&[
+        "subtraction",
+        "1,3,4",
+        "-n",
+        "1000",
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
+    let b = json(&grundy(&[
+        "octal",
+        "0.3033",
+        "-n",
+        "1000",
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
+    assert_eq!(a["code"], "0.3033");
+    assert_eq!(a["p_positions"], b["p_positions"]);
+    assert_eq!(
+        (a["period"].as_u64(), a["preperiod"].as_u64()),
+        (Some(7), Some(0))
+    );
+}
+
+#[test]
+fn table_formats() {
+    let csv = tmp("kayles.csv");
+    let out = grundy(&[
+        "octal",
+        "0.77",
+        "-n",
+        "30",
+        "--backend",
+        "cpu",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "n,g");
+    assert_eq!(lines[1], "0,0");
+    assert_eq!(lines[28], "27,8");
+    assert_eq!(lines.len(), 32);
+    // No temporary file is left beside the table.
+    let leftovers = std::fs::read_dir(csv.parent().unwrap())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains("partial")
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+
+    let out = grundy(&[
+        "octal",
+        "0.77",
+        "-n",
+        "11",
+        "--backend",
+        "cpu",
+        "--format",
+        "bfile",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().nth(11),
+        Some("11 6")
+    );
+    let out = grundy(&[
+        "octal",
+        "0.[3]",
+        "-n",
+        "40",
+        "--backend",
+        "cpu",
+        "--format",
+        "digits",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "0123456789abcdefghijklmnopqrstuvwxyz(36)(37)(38)(39)(40)"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_a_pointed_message() {
+    let out = grundy(&["octal", "0.0/7", "-n", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unexpected '/'") && err.contains("expected a digit"),
+        "{err}"
+    );
+    assert!(err.contains("     ^"), "caret under the slash: {err}");
+
+    for (args, needle) in [
+        (vec!["octal", "1.07", "-n", "10"], "d0"),
+        (vec!["octal", "0.[]", "-n", "10"], "empty '[]'"),
+        (vec!["octal", "0.{2,", "-n", "10"], "expected a heap count"),
+        (vec!["octal", "0.4!!", "-n", "10"], "second modifier"),
+        (vec!["octal", "007", "-n", "10"], "expected '.'"),
+        (vec!["octal", "0.{2+}!", "-n", "10"], "unbounded"),
+        (
+            vec!["subtraction", "1,x", "-n", "10"],
+            "'x' is not a whole number",
+        ),
+        (
+            vec!["subtraction", "0,2", "-n", "10"],
+            "0 is not a subtraction",
+        ),
+        (vec!["octal", "0.07", "-n", "99999999999"], "too large"),
+        (
+            vec!["octal", "0.07", "-n", "10", "--json", "--out", "-"],
+            "both write to stdout",
+        ),
+        (vec!["octal", "0.07"], "-n"),
+        (
+            vec!["octal", "0.07", "-n", "10", "--backend", "tpu"],
+            "possible values",
+        ),
+    ] {
+        let out = grundy(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle),
+            "{args:?}: expected '{needle}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_has_examples_and_version_names_backends() {
+    for cmd in ["octal", "subtraction", "bench"] {
+        let out = grundy(&[cmd, "--help"]);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Examples:\n  grundy"),
+            "{cmd}"
+        );
+    }
+    let out = grundy(&["--version"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Vulkan, Metal, DX12"));
+}
+
+#[test]
+fn bench_quick_reports_every_workload() {
+    let csv = tmp("bench.csv");
+    let _ = std::fs::remove_file(&csv);
+    let v = json(&grundy(&[
+        "bench",
+        "--quick",
+        "--backend",
+        "cpu",
+        "--json",
+        "--out",
+        csv.to_str().unwrap(),
+    ]));
+    let rows = v["workloads"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter()
+            .all(|r| r["cpu_values_per_second"].as_f64().unwrap() > 0.0)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    assert!(text.starts_with("adapter,"));
+}
