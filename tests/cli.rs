@@ -259,3 +259,50 @@ fn bench_quick_reports_every_workload() {
     assert_eq!(text.lines().count(), 4);
     assert!(text.starts_with("adapter,"));
 }
+
+/// A backend wgpu cannot find on this platform, to hide every adapter.
+#[cfg(target_os = "macos")]
+const NO_ADAPTER_BACKEND: &str = "dx12";
+#[cfg(not(target_os = "macos"))]
+const NO_ADAPTER_BACKEND: &str = "metal";
+
+#[test]
+fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
+    let run = |backend: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["octal", "0.07", "-n", "300", "--json", "--backend", backend])
+            .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
+            .output()
+            .unwrap()
+    };
+    let out = run("gpu");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no GPU adapter found"));
+    let out = run("auto");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("running on the CPU"), "{err}");
+    let v = json(&out);
+    assert_eq!(v["backend"], "cpu");
+    assert_eq!(v["period"], 34);
+}
+
+#[test]
+fn auto_runs_on_the_gpu_when_there_is_one() {
+    let out = grundy(&["octal", "0.07", "-n", "300", "--json"]);
+    let v = json(&out);
+    if v["backend"] == "cpu" {
+        assert_ne!(
+            std::env::var("GRUNDY_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "auto chose the CPU"
+        );
+        eprintln!("SKIPPED auto_runs_on_the_gpu_when_there_is_one: no GPU adapter");
+        return;
+    }
+    assert_eq!(v["backend"], "gpu");
+    assert!(v["adapter"].is_string());
+    assert_eq!(
+        (v["period"].as_u64(), v["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+}

@@ -66,8 +66,10 @@ impl GpuContext {
 
     /// The largest storage binding, in bytes, rounded down to a power of two.
     pub fn max_binding_pow2(&self) -> u64 {
-        let max =
-            self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
+        let max = self
+            .limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size);
         1u64 << (63 - max.max(4).leading_zeros())
     }
 
