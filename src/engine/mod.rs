@@ -194,11 +194,6 @@ pub fn extend_heap_table(
     })
 }
 
-/// Whether a code must leave the GPU for the general CPU engine.
-pub fn needs_general_engine(code: &Code) -> Option<String> {
-    HeapKernelCode::new(code).err()
-}
-
 /// The blocked scheme on the CPU: the CPU twins of the two kernels, block
 /// after block, with the same widening rule as the GPU.
 pub fn cpu_blocked(

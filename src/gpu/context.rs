@@ -49,11 +49,12 @@ impl GpuContext {
         }))
     }
 
-    /// "NAME (BACKEND, DRIVER)" for reports.
+    /// The adapter's name, as the JSON summary gives it.
     pub fn adapter_name(&self) -> String {
         self.info.name.clone()
     }
 
+    /// "NAME (BACKEND, DRIVER)" for the benchmark report.
     pub fn adapter_detail(&self) -> String {
         let driver = [self.info.driver.as_str(), self.info.driver_info.as_str()]
             .iter()

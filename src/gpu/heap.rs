@@ -196,47 +196,28 @@ pub fn extend(
     });
 
     let kernels = Kernels::new(ctx);
+    // Binding 0 is the block's parameters (a dynamic offset picks the block);
+    // then digits, below, status and the four value chunks.
+    let params_binding = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: &params,
+        offset: 0,
+        size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
+    });
+    let storage_buffers = [
+        &digits, &below, &status, &chunks[0], &chunks[1], &chunks[2], &chunks[3],
+    ];
+    let entries: Vec<wgpu::BindGroupEntry> = std::iter::once(params_binding)
+        .chain(storage_buffers.iter().map(|b| b.as_entire_binding()))
+        .enumerate()
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding: binding as u32,
+            resource,
+        })
+        .collect();
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("heap"),
         layout: &kernels.layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &params,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
-                }),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: digits.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: below.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: status.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 4,
-                resource: chunks[0].as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 5,
-                resource: chunks[1].as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 6,
-                resource: chunks[2].as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 7,
-                resource: chunks[3].as_entire_binding(),
-            },
-        ],
+        entries: &entries,
     });
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
 
