@@ -44,3 +44,28 @@ pub fn check_fits(what: &str, bytes: u64) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_larger_than_memory_is_refused_with_the_estimate() {
+        if available_bytes().is_none() {
+            return; // not Linux: nothing to compare against
+        }
+        let err = check_fits("a table of 2^62 values", heap_table_bytes(1 << 62)).unwrap_err();
+        assert!(matches!(err, Error::Input(_)));
+        assert!(
+            err.to_string().contains("TiB of memory") && err.to_string().contains("available"),
+            "{err}"
+        );
+        assert!(check_fits("a small table", heap_table_bytes(1000)).is_ok());
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human(512), "512 B");
+        assert_eq!(human(3 << 20), "3.0 MiB");
+    }
+}
