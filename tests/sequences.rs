@@ -165,6 +165,14 @@ fn splits_into_three_or_more_heaps() {
         let mex = (0..).find(|v| !opts.contains(v)).unwrap();
         assert_eq!(any[n], mex, "0.{{0,1,2+}} at {n}");
     }
+    // --min-diff reaches only two-heap splits: with a difference no heap can
+    // reach, {2+} keeps exactly its splits into three or more heaps.
+    let far = general::sequence(
+        &Code::parse("0.{0,1,2+}").unwrap().with_min_diff(1000),
+        60,
+        &|_| {},
+    );
+    assert_eq!(far.unwrap(), reference("0.{0,1,3+}", 60));
     // Three equal heaps only (`=`): 0.8= leaves 3 equal heaps after taking 1.
     let eq = reference("0.8=", 30);
     for n in 1..=30usize {

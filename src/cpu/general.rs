@@ -148,13 +148,9 @@ pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u
                             &g,
                             &parts,
                         );
-                        if m >= 3 {
-                            let mut three_up = ValueSet::default();
-                            for a in 1..m {
-                                // three or more: one heap a plus two or more
-                                three_up.insert_xored(&at_least[2][m - a], gv(a));
-                            }
-                            options.insert_xored(&three_up, 0);
+                        // three or more: one heap a plus two or more
+                        for a in 1..m {
+                            options.insert_xored(&at_least[2][m - a], gv(a));
                         }
                     }
                     _ => {
@@ -172,13 +168,11 @@ pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u
         g.push(v as u16);
 
         // Tables for n that need G(n) itself.
-        if plain_depth >= 1 {
-            let mut one = ValueSet::default();
-            if n > 0 {
-                one.insert(v);
-            }
-            parts[1].push(one);
+        let mut one = ValueSet::default();
+        if n > 0 {
+            one.insert(v);
         }
+        parts[1].push(one);
         if !at_least.is_empty() {
             let mut set = ValueSet::default();
             if n > 0 {

@@ -178,7 +178,7 @@ pub fn finish_loop_trips(code: &HeapKernelCode, b: u32, words: u32) -> u64 {
 }
 
 /// A rough count of the option reads one block costs, used to size GPU
-/// submissions and progress steps.
+/// submissions.
 pub fn block_work(code: &HeapKernelCode, block: Block) -> u64 {
     let per_heap = if code.split_jmax != 0 || code.digits.first().is_some_and(|d| d & 4 != 0) {
         block.s as u64 / 2 + 64
