@@ -21,7 +21,9 @@ pub const LONG_VERSION: &str = concat!(
     long_about = "Sprague-Grundy tables in bulk, on the GPU (wgpu: Vulkan, Metal, DX12) with a CPU \
                   fallback, exported as CSV.\n\nExit status: 0 done, 2 bad input, 1 failure while running.",
     after_help = "Examples:\n  grundy octal 0.07 -n 100000 --out output/0.07.csv\n  grundy octal 4!.0 -n 1000000 --json\n  \
-                  grundy octal 0.16 --until-periodic --json\n  grundy subtraction 1,3,4 -n 1000\n  grundy bench --quick"
+                  grundy octal 0.16 --until-periodic --json\n  grundy subtraction 1,3,4 -n 1000\n  \
+                  grundy graph 0.03 --graph grid:3x5 --moves\n  grundy podes 0.33 --max-legs 10\n  \
+                  grundy bipodes 0.33 --middle 2 --max 6 --out output/bipodes-2.csv\n  grundy bench --quick"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -38,6 +40,23 @@ pub enum Command {
                             grundy subtraction 2,5,7 --until-periodic --json\n\n\
                             The set S = {s1, s2, ...} is the code 0.d1d2... with d_s = 3 for s in S.")]
     Subtraction(SubtractionArgs),
+    /// An octal game on a graph (seed 000, Definition 22): G of the whole graph, every position's value.
+    #[command(after_help = GRAPH_HELP)]
+    Graph(GraphArgs),
+    /// Grundy values of k-podes whose legs have length 1..L (seed 000, Figure 34).
+    #[command(after_help = "Examples:\n  grundy podes 0.33 --max-legs 10\n  \
+                            grundy podes 0.33 --max-legs 8 --max-length 3 --out output/podes.csv\n\n\
+                            CSV: legs,long_legs,g (legs = k, long_legs = legs of length 2); with \
+                            --max-length L > 2: legs,len1,...,lenL,g. Solved on the CPU by the memo \
+                            solver (canonical rooted trees), one memo for the whole table.")]
+    Podes(PodesArgs),
+    /// Grundy values of bipodes B(a1,a2,b1,b2) with a middle chain of M edges (seed 000, Tables 4-5).
+    #[command(after_help = "Examples:\n  grundy bipodes 0.33 --middle 1 --max 6 --out output/bipodes-1.csv\n  \
+                            grundy bipodes 0.33 --middle 2 --max 4\n\n\
+                            a1/a2 count the legs of length 1/2 at one centre, b1/b2 at the other. \
+                            CSV: a1,a2,b1,b2,g. Each bipode is built as a graph and solved by the \
+                            memo solver, one memo for the whole table.")]
+    Bipodes(BipodesArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
@@ -57,6 +76,103 @@ Examples:\n  grundy octal 0.07 -n 100000 --out output/0.07.csv\n  \
 grundy octal 4!.0 -n 1000000 --json\n  \
 grundy octal 0.16 --until-periodic --json\n  \
 grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -";
+
+const GRAPH_HELP: &str = "Graphs (at most 64 vertices):\n  \
+path:N  cycle:N  grid:RxC\n  \
+pode:l1,l2,...          a centre with chains of these lengths (a 3-pode is a spider)\n  \
+bipode:l1,.../m1,.../k  two podes whose centres are joined by a chain of k edges\n  \
+tree:p1,p2,...          the parent of vertex 1, 2, ... (vertex 0 is the root)\n  \
+edges:FILE              one 'u v' pair per line, # comments\n  \
+graph6:STRING           nauty's graph6 (a bare graph6 string works too)\n\n\
+Codes: 0.d1d2... with octal digits: d_i says a connected set of i vertices may be removed \
+from one component, bit j allowing that component to be left in j pieces (0.33, 0.03, 0.137).\n\n\
+Solvers: dense (a table over every vertex subset, up to 34 vertices, on the GPU or the CPU twin) \
+and memo (components under canonical forms: rooted trees, grid symmetries; for trees and \
+larger sparse graphs). auto picks memo for forests and graphs too large for a dense table.\n\n\
+Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
+grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
+grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
+grundy graph 0.137 --graph 'IheA@GUAo'";
+
+/// How `graph` solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// memo for forests and graphs too large for a dense table, else dense.
+    Auto,
+    /// A table over every vertex subset (GPU or CPU twin).
+    Dense,
+    /// Components under canonical forms, remembered (CPU).
+    Memo,
+}
+
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// The octal code, e.g. 0.33, 0.03, 0.137.
+    pub code: String,
+    /// The graph: path:N, cycle:N, grid:RxC, pode:..., bipode:.../.../k, tree:..., edges:FILE, graph6.
+    #[arg(long, short = 'g', value_name = "SPEC")]
+    pub graph: String,
+    /// Where to compute the dense table: auto uses the GPU when an adapter exists.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub solver: Solver,
+    /// Also compute the moves played when the winner plays to empty the graph and the loser to stop it.
+    #[arg(long)]
+    pub moves: bool,
+    /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar and no notices on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PodesArgs {
+    /// The octal code, e.g. 0.33.
+    pub code: String,
+    /// Podes with 0..=K legs.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub max_legs: usize,
+    /// Legs of length 1..=L.
+    #[arg(long, value_name = "L", default_value_t = 2)]
+    pub max_length: usize,
+    /// Write the table as CSV here (- for stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No notices on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BipodesArgs {
+    /// The octal code, e.g. 0.33.
+    pub code: String,
+    /// Edges on the chain between the two centres.
+    #[arg(long, value_name = "M", default_value_t = 1)]
+    pub middle: usize,
+    /// All a1, a2, b1, b2 in 0..=A.
+    #[arg(long, value_name = "A", default_value_t = 6)]
+    pub max: usize,
+    /// Write the table as CSV here (- for stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No notices on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
 
 /// Flags shared by every Nim-sequence command.
 #[derive(Args, Debug, Clone)]

@@ -3,5 +3,6 @@
 
 pub mod finish_block;
 pub mod general;
+pub mod graph_level;
 pub mod heap_common;
 pub mod options_below;

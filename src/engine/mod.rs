@@ -1,5 +1,8 @@
 //! Level plans, tables and the drivers that walk levels on either backend.
 
+pub mod graph_dense;
+pub mod graph_kernel;
+pub mod graph_memo;
 pub mod heap_kernel;
 pub mod memory;
 

@@ -3,3 +3,8 @@
 pub mod code;
 
 pub use code::{Code, CodeError, Digit, Modifier};
+pub mod graph;
+pub mod graph_code;
+
+pub use graph::Graph;
+pub use graph_code::GraphCode;

@@ -6,6 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
+use super::timer::Timer;
 use crate::engine::heap_kernel::{
     Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips,
     plan_blocks, slices,
@@ -396,56 +397,5 @@ impl Kernels {
             finish_block: pipeline("finish_block", FINISH_BLOCK),
             layout,
         }
-    }
-}
-
-/// Timestamp queries around each compute pass.
-struct Timer {
-    queries: wgpu::QuerySet,
-    resolve: wgpu::Buffer,
-    readback: wgpu::Buffer,
-}
-
-impl Timer {
-    fn new(ctx: &GpuContext) -> Timer {
-        let device = &ctx.device;
-        Timer {
-            queries: device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("pass times"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            }),
-            resolve: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamps"),
-                size: 16,
-                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }),
-            readback: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamps readback"),
-                size: 16,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-        }
-    }
-
-    fn writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
-        wgpu::ComputePassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(0),
-            end_of_pass_write_index: Some(1),
-        }
-    }
-
-    fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
-        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
-    }
-
-    fn seconds(&self, ctx: &GpuContext) -> Result<f64, String> {
-        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ctx.map_read(&self.readback)?);
-        let period = ctx.queue.get_timestamp_period() as f64;
-        Ok(ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9)
     }
 }

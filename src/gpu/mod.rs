@@ -1,6 +1,8 @@
 //! The GPU backend: wgpu context, buffers and one module per shader family.
 
 pub mod context;
+pub mod graph;
 pub mod heap;
+pub mod timer;
 
 pub use context::GpuContext;

@@ -1,5 +1,7 @@
 //! What each subcommand does: parse its input, run the engine, report.
 
+pub mod graph;
+
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -29,6 +31,9 @@ pub fn run(cli: Cli) -> Result<()> {
             let code = Code::subtraction(&set).map_err(Error::Input)?;
             sequence(&code, Some(set), &args.seq)
         }
+        Command::Graph(args) => graph::graph(&args),
+        Command::Podes(args) => graph::podes(&args),
+        Command::Bipodes(args) => graph::bipodes(&args),
         Command::Bench(args) => crate::bench::run(&args),
     }
 }
@@ -72,14 +77,14 @@ pub struct SequenceSummary {
 }
 
 /// A progress bar on stderr, hidden with --quiet or when stderr is not a terminal.
-pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} heaps ({per_sec}, eta {eta})",
+            &format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"),
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
@@ -115,7 +120,7 @@ fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<(
     let mut seconds = 0.0;
     let mut kernel = 0.0;
     let (engine, ran_on, period) = loop {
-        let bar = progress_bar(to + 1, quiet);
+        let bar = progress_bar(to + 1, quiet, "heaps");
         bar.set_position(table.len() as u64);
         let run = extend_heap_table(
             code,

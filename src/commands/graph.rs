@@ -1,0 +1,450 @@
+//! `graph`, `podes` and `bipodes`: octal games on graphs.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::progress_bar;
+use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver};
+use crate::engine::Backend;
+use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
+use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
+use crate::engine::graph_memo::MemoSolver;
+use crate::engine::memory::check_fits;
+use crate::error::{Error, Result};
+use crate::export;
+use crate::game::graph::{self, Graph, MAX_VERTICES};
+use crate::game::GraphCode;
+
+/// The JSON summary of `graph`.
+#[derive(Serialize)]
+pub struct GraphSummary {
+    pub code: String,
+    pub graph: String,
+    pub graph6: String,
+    pub vertices: usize,
+    pub edges: usize,
+    pub g: u8,
+    /// N: the first player wins; P: the second.
+    pub outcome: &'static str,
+    /// Positions evaluated (dense: every subset; memo: distinct pieces).
+    pub positions: u64,
+    pub solver: Solver,
+    pub backend: &'static str,
+    pub adapter: Option<String>,
+    /// Moves played from the whole graph (with --moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u8>,
+    pub seconds: f64,
+    pub kernel_seconds: Option<f64>,
+    pub out: Option<String>,
+}
+
+fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
+    if json && out == Some(Path::new("-")) {
+        return Err(Error::Input(
+            "--json and --out - both write to stdout; give --out a file name".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Which solver `auto` means for this graph.
+pub fn pick_solver(graph: &Graph, asked: Solver, moves: bool) -> Solver {
+    match asked {
+        Solver::Auto if moves => Solver::Dense,
+        Solver::Auto => {
+            let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
+            if forest || graph.n() > DENSE_MAX_VERTICES {
+                Solver::Memo
+            } else {
+                Solver::Dense
+            }
+        }
+        s => s,
+    }
+}
+
+pub fn graph(args: &GraphArgs) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    let g = Graph::parse(&args.graph).map_err(Error::Input)?;
+    let solver = pick_solver(&g, args.solver, args.moves);
+    let quiet = args.quiet;
+    let mut notice = |m: &str| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    };
+    let mut rows: Vec<(u64, u32, u8, Option<u8>)> = Vec::new();
+    let keep = args.out.is_some();
+    let summary = match solver {
+        Solver::Memo => {
+            if args.moves {
+                return Err(Error::Input(
+                    "--moves needs the dense solver (moves do not add over components); \
+                     drop --solver memo"
+                        .into(),
+                ));
+            }
+            let start = Instant::now();
+            let mut memo = MemoSolver::new(&code);
+            memo.keep_records = keep;
+            let value = memo.value(&g, g.all())?;
+            rows = memo
+                .records
+                .iter()
+                .map(|r| (r.mask, r.size, r.g, None))
+                .collect();
+            summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
+                .with_seconds(start.elapsed().as_secs_f64(), None)
+        }
+        _ => {
+            check_dense(g.n())?;
+            let keep_table = keep || args.moves;
+            check_fits(
+                &format!("a dense table over {} vertices", g.n()),
+                dense_bytes(g.n(), keep_table, args.moves),
+            )?;
+            let backend = Backend::open(args.backend, &mut notice)?;
+            let bar = progress_bar(1 << g.n(), quiet, "positions");
+            let run = solve_dense(
+                &g,
+                &code,
+                &backend,
+                keep_table,
+                &DenseTuning::default(),
+                &mut notice,
+                &|done| bar.set_position(done),
+            )?;
+            bar.finish_and_clear();
+            let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
+            let mut s = summarise(&code, &g, run.value, run.positions, solver, run.backend, adapter);
+            let mut seconds = run.seconds;
+            if let Some(table) = run.table {
+                let moves = args.moves.then(|| {
+                    let start = Instant::now();
+                    let m = moves_table(&g, &code, &table);
+                    seconds += start.elapsed().as_secs_f64();
+                    m
+                });
+                if let Some(m) = &moves {
+                    s.moves = Some(m[m.len() - 1]);
+                }
+                if keep {
+                    rows = table
+                        .iter()
+                        .enumerate()
+                        .map(|(mask, &v)| {
+                            let mv = moves.as_ref().map(|m| m[mask]);
+                            (mask as u64, (mask as u64).count_ones(), v, mv)
+                        })
+                        .collect();
+                }
+            }
+            let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
+            s.with_seconds(seconds, kernel)
+        }
+    };
+    let summary = GraphSummary {
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+        ..summary
+    };
+    if let Some(path) = &args.out {
+        export::write_to(path, |w| {
+            let mut csv = csv::Writer::from_writer(w);
+            let mut header = vec!["mask", "size", "g"];
+            if args.moves {
+                header.push("moves");
+            }
+            csv.write_record(&header).map_err(csv_error)?;
+            for (mask, size, v, mv) in &rows {
+                let mut rec = vec![mask.to_string(), size.to_string(), v.to_string()];
+                if let Some(m) = mv {
+                    rec.push(m.to_string());
+                }
+                csv.write_record(&rec).map_err(csv_error)?;
+            }
+            csv.flush()
+        })?;
+    }
+    if args.json {
+        print_json(&summary)?;
+    } else if args.out.as_deref() != Some(Path::new("-")) {
+        println!("code        {}", summary.code);
+        println!(
+            "graph       {} ({} vertices, {} edges; graph6 {})",
+            summary.graph, summary.vertices, summary.edges, summary.graph6
+        );
+        let backend = match &summary.adapter {
+            Some(a) => format!("{} ({a})", summary.backend),
+            None => summary.backend.to_string(),
+        };
+        println!(
+            "solver      {}, {backend}, {} positions, {:.3} s",
+            if summary.solver == Solver::Memo { "memo" } else { "dense" },
+            summary.positions,
+            summary.seconds
+        );
+        println!(
+            "G           {} ({}-position: the {} player wins)",
+            summary.g,
+            summary.outcome,
+            if summary.g == 0 { "second" } else { "first" }
+        );
+        if let Some(m) = summary.moves {
+            println!("moves       {m} (winner plays to empty the graph, loser to stop it)");
+        }
+        if let Some(out) = &summary.out {
+            println!("wrote       {out}");
+        }
+    }
+    Ok(())
+}
+
+fn csv_error(e: csv::Error) -> std::io::Error {
+    std::io::Error::other(e)
+}
+
+fn print_json(value: &impl Serialize) -> Result<()> {
+    println!(
+        "{}",
+        serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
+    );
+    Ok(())
+}
+
+fn summarise(
+    code: &GraphCode,
+    g: &Graph,
+    value: u8,
+    positions: u64,
+    solver: Solver,
+    backend: &'static str,
+    adapter: Option<String>,
+) -> GraphSummary {
+    GraphSummary {
+        code: code.text.clone(),
+        graph: g.spec.clone(),
+        graph6: g.to_graph6(),
+        vertices: g.n(),
+        edges: g.edge_count(),
+        g: value,
+        outcome: if value == 0 { "P" } else { "N" },
+        positions,
+        solver,
+        backend,
+        adapter,
+        moves: None,
+        seconds: 0.0,
+        kernel_seconds: None,
+        out: None,
+    }
+}
+
+impl GraphSummary {
+    fn with_seconds(self, seconds: f64, kernel_seconds: Option<f64>) -> GraphSummary {
+        GraphSummary {
+            seconds,
+            kernel_seconds,
+            ..self
+        }
+    }
+}
+
+/// The leg-length multisets of the pode table, `counts[j]` legs of length
+/// j + 1: by number of legs, then by longer legs (as seed 000 Figure 34 reads).
+pub fn pode_rows(max_legs: usize, max_length: usize) -> Vec<Vec<usize>> {
+    fn fill(left: usize, idx: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if idx == 0 {
+            cur[0] = left;
+            out.push(cur.clone());
+            return;
+        }
+        for c in 0..=left {
+            cur[idx] = c;
+            fill(left - c, idx - 1, cur, out);
+        }
+    }
+    let mut out = Vec::new();
+    for k in 0..=max_legs {
+        fill(k, max_length - 1, &mut vec![0; max_length], &mut out);
+    }
+    out
+}
+
+/// The pode with `counts[j]` legs of length j + 1.
+pub fn pode_of(counts: &[usize]) -> Graph {
+    let legs: Vec<usize> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(j, &c)| std::iter::repeat_n(j + 1, c))
+        .collect();
+    graph::pode(&legs)
+}
+
+#[derive(Serialize)]
+struct TableSummary {
+    code: String,
+    table: &'static str,
+    rows: usize,
+    positions: u64,
+    seconds: f64,
+    out: Option<String>,
+}
+
+pub fn podes(args: &PodesArgs) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    if args.max_length == 0 || 1 + args.max_legs * args.max_length > MAX_VERTICES {
+        return Err(Error::Input(format!(
+            "--max-legs {} --max-length {}: podes would have up to {} vertices; expected a length \
+             of at least 1 and at most {MAX_VERTICES} vertices",
+            args.max_legs,
+            args.max_length,
+            1 + args.max_legs * args.max_length
+        )));
+    }
+    let start = Instant::now();
+    let mut memo = MemoSolver::new(&code);
+    let mut rows = Vec::new();
+    for counts in pode_rows(args.max_legs, args.max_length) {
+        let g = pode_of(&counts);
+        let v = memo.value(&g, g.all())?;
+        rows.push((counts, v));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let long = args.max_length == 2;
+    if let Some(path) = &args.out {
+        export::write_to(path, |w| {
+            let mut header = String::from("legs");
+            if long {
+                header.push_str(",long_legs");
+            } else {
+                for j in 1..=args.max_length {
+                    header.push_str(&format!(",len{j}"));
+                }
+            }
+            writeln!(w, "{header},g")?;
+            for (counts, v) in &rows {
+                let k: usize = counts.iter().sum();
+                let cols: Vec<String> = if long {
+                    vec![counts[1].to_string()]
+                } else {
+                    counts.iter().map(|c| c.to_string()).collect()
+                };
+                writeln!(w, "{k},{},{v}", cols.join(","))?;
+            }
+            Ok(())
+        })?;
+    }
+    if args.json {
+        print_json(&TableSummary {
+            code: code.text.clone(),
+            table: "podes",
+            rows: rows.len(),
+            positions: memo.positions(),
+            seconds,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
+        })?;
+    } else if args.out.as_deref() != Some(Path::new("-")) {
+        if long {
+            println!("G of {}-podes: row = legs, column = legs of length 2", code.text);
+            for k in 0..=args.max_legs {
+                let line: Vec<String> = rows
+                    .iter()
+                    .filter(|(c, _)| c.iter().sum::<usize>() == k)
+                    .map(|(_, v)| v.to_string())
+                    .collect();
+                println!("{k:>3} | {}", line.join(" "));
+            }
+        } else {
+            println!("{} podes ({} rows); give --out to see them", rows.len(), rows.len());
+        }
+        println!(
+            "{} pieces solved in {:.3} s{}",
+            memo.positions(),
+            seconds,
+            args.out
+                .as_ref()
+                .map(|p| format!("; wrote {}", p.display()))
+                .unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+/// B(a1, a2, b1, b2) with a middle chain of `middle` edges.
+pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> Graph {
+    let legs = |ones: usize, twos: usize| {
+        let mut v = vec![1; ones];
+        v.extend(std::iter::repeat_n(2, twos));
+        v
+    };
+    graph::bipode(&legs(a1, a2), &legs(b1, b2), middle)
+}
+
+pub fn bipodes(args: &BipodesArgs) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    let largest = 2 + 6 * args.max + args.middle.max(1) - 1;
+    if largest > MAX_VERTICES {
+        return Err(Error::Input(format!(
+            "--max {} --middle {}: the largest bipode has {largest} vertices; at most {MAX_VERTICES}",
+            args.max, args.middle
+        )));
+    }
+    let start = Instant::now();
+    let mut memo = MemoSolver::new(&code);
+    let a = args.max;
+    let mut rows = Vec::new();
+    for a1 in 0..=a {
+        for a2 in 0..=a {
+            for b1 in 0..=a {
+                for b2 in 0..=a {
+                    let g = bipode_of(a1, a2, b1, b2, args.middle);
+                    rows.push(([a1, a2, b1, b2], memo.value(&g, g.all())?));
+                }
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.out {
+        export::write_to(path, |w| {
+            writeln!(w, "a1,a2,b1,b2,g")?;
+            for ([a1, a2, b1, b2], v) in &rows {
+                writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
+            }
+            Ok(())
+        })?;
+    }
+    if args.json {
+        print_json(&TableSummary {
+            code: code.text.clone(),
+            table: "bipodes",
+            rows: rows.len(),
+            positions: memo.positions(),
+            seconds,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
+        })?;
+    } else if args.out.as_deref() != Some(Path::new("-")) {
+        println!(
+            "G of {} bipodes, middle chain of {} edges: blocks (a2, b2), rows a1, columns b1",
+            code.text, args.middle
+        );
+        for a2 in 0..=a {
+            for b2 in 0..=a {
+                println!("a2={a2} b2={b2}");
+                for a1 in 0..=a {
+                    let line: Vec<String> = (0..=a)
+                        .map(|b1| rows[((a1 * (a + 1) + a2) * (a + 1) + b1) * (a + 1) + b2].1.to_string())
+                        .collect();
+                    println!("  {a1} | {}", line.join(" "));
+                }
+            }
+        }
+        println!("{} pieces solved in {:.3} s", memo.positions(), seconds);
+    }
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! CPU twin of `shaders/graph_level.wgsl`: the value of every position of
+//! one level (subsets of `k` vertices, by colex rank) of a graph octal game.
+//!
+//! A disconnected position is the xor of its components. A connected one is
+//! the mex of the positions left by removing a connected set of `i`
+//! vertices, when digit `i` allows the number of pieces left. Connected sets
+//! are enumerated once each by Wernicke's ESU with an explicit stack.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use crate::engine::graph_kernel::{GraphKernel, MAX_VALUE};
+
+/// A value above `MAX_VALUE` appeared at this position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow {
+    pub mask: u64,
+}
+
+fn table_get(table: &[AtomicU8], mask: u64) -> u32 {
+    table[mask as usize].load(Ordering::Relaxed) as u32
+}
+
+fn neighbours(kern: &GraphKernel, vertices: u64, within: u64) -> u64 {
+    let mut acc = 0u64;
+    let mut s = vertices;
+    while s != 0 {
+        acc |= kern.adj[s.trailing_zeros() as usize];
+        s &= s - 1;
+    }
+    acc & within
+}
+
+/// The component of `mask` holding the lowest vertex of `start`.
+fn component(kern: &GraphKernel, mask: u64, start: u64) -> u64 {
+    let mut comp = start & start.wrapping_neg();
+    let mut frontier = comp;
+    while frontier != 0 {
+        let grown = neighbours(kern, frontier, mask) & !comp;
+        comp |= grown;
+        frontier = grown;
+    }
+    comp
+}
+
+/// Components of `rest`, counted up to 3 (no digit allows more than 2).
+fn count_pieces(kern: &GraphKernel, rest: u64) -> u32 {
+    let mut left = rest;
+    let mut pieces = 0;
+    while left != 0 && pieces < 3 {
+        left &= !component(kern, left, left);
+        pieces += 1;
+    }
+    pieces
+}
+
+/// Marks in `seen` the value left by removing `set` from the connected
+/// position `mask`, when the digit allows the number of pieces left.
+fn play_move(kern: &GraphKernel, table: &[AtomicU8], mask: u64, chosen: u64, digit: u32, seen: &mut [u32; 8]) {
+    let rest = mask & !chosen;
+    let pieces = count_pieces(kern, rest);
+    if pieces < 3 && (digit >> pieces) & 1 == 1 {
+        let g = table_get(table, rest);
+        seen[(g >> 5) as usize] |= 1 << (g & 31);
+    }
+}
+
+/// Marks in `seen` the values of the positions left by removing a connected
+/// set of `size` vertices from the connected position `mask`.
+fn mark_options(kern: &GraphKernel, table: &[AtomicU8], mask: u64, size: usize, seen: &mut [u32; 8]) {
+    let digit = kern.digits[size] as u32;
+    for_each_connected_set(&kern.adj, mask, size, |chosen| {
+        play_move(kern, table, mask, chosen, digit, seen)
+    });
+}
+
+fn mex(seen: &[u32; 8]) -> u32 {
+    for (i, &w) in seen.iter().enumerate() {
+        if w != u32::MAX {
+            return 32 * i as u32 + (!w).trailing_zeros();
+        }
+    }
+    256
+}
+
+/// The value of one position, all of whose options are in the table.
+pub fn position_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32 {
+    let first = component(kern, mask, mask);
+    if first != mask {
+        let mut v = 0;
+        let mut rest = mask;
+        while rest != 0 {
+            let comp = component(kern, rest, rest);
+            v ^= table_get(table, comp);
+            rest &= !comp;
+        }
+        return v;
+    }
+    let mut seen = [0u32; 8];
+    for size in 1..kern.digits.len() {
+        if kern.digits[size] != 0 && size <= mask.count_ones() as usize {
+            mark_options(kern, table, mask, size, &mut seen);
+        }
+    }
+    mex(&seen)
+}
+
+/// Values of the positions of level `k` with colex ranks `first..first + count`.
+pub fn graph_level(
+    kern: &GraphKernel,
+    table: &[AtomicU8],
+    k: usize,
+    first: u64,
+    count: u64,
+) -> Result<(), Overflow> {
+    const RUN: u64 = 4096;
+    (0..count.div_ceil(RUN)).into_par_iter().try_for_each(|run| {
+        let start = first + run * RUN;
+        let end = (start + RUN).min(first + count);
+        let mut mask = kern.unrank(start, k);
+        for _ in start..end {
+            let g = position_value(kern, table, mask);
+            if g > MAX_VALUE {
+                return Err(Overflow { mask });
+            }
+            table[mask as usize].store(g as u8, Ordering::Relaxed);
+            mask = next_colex(mask);
+        }
+        Ok(())
+    })
+}
+
+/// The next subset of the same size in colex order (Gosper's hack).
+pub fn next_colex(mask: u64) -> u64 {
+    if mask == 0 {
+        return 0;
+    }
+    let low = mask & mask.wrapping_neg();
+    let ripple = mask.wrapping_add(low);
+    if ripple == 0 {
+        return 0;
+    }
+    ripple | (((mask ^ ripple) >> 2) / low)
+}
+
+/// Calls `visit` once with every connected set of `size` vertices inside
+/// `mask`: Wernicke's ESU, a set grown only by vertices above its first
+/// vertex and outside the closed neighbourhood it had before.
+pub fn for_each_connected_set(adj: &[u64], mask: u64, size: usize, mut visit: impl FnMut(u64)) {
+    if size == 0 {
+        return;
+    }
+    let mut sub = vec![0u64; size];
+    let mut closed = vec![0u64; size];
+    let mut ext = vec![0u64; size];
+    let mut vs = mask;
+    while vs != 0 {
+        let v = vs.trailing_zeros();
+        vs &= vs - 1;
+        let above = !((2u64 << v).wrapping_sub(1));
+        if size == 1 {
+            visit(1 << v);
+            continue;
+        }
+        sub[0] = 1 << v;
+        closed[0] = adj[v as usize] | 1 << v;
+        ext[0] = adj[v as usize] & mask & above;
+        let mut d = 0usize;
+        loop {
+            if ext[d] == 0 {
+                if d == 0 {
+                    break;
+                }
+                d -= 1;
+                continue;
+            }
+            let w = ext[d].trailing_zeros();
+            ext[d] &= ext[d] - 1;
+            let next = sub[d] | 1 << w;
+            if d + 2 == size {
+                visit(next);
+            } else {
+                sub[d + 1] = next;
+                closed[d + 1] = closed[d] | adj[w as usize];
+                ext[d + 1] = ext[d] | (adj[w as usize] & mask & above & !closed[d]);
+                d += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::graph;
+
+    /// Connected sets by brute force: every subset, checked by flood fill.
+    fn brute(g: &crate::game::Graph, mask: u64, size: usize) -> Vec<u64> {
+        let mut out: Vec<u64> = (0..1u64 << g.n())
+            .filter(|s| s & !mask == 0 && s.count_ones() as usize == size && g.is_connected(*s))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn esu_visits_each_connected_set_once() {
+        for spec in ["grid:3x4", "pode:2,3,1", "cycle:9", "IheA@GUAo"] {
+            let g = crate::game::Graph::parse(spec).unwrap();
+            for mask in [g.all(), g.all() & 0b1011_0110_1101] {
+                for size in 1..=5 {
+                    let mut got = Vec::new();
+                    for_each_connected_set(&g.adj, mask, size, |s| got.push(s));
+                    got.sort();
+                    assert_eq!(got, brute(&g, mask, size), "{spec} mask {mask:b} size {size}");
+                }
+            }
+        }
+        let _ = graph::path(1);
+    }
+
+    #[test]
+    fn gosper_steps_through_a_level() {
+        let mut m = 0b111u64;
+        let mut count = 1;
+        while next_colex(m) < 1 << 8 {
+            m = next_colex(m);
+            count += 1;
+        }
+        assert_eq!(count, 56);
+    }
+}

@@ -1,0 +1,198 @@
+//! The dense solver: a table over every vertex subset, walked level by level
+//! (level = popcount) on the GPU (`gpu::graph`) or on the CPU twin
+//! (`cpu::graph_level`), and the moves table computed from it.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::Backend;
+use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes};
+use crate::cpu::graph_level::{for_each_connected_set, graph_level, next_colex};
+use crate::error::{Error, Result};
+use crate::game::{Graph, GraphCode};
+use crate::gpu::heap::GpuStats;
+
+/// Knobs tests turn to reach the paths large tables take.
+#[derive(Clone, Copy, Debug)]
+pub struct DenseTuning {
+    /// log2 of the words per GPU table chunk (`None`: as large as a binding allows).
+    pub chunk_shift: Option<u32>,
+    /// Workgroups per dispatch row.
+    pub max_groups_x: u32,
+}
+
+impl Default for DenseTuning {
+    fn default() -> Self {
+        DenseTuning {
+            chunk_shift: None,
+            max_groups_x: 65535,
+        }
+    }
+}
+
+/// A dense table and how it was made.
+pub struct DenseRun {
+    /// `table[mask]` = G(mask), when kept.
+    pub table: Option<Vec<u8>>,
+    /// G of the whole graph.
+    pub value: u8,
+    pub backend: &'static str,
+    pub positions: u64,
+    pub seconds: f64,
+    pub gpu: GpuStats,
+}
+
+/// Host bytes a dense run needs: the table, and the moves table with it.
+pub fn dense_bytes(n: usize, keep_table: bool, moves: bool) -> u64 {
+    let table = dense_table_bytes(n);
+    match (keep_table, moves) {
+        (_, true) => 2 * table,
+        (true, false) => table,
+        (false, false) => 0,
+    }
+}
+
+/// Refuses graphs a dense table cannot hold.
+pub fn check_dense(n: usize) -> Result<()> {
+    if n > DENSE_MAX_VERTICES {
+        return Err(Error::Input(format!(
+            "a dense table over {n} vertices needs {} GiB; the dense solver stops at \
+             {DENSE_MAX_VERTICES} vertices (use --solver memo for sparse graphs such as trees)",
+            dense_table_bytes(n) >> 30
+        )));
+    }
+    Ok(())
+}
+
+/// Solves `graph` with a dense table on `backend` (the GPU when it can,
+/// else the CPU twin, with `notice` saying why).
+pub fn solve_dense(
+    graph: &Graph,
+    code: &GraphCode,
+    backend: &Backend,
+    keep_table: bool,
+    tuning: &DenseTuning,
+    notice: &mut dyn FnMut(&str),
+    progress: &dyn Fn(u64),
+) -> Result<DenseRun> {
+    check_dense(graph.n())?;
+    let kern = GraphKernel::new(graph, code);
+    let start = Instant::now();
+    let positions = dense_table_bytes(graph.n());
+    if let Backend::Gpu(ctx) = backend {
+        match crate::gpu::graph::plan(ctx, &kern, tuning.chunk_shift) {
+            Ok(_) => {
+                let run = crate::gpu::graph::dense(
+                    ctx,
+                    &kern,
+                    tuning.chunk_shift,
+                    tuning.max_groups_x,
+                    keep_table,
+                    progress,
+                )
+                .map_err(Error::Run)?;
+                return Ok(DenseRun {
+                    table: run.table,
+                    value: run.value,
+                    backend: "gpu",
+                    positions,
+                    seconds: start.elapsed().as_secs_f64(),
+                    gpu: run.stats,
+                });
+            }
+            Err(why) => notice(&format!("{why}; running the CPU twin")),
+        }
+    }
+    let table = cpu_dense(&kern, progress)?;
+    let value = table[(positions - 1) as usize];
+    Ok(DenseRun {
+        table: keep_table.then_some(table),
+        value,
+        backend: "cpu",
+        positions,
+        seconds: start.elapsed().as_secs_f64(),
+        gpu: GpuStats::default(),
+    })
+}
+
+/// Views a byte table as atomics so rayon workers can fill one level at once.
+fn as_atomic(table: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and
+    // the exclusive borrow keeps every other access out while this view lives.
+    unsafe { std::slice::from_raw_parts(table.as_mut_ptr() as *const AtomicU8, table.len()) }
+}
+
+/// The whole dense table on the CPU twin.
+pub fn cpu_dense(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<Vec<u8>> {
+    let mut table = vec![0u8; dense_table_bytes(kern.n) as usize];
+    let view = as_atomic(&mut table);
+    let mut done = 1;
+    for k in 1..=kern.n {
+        let count = kern.level_size(k);
+        graph_level(kern, view, k, 0, count).map_err(|o| {
+            Error::Run(format!(
+                "the position {:#x} has a value above 255, the most a byte table holds",
+                o.mask
+            ))
+        })?;
+        done += count;
+        progress(done);
+    }
+    Ok(table)
+}
+
+/// The options of any position (every component), as the positions left.
+pub fn for_each_option(graph: &Graph, code: &GraphCode, mask: u64, mut visit: impl FnMut(u64)) {
+    for comp in graph.components(mask) {
+        let others = mask & !comp;
+        for size in 1..=code.max_take().min(comp.count_ones() as usize) {
+            if code.digits[size] == 0 {
+                continue;
+            }
+            for_each_connected_set(&graph.adj, comp, size, |set| {
+                let rest = comp & !set;
+                let pieces = graph.components(rest).len() as u32;
+                if code.allows(size, pieces) {
+                    visit(others | rest);
+                }
+            });
+        }
+    }
+}
+
+/// Moves played from every position when the winner plays to empty the
+/// graph (the longest game among winning moves) and the loser plays to stop
+/// that (the shortest): seed 000, Tables 2 and 3.
+pub fn moves_table(graph: &Graph, code: &GraphCode, values: &[u8]) -> Vec<u8> {
+    let kern = GraphKernel::new(graph, code);
+    let mut moves = vec![0u8; values.len()];
+    let view = as_atomic(&mut moves);
+    for k in 1..=graph.n() {
+        let count = kern.level_size(k);
+        const RUN: u64 = 4096;
+        (0..count.div_ceil(RUN)).into_par_iter().for_each(|run| {
+            let start = run * RUN;
+            let mut mask = kern.unrank(start, k);
+            for _ in start..(start + RUN).min(count) {
+                let winning = values[mask as usize] != 0;
+                let mut best: Option<u8> = None;
+                for_each_option(graph, code, mask, |o| {
+                    if winning && values[o as usize] != 0 {
+                        return;
+                    }
+                    let m = 1 + view[o as usize].load(Ordering::Relaxed);
+                    best = Some(match best {
+                        None => m,
+                        Some(b) if winning => b.max(m),
+                        Some(b) => b.min(m),
+                    });
+                });
+                view[mask as usize].store(best.unwrap_or(0), Ordering::Relaxed);
+                mask = next_colex(mask);
+            }
+        });
+    }
+    moves
+}

@@ -1,0 +1,116 @@
+//! What `shaders/graph_level.wgsl` and its CPU twin `cpu::graph_level`
+//! share: the dense table over all vertex subsets (one byte per subset,
+//! indexed by the subset's mask), and the ranks that enumerate the subsets
+//! of one popcount (a level) in colex order.
+
+use crate::game::{Graph, GraphCode};
+
+/// Vertices a dense table may have (2^34 bytes = 16 GiB).
+pub const DENSE_MAX_VERTICES: usize = 34;
+/// The largest removal the GPU kernel's stack holds.
+pub const GPU_MAX_TAKE: usize = 8;
+/// Binomials C(c, i) for c, i < this, row-major.
+pub const BINOM_DIM: usize = DENSE_MAX_VERTICES + 1;
+/// Values are bytes: a mex above this is an overflow.
+pub const MAX_VALUE: u32 = 255;
+
+/// A graph game as both kernels read it.
+#[derive(Clone, Debug)]
+pub struct GraphKernel {
+    pub n: usize,
+    pub adj: Vec<u64>,
+    /// `digits[i]` for removing `i` vertices.
+    pub digits: Vec<u8>,
+    /// `binom[c * BINOM_DIM + i]` = C(c, i).
+    pub binom: Vec<u64>,
+}
+
+impl GraphKernel {
+    pub fn new(graph: &Graph, code: &GraphCode) -> GraphKernel {
+        let mut binom = vec![0u64; BINOM_DIM * BINOM_DIM];
+        for c in 0..BINOM_DIM {
+            binom[c * BINOM_DIM] = 1;
+            for i in 1..=c {
+                binom[c * BINOM_DIM + i] =
+                    binom[(c - 1) * BINOM_DIM + i - 1] + binom[(c - 1) * BINOM_DIM + i];
+            }
+        }
+        GraphKernel {
+            n: graph.n(),
+            adj: graph.adj.clone(),
+            digits: code.digits.clone(),
+            binom,
+        }
+    }
+
+    pub fn max_take(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    pub fn binomial(&self, c: usize, i: usize) -> u64 {
+        if i > c {
+            0
+        } else {
+            self.binom[c * BINOM_DIM + i]
+        }
+    }
+
+    /// Positions in level `k`: C(n, k).
+    pub fn level_size(&self, k: usize) -> u64 {
+        self.binomial(self.n, k)
+    }
+
+    /// The `rank`-th subset of `k` vertices in colex order.
+    pub fn unrank(&self, mut rank: u64, k: usize) -> u64 {
+        let mut mask = 0u64;
+        let mut c = self.n;
+        for i in (1..=k).rev() {
+            c -= 1;
+            while self.binomial(c, i) > rank {
+                c -= 1;
+            }
+            mask |= 1 << c;
+            rank -= self.binomial(c, i);
+        }
+        mask
+    }
+}
+
+/// Bytes of a dense table over `n` vertices.
+pub fn dense_table_bytes(n: usize) -> u64 {
+    1u64 << n
+}
+
+/// Connected vertex sets of each size up to `max_take` in the whole graph:
+/// what one position may enumerate at most (for the llvmpipe loop budget).
+pub fn connected_set_counts(adj: &[u64], max_take: usize) -> Vec<u64> {
+    let mut counts = vec![0u64; max_take + 1];
+    let all = crate::game::graph::mask_below(adj.len());
+    for (size, count) in counts.iter_mut().enumerate().skip(1) {
+        crate::cpu::graph_level::for_each_connected_set(adj, all, size, |_| *count += 1);
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::graph;
+
+    #[test]
+    fn unrank_walks_each_level_in_colex_order() {
+        let g = graph::path(9);
+        let k = GraphKernel::new(&g, &GraphCode::parse("0.33").unwrap());
+        for level in 0..=9 {
+            let masks: Vec<u64> = (0..k.level_size(level))
+                .map(|r| k.unrank(r, level))
+                .collect();
+            let mut expected: Vec<u64> = (0u64..512)
+                .filter(|m| m.count_ones() as usize == level)
+                .collect();
+            expected.sort();
+            // colex order of subsets is the numeric order of their masks
+            assert_eq!(masks, expected, "level {level}");
+        }
+    }
+}

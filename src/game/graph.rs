@@ -1,0 +1,481 @@
+//! Small graphs (at most 64 vertices) as `u64` neighbour masks, and the
+//! specs that name them on the command line: `path:N`, `cycle:N`,
+//! `grid:RxC`, `pode:l1,l2,…`, `bipode:l1,…/m1,…/k`, `tree:p1,p2,…`,
+//! `edges:FILE` and graph6 strings.
+
+use std::fmt::Write as _;
+
+/// Vertices a graph may have: positions are `u64` masks.
+pub const MAX_VERTICES: usize = 64;
+
+/// An undirected simple graph on vertices `0..n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    /// The spec it was built from, as the user wrote it.
+    pub spec: String,
+    /// `adj[v]`: bit `u` set when `u` and `v` are adjacent.
+    pub adj: Vec<u64>,
+    /// `Some((rows, cols))` for `grid:RxC`: vertex `r * cols + c`.
+    pub grid: Option<(usize, usize)>,
+}
+
+impl Graph {
+    /// A graph with `n` vertices and no edges.
+    pub fn empty(n: usize) -> Graph {
+        Graph {
+            spec: String::new(),
+            adj: vec![0; n],
+            grid: None,
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.adj.len()
+    }
+
+    /// The mask of every vertex.
+    pub fn all(&self) -> u64 {
+        mask_below(self.n())
+    }
+
+    pub fn add_edge(&mut self, u: usize, v: usize) {
+        self.adj[u] |= 1 << v;
+        self.adj[v] |= 1 << u;
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.adj.iter().map(|a| a.count_ones() as usize).sum::<usize>() / 2
+    }
+
+    /// Edges inside `mask`.
+    pub fn edges_within(&self, mask: u64) -> u32 {
+        bits(mask)
+            .map(|v| (self.adj[v] & mask).count_ones())
+            .sum::<u32>()
+            / 2
+    }
+
+    /// Vertices of `within` adjacent to some vertex of `set`.
+    pub fn neighbours(&self, set: u64, within: u64) -> u64 {
+        bits(set).fold(0, |acc, v| acc | self.adj[v]) & within
+    }
+
+    /// The connected component of `mask` that holds the vertex `start`.
+    pub fn component(&self, mask: u64, start: usize) -> u64 {
+        let mut comp = 1u64 << start;
+        let mut frontier = comp;
+        while frontier != 0 {
+            let grown = self.neighbours(frontier, mask) & !comp;
+            comp |= grown;
+            frontier = grown;
+        }
+        comp
+    }
+
+    /// The connected components of `mask`, lowest vertex first.
+    pub fn components(&self, mask: u64) -> Vec<u64> {
+        let mut rest = mask;
+        let mut out = Vec::new();
+        while rest != 0 {
+            let comp = self.component(rest, rest.trailing_zeros() as usize);
+            out.push(comp);
+            rest &= !comp;
+        }
+        out
+    }
+
+    pub fn is_connected(&self, mask: u64) -> bool {
+        mask == 0 || self.component(mask, mask.trailing_zeros() as usize) == mask
+    }
+
+    /// The subgraph induced by `mask`, vertices renumbered in order.
+    pub fn induced(&self, mask: u64) -> Graph {
+        let vertices: Vec<usize> = bits(mask).collect();
+        let mut g = Graph::empty(vertices.len());
+        for (i, &u) in vertices.iter().enumerate() {
+            for (j, &v) in vertices.iter().enumerate() {
+                if self.adj[u] >> v & 1 == 1 {
+                    g.adj[i] |= 1 << j;
+                }
+            }
+        }
+        g
+    }
+
+    /// The graph in graph6 format (nauty, House of Graphs).
+    pub fn to_graph6(&self) -> String {
+        let n = self.n();
+        let mut out = String::new();
+        if n <= 62 {
+            out.push((n as u8 + 63) as char);
+        } else {
+            out.push('~');
+            for shift in [12, 6, 0] {
+                out.push(((n >> shift & 63) as u8 + 63) as char);
+            }
+        }
+        let mut bitstream = Vec::new();
+        for j in 1..n {
+            for i in 0..j {
+                bitstream.push(self.adj[i] >> j & 1 == 1);
+            }
+        }
+        for chunk in bitstream.chunks(6) {
+            let mut v = 0u8;
+            for k in 0..6 {
+                v = v << 1 | chunk.get(k).copied().unwrap_or(false) as u8;
+            }
+            out.push((v + 63) as char);
+        }
+        out
+    }
+
+    /// Parses a graph spec; the error says what was expected.
+    pub fn parse(spec: &str) -> Result<Graph, String> {
+        let spec = spec.trim();
+        let bad = |what: &str| format!("bad graph '{spec}': {what}");
+        let mut g = match spec.split_once(':') {
+            Some(("path", rest)) => path(count(rest, "path:N", 1).map_err(|e| bad(&e))?),
+            Some(("cycle", rest)) => {
+                let n = count(rest, "cycle:N", 3).map_err(|e| bad(&e))?;
+                let mut g = path(n);
+                g.add_edge(0, n - 1);
+                g
+            }
+            Some(("grid", rest)) => {
+                let (r, c) = rest
+                    .split_once(['x', 'X'])
+                    .ok_or_else(|| bad("expected grid:RxC, e.g. grid:3x5"))?;
+                let r = count(r, "grid:RxC", 1).map_err(|e| bad(&e))?;
+                let c = count(c, "grid:RxC", 1).map_err(|e| bad(&e))?;
+                if r * c > MAX_VERTICES {
+                    return Err(bad(&format!(
+                        "{r}x{c} has {} vertices; at most {MAX_VERTICES}",
+                        r * c
+                    )));
+                }
+                grid(r, c)
+            }
+            Some(("pode", rest)) => {
+                let legs = lengths(rest, "pode:l1,l2,... (leg lengths)").map_err(|e| bad(&e))?;
+                check_size(1 + legs.iter().sum::<usize>()).map_err(|e| bad(&e))?;
+                pode(&legs)
+            }
+            Some(("bipode", rest)) => {
+                let parts: Vec<&str> = rest.split('/').collect();
+                let [a, b, m] = parts[..] else {
+                    return Err(bad(
+                        "expected bipode:l1,l2,.../m1,m2,.../k (two leg lists and the edges between the centres)",
+                    ));
+                };
+                let what = "bipode:l1,.../m1,.../k";
+                let a = lengths(a, what).map_err(|e| bad(&e))?;
+                let b = lengths(b, what).map_err(|e| bad(&e))?;
+                let m = count(m, what, 0).map_err(|e| bad(&e))?;
+                let n = 2 + a.iter().sum::<usize>() + b.iter().sum::<usize>() + m.max(1) - 1;
+                check_size(n).map_err(|e| bad(&e))?;
+                bipode(&a, &b, m)
+            }
+            Some(("tree", rest)) => tree(rest).map_err(|e| bad(&e))?,
+            Some(("edges", file)) => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| format!("cannot read the edge list {file}: {e}"))?;
+                edge_list(&text).map_err(|e| format!("bad edge list {file}: {e}"))?
+            }
+            Some(("graph6" | "g6", rest)) => graph6(rest).map_err(|e| bad(&e))?,
+            Some((family, _)) => {
+                return Err(bad(&format!(
+                    "unknown family '{family}'; expected path, cycle, grid, pode, bipode, tree, edges, graph6"
+                )));
+            }
+            None => graph6(spec).map_err(|e| {
+                bad(&format!(
+                    "not a family:ARGS spec, and not graph6 either ({e}); expected e.g. path:7, grid:3x4, pode:1,2,2"
+                ))
+            })?,
+        };
+        g.spec = spec.to_string();
+        Ok(g)
+    }
+}
+
+/// The mask of vertices `0..n`.
+pub fn mask_below(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// The set bits of `mask`, lowest first.
+pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let v = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(v)
+    })
+}
+
+fn check_size(n: usize) -> Result<(), String> {
+    if n > MAX_VERTICES {
+        Err(format!("{n} vertices; at most {MAX_VERTICES}"))
+    } else {
+        Ok(())
+    }
+}
+
+fn count(text: &str, what: &str, min: usize) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a whole number; expected {what}", text.trim()))?;
+    if n < min {
+        return Err(format!("{n} is too small for {what}; at least {min}"));
+    }
+    check_size(n)?;
+    Ok(n)
+}
+
+fn lengths(text: &str, what: &str) -> Result<Vec<usize>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',').map(|t| count(t, what, 0)).collect()
+}
+
+pub fn path(n: usize) -> Graph {
+    let mut g = Graph::empty(n);
+    for v in 1..n {
+        g.add_edge(v - 1, v);
+    }
+    g
+}
+
+pub fn grid(rows: usize, cols: usize) -> Graph {
+    let mut g = Graph::empty(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let v = r * cols + c;
+            if c + 1 < cols {
+                g.add_edge(v, v + 1);
+            }
+            if r + 1 < rows {
+                g.add_edge(v, v + cols);
+            }
+        }
+    }
+    g.grid = Some((rows, cols));
+    g
+}
+
+/// Appends a chain of `len` new vertices to `at`.
+fn add_leg(g: &mut Graph, at: usize, len: usize) {
+    let mut prev = at;
+    for _ in 0..len {
+        let v = g.adj.len();
+        g.adj.push(0);
+        g.add_edge(prev, v);
+        prev = v;
+    }
+}
+
+/// A centre (vertex 0) with chains of the given lengths attached.
+pub fn pode(legs: &[usize]) -> Graph {
+    let mut g = Graph::empty(1);
+    for &len in legs {
+        add_leg(&mut g, 0, len);
+    }
+    g
+}
+
+/// Two podes whose centres are joined by a chain of `middle` edges
+/// (`middle = 0`: one shared centre, a pode with both leg lists).
+pub fn bipode(a: &[usize], b: &[usize], middle: usize) -> Graph {
+    let mut g = pode(a);
+    let other = if middle == 0 {
+        0
+    } else {
+        add_leg(&mut g, 0, middle);
+        g.n() - 1
+    };
+    for &len in b {
+        add_leg(&mut g, other, len);
+    }
+    g
+}
+
+/// `p1,p2,…`: the parent of vertex 1, 2, …; vertex 0 is the root.
+fn tree(text: &str) -> Result<Graph, String> {
+    let parents = lengths(text, "tree:p1,p2,... (the parent of vertex 1, 2, ...)")?;
+    check_size(parents.len() + 1)?;
+    let mut g = Graph::empty(parents.len() + 1);
+    for (i, &p) in parents.iter().enumerate() {
+        let v = i + 1;
+        if p >= g.n() || p == v {
+            return Err(format!(
+                "vertex {v} has parent {p}; expected a vertex 0..{} other than itself",
+                g.n() - 1
+            ));
+        }
+        g.add_edge(p, v);
+    }
+    if g.edge_count() != parents.len() || !g.is_connected(g.all()) {
+        return Err("the parent list has a cycle; expected a tree".into());
+    }
+    Ok(g)
+}
+
+/// One `u v` pair per line (vertices from 0), `#` starts a comment.
+pub fn edge_list(text: &str) -> Result<Graph, String> {
+    let mut pairs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let parsed: Option<Vec<usize>> = nums.iter().map(|t| t.parse().ok()).collect();
+        match parsed.as_deref() {
+            Some(&[u, v]) if u != v && u < MAX_VERTICES && v < MAX_VERTICES => pairs.push((u, v)),
+            _ => {
+                return Err(format!(
+                    "line {}: '{line}'; expected two different vertex numbers 0..{} as 'u v'",
+                    i + 1,
+                    MAX_VERTICES - 1
+                ));
+            }
+        }
+    }
+    let n = pairs.iter().map(|&(u, v)| u.max(v) + 1).max().unwrap_or(0);
+    if n == 0 {
+        return Err("no edges; expected lines of 'u v'".into());
+    }
+    let mut g = Graph::empty(n);
+    for (u, v) in pairs {
+        g.add_edge(u, v);
+    }
+    Ok(g)
+}
+
+/// A graph6 string (an optional `>>graph6<<` header is allowed).
+pub fn graph6(text: &str) -> Result<Graph, String> {
+    let text = text.trim();
+    let text = text.strip_prefix(">>graph6<<").unwrap_or(text);
+    let bytes: Vec<u8> = text.bytes().collect();
+    if let Some(pos) = bytes.iter().position(|b| !(63..=126).contains(b)) {
+        return Err(format!(
+            "character {} ('{}') is outside graph6's range '?'..'~'",
+            pos + 1,
+            bytes[pos] as char
+        ));
+    }
+    let (n, body) = match bytes.first() {
+        None => return Err("empty graph6 string".into()),
+        Some(126) if bytes.len() >= 4 && bytes[1] != 126 => {
+            let n = bytes[1..4]
+                .iter()
+                .fold(0usize, |acc, &b| acc << 6 | (b - 63) as usize);
+            (n, &bytes[4..])
+        }
+        Some(126) => return Err("a graph this large has more than 64 vertices".into()),
+        Some(&b) => ((b - 63) as usize, &bytes[1..]),
+    };
+    check_size(n)?;
+    let needed = (n * n.saturating_sub(1) / 2).div_ceil(6);
+    if body.len() != needed {
+        return Err(format!(
+            "{n} vertices need {needed} characters after the size, found {}",
+            body.len()
+        ));
+    }
+    let mut g = Graph::empty(n);
+    let mut k = 0;
+    for j in 1..n {
+        for i in 0..j {
+            if (body[k / 6] - 63) >> (5 - k % 6) & 1 == 1 {
+                g.add_edge(i, j);
+            }
+            k += 1;
+        }
+    }
+    Ok(g)
+}
+
+/// `0-1 1-2 …`: the edges, for messages and JSON.
+pub fn describe_edges(g: &Graph) -> String {
+    let mut s = String::new();
+    for u in 0..g.n() {
+        for v in bits(g.adj[u] & !mask_below(u + 1)) {
+            let _ = write!(s, "{}{u}-{v}", if s.is_empty() { "" } else { " " });
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_have_the_right_shape() {
+        let g = Graph::parse("path:5").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (5, 4));
+        let g = Graph::parse("cycle:6").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (6, 6));
+        let g = Graph::parse("grid:3x4").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (12, 17));
+        let g = Graph::parse("pode:1,2,4").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (8, 7));
+        assert_eq!(g.adj[0].count_ones(), 3);
+        // Seed 000 Figure 24: Bipod(1,1,2; 1,1,2; 3) has 2 + 8 + 2 vertices.
+        let g = Graph::parse("bipode:1,1,2/1,1,2/3").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (12, 11));
+        assert_eq!(g.adj.iter().filter(|a| a.count_ones() == 4).count(), 2);
+        let g = Graph::parse("bipode:1/1/0").unwrap();
+        // middle 0: one shared centre, so Pod(1, 1) = P3 centred at vertex 0
+        assert_eq!((g.n(), g.edge_count(), g.adj[0].count_ones()), (3, 2, 2));
+        let g = Graph::parse("tree:0,0,1,1").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (5, 4));
+    }
+
+    #[test]
+    fn graph6_round_trips() {
+        // The Petersen graph as nauty writes it.
+        let g = graph6("IheA@GUAo").unwrap();
+        assert_eq!((g.n(), g.edge_count()), (10, 15));
+        assert!(g.adj.iter().all(|a| a.count_ones() == 3));
+        assert_eq!(g.to_graph6(), "IheA@GUAo");
+        let grid = grid(3, 4);
+        assert_eq!(graph6(&grid.to_graph6()).unwrap().adj, grid.adj);
+        let big = path(64);
+        assert_eq!(graph6(&big.to_graph6()).unwrap().adj, big.adj);
+    }
+
+    #[test]
+    fn bad_specs_say_what_was_expected() {
+        for (spec, expected) in [
+            ("path:x", "not a whole number"),
+            ("grid:3", "expected grid:RxC"),
+            ("grid:9x9", "at most 64"),
+            ("cycle:2", "at least 3"),
+            ("tree:0,5", "expected a vertex"),
+            ("tree:2,1", "cycle"),
+            ("bipode:1,1/2", "two leg lists"),
+            ("star:5", "unknown family"),
+            ("I he", "outside graph6"),
+            ("Ih", "need 8 characters"),
+        ] {
+            let e = Graph::parse(spec).unwrap_err();
+            assert!(e.contains(expected), "{spec}: {e}");
+        }
+        assert!(edge_list("0 1\n1 x\n").unwrap_err().contains("line 2"));
+        assert!(edge_list("# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn components_split_a_mask() {
+        let g = path(7);
+        let comps = g.components(0b1101101);
+        assert_eq!(comps, vec![0b1, 0b1100, 0b1100000]);
+    }
+}

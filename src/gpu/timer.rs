@@ -1,0 +1,54 @@
+//! Timestamp queries: real kernel times for the benchmarks.
+
+use super::GpuContext;
+
+/// Timestamp queries around each compute pass.
+pub struct Timer {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+}
+
+impl Timer {
+    pub fn new(ctx: &GpuContext) -> Timer {
+        let device = &ctx.device;
+        Timer {
+            queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("pass times"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            }),
+            resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamps"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamps readback"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+
+    pub fn writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        }
+    }
+
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+    }
+
+    pub fn seconds(&self, ctx: &GpuContext) -> Result<f64, String> {
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ctx.map_read(&self.readback)?);
+        let period = ctx.queue.get_timestamp_period() as f64;
+        Ok(ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9)
+    }
+}
