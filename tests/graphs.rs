@@ -1,0 +1,391 @@
+//! Octal games on graphs (seed 000) from first principles: chains against
+//! heaps, forests against the xor rule, k-podes against Theorems 53 and 64,
+//! bipodes against Theorem 61's recursion and Lemma 55, grids against
+//! Corollaries 35 and 42 and the moves of Tables 2 and 3; the GPU kernel
+//! against its CPU twin and the memo solver against the dense one.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{Rng, gpu_or_skip};
+use grundy::commands::graph::{bipode_of, pode_of, pode_rows};
+use grundy::cpu::general;
+use grundy::engine::Backend;
+use grundy::engine::graph_dense::{DenseTuning, cpu_dense, moves_table, solve_dense};
+use grundy::engine::graph_kernel::GraphKernel;
+use grundy::engine::graph_memo::MemoSolver;
+use grundy::game::graph::{self, Graph};
+use grundy::game::{Code, GraphCode};
+
+fn code(text: &str) -> GraphCode {
+    GraphCode::parse(text).unwrap()
+}
+
+fn dense(g: &Graph, c: &GraphCode) -> Vec<u8> {
+    cpu_dense(&GraphKernel::new(g, c), &|_| {}).unwrap()
+}
+
+fn memo_value(g: &Graph, c: &GraphCode) -> u8 {
+    MemoSolver::new(c).value(g, g.all()).unwrap()
+}
+
+fn whole(table: &[u8]) -> u8 {
+    table[table.len() - 1]
+}
+
+/// A random code with octal digits, 1 to 4 of them, the last nonzero.
+fn random_code(rng: &mut Rng) -> GraphCode {
+    let len = 1 + rng.below(4) as usize;
+    let mut text = String::from("0.");
+    for i in 0..len {
+        let d = if i + 1 == len { 1 + rng.below(7) } else { rng.below(8) };
+        text.push(char::from_digit(d as u32, 10).unwrap());
+    }
+    code(&text)
+}
+
+/// A random graph on `n` vertices with edge probability `p` percent.
+fn random_graph(rng: &mut Rng, n: usize, p: u64) -> Graph {
+    let mut g = Graph::empty(n);
+    for u in 0..n {
+        for v in u + 1..n {
+            if rng.below(100) < p {
+                g.add_edge(u, v);
+            }
+        }
+    }
+    g
+}
+
+fn random_tree(rng: &mut Rng, n: usize) -> Graph {
+    let mut g = Graph::empty(n);
+    for v in 1..n {
+        g.add_edge(rng.below(v as u64) as usize, v);
+    }
+    g
+}
+
+#[test]
+fn chains_are_heaps() {
+    // On a chain, Definition 22 is the heap game: compare with the heap engine.
+    let mut rng = Rng(0x9a7_0001);
+    for _ in 0..40 {
+        let c = random_code(&mut rng);
+        let heaps = general::sequence(&Code::parse(&c.text).unwrap(), 14, &|_| {}).unwrap();
+        let table = dense(&graph::path(14), &c);
+        for n in 0..=14usize {
+            // The first n vertices of path:14 are path:n.
+            let mask = (1u64 << n) - 1;
+            assert_eq!(table[mask as usize] as u16, heaps[n], "{} on P{n}", c.text);
+        }
+    }
+}
+
+#[test]
+fn chains_0_33_and_0_03() {
+    for n in 1..=20 {
+        let p = graph::path(n);
+        // Seed 000 Theorem 44: G(P_m) = m mod 3 for 0.33.
+        assert_eq!(memo_value(&p, &code("0.33")) as usize, n % 3, "0.33 on P{n}");
+        // Theorem 25: P_m is an N-position for 0.03 iff m = 2, 3 mod 4.
+        let n_position = memo_value(&p, &code("0.03")) != 0;
+        assert_eq!(n_position, n % 4 == 2 || n % 4 == 3, "0.03 on P{n}");
+    }
+}
+
+#[test]
+fn forests_are_xor_sums() {
+    // Corollary 29 and Proposition 17: a forest is the xor of its trees.
+    let mut rng = Rng(0x9a7_0002);
+    for _ in 0..30 {
+        let c = random_code(&mut rng);
+        let sizes: Vec<usize> = (0..2 + rng.below(3)).map(|_| 1 + rng.below(6) as usize).collect();
+        let mut forest = Graph::empty(0);
+        let mut expected = 0;
+        for &s in &sizes {
+            let t = random_tree(&mut rng, s);
+            expected ^= whole(&dense(&t, &c));
+            let base = forest.n();
+            forest.adj.extend(t.adj.iter().map(|a| a << base));
+        }
+        assert_eq!(whole(&dense(&forest, &c)), expected, "{} on {sizes:?}", c.text);
+        assert_eq!(memo_value(&forest, &c), expected);
+    }
+    // Corollary 28: for 0.03 a tree's value is 0 or 1.
+    for _ in 0..30 {
+        let n = 2 + rng.below(14) as usize;
+        let t = random_tree(&mut rng, n);
+        assert!(memo_value(&t, &code("0.03")) <= 1);
+    }
+}
+
+/// G of the k-podes with legs of length 1 and 2, row k, column = long legs.
+fn pode_table(max_legs: usize) -> HashMap<(usize, usize), u8> {
+    let c = code("0.33");
+    let mut memo = MemoSolver::new(&c);
+    pode_rows(max_legs, 2)
+        .into_iter()
+        .map(|counts| {
+            let g = pode_of(&counts);
+            ((counts[0] + counts[1], counts[1]), memo.value(&g, g.all()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn podes_follow_theorems_53_and_64() {
+    let table = pode_table(14);
+    for ((k, n2), &g) in &table {
+        let n1 = k - n2;
+        // Theorem 53: the four N conditions.
+        let n = (n1 == 0 && *n2 == 0)
+            || (n2 % 2 == 1 && (n1, *n2) != (0, 1))
+            || (*n2 == 2 && n1 % 2 == 0)
+            || (*n2 != 2 && n2 % 2 == 0 && n1 % 2 == 1);
+        assert_eq!(g != 0, n, "Pod with {n1} legs of length 1 and {n2} of length 2");
+        // Theorem 64 (row r = k + 1, r >= 5): rows 0312(03)* and 1203(12)*.
+        if *k >= 4 {
+            let pattern: &[u8] = if k % 2 == 0 { &[0, 3, 1, 2] } else { &[1, 2, 0, 3] };
+            let tail: &[u8] = if k % 2 == 0 { &[0, 3] } else { &[1, 2] };
+            let expected = if *n2 < 4 { pattern[*n2] } else { tail[(n2 - 4) % 2] };
+            assert_eq!(g, expected, "row of {k} legs, {n2} long");
+        }
+    }
+    // Corollary 51: legs reduce mod 3.
+    let mut rng = Rng(0x9a7_0003);
+    let c = code("0.33");
+    for _ in 0..30 {
+        let legs: Vec<usize> = (0..rng.below(5)).map(|_| rng.below(8) as usize).collect();
+        let reduced: Vec<usize> = legs.iter().map(|l| l % 3).collect();
+        assert_eq!(
+            memo_value(&graph::pode(&legs), &c),
+            memo_value(&graph::pode(&reduced), &c),
+            "Pod{legs:?}"
+        );
+    }
+}
+
+/// Theorem 61's recursion, with the pode values at its ends.
+fn theorem_61(
+    a: [usize; 4],
+    m: usize,
+    pode: &mut dyn FnMut(&[usize]) -> u8,
+    memo: &mut HashMap<[usize; 4], u8>,
+) -> u8 {
+    if let Some(&v) = memo.get(&a) {
+        return v;
+    }
+    let [a1, a2, b1, b2] = a;
+    let legs = |ones: usize, twos: usize, extra: usize| {
+        let mut v = vec![1; ones];
+        v.extend(std::iter::repeat_n(2, twos));
+        v.push(extra);
+        v
+    };
+    let v = if a1 + a2 == 0 {
+        pode(&legs(b1, b2, m))
+    } else if b1 + b2 == 0 {
+        pode(&legs(a1, a2, m))
+    } else {
+        let mut seen = Vec::new();
+        let mut go = |s: [usize; 4], seen: &mut Vec<u8>| {
+            let v = theorem_61(s, m, pode, memo);
+            seen.push(v)
+        };
+        if a1 > 0 {
+            go([a1 - 1, a2, b1, b2], &mut seen);
+        }
+        if b1 > 0 {
+            go([a1, a2, b1 - 1, b2], &mut seen);
+        }
+        if a2 > 0 {
+            go([a1, a2 - 1, b1, b2], &mut seen);
+            go([a1 + 1, a2 - 1, b1, b2], &mut seen);
+        }
+        if b2 > 0 {
+            go([a1, a2, b1, b2 - 1], &mut seen);
+            go([a1, a2, b1 + 1, b2 - 1], &mut seen);
+        }
+        if a1 == 1 && a2 == 0 {
+            seen.push(pode(&legs(b1, b2, m - 1)));
+        }
+        if b1 == 1 && b2 == 0 {
+            seen.push(pode(&legs(a1, a2, m - 1)));
+        }
+        (0..).find(|v| !seen.contains(v)).unwrap()
+    };
+    memo.insert(a, v);
+    v
+}
+
+#[test]
+fn bipodes_follow_theorem_61() {
+    let c = code("0.33");
+    for m in [1, 2] {
+        let mut solver = MemoSolver::new(&c);
+        let mut pode_solver = MemoSolver::new(&c);
+        let mut pode = |legs: &[usize]| {
+            let g = graph::pode(legs);
+            pode_solver.value(&g, g.all()).unwrap()
+        };
+        let mut memo = HashMap::new();
+        let max = 4;
+        for a1 in 0..=max {
+            for a2 in 0..=max {
+                for b1 in 0..=max {
+                    for b2 in 0..=max {
+                        let g = bipode_of(a1, a2, b1, b2, m);
+                        let from_graph = solver.value(&g, g.all()).unwrap();
+                        let from_formula = theorem_61([a1, a2, b1, b2], m, &mut pode, &mut memo);
+                        assert_eq!(from_graph, from_formula, "B({a1},{a2},{b1},{b2}; {m})");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bipode_chains_reduce_mod_3() {
+    // Lemma 55 (middle chain) and Corollary 60 (legs).
+    let c = code("0.33");
+    let mut solver = MemoSolver::new(&c);
+    let mut value = |a: &[usize], b: &[usize], m: usize| {
+        let g = graph::bipode(a, b, m);
+        solver.value(&g, g.all()).unwrap()
+    };
+    let mut rng = Rng(0x9a7_0004);
+    for _ in 0..40 {
+        let a: Vec<usize> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(5) as usize).collect();
+        let b: Vec<usize> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(5) as usize).collect();
+        let m = rng.below(8) as usize;
+        let v = value(&a, &b, m);
+        assert_eq!(v, value(&a, &b, m % 3), "Bipod({a:?}; {b:?}; {m})");
+        let a3: Vec<usize> = a.iter().map(|l| l % 3).collect();
+        let b3: Vec<usize> = b.iter().map(|l| l % 3).collect();
+        assert_eq!(v, value(&a3, &b3, m), "Bipod({a:?}; {b:?}; {m}) legs mod 3");
+    }
+}
+
+#[test]
+fn grids_for_0_03() {
+    let c = code("0.03");
+    // Corollary 35: a 2 x n grid is N iff n is odd.
+    for n in 1..=9 {
+        let v = whole(&dense(&graph::grid(2, n), &c));
+        assert_eq!(v != 0, n % 2 == 1, "2x{n}");
+    }
+    // Corollary 42: a 3 x n grid is N iff n = 1, 2 mod 4.
+    // Table 2: the moves played on 3 x n, n <= 7: 1 3 4 6 7 9 10.
+    for (n, moves) in (1..=7).zip([1, 3, 4, 6, 7, 9, 10]) {
+        let g = graph::grid(3, n);
+        let table = dense(&g, &c);
+        assert_eq!(whole(&table) != 0, n % 4 == 1 || n % 4 == 2, "3x{n}");
+        assert_eq!(whole(&moves_table(&g, &c, &table)), moves, "moves on 3x{n}");
+    }
+    // Table 3: 4 x n for n = 2..5 plays 4, 6, 8, 10 moves.
+    for (n, moves) in (2..=5).zip([4, 6, 8, 10]) {
+        let g = graph::grid(4, n);
+        let table = dense(&g, &c);
+        assert_eq!(whole(&moves_table(&g, &c, &table)), moves, "moves on 4x{n}");
+    }
+}
+
+#[test]
+fn moves_follow_the_winner_and_the_loser() {
+    // On a chain of 0.03 every game empties it or leaves one vertex: moves = floor(n/2)
+    // once the winner can force it; on P3 the only move leaves one vertex.
+    let c = code("0.03");
+    let g = graph::path(3);
+    let t = dense(&g, &c);
+    assert_eq!(whole(&moves_table(&g, &c, &t)), 1);
+    // A terminal position plays no move; a P-position with options plays at least one.
+    let g = graph::grid(2, 2);
+    let t = dense(&g, &c);
+    let m = moves_table(&g, &c, &t);
+    assert_eq!(m[0b0001], 0);
+    assert_eq!(t[0b1111], 0);
+    assert_eq!(m[0b1111], 2);
+}
+
+#[test]
+fn conjecture_63_on_small_grids() {
+    // Seed 000 Conjecture 63: 3k x n grids are P-positions for 0.33.
+    let c = code("0.33");
+    for n in 1..=5 {
+        assert_eq!(whole(&dense(&graph::grid(3, n), &c)), 0, "3x{n}");
+    }
+}
+
+#[test]
+fn memo_equals_dense() {
+    let mut rng = Rng(0x9a7_0005);
+    for i in 0..60 {
+        let c = random_code(&mut rng);
+        let g = match i % 3 {
+            0 => {
+                let n = 4 + rng.below(10) as usize;
+                random_graph(&mut rng, n, 35)
+            }
+            1 => {
+                let n = 4 + rng.below(12) as usize;
+                random_tree(&mut rng, n)
+            }
+            _ => {
+                let mut g = graph::grid(2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
+                // Drop a few cells so the pieces are not all rectangles.
+                let mask = g.all() & !(rng.next_u64() & rng.next_u64());
+                let mut sub = g.induced(mask);
+                sub.grid = None;
+                if rng.below(2) == 0 {
+                    g = sub;
+                }
+                g
+            }
+        };
+        let table = dense(&g, &c);
+        let mut memo = MemoSolver::new(&c);
+        // Every position, not just the whole graph.
+        for mask in (0..table.len() as u64).step_by(1 + table.len() / 200) {
+            assert_eq!(memo.value(&g, mask).unwrap(), table[mask as usize], "{} on {g:?} at {mask:#x}", c.text);
+        }
+    }
+}
+
+#[test]
+fn gpu_equals_cpu_on_random_graphs() {
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_graphs") else {
+        return;
+    };
+    let mut rng = Rng(0x9a7_0006);
+    let mut notices = Vec::new();
+    for i in 0..16 {
+        let c = random_code(&mut rng);
+        let n = 6 + rng.below(15) as usize;
+        let g = if i % 4 == 3 {
+            graph::grid(2 + rng.below(3) as usize, 3 + rng.below(3) as usize)
+        } else {
+            let p = 10 + rng.below(40);
+            random_graph(&mut rng, n, p)
+        };
+        // Small chunks and short dispatch rows reach the multi-chunk and 2D paths.
+        let tuning = if i % 2 == 0 {
+            DenseTuning::default()
+        } else {
+            DenseTuning {
+                chunk_shift: Some((g.n() as u32).saturating_sub(5).max(1)),
+                max_groups_x: 7,
+            }
+        };
+        let mut notice = |m: &str| notices.push(m.to_string());
+        let run = solve_dense(&g, &c, &backend, true, &tuning, &mut notice, &|_| {}).unwrap();
+        assert_eq!(run.backend, "gpu", "{} on {} vertices: {notices:?}", c.text, g.n());
+        let gpu = run.table.unwrap();
+        let cpu = dense(&g, &c);
+        assert_eq!(gpu.len(), cpu.len());
+        let bad = (0..cpu.len()).find(|&m| gpu[m] != cpu[m]);
+        assert_eq!(bad, None, "{} on {:?}", c.text, g);
+    }
+    let _ = Backend::Cpu;
+}
