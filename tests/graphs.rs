@@ -362,7 +362,7 @@ fn gpu_equals_cpu_on_random_graphs() {
     let mut notices = Vec::new();
     for i in 0..16 {
         let c = random_code(&mut rng);
-        let n = 6 + rng.below(15) as usize;
+        let n = 6 + rng.below(13) as usize;
         let g = if i % 4 == 3 {
             graph::grid(2 + rng.below(3) as usize, 3 + rng.below(3) as usize)
         } else {
