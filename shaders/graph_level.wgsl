@@ -1,15 +1,21 @@
 // One level of a graph octal game: every subset of `level` vertices (by its
 // colex rank, one per invocation) gets its value. A disconnected position is
-// the xor of its components; a connected one is the mex of the positions
-// left by removing a connected set of i vertices (Wernicke's ESU walk, with an
-// explicit stack), when digit i allows the number of pieces left.
+// its first component's value xor the rest's (both in earlier levels); a
+// connected one is the mex of the positions left by removing a connected set
+// of i vertices (Wernicke's ESU walk, with an explicit stack), when digit i
+// allows the number of pieces left.
 // Vertex sets are u64 masks held as vec2<u32> (x: vertices 0-31, y: 32-63).
-// The table holds one byte per mask, four to a word, over eight chunks.
+// The table holds one byte per mask, four to a word, over eight chunks: the
+// value in bits 0-6, bit 7 set when the position is connected.
 // CPU twin: src/cpu/graph_level.rs.
 
 const WG: u32 = 64u;
 const MAX_TAKE: u32 = 8u;
 const BINOM_DIM: u32 = 35u;
+const MAX_VALUE: u32 = 127u;
+const VALUE_BITS: u32 = 127u;
+const CONNECTED: u32 = 128u;
+const OVERFLOW: u32 = 256u;
 
 struct GraphData {
     // adj(v) = adj[v / 2].xy or .zw
@@ -177,13 +183,21 @@ fn count_pieces(rest: vec2<u32>) -> u32 {
     return pieces;
 }
 
-var<private> seen: array<u32, 8>;
+var<private> seen: array<u32, 4>;
 
 fn play_move(mask: vec2<u32>, chosen: vec2<u32>, d: u32) {
     let rest = mask & ~chosen;
-    let pieces = count_pieces(rest);
+    let entry = table_get(rest);
+    var pieces = 3u;
+    if (is_zero(rest)) {
+        pieces = 0u;
+    } else if ((entry & CONNECTED) != 0u) {
+        pieces = 1u;
+    } else if ((d & 4u) != 0u) {
+        pieces = count_pieces(rest);
+    }
     if (pieces < 3u && ((d >> pieces) & 1u) == 1u) {
-        let g = table_get(rest);
+        let g = entry & VALUE_BITS;
         seen[g >> 5u] |= 1u << (g & 31u);
     }
 }
@@ -231,27 +245,26 @@ fn mark_options(mask: vec2<u32>, size: u32) {
 }
 
 fn mex() -> u32 {
-    for (var i = 0u; i < 8u; i++) {
+    for (var i = 0u; i < 4u; i++) {
         if (seen[i] != 0xffffffffu) {
             return 32u * i + countTrailingZeros(~seen[i]);
         }
     }
-    return 256u;
+    return 128u;
 }
 
 fn position_value(mask: vec2<u32>) -> u32 {
     let first = component(mask, mask);
     if (any(first != mask)) {
-        var v = 0u;
-        var rest = mask;
-        while (!is_zero(rest)) {
-            let comp = component(rest, rest);
-            v ^= table_get(comp);
-            rest &= ~comp;
-        }
-        return v;
+        let v = table_get(first) ^ table_get(mask & ~first);
+        return v & VALUE_BITS;
     }
-    for (var i = 0u; i < 8u; i++) {
+    return connected_value(mask);
+}
+
+// The table byte of a connected position: the mex over its moves.
+fn connected_value(mask: vec2<u32>) -> u32 {
+    for (var i = 0u; i < 4u; i++) {
         seen[i] = 0u;
     }
     let size_here = countOneBits(mask.x) + countOneBits(mask.y);
@@ -260,7 +273,11 @@ fn position_value(mask: vec2<u32>) -> u32 {
             mark_options(mask, size);
         }
     }
-    return mex();
+    let g = mex();
+    if (g > MAX_VALUE) {
+        return OVERFLOW;
+    }
+    return g | CONNECTED;
 }
 
 // The rank-th subset of `level` vertices in colex order.
@@ -287,7 +304,7 @@ fn graph_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
     }
     let mask = unrank(params.first + t, params.level);
     let g = position_value(mask);
-    if (g > 255u) {
+    if (g == OVERFLOW) {
         if (atomicMax(&status[0], 1u) == 0u) {
             atomicStore(&status[1], mask.x);
             atomicStore(&status[2], mask.y);

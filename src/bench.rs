@@ -4,10 +4,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use std::collections::HashMap;
+
 use crate::cli::BenchArgs;
+use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
 use crate::engine::{Backend, BackendChoice, extend_heap_table};
 use crate::error::{Error, Result};
-use crate::game::Code;
+use crate::game::{Code, Graph, GraphCode};
 use crate::gpu::heap::GpuTuning;
 
 /// One workload: a code computed to heap `n`.
@@ -75,6 +78,149 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
         run.gpu.kernel_seconds,
         run.table,
     ))
+}
+
+/// A graph workload: the dense table of a code on a graph.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphWorkload {
+    pub code: &'static str,
+    pub graph: &'static str,
+    /// Also time the memoised-recursion baseline (seed 000, Algorithm 2).
+    pub baseline: bool,
+}
+
+/// 0.33 and 0.03 on grids: 4x6 and 5x5, and 5x6 (30 vertices, 2^30
+/// positions) in the full suite; 4x5 with `--quick`.
+pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
+    let grids: &[(&str, bool)] = if quick {
+        &[("grid:4x5", true)]
+    } else {
+        &[("grid:4x5", true), ("grid:4x6", false), ("grid:5x5", false), ("grid:5x6", false)]
+    };
+    grids
+        .iter()
+        .flat_map(|&(graph, baseline)| {
+            ["0.33", "0.03"].map(|code| GraphWorkload {
+                code,
+                graph,
+                baseline,
+            })
+        })
+        .collect()
+}
+
+/// Times the dense table of one graph workload; returns (seconds, kernel seconds, G).
+pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)> {
+    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    let start = Instant::now();
+    let run = solve_dense(&g, &code, backend, false, &DenseTuning::default(), &mut |_| {}, &|_| {})?;
+    Ok((start.elapsed().as_secs_f64(), run.gpu.kernel_seconds, run.value))
+}
+
+/// The baseline the seed's program used (Algorithm 2): a plain memoised
+/// recursion over vertex sets, one thread, no component sums. Returns
+/// (G of the whole graph, positions evaluated).
+pub fn memo_recursion_baseline(g: &Graph, code: &GraphCode) -> (u8, usize) {
+    fn solve(g: &Graph, code: &GraphCode, mask: u64, memo: &mut HashMap<u64, u8>) -> u8 {
+        if let Some(&v) = memo.get(&mask) {
+            return v;
+        }
+        let mut options = Vec::new();
+        for_each_option(g, code, mask, |o| options.push(o));
+        let seen: Vec<u8> = options.into_iter().map(|o| solve(g, code, o, memo)).collect();
+        let v = (0..=255u8).find(|v| !seen.contains(v)).unwrap_or(255);
+        memo.insert(mask, v);
+        v
+    }
+    let mut memo = HashMap::new();
+    let v = solve(g, code, g.all(), &mut memo);
+    (v, memo.len())
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct GraphBenchRow {
+    pub code: String,
+    pub graph: String,
+    pub positions: u64,
+    pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    pub gpu_positions_per_second: Option<f64>,
+    pub cpu_positions_per_second: f64,
+    /// CPU time / GPU time: above 1 the GPU is faster.
+    pub gpu_over_cpu: Option<f64>,
+    /// The baseline's time on one thread, when run.
+    pub baseline_seconds: Option<f64>,
+    /// Baseline time / (dense CPU time x threads): the speed-up per core.
+    pub per_core_over_baseline: Option<f64>,
+}
+
+fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
+    let threads = rayon::current_num_threads() as f64;
+    if !json {
+        println!();
+        println!(
+            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9}",
+            "graph", "positions", "gpu s", "kernel s", "cpu s", "gpu pos/s", "cpu pos/s", "gpu/cpu",
+            "baseline s", "core/base"
+        );
+    }
+    let mut rows = Vec::new();
+    for w in graph_suite(quick) {
+        let g = Graph::parse(w.graph).map_err(Error::Input)?;
+        let positions = 1u64 << g.n();
+        let gpu_run = gpu.map(|b| time_graph(&w, b)).transpose()?;
+        let (cpu_s, _, cpu_value) = time_graph(&w, &Backend::Cpu)?;
+        if let Some((_, _, v)) = gpu_run
+            && v != cpu_value
+        {
+            return Err(Error::Run(format!("GPU and CPU differ for {} on {}", w.code, w.graph)));
+        }
+        let baseline = w.baseline.then(|| {
+            let code = GraphCode::parse(w.code).expect("suite codes parse");
+            let start = Instant::now();
+            let (v, _) = memo_recursion_baseline(&g, &code);
+            (start.elapsed().as_secs_f64(), v)
+        });
+        if let Some((_, v)) = baseline
+            && v != cpu_value
+        {
+            return Err(Error::Run(format!("the baseline differs for {} on {}", w.code, w.graph)));
+        }
+        let row = GraphBenchRow {
+            code: w.code.to_string(),
+            graph: w.graph.to_string(),
+            positions,
+            gpu_seconds: gpu_run.map(|r| r.0),
+            gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
+            cpu_seconds: cpu_s,
+            gpu_positions_per_second: gpu_run.map(|r| positions as f64 / r.0),
+            cpu_positions_per_second: positions as f64 / cpu_s,
+            gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
+            baseline_seconds: baseline.map(|b| b.0),
+            per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
+        };
+        if !json {
+            let opt =
+                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+            println!(
+                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9}",
+                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
+                positions,
+                opt(row.gpu_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
+                row.cpu_seconds,
+                opt(row.gpu_positions_per_second, 0),
+                row.cpu_positions_per_second,
+                opt(row.gpu_over_cpu, 2),
+                opt(row.baseline_seconds, 2),
+                opt(row.per_core_over_baseline, 1),
+            );
+        }
+        rows.push(row);
+    }
+    Ok(rows)
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -146,12 +292,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         rows.push(row);
     }
+    let graphs = graph_rows(gpu.as_ref(), args.quick, args.json)?;
     if let Some(path) = &args.out {
         append_csv(path, adapter.as_deref(), threads, &rows)?;
     }
     if args.json {
-        let report =
-            serde_json::json!({ "adapter": adapter, "cpu_threads": threads, "workloads": rows });
+        let report = serde_json::json!({
+            "adapter": adapter,
+            "cpu_threads": threads,
+            "workloads": rows,
+            "graphs": graphs,
+        });
         println!("{report}");
     }
     Ok(())

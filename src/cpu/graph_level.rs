@@ -1,16 +1,20 @@
 //! CPU twin of `shaders/graph_level.wgsl`: the value of every position of
 //! one level (subsets of `k` vertices, by colex rank) of a graph octal game.
 //!
-//! A disconnected position is the xor of its components. A connected one is
-//! the mex of the positions left by removing a connected set of `i`
-//! vertices, when digit `i` allows the number of pieces left. Connected sets
-//! are enumerated once each by Wernicke's ESU with an explicit stack.
+//! A disconnected position is its first component's value xor the rest's
+//! (both in earlier levels). A connected one is the mex of the positions left
+//! by removing a connected set of `i` vertices, when digit `i` allows the
+//! number of pieces left. Connected sets are enumerated once each by
+//! Wernicke's ESU with an explicit stack.
+//!
+//! Table bytes: the value in bits 0-6, bit 7 set when the position is
+//! connected, so a move leaving one piece is recognised by one lookup.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::graph_kernel::{GraphKernel, MAX_VALUE};
+use crate::engine::graph_kernel::{CONNECTED, GraphKernel, MAX_VALUE, OVERFLOW, VALUE_BITS};
 
 /// A value above `MAX_VALUE` appeared at this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,53 +61,66 @@ fn count_pieces(kern: &GraphKernel, rest: u64) -> u32 {
 
 /// Marks in `seen` the value left by removing `set` from the connected
 /// position `mask`, when the digit allows the number of pieces left.
-fn play_move(kern: &GraphKernel, table: &[AtomicU8], mask: u64, chosen: u64, digit: u32, seen: &mut [u32; 8]) {
+fn play_move(kern: &GraphKernel, table: &[AtomicU8], mask: u64, chosen: u64, digit: u32, seen: &mut [u32; 4]) {
     let rest = mask & !chosen;
-    let pieces = count_pieces(kern, rest);
+    let entry = table_get(table, rest);
+    let mut pieces = 3;
+    if rest == 0 {
+        pieces = 0;
+    } else if entry & CONNECTED != 0 {
+        pieces = 1;
+    } else if digit & 4 != 0 {
+        pieces = count_pieces(kern, rest);
+    }
     if pieces < 3 && (digit >> pieces) & 1 == 1 {
-        let g = table_get(table, rest);
+        let g = entry & VALUE_BITS;
         seen[(g >> 5) as usize] |= 1 << (g & 31);
     }
 }
 
 /// Marks in `seen` the values of the positions left by removing a connected
 /// set of `size` vertices from the connected position `mask`.
-fn mark_options(kern: &GraphKernel, table: &[AtomicU8], mask: u64, size: usize, seen: &mut [u32; 8]) {
+fn mark_options(kern: &GraphKernel, table: &[AtomicU8], mask: u64, size: usize, seen: &mut [u32; 4]) {
     let digit = kern.digits[size] as u32;
     for_each_connected_set(&kern.adj, mask, size, |chosen| {
         play_move(kern, table, mask, chosen, digit, seen)
     });
 }
 
-fn mex(seen: &[u32; 8]) -> u32 {
+fn mex(seen: &[u32; 4]) -> u32 {
     for (i, &w) in seen.iter().enumerate() {
         if w != u32::MAX {
             return 32 * i as u32 + (!w).trailing_zeros();
         }
     }
-    256
+    128
 }
 
-/// The value of one position, all of whose options are in the table.
+/// The table byte of one position, all of whose options are in the table:
+/// its value, with `CONNECTED` set when it is one piece (`OVERFLOW` when
+/// the value is above `MAX_VALUE`).
 pub fn position_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32 {
     let first = component(kern, mask, mask);
     if first != mask {
-        let mut v = 0;
-        let mut rest = mask;
-        while rest != 0 {
-            let comp = component(kern, rest, rest);
-            v ^= table_get(table, comp);
-            rest &= !comp;
-        }
-        return v;
+        let v = table_get(table, first) ^ table_get(table, mask & !first);
+        return v & VALUE_BITS;
     }
-    let mut seen = [0u32; 8];
+    connected_value(kern, table, mask)
+}
+
+/// The table byte of a connected position: the mex over its moves.
+pub fn connected_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32 {
+    let mut seen = [0u32; 4];
     for size in 1..kern.digits.len() {
         if kern.digits[size] != 0 && size <= mask.count_ones() as usize {
             mark_options(kern, table, mask, size, &mut seen);
         }
     }
-    mex(&seen)
+    let g = mex(&seen);
+    if g > MAX_VALUE {
+        return OVERFLOW;
+    }
+    g | CONNECTED
 }
 
 /// Values of the positions of level `k` with colex ranks `first..first + count`.
@@ -121,7 +138,7 @@ pub fn graph_level(
         let mut mask = kern.unrank(start, k);
         for _ in start..end {
             let g = position_value(kern, table, mask);
-            if g > MAX_VALUE {
+            if g == OVERFLOW {
                 return Err(Overflow { mask });
             }
             table[mask as usize].store(g as u8, Ordering::Relaxed);
@@ -144,17 +161,59 @@ pub fn next_colex(mask: u64) -> u64 {
     ripple | (((mask ^ ripple) >> 2) / low)
 }
 
+/// The table bytes of the connected positions of level `k`, found by ESU
+/// rooted at each vertex in parallel instead of by rank (disconnected
+/// positions are skipped: the caller knows no move reaches them).
+pub fn graph_level_connected(kern: &GraphKernel, table: &[AtomicU8], k: usize) -> Result<u64, Overflow> {
+    let all = crate::game::graph::mask_below(kern.n);
+    (0..kern.n).into_par_iter().try_fold(|| 0u64, |count, v| {
+        let mut result = Ok(count);
+        for_each_connected_set_from(&kern.adj, all, k, 1 << v, |mask| {
+            let g = connected_value(kern, table, mask);
+            if g == OVERFLOW {
+                result = Err(Overflow { mask });
+            } else {
+                table[mask as usize].store(g as u8, Ordering::Relaxed);
+            }
+            if let Ok(c) = &mut result {
+                *c += 1;
+            }
+        });
+        result
+    }).try_reduce(|| 0, |a, b| Ok(a + b))
+}
+
 /// Calls `visit` once with every connected set of `size` vertices inside
 /// `mask`: Wernicke's ESU, a set grown only by vertices above its first
 /// vertex and outside the closed neighbourhood it had before.
-pub fn for_each_connected_set(adj: &[u64], mask: u64, size: usize, mut visit: impl FnMut(u64)) {
+pub fn for_each_connected_set(adj: &[u64], mask: u64, size: usize, visit: impl FnMut(u64)) {
+    for_each_connected_set_from(adj, mask, size, mask, visit)
+}
+
+/// The connected sets of `for_each_connected_set` whose lowest vertex is in `roots`.
+pub fn for_each_connected_set_from(
+    adj: &[u64],
+    mask: u64,
+    size: usize,
+    roots: u64,
+    mut visit: impl FnMut(u64),
+) {
     if size == 0 {
         return;
     }
-    let mut sub = vec![0u64; size];
-    let mut closed = vec![0u64; size];
-    let mut ext = vec![0u64; size];
-    let mut vs = mask;
+    // The stack, on the machine stack for the usual small removals.
+    const SMALL: usize = 8;
+    let mut small = [[0u64; SMALL]; 3];
+    let mut large: Vec<Vec<u64>>;
+    let [sub, closed, ext]: [&mut [u64]; 3] = if size <= SMALL {
+        let [a, b, c] = &mut small;
+        [a, b, c]
+    } else {
+        large = vec![vec![0u64; size]; 3];
+        let [a, b, c] = &mut large[..] else { unreachable!() };
+        [a, b, c]
+    };
+    let mut vs = mask & roots;
     while vs != 0 {
         let v = vs.trailing_zeros();
         vs &= vs - 1;

@@ -8,8 +8,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::Backend;
-use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes};
-use crate::cpu::graph_level::{for_each_connected_set, graph_level, next_colex};
+use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
+use crate::cpu::graph_level::{
+    for_each_connected_set, graph_level, graph_level_connected, next_colex,
+};
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};
 use crate::gpu::heap::GpuStats;
@@ -105,13 +107,22 @@ pub fn solve_dense(
             Err(why) => notice(&format!("{why}; running the CPU twin")),
         }
     }
-    let table = cpu_dense(&kern, progress)?;
+    // Without splits into two pieces, a connected graph reaches only
+    // connected positions: when no table is kept, evaluate just those.
+    let connected_only = !keep_table
+        && graph.is_connected(graph.all())
+        && code.digits.iter().all(|d| d & 4 == 0);
+    let (table, evaluated) = if connected_only {
+        cpu_dense_connected(&kern, progress)?
+    } else {
+        (cpu_dense(&kern, progress)?, positions)
+    };
     let value = table[(positions - 1) as usize];
     Ok(DenseRun {
         table: keep_table.then_some(table),
         value,
         backend: "cpu",
-        positions,
+        positions: evaluated,
         seconds: start.elapsed().as_secs_f64(),
         gpu: GpuStats::default(),
     })
@@ -133,14 +144,36 @@ pub fn cpu_dense(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<Vec<u8>> 
         let count = kern.level_size(k);
         graph_level(kern, view, k, 0, count).map_err(|o| {
             Error::Run(format!(
-                "the position {:#x} has a value above 255, the most a byte table holds",
+                "the position {:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)",
                 o.mask
             ))
         })?;
         done += count;
         progress(done);
     }
+    strip_flags(&mut table);
     Ok(table)
+}
+
+/// The dense table with only the connected positions evaluated (the others
+/// left 0), and how many there were.
+pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<(Vec<u8>, u64)> {
+    let mut table = vec![0u8; dense_table_bytes(kern.n) as usize];
+    let view = as_atomic(&mut table);
+    let mut evaluated = 0;
+    let mut done = 1;
+    for k in 1..=kern.n {
+        evaluated += graph_level_connected(kern, view, k).map_err(|o| {
+            Error::Run(format!(
+                "the position {:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)",
+                o.mask
+            ))
+        })?;
+        done += kern.level_size(k);
+        progress(done);
+    }
+    strip_flags(&mut table);
+    Ok((table, evaluated))
 }
 
 /// The options of any position (every component), as the positions left.

@@ -11,8 +11,20 @@ pub const DENSE_MAX_VERTICES: usize = 34;
 pub const GPU_MAX_TAKE: usize = 8;
 /// Binomials C(c, i) for c, i < this, row-major.
 pub const BINOM_DIM: usize = DENSE_MAX_VERTICES + 1;
-/// Values are bytes: a mex above this is an overflow.
-pub const MAX_VALUE: u32 = 255;
+/// Table bytes hold the value in bits 0-6: a mex above this is an overflow.
+pub const MAX_VALUE: u32 = 127;
+pub const VALUE_BITS: u32 = 127;
+/// Bit 7 of a table byte: the position is connected (one piece).
+pub const CONNECTED: u32 = 128;
+/// What a position's evaluation returns when its value does not fit.
+pub const OVERFLOW: u32 = 256;
+
+/// Strips the connected flags, leaving the values.
+pub fn strip_flags(table: &mut [u8]) {
+    for b in table {
+        *b &= VALUE_BITS as u8;
+    }
+}
 
 /// A graph game as both kernels read it.
 #[derive(Clone, Debug)]

@@ -8,7 +8,8 @@ use super::GpuContext;
 use super::heap::GpuStats;
 use super::timer::Timer;
 use crate::engine::graph_kernel::{
-    BINOM_DIM, GPU_MAX_TAKE, GraphKernel, connected_set_counts, dense_table_bytes,
+    BINOM_DIM, GPU_MAX_TAKE, GraphKernel, VALUE_BITS, connected_set_counts, dense_table_bytes,
+    strip_flags,
 };
 use crate::engine::grid_2d;
 
@@ -224,7 +225,7 @@ pub fn dense(
         if st[0] != 0 {
             let mask = st[1] as u64 | (st[2] as u64) << 32;
             return Err(format!(
-                "the position {mask:#x} has a value above 255, the most a byte table holds"
+                "the position {mask:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)"
             ));
         }
         progress(done);
@@ -242,6 +243,7 @@ pub fn dense(
             }
         }
         out.truncate(dense_table_bytes(kern.n) as usize);
+        strip_flags(&mut out);
         Some(out)
     } else {
         None
@@ -252,7 +254,7 @@ pub fn dense(
             let word = last / 4;
             let chunk = &chunks[(word >> shift) as usize];
             let bytes = ctx.read_buffer(chunk, (word & (chunk_words - 1)) * 4, 4)?;
-            bytes[(last % 4) as usize]
+            bytes[(last % 4) as usize] & VALUE_BITS as u8
         }
     };
     Ok(GpuGraphRun {
