@@ -12,7 +12,9 @@ use common::{Rng, gpu_or_skip};
 use grundy::commands::graph::{bipode_of, pode_of, pode_rows};
 use grundy::cpu::general;
 use grundy::engine::Backend;
-use grundy::engine::graph_dense::{DenseTuning, cpu_dense, moves_table, solve_dense};
+use grundy::engine::graph_dense::{
+    DenseTuning, cpu_dense, cpu_dense_connected, moves_table, solve_dense,
+};
 use grundy::engine::graph_kernel::GraphKernel;
 use grundy::engine::graph_memo::MemoSolver;
 use grundy::game::graph::{self, Graph};
@@ -354,6 +356,36 @@ fn memo_equals_dense() {
 }
 
 #[test]
+fn connected_only_walk_equals_the_full_table() {
+    // Codes that never leave two pieces reach only connected positions.
+    let mut rng = Rng(0x9a7_0007);
+    for i in 0..30 {
+        let mut c = random_code(&mut rng);
+        c.digits.iter_mut().for_each(|d| *d &= 3);
+        if c.digits.iter().all(|&d| d == 0) {
+            continue;
+        }
+        let g = if i % 2 == 0 {
+            graph::grid(2 + rng.below(3) as usize, 2 + rng.below(4) as usize)
+        } else {
+            let n = 5 + rng.below(10) as usize;
+            random_graph(&mut rng, n, 40)
+        };
+        let full = dense(&g, &c);
+        let (part, evaluated) = cpu_dense_connected(&GraphKernel::new(&g, &c), &|_| {}).unwrap();
+        let connected: Vec<u64> = (1..full.len() as u64).filter(|&m| g.is_connected(m)).collect();
+        assert_eq!(evaluated, connected.len() as u64);
+        for m in connected {
+            assert_eq!(part[m as usize], full[m as usize], "{} on {g:?} at {m:#x}", c.text);
+        }
+        // solve_dense takes this walk when no table is kept and the graph is connected.
+        let run = solve_dense(&g, &c, &Backend::Cpu, false, &DenseTuning::default(), &mut |_| {}, &|_| {})
+            .unwrap();
+        assert_eq!(run.value, whole(&full));
+    }
+}
+
+#[test]
 fn gpu_equals_cpu_on_random_graphs() {
     let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_graphs") else {
         return;
@@ -387,5 +419,4 @@ fn gpu_equals_cpu_on_random_graphs() {
         let bad = (0..cpu.len()).find(|&m| gpu[m] != cpu[m]);
         assert_eq!(bad, None, "{} on {:?}", c.text, g);
     }
-    let _ = Backend::Cpu;
 }
