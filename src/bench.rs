@@ -95,7 +95,12 @@ pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
     let grids: &[(&str, bool)] = if quick {
         &[("grid:4x5", true)]
     } else {
-        &[("grid:4x5", true), ("grid:4x6", false), ("grid:5x5", false), ("grid:5x6", false)]
+        &[
+            ("grid:4x5", true),
+            ("grid:4x6", false),
+            ("grid:5x5", false),
+            ("grid:5x6", false),
+        ]
     };
     grids
         .iter()
@@ -114,8 +119,20 @@ pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)
     let code = GraphCode::parse(w.code).map_err(Error::Input)?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
     let start = Instant::now();
-    let run = solve_dense(&g, &code, backend, false, &DenseTuning::default(), &mut |_| {}, &|_| {})?;
-    Ok((start.elapsed().as_secs_f64(), run.gpu.kernel_seconds, run.value))
+    let run = solve_dense(
+        &g,
+        &code,
+        backend,
+        false,
+        &DenseTuning::default(),
+        &mut |_| {},
+        &|_| {},
+    )?;
+    Ok((
+        start.elapsed().as_secs_f64(),
+        run.gpu.kernel_seconds,
+        run.value,
+    ))
 }
 
 /// The baseline the seed's program used (Algorithm 2): a plain memoised
@@ -128,7 +145,10 @@ pub fn memo_recursion_baseline(g: &Graph, code: &GraphCode) -> (u8, usize) {
         }
         let mut options = Vec::new();
         for_each_option(g, code, mask, |o| options.push(o));
-        let seen: Vec<u8> = options.into_iter().map(|o| solve(g, code, o, memo)).collect();
+        let seen: Vec<u8> = options
+            .into_iter()
+            .map(|o| solve(g, code, o, memo))
+            .collect();
         let v = (0..=255u8).find(|v| !seen.contains(v)).unwrap_or(255);
         memo.insert(mask, v);
         v
@@ -162,8 +182,16 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         println!();
         println!(
             "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9}",
-            "graph", "positions", "gpu s", "kernel s", "cpu s", "gpu pos/s", "cpu pos/s", "gpu/cpu",
-            "baseline s", "core/base"
+            "graph",
+            "positions",
+            "gpu s",
+            "kernel s",
+            "cpu s",
+            "gpu pos/s",
+            "cpu pos/s",
+            "gpu/cpu",
+            "baseline s",
+            "core/base"
         );
     }
     let mut rows = Vec::new();
@@ -175,7 +203,10 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         if let Some((_, _, v)) = gpu_run
             && v != cpu_value
         {
-            return Err(Error::Run(format!("GPU and CPU differ for {} on {}", w.code, w.graph)));
+            return Err(Error::Run(format!(
+                "GPU and CPU differ for {} on {}",
+                w.code, w.graph
+            )));
         }
         let baseline = w.baseline.then(|| {
             let code = GraphCode::parse(w.code).expect("suite codes parse");
@@ -186,7 +217,10 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         if let Some((_, v)) = baseline
             && v != cpu_value
         {
-            return Err(Error::Run(format!("the baseline differs for {} on {}", w.code, w.graph)));
+            return Err(Error::Run(format!(
+                "the baseline differs for {} on {}",
+                w.code, w.graph
+            )));
         }
         let row = GraphBenchRow {
             code: w.code.to_string(),

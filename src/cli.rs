@@ -51,11 +51,13 @@ pub enum Command {
                             solver (canonical rooted trees), one memo for the whole table.")]
     Podes(PodesArgs),
     /// Grundy values of bipodes B(a1,a2,b1,b2) with a middle chain of M edges (seed 000, Tables 4-5).
-    #[command(after_help = "Examples:\n  grundy bipodes 0.33 --middle 1 --max 6 --out output/bipodes-1.csv\n  \
+    #[command(
+        after_help = "Examples:\n  grundy bipodes 0.33 --middle 1 --max 6 --out output/bipodes-1.csv\n  \
                             grundy bipodes 0.33 --middle 2 --max 4\n\n\
                             a1/a2 count the legs of length 1/2 at one centre, b1/b2 at the other. \
                             CSV: a1,a2,b1,b2,g. Each bipode is built as a graph and solved by the \
-                            memo solver, one memo for the whole table.")]
+                            memo solver, one memo for the whole table."
+    )]
     Bipodes(BipodesArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(

@@ -17,14 +17,25 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 #[test]
 fn graph_json_has_the_contract_fields() {
     let v = json(&grundy(&[
-        "graph", "0.03", "--graph", "grid:3x5", "--moves", "--backend", "cpu", "--json",
+        "graph",
+        "0.03",
+        "--graph",
+        "grid:3x5",
+        "--moves",
+        "--backend",
+        "cpu",
+        "--json",
     ]));
     assert_eq!(v["code"], "0.03");
     assert_eq!(v["graph"], "grid:3x5");
@@ -40,7 +51,13 @@ fn graph_json_has_the_contract_fields() {
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
 
     // A tree goes to the memo solver; Pod(1,2,2) is P for 0.33 (Theorem 53).
-    let v = json(&grundy(&["graph", "0.33", "--graph", "pode:1,2,2", "--json"]));
+    let v = json(&grundy(&[
+        "graph",
+        "0.33",
+        "--graph",
+        "pode:1,2,2",
+        "--json",
+    ]));
     assert_eq!(v["solver"], "memo");
     assert_eq!(v["outcome"], "P");
 }
@@ -49,10 +66,24 @@ fn graph_json_has_the_contract_fields() {
 fn graph_out_writes_one_row_per_position() {
     let path = tmp("p4.csv");
     let out = grundy(&[
-        "graph", "0.33", "--graph", "path:4", "--solver", "dense", "--backend", "cpu", "--moves",
-        "--out", path.to_str().unwrap(), "-q",
+        "graph",
+        "0.33",
+        "--graph",
+        "path:4",
+        "--solver",
+        "dense",
+        "--backend",
+        "cpu",
+        "--moves",
+        "--out",
+        path.to_str().unwrap(),
+        "-q",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     let rows: Vec<&str> = text.lines().collect();
     assert_eq!(rows[0], "mask,size,g,moves");
@@ -66,13 +97,33 @@ fn graph_out_writes_one_row_per_position() {
 #[test]
 fn bad_graph_input_exits_2_naming_the_part() {
     for (args, expected) in [
-        (vec!["graph", "0.33", "--graph", "grid:3y4"], "expected grid:RxC"),
-        (vec!["graph", "0.33", "--graph", "pode:1,x"], "not a whole number"),
+        (
+            vec!["graph", "0.33", "--graph", "grid:3y4"],
+            "expected grid:RxC",
+        ),
+        (
+            vec!["graph", "0.33", "--graph", "pode:1,x"],
+            "not a whole number",
+        ),
         (vec!["graph", "0.8", "--graph", "path:3"], "octal digit"),
-        (vec!["graph", "4.07", "--graph", "path:3"], "before the point"),
-        (vec!["graph", "0.33", "--graph", "edges:/nonexistent/file"], "cannot read"),
-        (vec!["graph", "0.33", "--graph", "grid:6x7", "--solver", "dense"], "stops at 34"),
-        (vec!["graph", "0.33", "--graph", "path:5", "--solver", "memo", "--moves"], "dense solver"),
+        (
+            vec!["graph", "4.07", "--graph", "path:3"],
+            "before the point",
+        ),
+        (
+            vec!["graph", "0.33", "--graph", "edges:/nonexistent/file"],
+            "cannot read",
+        ),
+        (
+            vec!["graph", "0.33", "--graph", "grid:6x7", "--solver", "dense"],
+            "stops at 34",
+        ),
+        (
+            vec![
+                "graph", "0.33", "--graph", "path:5", "--solver", "memo", "--moves",
+            ],
+            "dense solver",
+        ),
         (vec!["bipodes", "0.33", "--max", "11"], "at most 64"),
         (vec!["podes", "0.33", "--max-length", "0"], "at least 1"),
     ] {
@@ -89,31 +140,85 @@ fn edge_lists_and_graph6_name_the_same_graph() {
     let path = tmp("c5.txt");
     std::fs::write(&path, "# a 5-cycle\n0 1\n1 2\n2 3\n3 4\n4 0\n").unwrap();
     let spec = format!("edges:{}", path.display());
-    let a = json(&grundy(&["graph", "0.137", "--graph", &spec, "--backend", "cpu", "--json"]));
-    let b = json(&grundy(&["graph", "0.137", "--graph", "cycle:5", "--backend", "cpu", "--json"]));
+    let a = json(&grundy(&[
+        "graph",
+        "0.137",
+        "--graph",
+        &spec,
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
+    let b = json(&grundy(&[
+        "graph",
+        "0.137",
+        "--graph",
+        "cycle:5",
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
     assert_eq!(a["graph6"], b["graph6"]);
     assert_eq!(a["g"], b["g"]);
     let g6 = a["graph6"].as_str().unwrap().to_string();
-    let c = json(&grundy(&["graph", "0.137", "--graph", &g6, "--backend", "cpu", "--json"]));
+    let c = json(&grundy(&[
+        "graph",
+        "0.137",
+        "--graph",
+        &g6,
+        "--backend",
+        "cpu",
+        "--json",
+    ]));
     assert_eq!(c["g"], a["g"]);
 }
 
 #[test]
 fn pode_and_bipode_tables_have_their_headers() {
     let path = tmp("podes.csv");
-    let out = grundy(&["podes", "0.33", "--max-legs", "6", "--out", path.to_str().unwrap()]);
+    let out = grundy(&[
+        "podes",
+        "0.33",
+        "--max-legs",
+        "6",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("legs,long_legs,g\n0,0,1\n1,0,2\n1,1,0\n"), "{text}");
+    assert!(
+        text.starts_with("legs,long_legs,g\n0,0,1\n1,0,2\n1,1,0\n"),
+        "{text}"
+    );
     assert_eq!(text.lines().count(), 1 + (1..=7).sum::<usize>());
 
-    let out = grundy(&["podes", "0.33", "--max-legs", "2", "--max-length", "3", "--out", "-"]);
+    let out = grundy(&[
+        "podes",
+        "0.33",
+        "--max-legs",
+        "2",
+        "--max-length",
+        "3",
+        "--out",
+        "-",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("legs,len1,len2,len3,g\n0,0,0,0,1\n1,1,0,0,2\n"), "{text}");
+    assert!(
+        text.starts_with("legs,len1,len2,len3,g\n0,0,0,0,1\n1,1,0,0,2\n"),
+        "{text}"
+    );
 
     let path = tmp("bipodes.csv");
     let v = json(&grundy(&[
-        "bipodes", "0.33", "--middle", "1", "--max", "2", "--json", "--out", path.to_str().unwrap(),
+        "bipodes",
+        "0.33",
+        "--middle",
+        "1",
+        "--max",
+        "2",
+        "--json",
+        "--out",
+        path.to_str().unwrap(),
     ]));
     assert_eq!(v["rows"], 81);
     let text = std::fs::read_to_string(&path).unwrap();

@@ -41,7 +41,11 @@ fn random_code(rng: &mut Rng) -> GraphCode {
     let len = 1 + rng.below(4) as usize;
     let mut text = String::from("0.");
     for i in 0..len {
-        let d = if i + 1 == len { 1 + rng.below(7) } else { rng.below(8) };
+        let d = if i + 1 == len {
+            1 + rng.below(7)
+        } else {
+            rng.below(8)
+        };
         text.push(char::from_digit(d as u32, 10).unwrap());
     }
     code(&text)
@@ -76,10 +80,10 @@ fn chains_are_heaps() {
         let c = random_code(&mut rng);
         let heaps = general::sequence(&Code::parse(&c.text).unwrap(), 14, &|_| {}).unwrap();
         let table = dense(&graph::path(14), &c);
-        for n in 0..=14usize {
+        for (n, &h) in heaps.iter().enumerate() {
             // The first n vertices of path:14 are path:n.
             let mask = (1u64 << n) - 1;
-            assert_eq!(table[mask as usize] as u16, heaps[n], "{} on P{n}", c.text);
+            assert_eq!(table[mask as usize] as u16, h, "{} on P{n}", c.text);
         }
     }
 }
@@ -89,7 +93,11 @@ fn chains_0_33_and_0_03() {
     for n in 1..=20 {
         let p = graph::path(n);
         // Seed 000 Theorem 44: G(P_m) = m mod 3 for 0.33.
-        assert_eq!(memo_value(&p, &code("0.33")) as usize, n % 3, "0.33 on P{n}");
+        assert_eq!(
+            memo_value(&p, &code("0.33")) as usize,
+            n % 3,
+            "0.33 on P{n}"
+        );
         // Theorem 25: P_m is an N-position for 0.03 iff m = 2, 3 mod 4.
         let n_position = memo_value(&p, &code("0.03")) != 0;
         assert_eq!(n_position, n % 4 == 2 || n % 4 == 3, "0.03 on P{n}");
@@ -102,7 +110,9 @@ fn forests_are_xor_sums() {
     let mut rng = Rng(0x9a7_0002);
     for _ in 0..30 {
         let c = random_code(&mut rng);
-        let sizes: Vec<usize> = (0..2 + rng.below(3)).map(|_| 1 + rng.below(6) as usize).collect();
+        let sizes: Vec<usize> = (0..2 + rng.below(3))
+            .map(|_| 1 + rng.below(6) as usize)
+            .collect();
         let mut forest = Graph::empty(0);
         let mut expected = 0;
         for &s in &sizes {
@@ -111,7 +121,12 @@ fn forests_are_xor_sums() {
             let base = forest.n();
             forest.adj.extend(t.adj.iter().map(|a| a << base));
         }
-        assert_eq!(whole(&dense(&forest, &c)), expected, "{} on {sizes:?}", c.text);
+        assert_eq!(
+            whole(&dense(&forest, &c)),
+            expected,
+            "{} on {sizes:?}",
+            c.text
+        );
         assert_eq!(memo_value(&forest, &c), expected);
     }
     // Corollary 28: for 0.03 a tree's value is 0 or 1.
@@ -130,7 +145,10 @@ fn pode_table(max_legs: usize) -> HashMap<(usize, usize), u8> {
         .into_iter()
         .map(|counts| {
             let g = pode_of(&counts);
-            ((counts[0] + counts[1], counts[1]), memo.value(&g, g.all()).unwrap())
+            (
+                (counts[0] + counts[1], counts[1]),
+                memo.value(&g, g.all()).unwrap(),
+            )
         })
         .collect()
 }
@@ -145,12 +163,24 @@ fn podes_follow_theorems_53_and_64() {
             || (n2 % 2 == 1 && (n1, *n2) != (0, 1))
             || (*n2 == 2 && n1 % 2 == 0)
             || (*n2 != 2 && n2 % 2 == 0 && n1 % 2 == 1);
-        assert_eq!(g != 0, n, "Pod with {n1} legs of length 1 and {n2} of length 2");
+        assert_eq!(
+            g != 0,
+            n,
+            "Pod with {n1} legs of length 1 and {n2} of length 2"
+        );
         // Theorem 64 (row r = k + 1, r >= 5): rows 0312(03)* and 1203(12)*.
         if *k >= 4 {
-            let pattern: &[u8] = if k % 2 == 0 { &[0, 3, 1, 2] } else { &[1, 2, 0, 3] };
+            let pattern: &[u8] = if k % 2 == 0 {
+                &[0, 3, 1, 2]
+            } else {
+                &[1, 2, 0, 3]
+            };
             let tail: &[u8] = if k % 2 == 0 { &[0, 3] } else { &[1, 2] };
-            let expected = if *n2 < 4 { pattern[*n2] } else { tail[(n2 - 4) % 2] };
+            let expected = if *n2 < 4 {
+                pattern[*n2]
+            } else {
+                tail[(n2 - 4) % 2]
+            };
             assert_eq!(g, expected, "row of {k} legs, {n2} long");
         }
     }
@@ -259,8 +289,12 @@ fn bipode_chains_reduce_mod_3() {
     };
     let mut rng = Rng(0x9a7_0004);
     for _ in 0..40 {
-        let a: Vec<usize> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(5) as usize).collect();
-        let b: Vec<usize> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(5) as usize).collect();
+        let a: Vec<usize> = (0..1 + rng.below(3))
+            .map(|_| 1 + rng.below(5) as usize)
+            .collect();
+        let b: Vec<usize> = (0..1 + rng.below(3))
+            .map(|_| 1 + rng.below(5) as usize)
+            .collect();
         let m = rng.below(8) as usize;
         let v = value(&a, &b, m);
         assert_eq!(v, value(&a, &b, m % 3), "Bipod({a:?}; {b:?}; {m})");
@@ -350,7 +384,12 @@ fn memo_equals_dense() {
         let mut memo = MemoSolver::new(&c);
         // Every position, not just the whole graph.
         for mask in (0..table.len() as u64).step_by(1 + table.len() / 200) {
-            assert_eq!(memo.value(&g, mask).unwrap(), table[mask as usize], "{} on {g:?} at {mask:#x}", c.text);
+            assert_eq!(
+                memo.value(&g, mask).unwrap(),
+                table[mask as usize],
+                "{} on {g:?} at {mask:#x}",
+                c.text
+            );
         }
     }
 }
@@ -373,14 +412,28 @@ fn connected_only_walk_equals_the_full_table() {
         };
         let full = dense(&g, &c);
         let (part, evaluated) = cpu_dense_connected(&GraphKernel::new(&g, &c), &|_| {}).unwrap();
-        let connected: Vec<u64> = (1..full.len() as u64).filter(|&m| g.is_connected(m)).collect();
+        let connected: Vec<u64> = (1..full.len() as u64)
+            .filter(|&m| g.is_connected(m))
+            .collect();
         assert_eq!(evaluated, connected.len() as u64);
         for m in connected {
-            assert_eq!(part[m as usize], full[m as usize], "{} on {g:?} at {m:#x}", c.text);
+            assert_eq!(
+                part[m as usize], full[m as usize],
+                "{} on {g:?} at {m:#x}",
+                c.text
+            );
         }
         // solve_dense takes this walk when no table is kept and the graph is connected.
-        let run = solve_dense(&g, &c, &Backend::Cpu, false, &DenseTuning::default(), &mut |_| {}, &|_| {})
-            .unwrap();
+        let run = solve_dense(
+            &g,
+            &c,
+            &Backend::Cpu,
+            false,
+            &DenseTuning::default(),
+            &mut |_| {},
+            &|_| {},
+        )
+        .unwrap();
         assert_eq!(run.value, whole(&full));
     }
 }
@@ -412,7 +465,13 @@ fn gpu_equals_cpu_on_random_graphs() {
         };
         let mut notice = |m: &str| notices.push(m.to_string());
         let run = solve_dense(&g, &c, &backend, true, &tuning, &mut notice, &|_| {}).unwrap();
-        assert_eq!(run.backend, "gpu", "{} on {} vertices: {notices:?}", c.text, g.n());
+        assert_eq!(
+            run.backend,
+            "gpu",
+            "{} on {} vertices: {notices:?}",
+            c.text,
+            g.n()
+        );
         let gpu = run.table.unwrap();
         let cpu = dense(&g, &c);
         assert_eq!(gpu.len(), cpu.len());

@@ -14,8 +14,8 @@ use crate::engine::graph_memo::MemoSolver;
 use crate::engine::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::export;
-use crate::game::graph::{self, Graph, MAX_VERTICES};
 use crate::game::GraphCode;
+use crate::game::graph::{self, Graph, MAX_VERTICES};
 
 /// The JSON summary of `graph`.
 #[derive(Serialize)]
@@ -120,7 +120,15 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             )?;
             bar.finish_and_clear();
             let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
-            let mut s = summarise(&code, &g, run.value, run.positions, solver, run.backend, adapter);
+            let mut s = summarise(
+                &code,
+                &g,
+                run.value,
+                run.positions,
+                solver,
+                run.backend,
+                adapter,
+            );
             let mut seconds = run.seconds;
             if let Some(table) = run.table {
                 let moves = args.moves.then(|| {
@@ -183,7 +191,11 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         };
         println!(
             "solver      {}, {backend}, {} positions, {:.3} s",
-            if summary.solver == Solver::Memo { "memo" } else { "dense" },
+            if summary.solver == Solver::Memo {
+                "memo"
+            } else {
+                "dense"
+            },
             summary.positions,
             summary.seconds
         );
@@ -350,7 +362,10 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         })?;
     } else if args.out.as_deref() != Some(Path::new("-")) {
         if long {
-            println!("G of {}-podes: row = legs, column = legs of length 2", code.text);
+            println!(
+                "G of {}-podes: row = legs, column = legs of length 2",
+                code.text
+            );
             for k in 0..=args.max_legs {
                 let line: Vec<String> = rows
                     .iter()
@@ -360,7 +375,11 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
                 println!("{k:>3} | {}", line.join(" "));
             }
         } else {
-            println!("{} podes ({} rows); give --out to see them", rows.len(), rows.len());
+            println!(
+                "{} podes ({} rows); give --out to see them",
+                rows.len(),
+                rows.len()
+            );
         }
         println!(
             "{} pieces solved in {:.3} s{}",
@@ -438,7 +457,11 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
                 println!("a2={a2} b2={b2}");
                 for a1 in 0..=a {
                     let line: Vec<String> = (0..=a)
-                        .map(|b1| rows[((a1 * (a + 1) + a2) * (a + 1) + b1) * (a + 1) + b2].1.to_string())
+                        .map(|b1| {
+                            rows[((a1 * (a + 1) + a2) * (a + 1) + b1) * (a + 1) + b2]
+                                .1
+                                .to_string()
+                        })
                         .collect();
                     println!("  {a1} | {}", line.join(" "));
                 }

@@ -61,7 +61,14 @@ fn count_pieces(kern: &GraphKernel, rest: u64) -> u32 {
 
 /// Marks in `seen` the value left by removing `set` from the connected
 /// position `mask`, when the digit allows the number of pieces left.
-fn play_move(kern: &GraphKernel, table: &[AtomicU8], mask: u64, chosen: u64, digit: u32, seen: &mut [u32; 4]) {
+fn play_move(
+    kern: &GraphKernel,
+    table: &[AtomicU8],
+    mask: u64,
+    chosen: u64,
+    digit: u32,
+    seen: &mut [u32; 4],
+) {
     let rest = mask & !chosen;
     let entry = table_get(table, rest);
     let mut pieces = 3;
@@ -80,7 +87,13 @@ fn play_move(kern: &GraphKernel, table: &[AtomicU8], mask: u64, chosen: u64, dig
 
 /// Marks in `seen` the values of the positions left by removing a connected
 /// set of `size` vertices from the connected position `mask`.
-fn mark_options(kern: &GraphKernel, table: &[AtomicU8], mask: u64, size: usize, seen: &mut [u32; 4]) {
+fn mark_options(
+    kern: &GraphKernel,
+    table: &[AtomicU8],
+    mask: u64,
+    size: usize,
+    seen: &mut [u32; 4],
+) {
     let digit = kern.digits[size] as u32;
     for_each_connected_set(&kern.adj, mask, size, |chosen| {
         play_move(kern, table, mask, chosen, digit, seen)
@@ -132,20 +145,22 @@ pub fn graph_level(
     count: u64,
 ) -> Result<(), Overflow> {
     const RUN: u64 = 4096;
-    (0..count.div_ceil(RUN)).into_par_iter().try_for_each(|run| {
-        let start = first + run * RUN;
-        let end = (start + RUN).min(first + count);
-        let mut mask = kern.unrank(start, k);
-        for _ in start..end {
-            let g = position_value(kern, table, mask);
-            if g == OVERFLOW {
-                return Err(Overflow { mask });
+    (0..count.div_ceil(RUN))
+        .into_par_iter()
+        .try_for_each(|run| {
+            let start = first + run * RUN;
+            let end = (start + RUN).min(first + count);
+            let mut mask = kern.unrank(start, k);
+            for _ in start..end {
+                let g = position_value(kern, table, mask);
+                if g == OVERFLOW {
+                    return Err(Overflow { mask });
+                }
+                table[mask as usize].store(g as u8, Ordering::Relaxed);
+                mask = next_colex(mask);
             }
-            table[mask as usize].store(g as u8, Ordering::Relaxed);
-            mask = next_colex(mask);
-        }
-        Ok(())
-    })
+            Ok(())
+        })
 }
 
 /// The next subset of the same size in colex order (Gosper's hack).
@@ -164,23 +179,33 @@ pub fn next_colex(mask: u64) -> u64 {
 /// The table bytes of the connected positions of level `k`, found by ESU
 /// rooted at each vertex in parallel instead of by rank (disconnected
 /// positions are skipped: the caller knows no move reaches them).
-pub fn graph_level_connected(kern: &GraphKernel, table: &[AtomicU8], k: usize) -> Result<u64, Overflow> {
+pub fn graph_level_connected(
+    kern: &GraphKernel,
+    table: &[AtomicU8],
+    k: usize,
+) -> Result<u64, Overflow> {
     let all = crate::game::graph::mask_below(kern.n);
-    (0..kern.n).into_par_iter().try_fold(|| 0u64, |count, v| {
-        let mut result = Ok(count);
-        for_each_connected_set_from(&kern.adj, all, k, 1 << v, |mask| {
-            let g = connected_value(kern, table, mask);
-            if g == OVERFLOW {
-                result = Err(Overflow { mask });
-            } else {
-                table[mask as usize].store(g as u8, Ordering::Relaxed);
-            }
-            if let Ok(c) = &mut result {
-                *c += 1;
-            }
-        });
-        result
-    }).try_reduce(|| 0, |a, b| Ok(a + b))
+    (0..kern.n)
+        .into_par_iter()
+        .try_fold(
+            || 0u64,
+            |count, v| {
+                let mut result = Ok(count);
+                for_each_connected_set_from(&kern.adj, all, k, 1 << v, |mask| {
+                    let g = connected_value(kern, table, mask);
+                    if g == OVERFLOW {
+                        result = Err(Overflow { mask });
+                    } else {
+                        table[mask as usize].store(g as u8, Ordering::Relaxed);
+                    }
+                    if let Ok(c) = &mut result {
+                        *c += 1;
+                    }
+                });
+                result
+            },
+        )
+        .try_reduce(|| 0, |a, b| Ok(a + b))
 }
 
 /// Calls `visit` once with every connected set of `size` vertices inside
@@ -210,7 +235,9 @@ pub fn for_each_connected_set_from(
         [a, b, c]
     } else {
         large = vec![vec![0u64; size]; 3];
-        let [a, b, c] = &mut large[..] else { unreachable!() };
+        let [a, b, c] = &mut large[..] else {
+            unreachable!()
+        };
         [a, b, c]
     };
     let mut vs = mask & roots;
@@ -272,7 +299,11 @@ mod tests {
                     let mut got = Vec::new();
                     for_each_connected_set(&g.adj, mask, size, |s| got.push(s));
                     got.sort();
-                    assert_eq!(got, brute(&g, mask, size), "{spec} mask {mask:b} size {size}");
+                    assert_eq!(
+                        got,
+                        brute(&g, mask, size),
+                        "{spec} mask {mask:b} size {size}"
+                    );
                 }
             }
         }

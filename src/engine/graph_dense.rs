@@ -109,9 +109,8 @@ pub fn solve_dense(
     }
     // Without splits into two pieces, a connected graph reaches only
     // connected positions: when no table is kept, evaluate just those.
-    let connected_only = !keep_table
-        && graph.is_connected(graph.all())
-        && code.digits.iter().all(|d| d & 4 == 0);
+    let connected_only =
+        !keep_table && graph.is_connected(graph.all()) && code.digits.iter().all(|d| d & 4 == 0);
     let (table, evaluated) = if connected_only {
         cpu_dense_connected(&kern, progress)?
     } else {

@@ -96,7 +96,9 @@ impl MemoSolver {
             let g = self.position(graph, rest, local)? as usize;
             seen[g >> 6] |= 1 << (g & 63);
         }
-        let g = (0..320).find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0).unwrap_or(320);
+        let g = (0..320)
+            .find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)
+            .unwrap_or(320);
         if g > 255 {
             return Err(Error::Run(format!(
                 "the piece {comp:#x} has a value above 255, the most grundy's graph tables hold"

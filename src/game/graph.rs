@@ -44,7 +44,11 @@ impl Graph {
     }
 
     pub fn edge_count(&self) -> usize {
-        self.adj.iter().map(|a| a.count_ones() as usize).sum::<usize>() / 2
+        self.adj
+            .iter()
+            .map(|a| a.count_ones() as usize)
+            .sum::<usize>()
+            / 2
     }
 
     /// Edges inside `mask`.

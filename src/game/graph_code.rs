@@ -17,13 +17,17 @@ impl GraphCode {
     pub fn parse(text: &str) -> Result<GraphCode, String> {
         let code = Code::parse(text).map_err(|e| e.to_string())?;
         let bad = |what: String| {
-            format!("bad graph code '{text}': {what}; graph games take octal codes like 0.33 or 0.137")
+            format!(
+                "bad graph code '{text}': {what}; graph games take octal codes like 0.33 or 0.137"
+            )
         };
         if !code.digits[0].is_zero() {
             return Err(bad("the digit before the point must be 0".into()));
         }
         if !code.tail.is_empty() {
-            return Err(bad("a repeating tail [..] has no meaning on a finite graph".into()));
+            return Err(bad(
+                "a repeating tail [..] has no meaning on a finite graph".into(),
+            ));
         }
         if code.min_diff > 0 {
             return Err(bad("--min-diff applies to heaps only".into()));

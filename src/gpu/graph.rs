@@ -160,7 +160,11 @@ pub fn dense(
     });
     let entries: Vec<wgpu::BindGroupEntry> = [graph.as_entire_binding(), params_binding]
         .into_iter()
-        .chain(std::iter::once(&status).chain(&chunks).map(|b| b.as_entire_binding()))
+        .chain(
+            std::iter::once(&status)
+                .chain(&chunks)
+                .map(|b| b.as_entire_binding()),
+        )
         .enumerate()
         .map(|(binding, resource)| wgpu::BindGroupEntry {
             binding: binding as u32,
