@@ -12,6 +12,7 @@ use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, st
 use crate::cpu::graph_level::{
     for_each_connected_set, graph_level, graph_level_connected, next_colex,
 };
+use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};
 use crate::gpu::heap::GpuStats;
@@ -107,6 +108,10 @@ pub fn solve_dense(
             Err(why) => notice(&format!("{why}; running the CPU twin")),
         }
     }
+    check_fits(
+        &format!("a dense table over {} vertices on the CPU", graph.n()),
+        dense_table_bytes(graph.n()),
+    )?;
     // Without splits into two pieces, a connected graph reaches only
     // connected positions: when no table is kept, evaluate just those.
     let connected_only =
