@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::progress_bar;
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver};
-use crate::engine::Backend;
+use crate::engine::{Backend, BackendChoice};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::MemoSolver;
@@ -87,6 +87,9 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
                      drop --solver memo"
                         .into(),
                 ));
+            }
+            if args.backend == BackendChoice::Gpu {
+                notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
             }
             let start = Instant::now();
             let mut memo = MemoSolver::new(&code);
