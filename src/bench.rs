@@ -97,7 +97,7 @@ pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
     } else {
         &[
             ("grid:4x5", true),
-            ("grid:4x6", false),
+            ("grid:4x6", true),
             ("grid:5x5", false),
             ("grid:5x6", false),
         ]
