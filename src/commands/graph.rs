@@ -7,11 +7,11 @@ use serde::Serialize;
 
 use super::progress_bar;
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver};
-use crate::engine::{Backend, BackendChoice};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::MemoSolver;
 use crate::engine::memory::check_fits;
+use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::GraphCode;

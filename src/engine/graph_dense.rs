@@ -9,10 +9,10 @@ use rayon::prelude::*;
 
 use super::Backend;
 use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
+use super::memory::check_fits;
 use crate::cpu::graph_level::{
     for_each_connected_set, graph_level, graph_level_connected, next_colex,
 };
-use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};
 use crate::gpu::heap::GpuStats;
