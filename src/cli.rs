@@ -144,15 +144,19 @@ pub struct PodesArgs {
     /// Legs of length 1..=L.
     #[arg(long, value_name = "L", default_value_t = 2)]
     pub max_length: usize,
+    #[command(flatten)]
+    pub output: TableOutput,
+}
+
+/// Where a pode or bipode table goes.
+#[derive(Args, Debug)]
+pub struct TableOutput {
     /// Write the table as CSV here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
-    /// No notices on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -165,15 +169,8 @@ pub struct BipodesArgs {
     /// All a1, a2, b1, b2 in 0..=A.
     #[arg(long, value_name = "A", default_value_t = 6)]
     pub max: usize,
-    /// Write the table as CSV here (- for stdout).
-    #[arg(long, value_name = "PATH")]
-    pub out: Option<PathBuf>,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// No notices on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub output: TableOutput,
 }
 
 /// Flags shared by every Nim-sequence command.

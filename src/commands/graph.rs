@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::progress_bar;
-use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver};
+use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::MemoSolver;
@@ -309,8 +309,33 @@ struct TableSummary {
     out: Option<String>,
 }
 
+/// Prints the JSON summary of a pode or bipode table; true when the text
+/// table should be printed instead.
+fn report_table(
+    table: &'static str,
+    code: &GraphCode,
+    rows: usize,
+    memo: &MemoSolver,
+    seconds: f64,
+    output: &TableOutput,
+) -> Result<bool> {
+    if output.json {
+        print_json(&TableSummary {
+            code: code.text.clone(),
+            table,
+            rows,
+            positions: memo.positions(),
+            seconds,
+            out: output.out.as_ref().map(|p| p.display().to_string()),
+        })?;
+        return Ok(false);
+    }
+    Ok(output.out.as_deref() != Some(Path::new("-")))
+}
+
 pub fn podes(args: &PodesArgs) -> Result<()> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let output = &args.output;
+    reject_stdout_clash(output.json, output.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     if args.max_length == 0 || 1 + args.max_legs * args.max_length > MAX_VERTICES {
         return Err(Error::Input(format!(
@@ -331,7 +356,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
     }
     let seconds = start.elapsed().as_secs_f64();
     let long = args.max_length == 2;
-    if let Some(path) = &args.out {
+    if let Some(path) = &output.out {
         export::write_to(path, |w| {
             let mut header = String::from("legs");
             if long {
@@ -354,16 +379,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             Ok(())
         })?;
     }
-    if args.json {
-        print_json(&TableSummary {
-            code: code.text.clone(),
-            table: "podes",
-            rows: rows.len(),
-            positions: memo.positions(),
-            seconds,
-            out: args.out.as_ref().map(|p| p.display().to_string()),
-        })?;
-    } else if args.out.as_deref() != Some(Path::new("-")) {
+    if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
         if long {
             println!(
                 "G of {}-podes: row = legs, column = legs of length 2",
@@ -388,7 +404,8 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             "{} pieces solved in {:.3} s{}",
             memo.positions(),
             seconds,
-            args.out
+            output
+                .out
                 .as_ref()
                 .map(|p| format!("; wrote {}", p.display()))
                 .unwrap_or_default()
@@ -408,7 +425,8 @@ pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> G
 }
 
 pub fn bipodes(args: &BipodesArgs) -> Result<()> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let output = &args.output;
+    reject_stdout_clash(output.json, output.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let largest = 2 + 6 * args.max + args.middle.max(1) - 1;
     if largest > MAX_VERTICES {
@@ -432,7 +450,7 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
-    if let Some(path) = &args.out {
+    if let Some(path) = &output.out {
         export::write_to(path, |w| {
             writeln!(w, "a1,a2,b1,b2,g")?;
             for ([a1, a2, b1, b2], v) in &rows {
@@ -441,16 +459,7 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             Ok(())
         })?;
     }
-    if args.json {
-        print_json(&TableSummary {
-            code: code.text.clone(),
-            table: "bipodes",
-            rows: rows.len(),
-            positions: memo.positions(),
-            seconds,
-            out: args.out.as_ref().map(|p| p.display().to_string()),
-        })?;
-    } else if args.out.as_deref() != Some(Path::new("-")) {
+    if report_table("bipodes", &code, rows.len(), &memo, seconds, output)? {
         println!(
             "G of {} bipodes, middle chain of {} edges: blocks (a2, b2), rows a1, columns b1",
             code.text, args.middle

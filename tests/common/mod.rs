@@ -1,9 +1,41 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
 use grundy::engine::Backend;
 use grundy::game::Code;
 use grundy::gpu::GpuContext;
+
+/// Runs the `grundy` binary with `args`.
+pub fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// A path in a scratch directory of this test binary.
+pub fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "grundy-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The one JSON object a successful run printed.
+pub fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
 
 /// The GPU, or `None` with a skip notice; under `GRUNDY_REQUIRE_GPU=1` a
 /// missing adapter fails the test instead.
