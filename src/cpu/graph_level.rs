@@ -59,7 +59,7 @@ fn count_pieces(kern: &GraphKernel, rest: u64) -> u32 {
     pieces
 }
 
-/// Marks in `seen` the value left by removing `set` from the connected
+/// Marks in `seen` the value left by removing `chosen` from the connected
 /// position `mask`, when the digit allows the number of pieces left.
 fn play_move(
     kern: &GraphKernel,
