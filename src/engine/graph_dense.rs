@@ -182,7 +182,7 @@ pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result
 
 /// The options of any position (every component), as the positions left.
 pub fn for_each_option(graph: &Graph, code: &GraphCode, mask: u64, mut visit: impl FnMut(u64)) {
-    for comp in graph.components(mask) {
+    for comp in graph.iter_components(mask) {
         let others = mask & !comp;
         for size in 1..=code.max_take().min(comp.count_ones() as usize) {
             if code.digits[size] == 0 {
@@ -190,7 +190,7 @@ pub fn for_each_option(graph: &Graph, code: &GraphCode, mask: u64, mut visit: im
             }
             for_each_connected_set(&graph.adj, comp, size, |set| {
                 let rest = comp & !set;
-                let pieces = graph.components(rest).len() as u32;
+                let pieces = graph.pieces(rest, 3) as u32;
                 if code.allows(size, pieces) {
                     visit(others | rest);
                 }

@@ -6,6 +6,7 @@
 //! serve many graphs: the pode and bipode tables share theirs.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::cpu::graph_level::for_each_connected_set;
 use crate::error::{Error, Result};
@@ -23,6 +24,29 @@ pub enum Key {
     Labelled(Vec<u64>),
 }
 
+/// A hasher for vertex masks and keys: a multiply and a rotate per word,
+/// where the default SipHash would cost more than the lookup it serves.
+#[derive(Default)]
+pub struct MaskHasher(u64);
+
+impl Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MaskHasher>>;
+
 /// One evaluated piece, as `--out` writes it.
 #[derive(Clone, Copy, Debug)]
 pub struct Record {
@@ -33,7 +57,7 @@ pub struct Record {
 
 pub struct MemoSolver {
     code: GraphCode,
-    memo: HashMap<Key, u8>,
+    memo: FastMap<Key, u8>,
     /// Pieces evaluated, in order, with the mask they had when first met.
     pub records: Vec<Record>,
     /// Keep `records` (the `graph --out` table).
@@ -44,7 +68,7 @@ impl MemoSolver {
     pub fn new(code: &GraphCode) -> MemoSolver {
         MemoSolver {
             code: code.clone(),
-            memo: HashMap::new(),
+            memo: FastMap::default(),
             records: Vec::new(),
             keep_records: false,
         }
@@ -57,20 +81,20 @@ impl MemoSolver {
 
     /// G of the position `mask` of `graph`.
     pub fn value(&mut self, graph: &Graph, mask: u64) -> Result<u8> {
-        let mut local = HashMap::new();
+        let mut local = FastMap::default();
         self.position(graph, mask, &mut local)
     }
 
-    fn position(&mut self, graph: &Graph, mask: u64, local: &mut HashMap<u64, u8>) -> Result<u8> {
+    fn position(&mut self, graph: &Graph, mask: u64, local: &mut FastMap<u64, u8>) -> Result<u8> {
         let mut v = 0;
-        for comp in graph.components(mask) {
+        for comp in graph.iter_components(mask) {
             v ^= self.piece(graph, comp, local)?;
         }
         Ok(v)
     }
 
     /// G of a connected piece: the mex over its options.
-    fn piece(&mut self, graph: &Graph, comp: u64, local: &mut HashMap<u64, u8>) -> Result<u8> {
+    fn piece(&mut self, graph: &Graph, comp: u64, local: &mut FastMap<u64, u8>) -> Result<u8> {
         if let Some(&v) = local.get(&comp) {
             return Ok(v);
         }
@@ -86,7 +110,7 @@ impl MemoSolver {
             }
             for_each_connected_set(&graph.adj, comp, size, |set| {
                 let rest = comp & !set;
-                if self.code.allows(size, graph.components(rest).len() as u32) {
+                if self.code.allows(size, graph.pieces(rest, 3) as u32) {
                     options.push(rest);
                 }
             });

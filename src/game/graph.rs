@@ -78,14 +78,25 @@ impl Graph {
 
     /// The connected components of `mask`, lowest vertex first.
     pub fn components(&self, mask: u64) -> Vec<u64> {
+        self.iter_components(mask).collect()
+    }
+
+    /// The connected components of `mask`, lowest vertex first, one at a time.
+    pub fn iter_components(&self, mask: u64) -> impl Iterator<Item = u64> + '_ {
         let mut rest = mask;
-        let mut out = Vec::new();
-        while rest != 0 {
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
             let comp = self.component(rest, rest.trailing_zeros() as usize);
-            out.push(comp);
             rest &= !comp;
-        }
-        out
+            Some(comp)
+        })
+    }
+
+    /// How many pieces `mask` has, counted up to `cap`.
+    pub fn pieces(&self, mask: u64, cap: usize) -> usize {
+        self.iter_components(mask).take(cap).count()
     }
 
     pub fn is_connected(&self, mask: u64) -> bool {
