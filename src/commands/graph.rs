@@ -9,8 +9,8 @@ use super::progress_bar;
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
-use crate::engine::graph_memo::MemoSolver;
-use crate::engine::memory::check_fits;
+use crate::engine::graph_memo::{MemoSolver, Record};
+use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
 use crate::export;
@@ -77,7 +77,8 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             eprintln!("grundy: {m}");
         }
     };
-    let mut rows: Vec<(u64, u32, u8, Option<u8>)> = Vec::new();
+    // What --out writes: every subset (dense) or every canonical piece (memo).
+    let mut rows = Rows::Pieces(Vec::new());
     let keep = args.out.is_some();
     let summary = match solver {
         Solver::Memo => {
@@ -95,17 +96,20 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             let mut memo = MemoSolver::new(&code);
             memo.keep_records = keep;
             let value = memo.value(&g, g.all())?;
-            rows = memo
-                .records
-                .iter()
-                .map(|r| (r.mask, r.size, r.g, None))
-                .collect();
+            rows = Rows::Pieces(std::mem::take(&mut memo.records));
             summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
                 .with_seconds(start.elapsed().as_secs_f64(), None)
         }
         _ => {
             check_dense(g.n())?;
             let keep_table = keep || args.moves;
+            if keep && g.n() > 20 {
+                notice(&format!(
+                    "--out will hold {} rows, one per subset (about {})",
+                    1u64 << g.n(),
+                    human((1u64 << g.n()) * (12 + 2 * g.n() as u64 / 3))
+                ));
+            }
             check_fits(
                 &format!("a dense table over {} vertices", g.n()),
                 dense_bytes(g.n(), keep_table, args.moves),
@@ -143,16 +147,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
                 if let Some(m) = &moves {
                     s.moves = Some(m[m.len() - 1]);
                 }
-                if keep {
-                    rows = table
-                        .iter()
-                        .enumerate()
-                        .map(|(mask, &v)| {
-                            let mv = moves.as_ref().map(|m| m[mask]);
-                            (mask as u64, (mask as u64).count_ones(), v, mv)
-                        })
-                        .collect();
-                }
+                rows = Rows::Subsets(table, moves);
             }
             let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
             s.with_seconds(seconds, kernel)
@@ -170,12 +165,22 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
                 header.push("moves");
             }
             csv.write_record(&header).map_err(csv_error)?;
-            for (mask, size, v, mv) in &rows {
-                let mut rec = vec![mask.to_string(), size.to_string(), v.to_string()];
-                if let Some(m) = mv {
-                    rec.push(m.to_string());
+            match &rows {
+                Rows::Subsets(table, moves) => {
+                    for (mask, &v) in table.iter().enumerate() {
+                        let size = (mask as u64).count_ones();
+                        match moves {
+                            Some(m) => csv.serialize((mask, size, v, m[mask])),
+                            None => csv.serialize((mask, size, v)),
+                        }
+                        .map_err(csv_error)?;
+                    }
                 }
-                csv.write_record(&rec).map_err(csv_error)?;
+                Rows::Pieces(records) => {
+                    for r in records {
+                        csv.serialize((r.mask, r.size, r.g)).map_err(csv_error)?;
+                    }
+                }
             }
             csv.flush()
         })?;
@@ -216,6 +221,14 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The rows of `graph --out`.
+enum Rows {
+    /// Every subset's value (and moves), indexed by mask.
+    Subsets(Vec<u8>, Option<Vec<u8>>),
+    /// Every canonical piece the memo solver evaluated.
+    Pieces(Vec<Record>),
 }
 
 fn csv_error(e: csv::Error) -> std::io::Error {
