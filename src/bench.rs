@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::cli::BenchArgs;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
@@ -158,6 +158,31 @@ pub fn memo_recursion_baseline(g: &Graph, code: &GraphCode) -> (u8, usize) {
     (v, memo.len())
 }
 
+/// Seed 000's Algorithm 2 as its text describes it: the outcome only (stop
+/// at the first move to a P-position), positions kept in an ordered map
+/// (C++'s std::map) under strings of 0s and 1s. Returns (N-position?,
+/// positions stored).
+pub fn seed_algorithm_2(g: &Graph, code: &GraphCode) -> (bool, usize) {
+    fn key(mask: u64, n: usize) -> String {
+        (0..n)
+            .map(|v| if mask >> v & 1 == 1 { '1' } else { '0' })
+            .collect()
+    }
+    fn solve(g: &Graph, code: &GraphCode, mask: u64, table: &mut BTreeMap<String, bool>) -> bool {
+        if let Some(&n) = table.get(&key(mask, g.n())) {
+            return n;
+        }
+        let mut options = Vec::new();
+        for_each_option(g, code, mask, |o| options.push(o));
+        let n = options.into_iter().any(|o| !solve(g, code, o, table));
+        table.insert(key(mask, g.n()), n);
+        n
+    }
+    let mut table = BTreeMap::new();
+    let n = solve(g, code, g.all(), &mut table);
+    (n, table.len())
+}
+
 #[derive(Serialize, Debug, Clone)]
 pub struct GraphBenchRow {
     pub code: String,
@@ -174,6 +199,9 @@ pub struct GraphBenchRow {
     pub baseline_seconds: Option<f64>,
     /// Baseline time / (dense CPU time x threads): the speed-up per core.
     pub per_core_over_baseline: Option<f64>,
+    /// Seed 000's Algorithm 2 as described (outcome, ordered map of 0/1 strings), one thread.
+    pub seed_algorithm_seconds: Option<f64>,
+    pub per_core_over_seed_algorithm: Option<f64>,
 }
 
 fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
@@ -181,7 +209,7 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
     if !json {
         println!();
         println!(
-            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9}",
+            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9}",
             "graph",
             "positions",
             "gpu s",
@@ -191,7 +219,9 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             "cpu pos/s",
             "gpu/cpu",
             "baseline s",
-            "core/base"
+            "core/base",
+            "alg2 s",
+            "core/alg2"
         );
     }
     let mut rows = Vec::new();
@@ -222,6 +252,20 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
                 w.code, w.graph
             )));
         }
+        let seed = w.baseline.then(|| {
+            let code = GraphCode::parse(w.code).expect("suite codes parse");
+            let start = Instant::now();
+            let (n, _) = seed_algorithm_2(&g, &code);
+            (start.elapsed().as_secs_f64(), n)
+        });
+        if let Some((_, n)) = seed
+            && n != (cpu_value != 0)
+        {
+            return Err(Error::Run(format!(
+                "Algorithm 2 differs for {} on {}",
+                w.code, w.graph
+            )));
+        }
         let row = GraphBenchRow {
             code: w.code.to_string(),
             graph: w.graph.to_string(),
@@ -234,12 +278,14 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
             baseline_seconds: baseline.map(|b| b.0),
             per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
+            seed_algorithm_seconds: seed.map(|b| b.0),
+            per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
         };
         if !json {
             let opt =
                 |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             println!(
-                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9}",
+                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
                 positions,
                 opt(row.gpu_seconds, 3),
@@ -250,6 +296,8 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
                 opt(row.gpu_over_cpu, 2),
                 opt(row.baseline_seconds, 2),
                 opt(row.per_core_over_baseline, 1),
+                opt(row.seed_algorithm_seconds, 2),
+                opt(row.per_core_over_seed_algorithm, 1),
             );
         }
         rows.push(row);

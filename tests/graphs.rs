@@ -479,3 +479,17 @@ fn gpu_equals_cpu_on_random_graphs() {
         assert_eq!(bad, None, "{} on {:?}", c.text, g);
     }
 }
+
+#[test]
+fn benchmark_baselines_agree_with_the_dense_table() {
+    use grundy::bench::{memo_recursion_baseline, seed_algorithm_2};
+    let mut rng = Rng(0x9a7_0008);
+    for _ in 0..20 {
+        let c = random_code(&mut rng);
+        let n = 4 + rng.below(9) as usize;
+        let g = random_graph(&mut rng, n, 40);
+        let v = whole(&dense(&g, &c));
+        assert_eq!(memo_recursion_baseline(&g, &c).0, v, "{} on {g:?}", c.text);
+        assert_eq!(seed_algorithm_2(&g, &c).0, v != 0, "{} on {g:?}", c.text);
+    }
+}
