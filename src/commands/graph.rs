@@ -407,11 +407,16 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
                 println!("{k:>3} | {}", line.join(" "));
             }
         } else {
+            let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
             println!(
-                "{} podes ({} rows); give --out to see them",
-                rows.len(),
-                rows.len()
+                "G of {}-podes with legs of length 1..={}",
+                code.text, args.max_length
             );
+            println!("legs {} g", lengths.join(" "));
+            for (counts, v) in &rows {
+                let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
+                println!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
+            }
         }
         println!(
             "{} pieces solved in {:.3} s{}",
