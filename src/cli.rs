@@ -90,7 +90,9 @@ Codes: 0.d1d2... with octal digits: d_i says a connected set of i vertices may b
 from one component, bit j allowing that component to be left in j pieces (0.33, 0.03, 0.137).\n\n\
 Solvers: dense (a table over every vertex subset, up to 34 vertices, on the GPU or the CPU twin) \
 and memo (components under canonical forms: rooted trees, grid symmetries; for trees and \
-larger sparse graphs). auto picks memo for forests and graphs too large for a dense table.\n\n\
+larger sparse graphs) and reach (only the positions reachable from the whole graph, with \
+--moves; for codes like 0.03 that reach few). auto picks memo for forests and graphs too large \
+for a dense table, reach for --moves on those.\n\n\
 Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
 grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
 grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
@@ -100,12 +102,14 @@ grundy graph 0.137 --graph 'IheA@GUAo'";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Solver {
-    /// memo for forests and graphs too large for a dense table, else dense.
+    /// memo for forests and graphs too large for a dense table (reach with --moves), else dense.
     Auto,
     /// A table over every vertex subset (GPU or CPU twin).
     Dense,
     /// Components under canonical forms, remembered (CPU).
     Memo,
+    /// Only the positions reachable from the whole graph, level by level (CPU; gives --moves past 34 vertices).
+    Reach,
 }
 
 #[derive(Args, Debug)]

@@ -29,6 +29,13 @@ fn graph_json_has_the_contract_fields() {
     assert_eq!(v["backend"], "cpu");
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
 
+    // The reachable solver gives the same moves (and goes past 34 vertices).
+    let v = json(&grundy(&[
+        "graph", "0.03", "--graph", "grid:3x5", "--moves", "--solver", "reach", "--json",
+    ]));
+    assert_eq!((v["g"].as_u64(), v["moves"].as_u64()), (Some(1), Some(7)));
+    assert_eq!(v["solver"], "reach");
+
     // A tree goes to the memo solver; Pod(1,2,2) is P for 0.33 (Theorem 53).
     let v = json(&grundy(&[
         "graph",

@@ -17,6 +17,7 @@ use grundy::engine::graph_dense::{
 };
 use grundy::engine::graph_kernel::GraphKernel;
 use grundy::engine::graph_memo::MemoSolver;
+use grundy::engine::graph_reach::solve_reachable;
 use grundy::game::graph::{self, Graph};
 use grundy::game::{Code, GraphCode};
 
@@ -491,5 +492,34 @@ fn benchmark_baselines_agree_with_the_dense_table() {
         let v = whole(&dense(&g, &c));
         assert_eq!(memo_recursion_baseline(&g, &c).0, v, "{} on {g:?}", c.text);
         assert_eq!(seed_algorithm_2(&g, &c).0, v != 0, "{} on {g:?}", c.text);
+    }
+}
+
+#[test]
+fn reachable_solver_equals_the_dense_table() {
+    // Values and moves of every reachable position, on random codes and graphs.
+    let mut rng = Rng(0x9a7_0009);
+    for i in 0..40 {
+        let c = random_code(&mut rng);
+        let g = if i % 3 == 0 {
+            graph::grid(2 + rng.below(3) as usize, 2 + rng.below(3) as usize)
+        } else {
+            let n = 4 + rng.below(10) as usize;
+            random_graph(&mut rng, n, 35)
+        };
+        let table = dense(&g, &c);
+        let moves = moves_table(&g, &c, &table);
+        let run = solve_reachable(&g, &c, true, &|_| {}).unwrap();
+        assert_eq!(run.value, whole(&table), "{} on {g:?}", c.text);
+        assert_eq!(run.moves, whole(&moves), "{} on {g:?}", c.text);
+        assert_eq!(run.rows.len() as u64, run.positions);
+        for (mask, v, m) in run.rows {
+            assert_eq!(
+                (v, m),
+                (table[mask as usize], moves[mask as usize]),
+                "{} at {mask:#x}",
+                c.text
+            );
+        }
     }
 }

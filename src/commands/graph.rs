@@ -10,6 +10,7 @@ use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::{MemoSolver, Record};
+use crate::engine::graph_reach::solve_reachable;
 use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
@@ -53,6 +54,7 @@ fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
 /// Which solver `auto` means for this graph.
 pub fn pick_solver(graph: &Graph, asked: Solver, moves: bool) -> Solver {
     match asked {
+        Solver::Auto if moves && graph.n() > DENSE_MAX_VERTICES => Solver::Reach,
         Solver::Auto if moves => Solver::Dense,
         Solver::Auto => {
             let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
@@ -81,6 +83,22 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     let mut rows = Rows::Pieces(Vec::new());
     let keep = args.out.is_some();
     let summary = match solver {
+        Solver::Reach => {
+            if args.backend == BackendChoice::Gpu {
+                notice(
+                    "the reach solver runs on the CPU; --solver dense puts the table on the GPU",
+                );
+            }
+            let bar = progress_bar(1 << g.n().min(40), quiet, "positions");
+            let run = solve_reachable(&g, &code, keep, &|done| bar.set_position(done))?;
+            bar.finish_and_clear();
+            let mut s = summarise(&code, &g, run.value, run.positions, solver, "cpu", None);
+            if args.moves {
+                s.moves = Some(run.moves);
+            }
+            rows = Rows::Reached(run.rows, args.moves);
+            s.with_seconds(run.seconds, None)
+        }
         Solver::Memo => {
             if args.moves {
                 return Err(Error::Input(
@@ -176,6 +194,17 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
                         .map_err(csv_error)?;
                     }
                 }
+                Rows::Reached(reached, with_moves) => {
+                    for &(mask, v, m) in reached {
+                        let size = mask.count_ones();
+                        if *with_moves {
+                            csv.serialize((mask, size, v, m))
+                        } else {
+                            csv.serialize((mask, size, v))
+                        }
+                        .map_err(csv_error)?;
+                    }
+                }
                 Rows::Pieces(records) => {
                     for r in records {
                         csv.serialize((r.mask, r.size, r.g)).map_err(csv_error)?;
@@ -199,10 +228,10 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         };
         println!(
             "solver      {}, {backend}, {} positions, {:.3} s",
-            if summary.solver == Solver::Memo {
-                "memo"
-            } else {
-                "dense"
+            match summary.solver {
+                Solver::Memo => "memo",
+                Solver::Reach => "reach",
+                _ => "dense",
             },
             summary.positions,
             summary.seconds
@@ -229,6 +258,8 @@ enum Rows {
     Subsets(Vec<u8>, Option<Vec<u8>>),
     /// Every canonical piece the memo solver evaluated.
     Pieces(Vec<Record>),
+    /// Every reachable position (mask, G, moves), and whether to write moves.
+    Reached(Vec<(u64, u8, u8)>, bool),
 }
 
 fn csv_error(e: csv::Error) -> std::io::Error {

@@ -3,6 +3,7 @@
 pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;
+pub mod graph_reach;
 pub mod heap_kernel;
 pub mod memory;
 
