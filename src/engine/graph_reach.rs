@@ -57,6 +57,7 @@ pub fn solve_reachable(
     // Top-down: level k's positions come from the options of levels above.
     let mut found: Vec<Vec<u64>> = vec![Vec::new(); n + 1];
     found[n].push(graph.all());
+    let mut squeezed = vec![0usize; n + 1];
     let mut positions = 0u64;
     for k in (0..=n).rev() {
         let mut list = std::mem::take(&mut found[k]);
@@ -77,6 +78,15 @@ pub fn solve_reachable(
             options.dedup();
             for o in options {
                 found[o.count_ones() as usize].push(o);
+            }
+            // Lower levels gather the same position from many parents:
+            // squeeze them whenever they have doubled since the last time.
+            for j in 0..k {
+                if found[j].len() > 2 * squeezed[j] + (1 << 20) {
+                    found[j].par_sort_unstable();
+                    found[j].dedup();
+                    squeezed[j] = found[j].len();
+                }
             }
         }
         found[k] = list;
