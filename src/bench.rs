@@ -238,33 +238,26 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
                 w.code, w.graph
             )));
         }
-        let baseline = w.baseline.then(|| {
-            let code = GraphCode::parse(w.code).expect("suite codes parse");
+        // The two baselines, timed, each checked against the dense table.
+        let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+        let timed = |agrees: &dyn Fn() -> bool| {
             let start = Instant::now();
-            let (v, _) = memo_recursion_baseline(&g, &code);
-            (start.elapsed().as_secs_f64(), v)
-        });
-        if let Some((_, v)) = baseline
-            && v != cpu_value
-        {
-            return Err(Error::Run(format!(
-                "the baseline differs for {} on {}",
-                w.code, w.graph
-            )));
-        }
-        let seed = w.baseline.then(|| {
-            let code = GraphCode::parse(w.code).expect("suite codes parse");
-            let start = Instant::now();
-            let (n, _) = seed_algorithm_2(&g, &code);
-            (start.elapsed().as_secs_f64(), n)
-        });
-        if let Some((_, n)) = seed
-            && n != (cpu_value != 0)
-        {
-            return Err(Error::Run(format!(
-                "Algorithm 2 differs for {} on {}",
-                w.code, w.graph
-            )));
+            let ok = agrees();
+            (start.elapsed().as_secs_f64(), ok)
+        };
+        let baseline = w
+            .baseline
+            .then(|| timed(&|| memo_recursion_baseline(&g, &code).0 == cpu_value));
+        let seed = w
+            .baseline
+            .then(|| timed(&|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
+        for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
+            if let Some((_, false)) = run {
+                return Err(Error::Run(format!(
+                    "{name} differs from the dense table for {} on {}",
+                    w.code, w.graph
+                )));
+            }
         }
         let row = GraphBenchRow {
             code: w.code.to_string(),
