@@ -199,6 +199,18 @@ pub fn for_each_option(graph: &Graph, code: &GraphCode, mask: u64, mut visit: im
     }
 }
 
+/// Moves played from a position whose options are (G, moves played): the
+/// winner (`winning`) takes the longest line among moves to a P-position,
+/// the loser the shortest of all; none when there is no option.
+pub fn moves_played(winning: bool, options: &[(u8, u8)]) -> u8 {
+    let lines = options
+        .iter()
+        .filter(|&&(g, _)| !winning || g == 0)
+        .map(|&(_, m)| m + 1);
+    let best = if winning { lines.max() } else { lines.min() };
+    best.unwrap_or(0)
+}
+
 /// Moves played from every position when the winner plays to empty the
 /// graph (the longest game among winning moves) and the loser plays to stop
 /// that (the shortest): seed 000, Tables 2 and 3.
@@ -214,19 +226,12 @@ pub fn moves_table(graph: &Graph, code: &GraphCode, values: &[u8]) -> Vec<u8> {
             let mut mask = kern.unrank(start, k);
             for _ in start..(start + RUN).min(count) {
                 let winning = values[mask as usize] != 0;
-                let mut best: Option<u8> = None;
+                let mut options = Vec::new();
                 for_each_option(graph, code, mask, |o| {
-                    if winning && values[o as usize] != 0 {
-                        return;
-                    }
-                    let m = 1 + view[o as usize].load(Ordering::Relaxed);
-                    best = Some(match best {
-                        None => m,
-                        Some(b) if winning => b.max(m),
-                        Some(b) => b.min(m),
-                    });
+                    options.push((values[o as usize], view[o as usize].load(Ordering::Relaxed)))
                 });
-                view[mask as usize].store(best.unwrap_or(0), Ordering::Relaxed);
+                let best = moves_played(winning, &options);
+                view[mask as usize].store(best, Ordering::Relaxed);
                 mask = next_colex(mask);
             }
         });

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::cpu::graph_level::for_each_connected_set;
+use super::graph_dense::for_each_option;
 use crate::error::{Error, Result};
 use crate::game::graph::bits;
 use crate::game::{Graph, GraphCode};
@@ -103,18 +103,9 @@ impl MemoSolver {
             local.insert(comp, v);
             return Ok(v);
         }
+        // `comp` is one piece, so its options are the position's options.
         let mut options = Vec::new();
-        for size in 1..=self.code.max_take().min(comp.count_ones() as usize) {
-            if self.code.digits[size] == 0 {
-                continue;
-            }
-            for_each_connected_set(&graph.adj, comp, size, |set| {
-                let rest = comp & !set;
-                if self.code.allows(size, graph.pieces(rest, 3) as u32) {
-                    options.push(rest);
-                }
-            });
-        }
+        for_each_option(graph, &self.code, comp, |rest| options.push(rest));
         let mut seen = [0u64; 5];
         for rest in options {
             let g = self.position(graph, rest, local)? as usize;

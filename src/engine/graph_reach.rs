@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::graph_dense::for_each_option;
+use super::graph_dense::{for_each_option, moves_played};
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};
 
@@ -141,11 +141,5 @@ fn evaluate(graph: &Graph, code: &GraphCode, mask: u64, below: &[Level]) -> Opti
         seen[(g >> 6) as usize] |= 1 << (g & 63);
     }
     let g = (0..256).find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)?;
-    let winning = g != 0;
-    let moves = options
-        .iter()
-        .filter(|&&(og, _)| !winning || og == 0)
-        .map(|&(_, m)| m + 1);
-    let moves = if winning { moves.max() } else { moves.min() };
-    Some((g as u8, moves.unwrap_or(0)))
+    Some((g as u8, moves_played(g != 0, &options)))
 }
