@@ -32,9 +32,9 @@ struct GraphData {
 
 struct Params {
     level: u32,
-    first: u32,
     count: u32,
     groups_x: u32,
+    pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> graph: GraphData;
@@ -302,7 +302,7 @@ fn graph_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
     if (t >= params.count) {
         return;
     }
-    let mask = unrank(params.first + t, params.level);
+    let mask = unrank(t, params.level);
     let g = position_value(mask);
     if (g == OVERFLOW) {
         if (atomicMax(&status[0], 1u) == 0u) {

@@ -22,6 +22,17 @@ pub struct Overflow {
     pub mask: u64,
 }
 
+impl std::fmt::Display for Overflow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the position {:#x} has a value above {MAX_VALUE}, the most the dense table holds; \
+             use --solver memo (values up to 255)",
+            self.mask
+        )
+    }
+}
+
 fn table_get(table: &[AtomicU8], mask: u64) -> u32 {
     table[mask as usize].load(Ordering::Relaxed) as u32
 }
@@ -136,20 +147,15 @@ pub fn connected_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32
     g | CONNECTED
 }
 
-/// Values of the positions of level `k` with colex ranks `first..first + count`.
-pub fn graph_level(
-    kern: &GraphKernel,
-    table: &[AtomicU8],
-    k: usize,
-    first: u64,
-    count: u64,
-) -> Result<(), Overflow> {
+/// Values of the positions of level `k`, in colex order, runs of them in parallel.
+pub fn graph_level(kern: &GraphKernel, table: &[AtomicU8], k: usize) -> Result<(), Overflow> {
     const RUN: u64 = 4096;
+    let count = kern.level_size(k);
     (0..count.div_ceil(RUN))
         .into_par_iter()
         .try_for_each(|run| {
-            let start = first + run * RUN;
-            let end = (start + RUN).min(first + count);
+            let start = run * RUN;
+            let end = (start + RUN).min(count);
             let mut mask = kern.unrank(start, k);
             for _ in start..end {
                 let g = position_value(kern, table, mask);

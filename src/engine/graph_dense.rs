@@ -146,12 +146,7 @@ pub fn cpu_dense(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<Vec<u8>> 
     let mut done = 1;
     for k in 1..=kern.n {
         let count = kern.level_size(k);
-        graph_level(kern, view, k, 0, count).map_err(|o| {
-            Error::Run(format!(
-                "the position {:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)",
-                o.mask
-            ))
-        })?;
+        graph_level(kern, view, k).map_err(|o| Error::Run(o.to_string()))?;
         done += count;
         progress(done);
     }
@@ -167,12 +162,7 @@ pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result
     let mut evaluated = 0;
     let mut done = 1;
     for k in 1..=kern.n {
-        evaluated += graph_level_connected(kern, view, k).map_err(|o| {
-            Error::Run(format!(
-                "the position {:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)",
-                o.mask
-            ))
-        })?;
+        evaluated += graph_level_connected(kern, view, k).map_err(|o| Error::Run(o.to_string()))?;
         done += kern.level_size(k);
         progress(done);
     }

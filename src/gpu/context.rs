@@ -74,6 +74,28 @@ impl GpuContext {
         1u64 << (63 - max.max(4).leading_zeros())
     }
 
+    /// A bind group whose bindings 0, 1, 2… are `resources` in order.
+    pub fn bind_group(
+        &self,
+        label: &str,
+        layout: &wgpu::BindGroupLayout,
+        resources: Vec<wgpu::BindingResource<'_>>,
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = resources
+            .into_iter()
+            .enumerate()
+            .map(|(binding, resource)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource,
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout,
+            entries: &entries,
+        })
+    }
+
     /// Copies `bytes` bytes of `src` from `offset` back to the host.
     pub fn read_buffer(
         &self,

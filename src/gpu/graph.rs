@@ -7,6 +7,7 @@ use wgpu::util::DeviceExt;
 use super::GpuContext;
 use super::heap::GpuStats;
 use super::timer::Timer;
+use crate::cpu::graph_level::Overflow;
 use crate::engine::graph_kernel::{
     BINOM_DIM, GPU_MAX_TAKE, GraphKernel, VALUE_BITS, connected_set_counts, dense_table_bytes,
     strip_flags,
@@ -39,9 +40,9 @@ struct GraphData {
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct Params {
     level: u32,
-    first: u32,
     count: u32,
     groups_x: u32,
+    pad: u32,
 }
 
 /// A dense table computed on the GPU.
@@ -158,24 +159,15 @@ pub fn dense(
         offset: 0,
         size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
     });
-    let entries: Vec<wgpu::BindGroupEntry> = [graph.as_entire_binding(), params_binding]
+    let resources = [graph.as_entire_binding(), params_binding]
         .into_iter()
         .chain(
             std::iter::once(&status)
                 .chain(&chunks)
                 .map(|b| b.as_entire_binding()),
         )
-        .enumerate()
-        .map(|(binding, resource)| wgpu::BindGroupEntry {
-            binding: binding as u32,
-            resource,
-        })
         .collect();
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("graph"),
-        layout: &layout,
-        entries: &entries,
-    });
+    let bind_group = ctx.bind_group("graph", &layout, resources);
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
 
     // One dispatch per level; every level's parameters written up front.
@@ -187,9 +179,9 @@ pub fn dense(
         grids.push((gx, gy, count));
         let p = Params {
             level: k as u32,
-            first: 0,
             count: count as u32,
             groups_x: gx,
+            pad: 0,
         };
         let at = (k - 1) * PARAMS_STRIDE as usize;
         param_bytes[at..at + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&p));
@@ -228,9 +220,7 @@ pub fn dense(
         }
         if st[0] != 0 {
             let mask = st[1] as u64 | (st[2] as u64) << 32;
-            return Err(format!(
-                "the position {mask:#x} has a value above 127, the most the dense table holds; use --solver memo (values up to 255)"
-            ));
+            return Err(Overflow { mask }.to_string());
         }
         progress(done);
     }

@@ -207,19 +207,10 @@ pub fn extend(
     let storage_buffers = [
         &digits, &below, &status, &chunks[0], &chunks[1], &chunks[2], &chunks[3],
     ];
-    let entries: Vec<wgpu::BindGroupEntry> = std::iter::once(params_binding)
+    let resources = std::iter::once(params_binding)
         .chain(storage_buffers.iter().map(|b| b.as_entire_binding()))
-        .enumerate()
-        .map(|(binding, resource)| wgpu::BindGroupEntry {
-            binding: binding as u32,
-            resource,
-        })
         .collect();
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("heap"),
-        layout: &kernels.layout,
-        entries: &entries,
-    });
+    let bind_group = ctx.bind_group("heap", &kernels.layout, resources);
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
 
     let blocks = plan_blocks(from, to, max_block);
