@@ -23,7 +23,9 @@ pub const LONG_VERSION: &str = concat!(
     after_help = "Examples:\n  grundy octal 0.07 -n 100000 --out output/0.07.csv\n  grundy octal 4!.0 -n 1000000 --json\n  \
                   grundy octal 0.16 --until-periodic --json\n  grundy subtraction 1,3,4 -n 1000\n  \
                   grundy graph 0.03 --graph grid:3x5 --moves\n  grundy podes 0.33 --max-legs 10\n  \
-                  grundy bipodes 0.33 --middle 2 --max 6 --out output/bipodes-2.csv\n  grundy bench --quick"
+                  grundy bipodes 0.33 --middle 2 --max 6 --out output/bipodes-2.csv\n  \
+                  grundy rect --max 2048 --out output/rect.csv\n  \
+                  grundy delete-nim --rule single --heaps 4 --max 40\n  grundy bench --quick"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -59,6 +61,12 @@ pub enum Command {
                             memo solver, one memo for the whole table."
     )]
     Bipodes(BipodesArgs),
+    /// Grundy's game on rectangles or boxes with sides up to M (seed 001): G of every shape.
+    #[command(after_help = RECT_HELP)]
+    Rect(RectArgs),
+    /// Delete Nim and its many-heap rules (seed 002): G of every nondecreasing tuple of heaps up to X.
+    #[command(after_help = DELETE_NIM_HELP)]
+    DeleteNim(DeleteNimArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
@@ -97,6 +105,32 @@ Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
 grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
 grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
 grundy graph 0.137 --graph 'IheA@GUAo'";
+
+const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
+size; with --min-diff D the pieces' sides along the cut must differ by at least D (D = 1 is Grundy's \
+rule, D = 0 allows equal halves). A position of several pieces is worth the xor of its pieces. \
+Level = sum of the sides; one GPU dispatch per level.\n\n\
+CSV: a,b,g (boxes: a,b,c,g), one row per shape with a <= b (<= c).\n\n\
+Examples:\n  grundy rect --max 20\n  \
+grundy rect --max 2048 --out output/rect-2048.csv --json\n  \
+grundy rect --max 64 --dims 3 --out output/boxes-64.csv\n  \
+grundy rect --max 200 --min-diff 3 --out -";
+
+const DELETE_NIM_HELP: &str = "Rules (seed 002), n heaps; a move keeps n heaps:\n  \
+delete   Delete Nim (n = 2): delete a heap, take a token from the other, split the rest in two (heaps may be empty)\n  \
+vdn      Variant Delete Nim (n = 2): delete a heap, split the other into two non-empty heaps\n  \
+abo      All-but-one-delete: delete n-1 heaps, split the last into n\n  \
+nmth     No-more-than-half-delete: delete k <= n/2 heaps, split k of the others into two each\n  \
+half     Half-delete (n = 2m): delete m heaps, split each of the others into two\n  \
+kdelete  (k-1)/k n-delete (n = km, --k K): delete (k-1)m heaps, split each of the others into K\n  \
+single   Single-delete: delete one heap, split one of the others into two\n\n\
+Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
+tokens, one GPU dispatch per level. A position with no option has value 0.\n\n\
+CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn.\n\n\
+Examples:\n  grundy delete-nim --rule delete --max 15\n  \
+grundy delete-nim --rule vdn --max 4096 --out output/vdn-4096.csv --json\n  \
+grundy delete-nim --rule single --heaps 4 --max 40 --out output/single-4.csv\n  \
+grundy delete-nim --rule kdelete --heaps 6 --k 3 --max 12 --json";
 
 /// How `graph` solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -243,4 +277,54 @@ pub struct BenchArgs {
     /// Backends to compare: auto runs the GPU when there is one, and always the CPU.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
+}
+
+/// Where a rectangle or Delete Nim table is computed and goes.
+#[derive(Args, Debug)]
+pub struct TupleTableArgs {
+    /// Where to compute: auto uses the GPU when an adapter exists.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
+    /// Write the table as CSV here (- for stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar and no notices on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RectArgs {
+    /// Every shape with sides up to M.
+    #[arg(long, value_name = "M")]
+    pub max: u32,
+    /// 2 for rectangles, 3 for boxes.
+    #[arg(long, value_name = "2|3", default_value_t = 2)]
+    pub dims: usize,
+    /// The pieces' sides along a cut must differ by at least D (1: unequal pieces, Grundy's rule).
+    #[arg(long, value_name = "D", default_value_t = 1)]
+    pub min_diff: u32,
+    #[command(flatten)]
+    pub table: TupleTableArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct DeleteNimArgs {
+    /// The ruleset.
+    #[arg(long, value_enum)]
+    pub rule: crate::game::delete_nim::Rule,
+    /// Number of heaps n.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub heaps: usize,
+    /// k of the kdelete rule: heaps are split into k (n = km).
+    #[arg(long, value_name = "K")]
+    pub k: Option<usize>,
+    /// Every tuple of heaps up to X.
+    #[arg(long, value_name = "X")]
+    pub max: u32,
+    #[command(flatten)]
+    pub table: TupleTableArgs,
 }

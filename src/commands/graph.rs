@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::progress_bar;
+use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
@@ -40,15 +40,6 @@ pub struct GraphSummary {
     pub seconds: f64,
     pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
-}
-
-fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
-    if json && out == Some(Path::new("-")) {
-        return Err(Error::Input(
-            "--json and --out - both write to stdout; give --out a file name".into(),
-        ));
-    }
-    Ok(())
 }
 
 /// Which solver `auto` means for this graph.
@@ -264,14 +255,6 @@ enum Rows {
 
 fn csv_error(e: csv::Error) -> std::io::Error {
     std::io::Error::other(e)
-}
-
-fn print_json(value: &impl Serialize) -> Result<()> {
-    println!(
-        "{}",
-        serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
-    );
-    Ok(())
 }
 
 fn summarise(

@@ -1,6 +1,7 @@
 //! What each subcommand does: parse its input, run the engine, report.
 
 pub mod graph;
+pub mod tuples;
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -34,8 +35,29 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Graph(args) => graph::graph(&args),
         Command::Podes(args) => graph::podes(&args),
         Command::Bipodes(args) => graph::bipodes(&args),
+        Command::Rect(args) => tuples::rect(&args),
+        Command::DeleteNim(args) => tuples::delete_nim(&args),
         Command::Bench(args) => crate::bench::run(&args),
     }
+}
+
+/// Refuses two things writing to stdout at once.
+pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
+    if json && out == Some(Path::new("-")) {
+        return Err(Error::Input(
+            "--json and --out - both write to stdout; give --out a file name".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Prints one JSON object on stdout.
+pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
+    println!(
+        "{}",
+        serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
+    );
+    Ok(())
 }
 
 /// `1,3,4` → [1, 3, 4].
@@ -93,11 +115,7 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
 }
 
 fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    if args.json && args.out.as_deref() == Some(Path::new("-")) {
-        return Err(Error::Input(
-            "--json and --out - both write to stdout; give --out a file name".into(),
-        ));
-    }
+    reject_stdout_clash(args.json, args.out.as_deref())?;
     if let Some(why) = crate::cpu::general::unsupported(code) {
         return Err(Error::Input(why));
     }

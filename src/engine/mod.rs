@@ -6,6 +6,9 @@ pub mod graph_memo;
 pub mod graph_reach;
 pub mod heap_kernel;
 pub mod memory;
+pub mod tuple_kernel;
+pub mod tuple_space;
+pub mod tuple_table;
 
 use std::time::Instant;
 

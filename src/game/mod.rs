@@ -8,3 +8,5 @@ pub mod graph_code;
 
 pub use graph::Graph;
 pub use graph_code::GraphCode;
+pub mod delete_nim;
+pub mod rect;

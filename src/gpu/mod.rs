@@ -4,5 +4,6 @@ pub mod context;
 pub mod graph;
 pub mod heap;
 pub mod timer;
+pub mod tuples;
 
 pub use context::GpuContext;

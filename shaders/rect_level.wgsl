@@ -1,0 +1,48 @@
+// One level of Grundy's game on rectangles or boxes (seed 001): every box
+// whose sides sum to params.total gets its value, the mex over its cuts of
+// the xor of the two pieces (both in earlier levels). A side s is cut into
+// i and s - i when s - 2i >= min_diff. Sides are a ranked nondecreasing tuple
+// (tuple_common.wgsl). CPU twin: src/cpu/rect_level.rs.
+
+// game[0]: dimensions (2 or 3), game[1]: the largest side, game[2]: min_diff
+
+// The sides `s` with side d replaced by v <= s[d], kept sorted.
+fn with_side(s: ptr<function, array<u32, MAX_HEAPS>>, dims: u32, d: u32, v: u32) -> array<u32, MAX_HEAPS> {
+    var p = *s;
+    p[d] = v;
+    sort_tuple(&p, dims);
+    return p;
+}
+
+fn box_value(s: ptr<function, array<u32, MAX_HEAPS>>) -> u32 {
+    let dims = game[0];
+    let min_diff = game[2];
+    clear_seen();
+    for (var d = 0u; d < dims; d++) {
+        if (d > 0u && (*s)[d] == (*s)[d - 1u]) {
+            continue; // the same cuts as the side before
+        }
+        let side = (*s)[d];
+        var cuts = 0u;
+        if (side > min_diff) {
+            cuts = (side - min_diff) / 2u;
+        }
+        for (var i = 1u; i <= cuts; i++) {
+            var a = with_side(s, dims, d, i);
+            var b = with_side(s, dims, d, side - i);
+            mark(table[rank(&a, dims)] ^ table[rank(&b, dims)]);
+        }
+    }
+    return mex();
+}
+
+@compute @workgroup_size(WG)
+fn rect_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let t = thread_index(wid, lid);
+    if (t >= params.count) {
+        return;
+    }
+    let r = order[params.start + t];
+    var s = unrank(r, game[0], game[1]);
+    store_value(r, box_value(&s));
+}

@@ -1,0 +1,230 @@
+//! `rect` and `delete-nim`: whole tables of games over ranked tuples.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{print_json, progress_bar, reject_stdout_clash};
+use crate::cli::{DeleteNimArgs, RectArgs, TupleTableArgs};
+use crate::engine::Backend;
+use crate::engine::tuple_kernel::{TupleKernel, TupleRule};
+use crate::engine::tuple_table::{TupleRun, describe_size, solve};
+use crate::error::{Error, Result};
+use crate::export;
+use crate::game::delete_nim::DeleteNim;
+use crate::game::rect::Rect;
+
+/// The JSON summary of a rectangle or Delete Nim table.
+#[derive(Serialize)]
+pub struct TupleSummary {
+    /// "rect" or "delete-nim".
+    pub game: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    /// Heaps, or the sides of a box.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heaps: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dims: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_diff: Option<u32>,
+    pub max: u32,
+    pub positions: u64,
+    pub p_positions: u64,
+    pub max_value: u32,
+    /// The first tuple (in rank order) with the largest value.
+    pub max_value_at: Vec<u32>,
+    pub levels: u64,
+    /// Options of moves that keep no heap gathered once per split tuple.
+    pub split_sets: bool,
+    pub backend: &'static str,
+    pub adapter: Option<String>,
+    pub seconds: f64,
+    pub kernel_seconds: Option<f64>,
+    pub out: Option<String>,
+}
+
+pub fn rect(args: &RectArgs) -> Result<()> {
+    let rect = Rect::new(args.dims, args.min_diff).map_err(Error::Input)?;
+    check_max(args.max, 1)?;
+    let kern = TupleKernel::rect(rect, args.max).map_err(Error::Input)?;
+    let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
+    table(&kern, &header, 0, &args.table, |s| TupleSummary {
+        game: "rect",
+        rule: None,
+        heaps: None,
+        dims: Some(args.dims),
+        k: None,
+        min_diff: Some(args.min_diff),
+        ..s
+    })
+}
+
+pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
+    let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
+    check_max(args.max, 1 - game.shift())?;
+    let shift = game.shift();
+    let kern = TupleKernel::delete_nim(game.clone(), args.max, true).map_err(Error::Input)?;
+    let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
+    let header: Vec<&str> = names.iter().map(String::as_str).collect();
+    table(&kern, &header, shift, &args.table, |s| TupleSummary {
+        game: "delete-nim",
+        rule: Some(game.name()),
+        heaps: Some(game.heaps),
+        k: game.k,
+        ..s
+    })
+}
+
+fn check_max(max: u32, least: u32) -> Result<()> {
+    if max < least {
+        return Err(Error::Input(format!(
+            "--max {max}: expected at least {least}"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `kern`, writes its CSV (sizes minus `shift`) and reports.
+fn table(
+    kern: &TupleKernel,
+    header: &[&str],
+    shift: u32,
+    args: &TupleTableArgs,
+    finish: impl FnOnce(TupleSummary) -> TupleSummary,
+) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let quiet = args.quiet;
+    let mut notice = |m: &str| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    };
+    let backend = Backend::open(args.backend, &mut notice)?;
+    notice(&describe_size(kern));
+    let bar = progress_bar(kern.space.count(), quiet, "positions");
+    let run = solve(kern, &backend, &mut notice, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+
+    if let Some(path) = &args.out {
+        export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
+    }
+    let (lo, hi) = kern.space.totals();
+    let (max_value, max_rank) =
+        run.table.iter().enumerate().fold(
+            (0, 0),
+            |best, (r, &v)| if v > best.0 { (v, r) } else { best },
+        );
+    let mut at = vec![0u32; kern.space.heaps];
+    kern.space.unrank(max_rank as u32, &mut at);
+    let summary = finish(TupleSummary {
+        game: "",
+        rule: None,
+        heaps: None,
+        dims: None,
+        k: None,
+        min_diff: None,
+        max: kern.space.max - shift,
+        positions: kern.space.count(),
+        p_positions: run.table.iter().filter(|&&v| v == 0).count() as u64,
+        max_value,
+        max_value_at: at.iter().map(|x| x - shift).collect(),
+        levels: hi - lo + 1,
+        split_sets: kern.split_sets.is_some(),
+        backend: run.backend,
+        adapter: (run.backend == "gpu").then(|| backend.adapter()).flatten(),
+        seconds: run.seconds,
+        kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    });
+    if args.json {
+        return print_json(&summary);
+    }
+    if args.out.as_deref() == Some(Path::new("-")) {
+        return Ok(());
+    }
+    print_human(kern, &run, shift, &summary);
+    Ok(())
+}
+
+fn write_csv(
+    w: &mut dyn Write,
+    kern: &TupleKernel,
+    table: &[u32],
+    header: &[&str],
+    shift: u32,
+) -> std::io::Result<()> {
+    writeln!(w, "{},g", header.join(","))?;
+    let mut result = Ok(());
+    let mut line = String::new();
+    kern.space.for_each_lex(|h| {
+        if result.is_err() {
+            return;
+        }
+        line.clear();
+        for x in h {
+            line.push_str(&(x - shift).to_string());
+            line.push(',');
+        }
+        line.push_str(&table[kern.space.rank(h) as usize].to_string());
+        result = writeln!(w, "{line}");
+    });
+    result
+}
+
+/// The summary, and for two-heap (two-side) tables small enough to read, the table itself.
+fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary) {
+    let what = match &kern.rule {
+        TupleRule::Rect(r) => format!(
+            "Grundy's game on {} with sides up to {} (pieces differ by at least {})",
+            if r.dims == 2 { "rectangles" } else { "boxes" },
+            s.max,
+            r.min_diff
+        ),
+        TupleRule::DeleteNim(g) => format!(
+            "{} on {} heaps up to {}{}",
+            g.name(),
+            g.heaps,
+            s.max,
+            g.k.map(|k| format!(" (k = {k})")).unwrap_or_default()
+        ),
+    };
+    println!("{what}");
+    println!(
+        "positions {}  P-positions {}  largest value {} at ({})",
+        s.positions,
+        s.p_positions,
+        s.max_value,
+        s.max_value_at
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let on = s
+        .adapter
+        .as_ref()
+        .map(|a| format!(" ({a})"))
+        .unwrap_or_default();
+    println!("backend {}{on}  {:.3} s", s.backend, s.seconds);
+    let max = kern.space.max;
+    if kern.space.heaps == 2 && max - shift <= 40 {
+        println!();
+        let lo = 1; // stored sizes start at 1
+        let label = |x: u32| format!("{:>3}", x - shift);
+        let cols: Vec<String> = (lo..=max).map(label).collect();
+        println!("    |{}", cols.join(""));
+        for a in lo..=max {
+            let row: Vec<String> = (lo..=max)
+                .map(|b| {
+                    let (x, y) = (a.min(b), a.max(b));
+                    format!("{:>3}", run.table[kern.space.rank(&[x, y]) as usize])
+                })
+                .collect();
+            println!("{} |{}", label(a), row.join(""));
+        }
+    }
+}

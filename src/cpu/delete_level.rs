@@ -1,0 +1,226 @@
+//! CPU twin of `shaders/delete_level.wgsl`: one level of a Delete Nim rule
+//! (seed 002). A move deletes `delete` heaps and splits `split` of the others
+//! into `parts` non-empty heaps each (the rest are kept). Heaps of equal size
+//! play the same role in one order only.
+//!
+//! A move kind that keeps no heap depends only on the heaps it splits, a
+//! tuple S: its option values are gathered once per S (`split_sets_level`,
+//! right after the level of S's total) and a position ORs in the sets of its
+//! sub-tuples.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
+
+use super::tuple_common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
+use crate::engine::tuple_kernel::{TupleKernel, VALUE_WORDS};
+
+const SPLIT: u32 = 0;
+const KEEP: u32 = 1;
+const DELETE: u32 = 2;
+
+fn first_partition(a: &mut Tuple, at: usize, p: usize, z: u32) {
+    for j in 0..p - 1 {
+        a[at + j] = 1;
+    }
+    a[at + p - 1] = z - (p as u32 - 1);
+}
+
+/// The next nondecreasing p parts summing to z, in lexicographic order.
+fn next_partition(a: &mut Tuple, at: usize, p: usize, z: u32) -> bool {
+    let mut prefix: u32 = a[at..at + p - 1].iter().sum();
+    for i in (0..p - 1).rev() {
+        prefix -= a[at + i];
+        let v = a[at + i] + 1;
+        let need = prefix + v * (p - 1 - i) as u32;
+        if z >= need + v {
+            for j in i..p - 1 {
+                a[at + j] = v;
+            }
+            a[at + p - 1] = z - need;
+            return true;
+        }
+    }
+    false
+}
+
+/// Marks every option that keeps `kept` and splits each of the s heaps z into p.
+fn mark_splits(
+    kern: &TupleKernel,
+    table: &[AtomicU32],
+    seen: &mut Seen,
+    kept: &Tuple,
+    nkept: usize,
+    z: &Tuple,
+    s: usize,
+    p: usize,
+) {
+    let n = kern.space.heaps;
+    let mut parts: Tuple = [0; 8];
+    for t in 0..s {
+        first_partition(&mut parts, t * p, p, z[t]);
+    }
+    loop {
+        let mut o: Tuple = [0; 8];
+        o[..nkept].copy_from_slice(&kept[..nkept]);
+        o[nkept..nkept + s * p].copy_from_slice(&parts[..s * p]);
+        sort_tuple(&mut o, n);
+        seen.mark(table_get(table, kern.space.rank(&o[..n])));
+        // odometer over the splits, the last heap's fastest
+        let mut advanced = false;
+        let mut t = s;
+        while t > 0 {
+            t -= 1;
+            if next_partition(&mut parts, t * p, p, z[t]) {
+                advanced = true;
+                break;
+            }
+            first_partition(&mut parts, t * p, p, z[t]);
+        }
+        if !advanced {
+            break;
+        }
+    }
+}
+
+/// Roles in ascending order: split, keep, delete.
+fn first_roles(split: usize, keep: usize, n: usize) -> Tuple {
+    let mut r: Tuple = [0; 8];
+    for (i, role) in r.iter_mut().enumerate().take(n) {
+        *role = if i < split {
+            SPLIT
+        } else if i < split + keep {
+            KEEP
+        } else {
+            DELETE
+        };
+    }
+    r
+}
+
+fn next_roles(r: &mut Tuple, n: usize) -> bool {
+    let mut i = n - 1;
+    while i > 0 && r[i - 1] >= r[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = n - 1;
+    while r[j] <= r[i - 1] {
+        j -= 1;
+    }
+    r.swap(i - 1, j);
+    r[i..n].reverse();
+    true
+}
+
+/// One order per multiset of roles, and every split heap can be split into p.
+fn roles_useful(h: &Tuple, r: &Tuple, n: usize, p: u32) -> bool {
+    (0..n).all(|i| !(i > 0 && h[i] == h[i - 1] && r[i] < r[i - 1]) && !(r[i] == SPLIT && h[i] < p))
+}
+
+/// The heaps with role `role`, in order; returns how many.
+fn gather(h: &Tuple, r: &Tuple, n: usize, role: u32, out: &mut Tuple) -> usize {
+    let mut c = 0;
+    for i in 0..n {
+        if r[i] == role {
+            out[c] = h[i];
+            c += 1;
+        }
+    }
+    c
+}
+
+pub fn position_value(
+    kern: &TupleKernel,
+    table: &[AtomicU32],
+    split_sets: &[AtomicU32],
+    h: &Tuple,
+) -> u32 {
+    let n = kern.space.heaps;
+    let mut seen = Seen::default();
+    if let Some((kind, sets)) = &kern.split_sets {
+        let set_split = kind.split as usize;
+        let mut r = first_roles(set_split, 0, n);
+        loop {
+            if roles_useful(h, &r, n, kind.parts) {
+                let mut z: Tuple = [0; 8];
+                gather(h, &r, n, SPLIT, &mut z);
+                let at = sets.rank(&z[..set_split]) as usize * VALUE_WORDS;
+                for w in 0..VALUE_WORDS {
+                    seen.0[w] |= split_sets[at + w].load(Ordering::Relaxed);
+                }
+            }
+            if !next_roles(&mut r, n) {
+                break;
+            }
+        }
+    }
+    for kind in &kern.walked {
+        let (deleted, split, parts) = (kind.delete as usize, kind.split as usize, kind.parts);
+        let mut r = first_roles(split, n - deleted - split, n);
+        loop {
+            if roles_useful(h, &r, n, parts) {
+                let mut z: Tuple = [0; 8];
+                let mut kept: Tuple = [0; 8];
+                gather(h, &r, n, SPLIT, &mut z);
+                let nkept = gather(h, &r, n, KEEP, &mut kept);
+                mark_splits(
+                    kern,
+                    table,
+                    &mut seen,
+                    &kept,
+                    nkept,
+                    &z,
+                    split,
+                    parts as usize,
+                );
+            }
+            if !next_roles(&mut r, n) {
+                break;
+            }
+        }
+    }
+    seen.mex()
+}
+
+/// Values every position of one level (`ranks`).
+pub fn delete_level(
+    kern: &TupleKernel,
+    table: &[AtomicU32],
+    split_sets: &[AtomicU32],
+    ranks: &[u32],
+) -> Result<(), Overflow> {
+    ranks.par_iter().with_min_len(16).try_for_each(|&r| {
+        let mut h: Tuple = [0; 8];
+        kern.space.unrank(r, &mut h[..kern.space.heaps]);
+        store_value(table, r, position_value(kern, table, split_sets, &h))
+    })
+}
+
+/// The option values of splitting each heap of S (the split tuples `ranks`
+/// of one level) into the held kind's parts, for the positions that hold S.
+pub fn split_sets_level(
+    kern: &TupleKernel,
+    table: &[AtomicU32],
+    split_sets: &[AtomicU32],
+    ranks: &[u32],
+) {
+    let Some((kind, sets)) = &kern.split_sets else {
+        return;
+    };
+    let (s, p) = (kind.split as usize, kind.parts);
+    ranks.par_iter().with_min_len(16).for_each(|&r| {
+        let mut z: Tuple = [0; 8];
+        sets.unrank(r, &mut z[..s]);
+        let mut seen = Seen::default();
+        if z[0] >= p {
+            let nothing: Tuple = [0; 8];
+            mark_splits(kern, table, &mut seen, &nothing, 0, &z, s, p as usize);
+        }
+        for w in 0..VALUE_WORDS {
+            split_sets[r as usize * VALUE_WORDS + w].store(seen.0[w], Ordering::Relaxed);
+        }
+    });
+}

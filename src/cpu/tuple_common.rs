@@ -1,0 +1,64 @@
+//! CPU twin of `shaders/tuple_common.wgsl`: the mex bitset and the tuple
+//! helpers the rectangle and Delete Nim kernels share. Ranks are
+//! `TupleSpace::rank` and `TupleSpace::unrank`.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::engine::tuple_kernel::{OVERFLOW, VALUE_WORDS};
+use crate::engine::tuple_space::MAX_HEAPS;
+
+/// A tuple as the kernels hold it.
+pub type Tuple = [u32; MAX_HEAPS];
+
+/// The first position of a level whose value passed 255 (its rank).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow {
+    pub rank: u32,
+}
+
+/// Option values seen so far, below 256.
+#[derive(Clone, Copy, Default)]
+pub struct Seen(pub [u32; VALUE_WORDS]);
+
+impl Seen {
+    pub fn mark(&mut self, v: u32) {
+        if v < 32 * VALUE_WORDS as u32 {
+            self.0[(v >> 5) as usize] |= 1 << (v & 31);
+        }
+    }
+
+    pub fn mex(&self) -> u32 {
+        for (i, &w) in self.0.iter().enumerate() {
+            if w != u32::MAX {
+                return 32 * i as u32 + (!w).trailing_zeros();
+            }
+        }
+        OVERFLOW
+    }
+}
+
+/// Sorts the first n entries (n <= 8: insertion sort).
+pub fn sort_tuple(h: &mut Tuple, n: usize) {
+    for i in 1..n {
+        let x = h[i];
+        let mut j = i;
+        while j > 0 && h[j - 1] > x {
+            h[j] = h[j - 1];
+            j -= 1;
+        }
+        h[j] = x;
+    }
+}
+
+pub fn table_get(table: &[AtomicU32], rank: u32) -> u32 {
+    table[rank as usize].load(Ordering::Relaxed)
+}
+
+/// Stores a position's value, or reports the first value past 255.
+pub fn store_value(table: &[AtomicU32], rank: u32, g: u32) -> Result<(), Overflow> {
+    if g == OVERFLOW {
+        return Err(Overflow { rank });
+    }
+    table[rank as usize].store(g, Ordering::Relaxed);
+    Ok(())
+}

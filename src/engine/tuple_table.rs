@@ -1,0 +1,149 @@
+//! The driver for games over ranked tuples (rectangles and boxes, Delete Nim
+//! rules): levels by total, walked on the GPU (`gpu::tuples`) or on the CPU
+//! twins (`cpu::rect_level`, `cpu::delete_level`).
+
+use std::sync::atomic::AtomicU32;
+use std::time::Instant;
+
+use super::Backend;
+use super::memory::{check_fits, human};
+use super::tuple_kernel::{MAX_VALUE, TupleKernel, TupleRule, VALUE_WORDS};
+use super::tuple_space::Levels;
+use crate::cpu::delete_level::{delete_level, split_sets_level};
+use crate::cpu::rect_level::rect_level;
+use crate::cpu::tuple_common::Overflow;
+use crate::error::{Error, Result};
+use crate::gpu::heap::GpuStats;
+
+/// A whole table and how it was made.
+pub struct TupleRun {
+    /// `table[rank]` = G of the tuple of that rank.
+    pub table: Vec<u32>,
+    pub backend: &'static str,
+    pub seconds: f64,
+    pub gpu: GpuStats,
+}
+
+/// The levels of the positions, and of the split tuples when the kernel
+/// gathers split sets.
+pub struct LevelPlan {
+    pub positions: Levels,
+    pub split: Option<Levels>,
+}
+
+impl LevelPlan {
+    pub fn new(kern: &TupleKernel) -> LevelPlan {
+        LevelPlan {
+            positions: kern.space.levels(),
+            split: kern.split_sets.as_ref().map(|(_, s)| s.levels()),
+        }
+    }
+
+    /// The split tuples whose total is that of position level `l`.
+    pub fn split_level(&self, l: usize) -> &[u32] {
+        let total = self.positions.lowest + l as u64;
+        match &self.split {
+            Some(s) if total >= s.lowest && ((total - s.lowest) as usize) < s.len() => {
+                s.level((total - s.lowest) as usize)
+            }
+            _ => &[],
+        }
+    }
+}
+
+/// Host bytes a run needs: the kernel's tables, the table read back, and
+/// the level lists while they are built.
+pub fn host_bytes(kern: &TupleKernel) -> u64 {
+    kern.table_bytes() + kern.space.count() * 8
+}
+
+/// Computes the whole table of `kern` on `backend` (the GPU when it can,
+/// else the CPU twins, with `notice` saying why).
+pub fn solve(
+    kern: &TupleKernel,
+    backend: &Backend,
+    notice: &mut dyn FnMut(&str),
+    progress: &dyn Fn(u64),
+) -> Result<TupleRun> {
+    check_fits(
+        &format!("a table of {} positions", kern.space.count()),
+        host_bytes(kern),
+    )?;
+    let start = Instant::now();
+    let plan = LevelPlan::new(kern);
+    if let Backend::Gpu(ctx) = backend {
+        match crate::gpu::tuples::plan(ctx, kern) {
+            Ok(()) => {
+                let (table, gpu) =
+                    crate::gpu::tuples::solve(ctx, kern, &plan, progress).map_err(|e| match e {
+                        crate::gpu::tuples::Failure::Overflow(o) => overflow_error(kern, o),
+                        crate::gpu::tuples::Failure::Device(m) => Error::Run(m),
+                    })?;
+                return Ok(TupleRun {
+                    table,
+                    backend: "gpu",
+                    seconds: start.elapsed().as_secs_f64(),
+                    gpu,
+                });
+            }
+            Err(why) => notice(&format!("{why}; running the same kernels on the CPU")),
+        }
+    }
+    let table = cpu_table(kern, &plan, progress).map_err(|o| overflow_error(kern, o))?;
+    Ok(TupleRun {
+        table,
+        backend: "cpu",
+        seconds: start.elapsed().as_secs_f64(),
+        gpu: GpuStats::default(),
+    })
+}
+
+/// The whole table on the CPU twins, level after level.
+pub fn cpu_table(
+    kern: &TupleKernel,
+    plan: &LevelPlan,
+    progress: &dyn Fn(u64),
+) -> std::result::Result<Vec<u32>, Overflow> {
+    let table: Vec<AtomicU32> = (0..kern.space.count()).map(|_| AtomicU32::new(0)).collect();
+    let sets_len = kern.split_sets.as_ref().map_or(0, |(_, s)| s.count()) as usize;
+    let split_sets: Vec<AtomicU32> = (0..sets_len * VALUE_WORDS)
+        .map(|_| AtomicU32::new(0))
+        .collect();
+    let mut done = 0u64;
+    for l in 0..plan.positions.len() {
+        let ranks = plan.positions.level(l);
+        match kern.rule {
+            TupleRule::Rect(_) => rect_level(kern, &table, ranks)?,
+            TupleRule::DeleteNim(_) => {
+                delete_level(kern, &table, &split_sets, ranks)?;
+                split_sets_level(kern, &table, &split_sets, plan.split_level(l));
+            }
+        }
+        done += ranks.len() as u64;
+        progress(done);
+    }
+    Ok(table.into_iter().map(AtomicU32::into_inner).collect())
+}
+
+fn overflow_error(kern: &TupleKernel, o: Overflow) -> Error {
+    let mut h = vec![0u32; kern.space.heaps];
+    kern.space.unrank(o.rank, &mut h);
+    let shift = match &kern.rule {
+        TupleRule::DeleteNim(g) => g.shift(),
+        TupleRule::Rect(_) => 0,
+    };
+    let tuple: Vec<String> = h.iter().map(|x| (x - shift).to_string()).collect();
+    Error::Run(format!(
+        "the position ({}) has a value above {MAX_VALUE}, the most the kernels hold; ask for a smaller --max",
+        tuple.join(",")
+    ))
+}
+
+/// "N positions, about M of memory" for the summary before a run.
+pub fn describe_size(kern: &TupleKernel) -> String {
+    format!(
+        "{} positions, about {} of memory",
+        kern.space.count(),
+        human(host_bytes(kern))
+    )
+}

@@ -1,0 +1,197 @@
+//! Delete Nim and its many-heap rules (seed 002): delete some heaps, split
+//! others, so that a position keeps its number of heaps.
+
+use crate::engine::tuple_space::MAX_HEAPS;
+
+/// A ruleset of seed 002.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rule {
+    /// Delete Nim (2 heaps): delete one, take a token from the other and split the rest into two possibly empty heaps.
+    Delete,
+    /// Variant Delete Nim (2 heaps): delete one, split the other into two non-empty heaps.
+    Vdn,
+    /// All-but-one-delete Nim: delete n-1 heaps, split the last into n.
+    Abo,
+    /// No-more-than-half-delete Nim: delete k <= n/2 heaps, split k of the others into two.
+    Nmth,
+    /// Half-delete Nim (n = 2m): delete m heaps, split each of the others into two.
+    Half,
+    /// (k-1)/k n-delete Nim (n = km, --k K): delete (k-1)m heaps, split each of the others into k.
+    Kdelete,
+    /// Single-delete Nim: delete one heap, split one of the others into two.
+    Single,
+}
+
+/// One kind of move: delete `delete` heaps, split `split` of the others into
+/// `parts` non-empty heaps each, keep the rest. Every rule keeps the number
+/// of heaps: split * (parts - 1) = delete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveKind {
+    pub delete: u32,
+    pub split: u32,
+    pub parts: u32,
+}
+
+/// A Delete Nim ruleset on a number of heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeleteNim {
+    pub rule: Rule,
+    pub heaps: usize,
+    /// k of the (k-1)/k n-delete rule.
+    pub k: Option<usize>,
+}
+
+impl DeleteNim {
+    /// The ruleset, or what was wrong with the heap count or k.
+    pub fn new(rule: Rule, heaps: usize, k: Option<usize>) -> Result<DeleteNim, String> {
+        if heaps < 2 || heaps > MAX_HEAPS {
+            return Err(format!("--heaps {heaps}: expected 2 to {MAX_HEAPS} heaps"));
+        }
+        match rule {
+            Rule::Delete | Rule::Vdn if heaps != 2 => {
+                return Err(format!(
+                    "--heaps {heaps}: the {} rule is a two-heap game; expected --heaps 2 (or --rule abo, \
+                     nmth, half, kdelete, single for more heaps)",
+                    rule.name()
+                ));
+            }
+            Rule::Half if heaps % 2 != 0 => {
+                return Err(format!(
+                    "--heaps {heaps}: Half-delete Nim needs an even number of heaps"
+                ));
+            }
+            _ => {}
+        }
+        match (rule, k) {
+            (Rule::Kdelete, None) => {
+                return Err("--rule kdelete needs --k K (heaps are split into K, n = K*m)".into());
+            }
+            (Rule::Kdelete, Some(k)) if k < 2 || heaps % k != 0 => {
+                return Err(format!(
+                    "--k {k}: expected k >= 2 dividing the number of heaps ({heaps})"
+                ));
+            }
+            (Rule::Kdelete, _) => {}
+            (_, Some(_)) => {
+                return Err(format!(
+                    "--k applies to --rule kdelete only, not {}",
+                    rule.name()
+                ));
+            }
+            _ => {}
+        }
+        Ok(DeleteNim { rule, heaps, k })
+    }
+
+    /// The rule's name on the command line.
+    pub fn name(&self) -> &'static str {
+        self.rule.name()
+    }
+
+    /// Delete Nim's heaps may be empty: its table is VDN's, shifted by one
+    /// (seed 002, after Definition 2.3). The size stored is the heap plus this.
+    pub fn shift(&self) -> u32 {
+        u32::from(self.rule == Rule::Delete)
+    }
+
+    /// The kinds of move the rule allows.
+    pub fn moves(&self) -> Vec<MoveKind> {
+        let n = self.heaps as u32;
+        let kind = |delete, split, parts| MoveKind {
+            delete,
+            split,
+            parts,
+        };
+        match self.rule {
+            Rule::Delete | Rule::Vdn | Rule::Single => vec![kind(1, 1, 2)],
+            Rule::Abo => vec![kind(n - 1, 1, n)],
+            Rule::Nmth => (1..=n / 2).map(|k| kind(k, k, 2)).collect(),
+            Rule::Half => vec![kind(n / 2, n / 2, 2)],
+            Rule::Kdelete => {
+                let k = self.k.unwrap_or(2) as u32;
+                let m = n / k;
+                vec![kind((k - 1) * m, m, k)]
+            }
+        }
+    }
+}
+
+impl Rule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Delete => "delete",
+            Rule::Vdn => "vdn",
+            Rule::Abo => "abo",
+            Rule::Nmth => "nmth",
+            Rule::Half => "half",
+            Rule::Kdelete => "kdelete",
+            Rule::Single => "single",
+        }
+    }
+}
+
+impl MoveKind {
+    /// A move that keeps no heap and splits one depends on that heap alone:
+    /// its options are the same whatever the other heaps are.
+    pub fn depends_on_one_heap(&self, heaps: usize) -> bool {
+        self.split == 1 && self.delete as usize + 1 == heaps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_keeps_the_number_of_heaps() {
+        for (rule, heaps, k) in [
+            (Rule::Vdn, 2, None),
+            (Rule::Abo, 5, None),
+            (Rule::Nmth, 7, None),
+            (Rule::Half, 6, None),
+            (Rule::Kdelete, 6, Some(3)),
+            (Rule::Single, 4, None),
+        ] {
+            let game = DeleteNim::new(rule, heaps, k).unwrap();
+            for m in game.moves() {
+                assert_eq!(m.split * (m.parts - 1), m.delete, "{rule:?} {m:?}");
+                assert!(m.delete + m.split <= heaps as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn heap_counts_a_rule_cannot_have_are_refused() {
+        assert!(
+            DeleteNim::new(Rule::Vdn, 3, None)
+                .unwrap_err()
+                .contains("two-heap")
+        );
+        assert!(
+            DeleteNim::new(Rule::Half, 5, None)
+                .unwrap_err()
+                .contains("even")
+        );
+        assert!(
+            DeleteNim::new(Rule::Kdelete, 6, None)
+                .unwrap_err()
+                .contains("--k")
+        );
+        assert!(
+            DeleteNim::new(Rule::Kdelete, 6, Some(4))
+                .unwrap_err()
+                .contains("dividing")
+        );
+        assert!(
+            DeleteNim::new(Rule::Abo, 9, None)
+                .unwrap_err()
+                .contains("2 to 8")
+        );
+        assert!(
+            DeleteNim::new(Rule::Single, 3, Some(3))
+                .unwrap_err()
+                .contains("kdelete only")
+        );
+    }
+}

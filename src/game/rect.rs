@@ -1,0 +1,48 @@
+//! Grundy's game on rectangles and boxes (seed 001, Sections 3-4): break a
+//! box along a grid line into two boxes of unequal size (or whose sides
+//! along the cut differ by at least d); a split is worth the xor of its two
+//! pieces.
+
+/// The rectangle (2 dimensions) or box (3) game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rect {
+    pub dims: usize,
+    /// Pieces' sides along the cut must differ by at least this.
+    pub min_diff: u32,
+}
+
+impl Rect {
+    pub fn new(dims: usize, min_diff: u32) -> Result<Rect, String> {
+        if !(2..=3).contains(&dims) {
+            return Err(format!(
+                "--dims {dims}: expected 2 (rectangles) or 3 (boxes)"
+            ));
+        }
+        Ok(Rect { dims, min_diff })
+    }
+
+    /// The cuts of a side: the smaller piece's side, 1..=this.
+    pub fn cuts(&self, side: u32) -> u32 {
+        // the pieces i and side - i with side - 2i >= min_diff, i >= 1
+        side.saturating_sub(self.min_diff) / 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unequal_pieces_only_with_the_default_difference() {
+        let r = Rect::new(2, 1).unwrap();
+        assert_eq!(
+            (r.cuts(1), r.cuts(2), r.cuts(3), r.cuts(4), r.cuts(5)),
+            (0, 0, 1, 1, 2)
+        );
+        let any = Rect::new(2, 0).unwrap();
+        assert_eq!((any.cuts(2), any.cuts(4)), (1, 2));
+        let far = Rect::new(3, 3).unwrap();
+        assert_eq!((far.cuts(4), far.cuts(5), far.cuts(7)), (0, 1, 2));
+        assert!(Rect::new(4, 1).unwrap_err().contains("--dims 4"));
+    }
+}

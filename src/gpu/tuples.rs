@@ -1,0 +1,291 @@
+//! Runs the kernels over ranked tuples (`shaders/rect_level.wgsl`,
+//! `shaders/delete_level.wgsl`, both on `shaders/tuple_common.wgsl`) level
+//! by level, many levels per submission, the table resident on the GPU.
+
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use super::heap::GpuStats;
+use super::timer::Timer;
+use crate::cpu::tuple_common::Overflow;
+use crate::engine::grid_2d;
+use crate::engine::tuple_kernel::{TupleKernel, TupleRule, VALUE_WORDS};
+use crate::engine::tuple_table::LevelPlan;
+
+const COMMON: &str = include_str!("../../shaders/tuple_common.wgsl");
+const RECT_LEVEL: &str = include_str!("../../shaders/rect_level.wgsl");
+const DELETE_LEVEL: &str = include_str!("../../shaders/delete_level.wgsl");
+const PARAMS_STRIDE: u64 = 256;
+const PARAMS_SIZE: u64 = 16;
+const WG: u64 = 64;
+/// Option lookups per submission, roughly (for progress and the status check).
+const BATCH_WORK: u64 = 1 << 28;
+const BINDINGS: u32 = 8;
+
+/// Why a GPU run stopped.
+pub enum Failure {
+    Overflow(Overflow),
+    Device(String),
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Self {
+        Failure::Device(m)
+    }
+}
+
+/// `Ok` when this adapter can hold and run `kern`, else why not.
+pub fn plan(ctx: &GpuContext, kern: &TupleKernel) -> Result<(), String> {
+    let binding = ctx
+        .limits
+        .max_storage_buffer_binding_size
+        .min(ctx.limits.max_buffer_size);
+    let table = kern.space.count() * 4;
+    let sets = kern
+        .split_sets
+        .as_ref()
+        .map_or(0, |(_, s)| s.count() * VALUE_WORDS as u64 * 4);
+    if table.max(sets) > binding {
+        return Err(format!(
+            "a table of {} positions needs a {} MiB binding; the adapter '{}' binds at most {} MiB",
+            kern.space.count(),
+            table.max(sets) >> 20,
+            ctx.info.name,
+            binding >> 20
+        ));
+    }
+    if ctx.limits.max_storage_buffers_per_shader_stage < BINDINGS - 1 {
+        return Err(format!(
+            "the adapter '{}' binds {} storage buffers per stage; the tuple kernels need {}",
+            ctx.info.name,
+            ctx.limits.max_storage_buffers_per_shader_stage,
+            BINDINGS - 1
+        ));
+    }
+    if let Some(budget) = super::heap::loop_budget(ctx)
+        && kern.max_options() > budget
+    {
+        return Err(format!(
+            "a position may have about {} options; the adapter '{}' stops a shader loop after 65535",
+            kern.max_options(),
+            ctx.info.name
+        ));
+    }
+    Ok(())
+}
+
+/// One dispatch: which kernel, and the Params it reads.
+struct Step {
+    split_sets: bool,
+    start: u32,
+    count: u32,
+    total: u32,
+}
+
+/// Computes the whole table of `kern` on the GPU and reads it back.
+pub fn solve(
+    ctx: &GpuContext,
+    kern: &TupleKernel,
+    plan: &LevelPlan,
+    progress: &dyn Fn(u64),
+) -> Result<(Vec<u32>, GpuStats), Failure> {
+    let device = &ctx.device;
+    let storage = |label: &str, words: &[u32], extra: wgpu::BufferUsages| {
+        let empty = [0u32];
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytemuck::cast_slice(if words.is_empty() { &empty } else { words }),
+            usage: wgpu::BufferUsages::STORAGE | extra,
+        })
+    };
+    let zeros = |label: &str, words: u64| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: words.max(1) * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        })
+    };
+    let none = wgpu::BufferUsages::empty();
+    let game = storage("tuple game", &kern.words(), none);
+    let binom = storage("tuple binomials", &kern.space.binom, none);
+    let order = storage("tuple order", &plan.positions.order, none);
+    let table = zeros("tuple table", kern.space.count());
+    let status = storage("tuple status", &[0u32; 4], wgpu::BufferUsages::COPY_SRC);
+    let split_order = storage(
+        "split order",
+        plan.split.as_ref().map_or(&[][..], |s| &s.order),
+        none,
+    );
+    let sets_words = kern.split_sets.as_ref().map_or(0, |(_, s)| s.count()) * VALUE_WORDS as u64;
+    let split_sets = zeros("split sets", sets_words);
+
+    // Every dispatch's parameters, written up front.
+    let mut steps = Vec::new();
+    for l in 0..plan.positions.len() {
+        let starts = &plan.positions.starts;
+        let total = (plan.positions.lowest + l as u64) as u32;
+        steps.push(Step {
+            split_sets: false,
+            start: starts[l],
+            count: starts[l + 1] - starts[l],
+            total,
+        });
+        let split = plan.split_level(l);
+        if let (false, Some(s)) = (split.is_empty(), &plan.split) {
+            let at = (total as u64 - s.lowest) as usize;
+            steps.push(Step {
+                split_sets: true,
+                start: s.starts[at],
+                count: s.starts[at + 1] - s.starts[at],
+                total,
+            });
+        }
+    }
+    let max_groups_x = ctx.limits.max_compute_workgroups_per_dimension;
+    let mut param_bytes = vec![0u8; PARAMS_STRIDE as usize * steps.len().max(1)];
+    let mut grids = Vec::with_capacity(steps.len());
+    for (i, s) in steps.iter().enumerate() {
+        let (gx, gy) = grid_2d(s.count.div_ceil(WG as u32), max_groups_x);
+        grids.push((gx, gy));
+        let words = [s.start, s.count, gx, s.total];
+        let at = i * PARAMS_STRIDE as usize;
+        param_bytes[at..at + PARAMS_SIZE as usize].copy_from_slice(bytemuck::cast_slice(&words));
+    }
+    let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("tuple params"),
+        contents: &param_bytes,
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+
+    let (layout, level_pipeline, sets_pipeline) = kernels(ctx, &kern.rule);
+    let params_binding = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: &params,
+        offset: 0,
+        size: wgpu::BufferSize::new(PARAMS_SIZE),
+    });
+    let resources = vec![
+        params_binding,
+        game.as_entire_binding(),
+        binom.as_entire_binding(),
+        order.as_entire_binding(),
+        table.as_entire_binding(),
+        status.as_entire_binding(),
+        split_order.as_entire_binding(),
+        split_sets.as_entire_binding(),
+    ];
+    let bind_group = ctx.bind_group("tuples", &layout, resources);
+    let timer = ctx.timestamps.then(|| Timer::new(ctx));
+    let work_per_position = kern.max_options().clamp(1, 1 << 16);
+
+    let mut stats = GpuStats::default();
+    let mut done = 0u64;
+    let mut next = 0;
+    while next < steps.len() {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("tuple levels"),
+                timestamp_writes: timer.as_ref().map(|t| t.writes()),
+            });
+            let mut work = 0u64;
+            while next < steps.len() && (work == 0 || work < BATCH_WORK) {
+                let step = &steps[next];
+                let (gx, gy) = grids[next];
+                if step.count > 0 {
+                    match (step.split_sets, &sets_pipeline) {
+                        (true, Some(p)) => pass.set_pipeline(p),
+                        _ => pass.set_pipeline(&level_pipeline),
+                    }
+                    pass.set_bind_group(0, &bind_group, &[(next as u64 * PARAMS_STRIDE) as u32]);
+                    pass.dispatch_workgroups(gx, gy, 1);
+                }
+                if !step.split_sets {
+                    done += step.count as u64;
+                }
+                work += step.count as u64 * work_per_position;
+                next += 1;
+            }
+        }
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        stats.submissions += 1;
+        let st: Vec<u32> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&status, 0, 16)?);
+        if let Some(t) = &timer {
+            stats.kernel_seconds += t.seconds(ctx)?;
+        }
+        if st[0] != 0 {
+            return Err(Failure::Overflow(Overflow { rank: st[1] }));
+        }
+        progress(done);
+    }
+    let bytes = ctx.read_buffer(&table, 0, kern.space.count().max(1) * 4)?;
+    let mut values: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+    values.truncate(kern.space.count() as usize);
+    Ok((values, stats))
+}
+
+fn kernels(
+    ctx: &GpuContext,
+    rule: &TupleRule,
+) -> (
+    wgpu::BindGroupLayout,
+    wgpu::ComputePipeline,
+    Option<wgpu::ComputePipeline>,
+) {
+    let device = &ctx.device;
+    let entry =
+        |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    let write = wgpu::BufferBindingType::Storage { read_only: false };
+    let entries = [
+        entry(0, wgpu::BufferBindingType::Uniform, true),
+        entry(1, read, false),
+        entry(2, read, false),
+        entry(3, read, false),
+        entry(4, write, false),
+        entry(5, write, false),
+        entry(6, read, false),
+        entry(7, write, false),
+    ];
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("tuples"),
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("tuples"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let (name, body) = match rule {
+        TupleRule::Rect(_) => ("rect_level", RECT_LEVEL),
+        TupleRule::DeleteNim(_) => ("delete_level", DELETE_LEVEL),
+    };
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(format!("{COMMON}\n{body}").into()),
+    });
+    let pipeline = |entry: &str| {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    };
+    let sets = matches!(rule, TupleRule::DeleteNim(_)).then(|| pipeline("split_sets_level"));
+    (layout, pipeline(name), sets)
+}
