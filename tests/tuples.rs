@@ -65,10 +65,12 @@ fn naive(game: &DeleteNim, h: &[u32], memo: &mut HashMap<Vec<u32>, u32>) -> u32 
             if count(0) != kind.split || count(2) != kind.delete {
                 continue;
             }
-            let mut options = vec![(0..n)
-                .filter(|&i| roles[i] == 1)
-                .map(|i| h[i])
-                .collect::<Vec<u32>>()];
+            let mut options = vec![
+                (0..n)
+                    .filter(|&i| roles[i] == 1)
+                    .map(|i| h[i])
+                    .collect::<Vec<u32>>(),
+            ];
             for i in (0..n).filter(|&i| roles[i] == 0) {
                 let splits = compositions(h[i], kind.parts as usize);
                 options = options
@@ -179,11 +181,23 @@ fn kdelete_p(h: &[u32], k: u32) -> bool {
 
 #[test]
 fn half_and_k_delete_p_positions_are_theorems_5_2_and_5_6() {
-    for (n, k, max) in [(2, 2, 80), (4, 2, 24), (6, 2, 9), (3, 3, 60), (6, 3, 10), (4, 4, 30), (8, 4, 6)] {
+    for (n, k, max) in [
+        (2, 2, 80),
+        (4, 2, 24),
+        (6, 2, 9),
+        (3, 3, 60),
+        (6, 3, 10),
+        (4, 4, 30),
+        (8, 4, 6),
+    ] {
         let rule = if k == 2 { Rule::Half } else { Rule::Kdelete };
         let kk = (k != 2).then_some(k as usize);
         for (h, v) in delete_nim(rule, n, kk, max) {
-            assert_eq!(v == 0, kdelete_p(&h, k), "{rule:?} n={n} k={k} {h:?} (G = {v})");
+            assert_eq!(
+                v == 0,
+                kdelete_p(&h, k),
+                "{rule:?} n={n} k={k} {h:?} (G = {v})"
+            );
         }
     }
 }
@@ -233,7 +247,11 @@ fn single_4_p(h: &[u32]) -> bool {
 #[test]
 fn single_delete_p_positions_are_theorems_6_2_and_6_3() {
     for (h, v) in delete_nim(Rule::Single, 3, None, 48) {
-        assert_eq!(v == 0, h.iter().all(|&z| v2(z) == v2(h[0])), "{h:?} (G = {v})");
+        assert_eq!(
+            v == 0,
+            h.iter().all(|&z| v2(z) == v2(h[0])),
+            "{h:?} (G = {v})"
+        );
     }
     let four = delete_nim(Rule::Single, 4, None, 32);
     assert_eq!(four.len(), 35 * 34 * 33 * 32 / 24);
@@ -362,7 +380,11 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     }
     for _ in 0..4 {
         let dims = 2 + rng.below(2) as usize;
-        let max = if dims == 2 { 60 + rng.below(90) } else { 12 + rng.below(20) } as u32;
+        let max = if dims == 2 {
+            60 + rng.below(90)
+        } else {
+            12 + rng.below(20)
+        } as u32;
         let rect = Rect::new(dims, rng.below(4) as u32).unwrap();
         kernels.push(TupleKernel::rect(rect, max).unwrap());
     }
