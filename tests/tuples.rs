@@ -395,3 +395,47 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
         assert_eq!(run.table, cpu, "{:?}", kern.rule);
     }
 }
+
+#[test]
+fn all_but_one_delete_values_depend_only_on_blocks_of_n_minus_1_sizes() {
+    // Beyond seed 002 (which gives the P-positions only): G of an ABO-delete
+    // position is unchanged when a heap z moves within its block
+    // floor((z - 1) / (n - 1)); checked here over every position.
+    for (n, max) in [(3, 60), (4, 36), (5, 20)] {
+        let mut by_block: HashMap<Vec<u32>, u32> = HashMap::new();
+        let table = delete_nim(Rule::Abo, n, None, max);
+        for (h, v) in &table {
+            let mut blocks: Vec<u32> = h.iter().map(|z| (z - 1) / (n as u32 - 1)).collect();
+            blocks.sort_unstable();
+            let first = *by_block.entry(blocks.clone()).or_insert(*v);
+            assert_eq!(
+                *v, first,
+                "ABO n={n}: {h:?} and another tuple of blocks {blocks:?}"
+            );
+        }
+        // and the blocks still tell values apart (the claim is not empty)
+        let distinct: std::collections::HashSet<u32> = by_block.values().copied().collect();
+        assert!(distinct.len() > 4, "n={n}: {distinct:?}");
+    }
+}
+
+#[test]
+fn single_delete_with_five_heaps_odd_heaps_lose_but_equal_valuations_do_not() {
+    let table = delete_nim(Rule::Single, 5, None, 16);
+    // every position of odd heaps is a P-position (as for NMTH with even n)
+    for (h, v) in &table {
+        if h.iter().all(|z| z % 2 == 1) {
+            assert_eq!(*v, 0, "{h:?}");
+        }
+    }
+    // unlike n = 3 (Theorem 6.2), equal 2-adic valuations are not enough:
+    // <2,2,2,2,2> wins by deleting a 2 and splitting another into 1 + 1
+    assert_ne!(table[&vec![2, 2, 2, 2, 2]], 0);
+    assert_eq!(table[&vec![1, 1, 2, 2, 2]], 0);
+    assert_eq!(table[&vec![1, 1, 1, 1, 1]], 0);
+    let equal_not_p = table
+        .iter()
+        .filter(|(h, v)| **v != 0 && h.iter().all(|&z| v2(z) == v2(h[0])))
+        .count();
+    assert!(equal_not_p > 10, "{equal_not_p}");
+}
