@@ -35,7 +35,7 @@ pub struct TupleSummary {
     pub positions: u64,
     pub p_positions: u64,
     pub max_value: u32,
-    /// The first tuple (in rank order) with the largest value.
+    /// The first tuple (in CSV order) with the largest value.
     pub max_value_at: Vec<u32>,
     pub levels: u64,
     /// Options of moves that keep no heap gathered once per split tuple.
@@ -113,13 +113,14 @@ fn table(
         export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
     }
     let (lo, hi) = kern.space.totals();
-    let (max_value, max_rank) =
-        run.table.iter().enumerate().fold(
-            (0, 0),
-            |best, (r, &v)| if v > best.0 { (v, r) } else { best },
-        );
-    let mut at = vec![0u32; kern.space.heaps];
-    kern.space.unrank(max_rank as u32, &mut at);
+    // the largest value and the first tuple (in CSV order) that has it
+    let max_value = run.table.iter().copied().max().unwrap_or(0);
+    let mut at = Vec::new();
+    kern.space.for_each_lex(|h| {
+        if at.is_empty() && run.table[kern.space.rank(h) as usize] == max_value {
+            at = h.to_vec();
+        }
+    });
     let summary = finish(TupleSummary {
         game: "",
         rule: None,
