@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::cli::BenchArgs;
+use crate::cli::{BenchArgs, BenchPart};
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
 use crate::engine::tuple_kernel::TupleKernel;
 use crate::engine::{Backend, BackendChoice, extend_heap_table, tuple_table};
@@ -480,6 +480,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if !args.json {
         println!("GPU: {}", adapter.as_deref().unwrap_or("none"));
         println!("CPU: {threads} threads (rayon)");
+    }
+    if !args.json && args.only.contains(&BenchPart::Heaps) {
         println!(
             "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
             "workload",
@@ -493,7 +495,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         );
     }
     let mut rows = Vec::new();
-    for w in suite(args.quick) {
+    let heaps = if args.only.contains(&BenchPart::Heaps) {
+        suite(args.quick)
+    } else {
+        Vec::new()
+    };
+    for w in heaps {
         let gpu_run = gpu.as_ref().map(|b| time_workload(&w, b)).transpose()?;
         let (cpu_s, _, cpu_table) = time_workload(&w, &Backend::Cpu)?;
         let values = (w.n + 1) as f64;
@@ -532,8 +539,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         rows.push(row);
     }
-    let graphs = graph_rows(gpu.as_ref(), args.quick, args.json)?;
-    let tables = tuple_rows(gpu.as_ref(), args.quick, args.json)?;
+    let graphs = if args.only.contains(&BenchPart::Graphs) {
+        graph_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let tables = if args.only.contains(&BenchPart::Tables) {
+        tuple_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
     if let Some(path) = &args.out {
         append_csv(path, adapter.as_deref(), threads, &rows)?;
     }

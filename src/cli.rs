@@ -70,6 +70,7 @@ pub enum Command {
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
+                            grundy bench --only tables --backend cpu\n  \
                             grundy bench --out bench.csv   # appends one row per workload"
     )]
     Bench(BenchArgs),
@@ -277,6 +278,25 @@ pub struct BenchArgs {
     /// Backends to compare: auto runs the GPU when there is one, and always the CPU.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
+    /// Run only these parts of the suite (comma separated).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "heaps,graphs,tables"
+    )]
+    pub only: Vec<BenchPart>,
+}
+
+/// The parts of the benchmark suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPart {
+    /// Nim-sequences of heap games.
+    Heaps,
+    /// Dense graph tables.
+    Graphs,
+    /// Rectangles, boxes and Delete Nim tables.
+    Tables,
 }
 
 /// Where a rectangle or Delete Nim table is computed and goes.
