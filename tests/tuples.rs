@@ -359,7 +359,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     let Some(backend) = gpu_or_skip("gpu_tables_equal_the_cpu_twins_on_random_games") else {
         return;
     };
-    let mut rng = Rng(0x5eed_7_0b1e5);
+    let mut rng = Rng(0x005e_ed70_b1e5);
     let rules = [
         (Rule::Delete, 2, None),
         (Rule::Vdn, 2, None),

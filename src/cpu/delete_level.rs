@@ -44,25 +44,24 @@ fn next_partition(a: &mut Tuple, at: usize, p: usize, z: u32) -> bool {
     false
 }
 
-/// Marks every option that keeps `kept` and splits each of the s heaps z into p.
+/// Marks every option that keeps `kept` and splits each heap of `z` into p.
 fn mark_splits(
     kern: &TupleKernel,
     table: &[AtomicU32],
     seen: &mut Seen,
-    kept: &Tuple,
-    nkept: usize,
-    z: &Tuple,
-    s: usize,
+    kept: &[u32],
+    z: &[u32],
     p: usize,
 ) {
     let n = kern.space.heaps;
+    let (nkept, s) = (kept.len(), z.len());
     let mut parts: Tuple = [0; 8];
-    for t in 0..s {
-        first_partition(&mut parts, t * p, p, z[t]);
+    for (t, &zt) in z.iter().enumerate() {
+        first_partition(&mut parts, t * p, p, zt);
     }
     loop {
         let mut o: Tuple = [0; 8];
-        o[..nkept].copy_from_slice(&kept[..nkept]);
+        o[..nkept].copy_from_slice(kept);
         o[nkept..nkept + s * p].copy_from_slice(&parts[..s * p]);
         sort_tuple(&mut o, n);
         seen.mark(table_get(table, kern.space.rank(&o[..n])));
@@ -117,7 +116,15 @@ fn next_roles(r: &mut Tuple, n: usize) -> bool {
 
 /// One order per multiset of roles, and every split heap can be split into p.
 fn roles_useful(h: &Tuple, r: &Tuple, n: usize, p: u32) -> bool {
-    (0..n).all(|i| !(i > 0 && h[i] == h[i - 1] && r[i] < r[i - 1]) && !(r[i] == SPLIT && h[i] < p))
+    for i in 0..n {
+        if i > 0 && h[i] == h[i - 1] && r[i] < r[i - 1] {
+            return false;
+        }
+        if r[i] == SPLIT && h[i] < p {
+            return false;
+        }
+    }
+    true
 }
 
 /// The heaps with role `role`, in order; returns how many.
@@ -170,10 +177,8 @@ pub fn position_value(
                     kern,
                     table,
                     &mut seen,
-                    &kept,
-                    nkept,
-                    &z,
-                    split,
+                    &kept[..nkept],
+                    &z[..split],
                     parts as usize,
                 );
             }
@@ -216,8 +221,7 @@ pub fn split_sets_level(
         sets.unrank(r, &mut z[..s]);
         let mut seen = Seen::default();
         if z[0] >= p {
-            let nothing: Tuple = [0; 8];
-            mark_splits(kern, table, &mut seen, &nothing, 0, &z, s, p as usize);
+            mark_splits(kern, table, &mut seen, &[], &z[..s], p as usize);
         }
         for w in 0..VALUE_WORDS {
             split_sets[r as usize * VALUE_WORDS + w].store(seen.0[w], Ordering::Relaxed);

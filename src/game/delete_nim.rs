@@ -45,7 +45,7 @@ pub struct DeleteNim {
 impl DeleteNim {
     /// The ruleset, or what was wrong with the heap count or k.
     pub fn new(rule: Rule, heaps: usize, k: Option<usize>) -> Result<DeleteNim, String> {
-        if heaps < 2 || heaps > MAX_HEAPS {
+        if !(2..=MAX_HEAPS).contains(&heaps) {
             return Err(format!("--heaps {heaps}: expected 2 to {MAX_HEAPS} heaps"));
         }
         match rule {
@@ -56,7 +56,7 @@ impl DeleteNim {
                     rule.name()
                 ));
             }
-            Rule::Half if heaps % 2 != 0 => {
+            Rule::Half if !heaps.is_multiple_of(2) => {
                 return Err(format!(
                     "--heaps {heaps}: Half-delete Nim needs an even number of heaps"
                 ));
@@ -67,7 +67,7 @@ impl DeleteNim {
             (Rule::Kdelete, None) => {
                 return Err("--rule kdelete needs --k K (heaps are split into K, n = K*m)".into());
             }
-            (Rule::Kdelete, Some(k)) if k < 2 || heaps % k != 0 => {
+            (Rule::Kdelete, Some(k)) if k < 2 || !heaps.is_multiple_of(k) => {
                 return Err(format!(
                     "--k {k}: expected k >= 2 dividing the number of heaps ({heaps})"
                 ));
