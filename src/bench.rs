@@ -278,8 +278,6 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
         };
         if !json {
-            let opt =
-                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             println!(
                 "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
@@ -442,8 +440,6 @@ fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Tupl
             split_sets_over_walked: walked.map(|s| s / cpu_s),
         };
         if !json {
-            let opt =
-                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             println!(
                 "{:<22} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>9} {:>8}",
                 row.workload,
@@ -523,8 +519,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             )));
         }
         if !args.json {
-            let opt =
-                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             println!(
                 "{:<14} {:>8} {:>12} {:>12} {:>12.4} {:>14} {:>14.0} {:>8}",
                 row.workload,
@@ -563,6 +557,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         println!("{report}");
     }
     Ok(())
+}
+
+/// A figure with `prec` decimals, or "-" when it was not measured.
+fn opt(v: Option<f64>, prec: usize) -> String {
+    v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
 }
 
 /// Appends rows to a CSV that collects runs from many machines.

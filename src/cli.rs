@@ -187,7 +187,7 @@ pub struct PodesArgs {
     pub output: TableOutput,
 }
 
-/// Where a pode or bipode table goes.
+/// Where a table goes.
 #[derive(Args, Debug)]
 pub struct TableOutput {
     /// Write the table as CSV here (- for stdout).
@@ -305,12 +305,8 @@ pub struct TupleTableArgs {
     /// Where to compute: auto uses the GPU when an adapter exists.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
-    /// Write the table as CSV here (- for stdout).
-    #[arg(long, value_name = "PATH")]
-    pub out: Option<PathBuf>,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: TableOutput,
     /// No progress bar and no notices on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,

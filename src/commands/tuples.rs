@@ -96,7 +96,7 @@ fn table(
     args: &TupleTableArgs,
     finish: impl FnOnce(TupleSummary) -> TupleSummary,
 ) -> Result<()> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
+    reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
@@ -109,7 +109,7 @@ fn table(
     let run = solve(kern, &backend, &mut notice, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
 
-    if let Some(path) = &args.out {
+    if let Some(path) = &args.output.out {
         export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
     }
     let (lo, hi) = kern.space.totals();
@@ -139,12 +139,12 @@ fn table(
         adapter: (run.backend == "gpu").then(|| backend.adapter()).flatten(),
         seconds: run.seconds,
         kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
-        out: args.out.as_ref().map(|p| p.display().to_string()),
+        out: args.output.out.as_ref().map(|p| p.display().to_string()),
     });
-    if args.json {
+    if args.output.json {
         return print_json(&summary);
     }
-    if args.out.as_deref() == Some(Path::new("-")) {
+    if args.output.out.as_deref() == Some(Path::new("-")) {
         return Ok(());
     }
     print_human(kern, &run, shift, &summary);

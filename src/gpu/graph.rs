@@ -6,7 +6,7 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::Timer;
+use super::timer::{Timer, submit_batch};
 use crate::cpu::graph_level::Overflow;
 use crate::engine::graph_kernel::{
     BINOM_DIM, GPU_MAX_TAKE, GraphKernel, VALUE_BITS, connected_set_counts, dense_table_bytes,
@@ -209,15 +209,7 @@ pub fn dense(
                 level += 1;
             }
         }
-        if let Some(t) = &timer {
-            t.resolve(&mut encoder);
-        }
-        ctx.queue.submit([encoder.finish()]);
-        stats.submissions += 1;
-        let st: Vec<u32> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&status, 0, 16)?);
-        if let Some(t) = &timer {
-            stats.kernel_seconds += t.seconds(ctx)?;
-        }
+        let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
         if st[0] != 0 {
             let mask = st[1] as u64 | (st[2] as u64) << 32;
             return Err(Overflow { mask }.to_string());

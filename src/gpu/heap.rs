@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
-use super::timer::Timer;
+use super::timer::{Timer, submit_batch};
 use crate::engine::heap_kernel::{
     Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips,
     plan_blocks, slices,
@@ -262,15 +262,7 @@ pub fn extend(
                 pass.dispatch_workgroups(1, 1, 1);
             }
         }
-        if let Some(t) = &timer {
-            t.resolve(&mut encoder);
-        }
-        ctx.queue.submit([encoder.finish()]);
-        stats.submissions += 1;
-        let st: Vec<u32> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&status, 0, 32)?);
-        if let Some(t) = &timer {
-            stats.kernel_seconds += t.seconds(ctx)?;
-        }
+        let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 32, &mut stats)?;
         match st[ST_HALT] {
             0 => {
                 next += batch.len();

@@ -1,6 +1,7 @@
 //! Timestamp queries: real kernel times for the benchmarks.
 
 use super::GpuContext;
+use super::heap::GpuStats;
 
 /// Timestamp queries around each compute pass.
 pub struct Timer {
@@ -51,4 +52,27 @@ impl Timer {
         let period = ctx.queue.get_timestamp_period() as f64;
         Ok(ticks[1].saturating_sub(ticks[0]) as f64 * period * 1e-9)
     }
+}
+
+/// Submits one batch of passes (resolving the timer's queries first), waits
+/// for it, adds its kernel time to `stats`, and returns the first `bytes`
+/// bytes of the kernels' status buffer as words.
+pub fn submit_batch(
+    ctx: &GpuContext,
+    mut encoder: wgpu::CommandEncoder,
+    timer: Option<&Timer>,
+    status: &wgpu::Buffer,
+    bytes: u64,
+    stats: &mut GpuStats,
+) -> Result<Vec<u32>, String> {
+    if let Some(t) = timer {
+        t.resolve(&mut encoder);
+    }
+    ctx.queue.submit([encoder.finish()]);
+    stats.submissions += 1;
+    let words = bytemuck::pod_collect_to_vec(&ctx.read_buffer(status, 0, bytes)?);
+    if let Some(t) = timer {
+        stats.kernel_seconds += t.seconds(ctx)?;
+    }
+    Ok(words)
 }

@@ -6,7 +6,7 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::Timer;
+use super::timer::{Timer, submit_batch};
 use crate::cpu::tuple_common::Overflow;
 use crate::engine::grid_2d;
 use crate::engine::tuple_kernel::{TupleKernel, TupleRule, VALUE_WORDS};
@@ -207,15 +207,7 @@ pub fn solve(
                 next += 1;
             }
         }
-        if let Some(t) = &timer {
-            t.resolve(&mut encoder);
-        }
-        ctx.queue.submit([encoder.finish()]);
-        stats.submissions += 1;
-        let st: Vec<u32> = bytemuck::pod_collect_to_vec(&ctx.read_buffer(&status, 0, 16)?);
-        if let Some(t) = &timer {
-            stats.kernel_seconds += t.seconds(ctx)?;
-        }
+        let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
         if st[0] != 0 {
             return Err(Failure::Overflow(Overflow { rank: st[1] }));
         }
