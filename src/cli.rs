@@ -117,14 +117,7 @@ grundy rect --max 2048 --out output/rect-2048.csv --json\n  \
 grundy rect --max 64 --dims 3 --out output/boxes-64.csv\n  \
 grundy rect --max 200 --min-diff 3 --out -";
 
-const DELETE_NIM_HELP: &str = "Rules (seed 002), n heaps; a move keeps n heaps:\n  \
-delete   Delete Nim (n = 2): delete a heap, take a token from the other, split the rest in two (heaps may be empty)\n  \
-vdn      Variant Delete Nim (n = 2): delete a heap, split the other into two non-empty heaps\n  \
-abo      All-but-one-delete: delete n-1 heaps, split the last into n\n  \
-nmth     No-more-than-half-delete: delete k <= n/2 heaps, split k of the others into two each\n  \
-half     Half-delete (n = 2m): delete m heaps, split each of the others into two\n  \
-kdelete  (k-1)/k n-delete (n = km, --k K): delete (k-1)m heaps, split each of the others into K\n  \
-single   Single-delete: delete one heap, split one of the others into two\n\n\
+const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of seed 002). \
 Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
 tokens, one GPU dispatch per level. A position with no option has value 0.\n\n\
 CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn.\n\n\

@@ -15,22 +15,29 @@ use crate::export;
 use crate::game::delete_nim::DeleteNim;
 use crate::game::rect::Rect;
 
-/// The JSON summary of a rectangle or Delete Nim table.
-#[derive(Serialize)]
-pub struct TupleSummary {
+/// What a table is of, as its JSON summary names it.
+#[derive(Serialize, Default)]
+pub struct TableLabels {
     /// "rect" or "delete-nim".
     pub game: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<&'static str>,
-    /// Heaps, or the sides of a box.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heaps: Option<usize>,
+    /// The sides of a rectangle (2) or box (3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dims: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub k: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_diff: Option<u32>,
+}
+
+/// The JSON summary of a rectangle or Delete Nim table.
+#[derive(Serialize)]
+pub struct TupleSummary {
+    #[serde(flatten)]
+    pub labels: TableLabels,
     pub max: u32,
     pub positions: u64,
     pub p_positions: u64,
@@ -52,31 +59,30 @@ pub fn rect(args: &RectArgs) -> Result<()> {
     check_max(args.max, 1)?;
     let kern = TupleKernel::rect(rect, args.max).map_err(Error::Input)?;
     let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
-    table(&kern, &header, 0, &args.table, |s| TupleSummary {
+    let labels = TableLabels {
         game: "rect",
-        rule: None,
-        heaps: None,
         dims: Some(args.dims),
-        k: None,
         min_diff: Some(args.min_diff),
-        ..s
-    })
+        ..Default::default()
+    };
+    table(&kern, &header, 0, &args.table, labels)
 }
 
 pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
     let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
     check_max(args.max, 1 - game.shift())?;
     let shift = game.shift();
-    let kern = TupleKernel::delete_nim(game.clone(), args.max, true).map_err(Error::Input)?;
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
-    table(&kern, &header, shift, &args.table, |s| TupleSummary {
+    let labels = TableLabels {
         game: "delete-nim",
         rule: Some(game.name()),
         heaps: Some(game.heaps),
         k: game.k,
-        ..s
-    })
+        ..Default::default()
+    };
+    let kern = TupleKernel::delete_nim(game, args.max, true).map_err(Error::Input)?;
+    table(&kern, &header, shift, &args.table, labels)
 }
 
 fn check_max(max: u32, least: u32) -> Result<()> {
@@ -94,7 +100,7 @@ fn table(
     header: &[&str],
     shift: u32,
     args: &TupleTableArgs,
-    finish: impl FnOnce(TupleSummary) -> TupleSummary,
+    labels: TableLabels,
 ) -> Result<()> {
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
     let quiet = args.quiet;
@@ -121,13 +127,8 @@ fn table(
             at = h.to_vec();
         }
     });
-    let summary = finish(TupleSummary {
-        game: "",
-        rule: None,
-        heaps: None,
-        dims: None,
-        k: None,
-        min_diff: None,
+    let summary = TupleSummary {
+        labels,
         max: kern.space.max - shift,
         positions: kern.space.count(),
         p_positions: run.table.iter().filter(|&&v| v == 0).count() as u64,
@@ -140,7 +141,7 @@ fn table(
         seconds: run.seconds,
         kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
-    });
+    };
     if args.output.json {
         return print_json(&summary);
     }
