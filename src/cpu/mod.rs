@@ -1,6 +1,7 @@
 //! The CPU backend: a twin of every kernel (same names, same structure) and
 //! the general engine that is the reference for all of them.
 
+pub mod arrows_level;
 pub mod delete_level;
 pub mod finish_block;
 pub mod general;

@@ -1,5 +1,7 @@
 //! Level plans, tables and the drivers that walk levels on either backend.
 
+pub mod arrows_dense;
+pub mod arrows_kernel;
 pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;

@@ -157,6 +157,12 @@ impl Graph {
                 g.add_edge(0, n - 1);
                 g
             }
+            Some(("wheel", rest)) => {
+                let n = count(rest, "wheel:N (a hub joined to a cycle of N vertices)", 3)
+                    .map_err(|e| bad(&e))?;
+                check_size(n + 1).map_err(|e| bad(&e))?;
+                wheel(n)
+            }
             Some(("grid", rest)) => {
                 let (r, c) = rest
                     .split_once(['x', 'X'])
@@ -200,7 +206,7 @@ impl Graph {
             Some(("graph6" | "g6", rest)) => graph6(rest).map_err(|e| bad(&e))?,
             Some((family, _)) => {
                 return Err(bad(&format!(
-                    "unknown family '{family}'; expected path, cycle, grid, pode, bipode, tree, edges, graph6"
+                    "unknown family '{family}'; expected path, cycle, wheel, grid, pode, bipode, tree, edges, graph6"
                 )));
             }
             None => graph6(spec).map_err(|e| {
@@ -262,6 +268,16 @@ pub fn path(n: usize) -> Graph {
     let mut g = Graph::empty(n);
     for v in 1..n {
         g.add_edge(v - 1, v);
+    }
+    g
+}
+
+/// A hub (vertex 0) joined to every vertex of the cycle 1, 2, ..., n.
+pub fn wheel(n: usize) -> Graph {
+    let mut g = Graph::empty(n + 1);
+    for i in 1..=n {
+        g.add_edge(0, i);
+        g.add_edge(i, i % n + 1);
     }
     g
 }

@@ -1,5 +1,6 @@
 //! The GPU backend: wgpu context, buffers and one module per shader family.
 
+pub mod arrows;
 pub mod context;
 pub mod graph;
 pub mod heap;

@@ -1,0 +1,208 @@
+//! Runs `shaders/arrows_level.wgsl` level by level (fullest first) over a
+//! dense table of every base-3 number over the edges, resident on the GPU.
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use super::heap::GpuStats;
+use super::timer::{Timer, submit_batch};
+use crate::engine::arrows_kernel::ArrowKernel;
+use crate::engine::grid_2d;
+
+const SOURCE: &str = include_str!("../../shaders/arrows_level.wgsl");
+const PARAMS_STRIDE: u64 = 256;
+const WG: u64 = 64;
+/// States per submission, roughly (for progress).
+const BATCH_STATES: u64 = 1 << 26;
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Params {
+    level: u32,
+    count: u32,
+    groups_x: u32,
+    pad: u32,
+}
+
+/// A dense edge-game table computed on the GPU.
+pub struct GpuArrowRun {
+    /// Every byte (value + 1, 0 for non-states), when asked for.
+    pub table: Option<Vec<u8>>,
+    /// The byte of the start state.
+    pub start_byte: u8,
+    pub states: u64,
+    pub stats: GpuStats,
+}
+
+/// `Ok` when this adapter can hold the table, else why not.
+pub fn plan(ctx: &GpuContext, kern: &ArrowKernel) -> Result<(), String> {
+    let binding = ctx
+        .limits
+        .max_storage_buffer_binding_size
+        .min(ctx.limits.max_buffer_size);
+    let bytes = kern.table_bytes().div_ceil(4) * 4;
+    if bytes > binding {
+        return Err(format!(
+            "a dense table over {} edges needs {} MiB; the adapter '{}' binds at most {} MiB",
+            kern.edges,
+            bytes >> 20,
+            ctx.info.name,
+            binding >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// Computes every level on the GPU; reads back the table when asked.
+pub fn dense(
+    ctx: &GpuContext,
+    kern: &ArrowKernel,
+    start: u32,
+    readback: bool,
+    progress: &dyn Fn(u64),
+) -> Result<GpuArrowRun, String> {
+    plan(ctx, kern)?;
+    let device = &ctx.device;
+    let words = kern.words();
+    let game = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("arrows game"),
+        contents: bytemuck::cast_slice(&words),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let table_size = kern.table_bytes().div_ceil(4) * 4;
+    let table = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("arrows table"),
+        size: table_size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let status = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("arrows status"),
+        contents: bytemuck::cast_slice(&[0u32; 4]),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    });
+    let levels = kern.edges + 1;
+    let max_x = ctx.limits.max_compute_workgroups_per_dimension;
+    let mut param_bytes = vec![0u8; PARAMS_STRIDE as usize * levels];
+    let mut grids = Vec::new();
+    // slot i holds level E - i: the fullest level runs first
+    for (slot, k) in (0..=kern.edges).rev().enumerate() {
+        let count = kern.level_size(k);
+        let (gx, gy) = grid_2d(count.div_ceil(WG) as u32, max_x);
+        grids.push((gx, gy, count));
+        let p = Params {
+            level: k as u32,
+            count: count as u32,
+            groups_x: gx,
+            pad: 0,
+        };
+        let at = slot * PARAMS_STRIDE as usize;
+        param_bytes[at..at + std::mem::size_of::<Params>()].copy_from_slice(bytemuck::bytes_of(&p));
+    }
+    let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("arrows params"),
+        contents: &param_bytes,
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    let (layout, pipeline) = kernel(ctx);
+    let params_binding = wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: &params,
+        offset: 0,
+        size: wgpu::BufferSize::new(std::mem::size_of::<Params>() as u64),
+    });
+    let bind_group = ctx.bind_group(
+        "arrows",
+        &layout,
+        vec![
+            params_binding,
+            game.as_entire_binding(),
+            table.as_entire_binding(),
+            status.as_entire_binding(),
+        ],
+    );
+    let timer = ctx.timestamps.then(|| Timer::new(ctx));
+    let mut stats = GpuStats::default();
+    let mut done = 0u64;
+    let mut slot = 0;
+    let mut st = vec![0u32; 4];
+    while slot < grids.len() {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("arrows levels"),
+                timestamp_writes: timer.as_ref().map(|t| t.writes()),
+            });
+            pass.set_pipeline(&pipeline);
+            let mut batch = 0;
+            while slot < grids.len() && (batch == 0 || batch < BATCH_STATES) {
+                let (gx, gy, count) = grids[slot];
+                pass.set_bind_group(0, &bind_group, &[(slot as u64 * PARAMS_STRIDE) as u32]);
+                pass.dispatch_workgroups(gx, gy, 1);
+                batch += count;
+                done += count;
+                slot += 1;
+            }
+        }
+        st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
+        progress(done);
+    }
+    let table_bytes = if readback {
+        let mut t = ctx.read_buffer(&table, 0, table_size)?;
+        t.truncate(kern.table_bytes() as usize);
+        Some(t)
+    } else {
+        None
+    };
+    let start_byte = match &table_bytes {
+        Some(t) => t[start as usize],
+        None => ctx.read_buffer(&table, (start as u64 / 4) * 4, 4)?[(start % 4) as usize],
+    };
+    Ok(GpuArrowRun {
+        table: table_bytes,
+        start_byte,
+        states: st[0] as u64,
+        stats,
+    })
+}
+
+fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
+    let device = &ctx.device;
+    let entry = |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("arrows"),
+        entries: &[
+            entry(0, wgpu::BufferBindingType::Uniform, true),
+            entry(1, wgpu::BufferBindingType::Storage { read_only: true }, false),
+            entry(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
+            entry(3, wgpu::BufferBindingType::Storage { read_only: false }, false),
+        ],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("arrows"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("arrows_level"),
+        source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("arrows_level"),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some("arrows_level"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    (layout, pipeline)
+}

@@ -1,0 +1,174 @@
+//! The Game of Arrows, its trimmed form and the Game of Cycles (seed 003):
+//! the dense solver against the seed's propositions and theorems, the GPU
+//! against the CPU twin, the trimming theorem on random trees.
+
+mod common;
+
+use grundy::engine::Backend;
+use grundy::engine::arrows_dense::solve_dense;
+use grundy::game::Graph;
+use grundy::game::arrows::{ArrowGame, ArrowRule, standard_faces, trim};
+use grundy::game::graph::{path, pode};
+
+use common::{Rng, gpu_or_skip};
+
+fn value(game: &ArrowGame, start: &[u8]) -> u8 {
+    solve_dense(game, start, &Backend::Cpu, false, &mut |m| panic!("{m}"), &|_| {})
+        .unwrap()
+        .value
+}
+
+fn empty(game: &ArrowGame) -> Vec<u8> {
+    vec![0; game.edges.len()]
+}
+
+/// The trimmed game on a path 0..=len with these arrows (tail, head).
+fn trimmed_path(len: usize, arrows: &[(usize, usize)]) -> u8 {
+    let game = ArrowGame::new(&path(len + 1), ArrowRule::Trimmed, Vec::new());
+    let mut marks = empty(&game);
+    for &(t, h) in arrows {
+        let e = game.edge_index(t, h).unwrap();
+        marks[e] = game.mark_from(e, t);
+    }
+    assert!(game.is_state(&marks));
+    value(&game, &marks)
+}
+
+#[test]
+fn paths_flows_crashes_twigs_and_rods() {
+    for n in 0..=11usize {
+        // F_n: vertices -1..=n+1 shifted to 0..=n+2, arrows (0,1) and (n+1,n+2)
+        assert_eq!(trimmed_path(n + 2, &[(0, 1), (n + 1, n + 2)]), (n % 2) as u8, "F_{n}");
+        if n >= 1 {
+            // C_n: arrows (0,1) and (n+2,n+1), both pointing in
+            assert_eq!(trimmed_path(n + 2, &[(0, 1), (n + 2, n + 1)]), (n % 2) as u8 ^ 1, "C_{n}");
+            // R_n: the empty path with n edges (Proposition 5.6)
+            assert_eq!(trimmed_path(n, &[]), (n % 2) as u8, "R_{n}");
+        }
+        // T_n: path 0..=n+1 with the arrow (n, n+1) (Proposition 5.4)
+        assert_eq!(trimmed_path(n + 1, &[(n, n + 1)]), n as u8, "T_{n}");
+    }
+    // The Game of Arrows on a path: player two wins iff the edge count is
+    // even (seed 003, introduction) - from 2 edges on: a single edge can
+    // never be marked (both ends are leaves), so it too is a second-player win
+    let single = ArrowGame::new(&path(2), ArrowRule::Arrows, Vec::new());
+    assert_eq!(value(&single, &empty(&single)), 0);
+    for edges in 2..=13usize {
+        let game = ArrowGame::new(&path(edges + 1), ArrowRule::Arrows, Vec::new());
+        assert_eq!(value(&game, &empty(&game)) == 0, edges % 2 == 0, "path of {edges} edges");
+    }
+}
+
+/// The leaf edge of leg `leg` of a pode (the last two vertices of that leg).
+fn leaf_edge(legs: &[usize], leg: usize) -> (usize, usize) {
+    let leaf: usize = legs[..=leg].iter().sum();
+    let before = if legs[leg] == 1 { 0 } else { leaf - 1 };
+    (before, leaf)
+}
+
+#[test]
+fn three_marked_legs_follow_theorem_8_2() {
+    // S[a~, b~, c~]: the trimmed spider S(a+1, b+1, c+1) with its leaf edges
+    // marked either way: g = ((a-2) xor (b-2) xor (c-2)) + 2 for a, b, c >= 2
+    let mut rng = Rng(82);
+    for a in 2..=4usize {
+        for b in a..=4 {
+            // dense tables: at most 13 edges here (the memo solver goes further)
+            for c in (b..=10usize.saturating_sub(a + b)).filter(|&c| c >= b) {
+                let legs = [a + 1, b + 1, c + 1];
+                let game = ArrowGame::new(&pode(&legs), ArrowRule::Trimmed, Vec::new());
+                let mut marks = empty(&game);
+                for leg in 0..3 {
+                    let (x, leaf) = leaf_edge(&legs, leg);
+                    let e = game.edge_index(x, leaf).unwrap();
+                    marks[e] = 1 + rng.below(2) as u8;
+                }
+                let expected = (((a - 2) ^ (b - 2) ^ (c - 2)) + 2) as u8;
+                assert_eq!(value(&game, &marks), expected, "S[{a}~,{b}~,{c}~] {marks:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn spiders_with_even_legs_trimmed_and_odd_legs_untrimmed_are_second_player_wins() {
+    // Theorem 12.1 (trimmed, even legs) and its consequence for the Game of
+    // Arrows on spiders with odd legs (trimming takes one edge off each leg)
+    for a in (2..=4).step_by(2) {
+        for b in (a..=4).step_by(2) {
+            for c in (b..=12 - a - b).step_by(2) {
+                let trimmed = ArrowGame::new(&pode(&[a, b, c]), ArrowRule::Trimmed, Vec::new());
+                assert_eq!(value(&trimmed, &empty(&trimmed)), 0, "trimmed S({a},{b},{c})");
+                if a + b + c + 3 <= 13 {
+                    let odd = ArrowGame::new(&pode(&[a + 1, b + 1, c + 1]), ArrowRule::Arrows, Vec::new());
+                    assert_eq!(value(&odd, &empty(&odd)), 0, "S({},{},{})", a + 1, b + 1, c + 1);
+                }
+            }
+        }
+    }
+}
+
+/// A random tree on n vertices (each vertex after the first joins an earlier one).
+fn random_tree(rng: &mut Rng, n: usize) -> Graph {
+    let mut g = Graph::empty(n);
+    for v in 1..n {
+        g.add_edge(rng.below(v as u64) as usize, v);
+    }
+    g
+}
+
+#[test]
+fn the_game_of_arrows_equals_the_trimmed_game_on_the_trimming() {
+    // Theorem 3.4, on random trees
+    let mut rng = Rng(34);
+    for _ in 0..40 {
+        let n = 3 + rng.below(13) as usize;
+        let g = random_tree(&mut rng, n);
+        let arrows = ArrowGame::new(&g, ArrowRule::Arrows, Vec::new());
+        let (tn, tedges) = trim(&g);
+        let trimmed = ArrowGame::from_edges(tn, tedges, ArrowRule::Trimmed, Vec::new());
+        assert_eq!(
+            value(&arrows, &empty(&arrows)),
+            value(&trimmed, &empty(&trimmed)),
+            "{:?}",
+            arrows.edges
+        );
+    }
+}
+
+#[test]
+fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
+    let Some(gpu) = gpu_or_skip("gpu_tables_equal_the_cpu_twin_on_random_graphs") else {
+        return;
+    };
+    let mut rng = Rng(0xa220_0005);
+    let mut games = Vec::new();
+    for i in 0..10 {
+        let n = 4 + rng.below(8) as usize;
+        let mut g = random_tree(&mut rng, n);
+        // a few extra edges make cycles
+        for _ in 0..rng.below(4) {
+            let (u, v) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
+            if u != v && g.edge_count() < 13 {
+                g.add_edge(u, v);
+            }
+        }
+        let rule = [ArrowRule::Arrows, ArrowRule::Trimmed][i % 2];
+        games.push(ArrowGame::new(&g, rule, Vec::new()));
+    }
+    for spec in ["wheel:5", "grid:2x4", "cycle:7"] {
+        let g = Graph::parse(spec).unwrap();
+        let mut game = ArrowGame::new(&g, ArrowRule::Cycles, Vec::new());
+        let faces = standard_faces(&g, spec).unwrap();
+        game.faces = faces.iter().map(|f| game.face_of(f).unwrap()).collect();
+        games.push(game);
+    }
+    for game in games {
+        let start = empty(&game);
+        let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &mut |_| {}, &|_| {}).unwrap();
+        let run = solve_dense(&game, &start, &gpu, true, &mut |m| panic!("{m}"), &|_| {}).unwrap();
+        assert_eq!(run.backend, "gpu");
+        assert_eq!((run.value, run.states), (cpu.value, cpu.states), "{:?}", game.edges);
+        assert!(run.table == cpu.table, "{:?} {:?}", game.rule, game.edges);
+    }
+}
