@@ -6,6 +6,7 @@ mod common;
 
 use grundy::engine::Backend;
 use grundy::engine::arrows_dense::solve_dense;
+use grundy::engine::arrows_memo::ArrowMemo;
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, standard_faces, trim};
 use grundy::game::graph::{path, pode};
@@ -170,5 +171,54 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
         assert_eq!(run.backend, "gpu");
         assert_eq!((run.value, run.states), (cpu.value, cpu.states), "{:?}", game.edges);
         assert!(run.table == cpu.table, "{:?} {:?}", game.rule, game.edges);
+    }
+}
+
+/// A random state of `game`: each edge marked with probability 1/3 either
+/// way, dropping arrows that break the rule.
+fn random_state(rng: &mut Rng, game: &ArrowGame) -> Vec<u8> {
+    let mut marks = empty(game);
+    for e in 0..marks.len() {
+        if rng.below(3) == 0 {
+            marks[e] = 1 + rng.below(2) as u8;
+            if !game.is_state(&marks) {
+                marks[e] = 0;
+            }
+        }
+    }
+    marks
+}
+
+#[test]
+fn the_decomposition_solver_equals_the_dense_one() {
+    let mut rng = Rng(44);
+    let mut memo = ArrowMemo::new();
+    for i in 0..60 {
+        let n = 2 + rng.below(12) as usize;
+        let mut g = random_tree(&mut rng, n);
+        if i % 5 == 0 {
+            // a forest: drop an edge
+            let e = rng.below(n as u64 - 1) as usize + 1;
+            g = {
+                let mut h = Graph::empty(n);
+                for v in 1..n {
+                    for u in 0..v {
+                        if g.adj[v] >> u & 1 == 1 && v != e {
+                            h.add_edge(u, v);
+                        }
+                    }
+                }
+                h
+            };
+        }
+        let rule = [ArrowRule::Arrows, ArrowRule::Trimmed][i % 2];
+        let game = ArrowGame::new(&g, rule, Vec::new());
+        let marks = if i % 3 == 0 { empty(&game) } else { random_state(&mut rng, &game) };
+        assert_eq!(
+            memo.value_of_state(&game, &marks).unwrap(),
+            value(&game, &marks),
+            "{rule:?} {:?} {marks:?}",
+            game.edges
+        );
     }
 }

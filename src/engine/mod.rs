@@ -2,6 +2,7 @@
 
 pub mod arrows_dense;
 pub mod arrows_kernel;
+pub mod arrows_memo;
 pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;
