@@ -67,6 +67,15 @@ pub enum Command {
     /// Delete Nim and its many-heap rules (seed 002): G of every nondecreasing tuple of heaps up to X.
     #[command(after_help = DELETE_NIM_HELP)]
     DeleteNim(DeleteNimArgs),
+    /// The Game of Arrows (seed 003) on a graph, or a table of spiders.
+    #[command(after_help = ARROWS_HELP)]
+    Arrows(ArrowsArgs),
+    /// Francis Su's Game of Cycles on a plane graph: who wins.
+    #[command(after_help = CYCLES_HELP)]
+    Cycles(CyclesArgs),
+    /// Green Hackenbush on a rooted graph: the Grundy value.
+    #[command(after_help = HACKENBUSH_HELP)]
+    Hackenbush(HackenbushArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
@@ -125,6 +134,34 @@ Examples:\n  grundy delete-nim --rule delete --max 15\n  \
 grundy delete-nim --rule vdn --max 4096 --out output/vdn-4096.csv --json\n  \
 grundy delete-nim --rule single --heaps 4 --max 40 --out output/single-4.csv\n  \
 grundy delete-nim --rule kdelete --heaps 6 --k 3 --max 12 --json";
+
+const ARROWS_HELP: &str = "Players take turns marking an unmarked edge with an arrow; an arrow may not \
+make a vertex a sink (every edge in) or a source (every edge out), so a leaf edge is never marked. \
+The last player to mark wins. --trimmed allows sinks and sources at leaves (seed 003, Section 3): \
+the Game of Arrows on G equals the trimmed game on its trimming T(G) (--trim prints T(G)).\n\n\
+Solvers: dense (every base-3 number over the edges, level by level from the full marking down; \
+up to 20 edges, on the GPU or the CPU twin) and memo (forests: the marked edges cut the forest \
+into independent pieces, remembered under canonical forms; any size). auto: memo for forests.\n\n\
+--spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g.\n\n\
+Examples:\n  grundy arrows --graph pode:3,3,3\n  \
+grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \
+grundy arrows --graph tree:0,0,1,1,2 --trim\n  \
+grundy arrows --spiders 40 --out output/spiders-40.csv\n  \
+grundy arrows --spiders 12 --legs 4 --trimmed --out output/spiders4-12.csv";
+
+const CYCLES_HELP: &str = "The Game of Arrows on a plane graph, where a player who completes a cycle \
+cell (a bounded face whose edges all point the same way round) wins at once. Faces: built in for \
+cycle:N, grid:RxC and wheel:N; otherwise --faces FILE, one cycle of vertices per line. The value \
+reported is the outcome (N: the first player wins); a Grundy value only when there is no face.\n\n\
+Examples:\n  grundy cycles --graph wheel:5\n  grundy cycles --graph grid:2x3 --json\n  \
+grundy cycles --graph edges:house.txt --faces house-faces.txt";
+
+const HACKENBUSH_HELP: &str = "Green Hackenbush: a move cuts one edge; whatever is no longer connected \
+to the ground falls away. The ground vertices (--ground) count as one. A bamboo stalk of n edges is \
+a Nim heap of size n; trees follow the colon principle, cycles the fusion principle.\n\n\
+Examples:\n  grundy hackenbush --graph path:6 --ground 0\n  \
+grundy hackenbush --graph cycle:5 --ground 0 --json\n  \
+grundy hackenbush --graph grid:3x3 --ground 0,1,2";
 
 /// How `graph` solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -336,4 +373,86 @@ pub struct DeleteNimArgs {
     pub max: u32,
     #[command(flatten)]
     pub table: TupleTableArgs,
+}
+
+/// How `arrows` solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrowSolver {
+    /// memo for forests, else dense.
+    Auto,
+    /// A table over every marking (up to 20 edges; GPU or CPU twin).
+    Dense,
+    /// Pieces of forests under canonical forms (CPU).
+    Memo,
+}
+
+#[derive(Args, Debug)]
+pub struct ArrowsArgs {
+    /// The graph: path:N, cycle:N, wheel:N, grid:RxC, pode:..., tree:..., edges:FILE, graph6.
+    #[arg(
+        long,
+        short = 'g',
+        value_name = "SPEC",
+        required_unless_present = "spiders"
+    )]
+    pub graph: Option<String>,
+    /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
+    #[arg(long)]
+    pub trimmed: bool,
+    /// Print the trimming T(G) of the graph (and play the trimmed game on it).
+    #[arg(long, conflicts_with = "spiders")]
+    pub trim: bool,
+    /// Start from this state: arrows u>v, comma separated.
+    #[arg(long, value_name = "ARROWS", conflicts_with = "spiders")]
+    pub state: Option<String>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub solver: ArrowSolver,
+    /// The table of every spider with legs up to L edges.
+    #[arg(long, value_name = "L", conflicts_with = "graph")]
+    pub spiders: Option<usize>,
+    /// Legs of the spiders in the table.
+    #[arg(long, value_name = "3|4", default_value_t = 3, requires = "spiders")]
+    pub legs: usize,
+    /// Where to compute a dense table: auto uses the GPU when an adapter exists.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
+    #[command(flatten)]
+    pub output: TableOutput,
+    /// No progress bar and no notices on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CyclesArgs {
+    /// The plane graph.
+    #[arg(long, short = 'g', value_name = "SPEC")]
+    pub graph: String,
+    /// Its bounded faces: one cycle of vertices per line (built in for cycle, grid, wheel).
+    #[arg(long, value_name = "FILE")]
+    pub faces: Option<PathBuf>,
+    /// Start from this state: arrows u>v, comma separated.
+    #[arg(long, value_name = "ARROWS")]
+    pub state: Option<String>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct HackenbushArgs {
+    /// The graph.
+    #[arg(long, short = 'g', value_name = "SPEC")]
+    pub graph: String,
+    /// The ground: vertices, comma separated.
+    #[arg(long, value_name = "V,...")]
+    pub ground: String,
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
 }

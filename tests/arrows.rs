@@ -14,9 +14,16 @@ use grundy::game::graph::{path, pode};
 use common::{Rng, gpu_or_skip};
 
 fn value(game: &ArrowGame, start: &[u8]) -> u8 {
-    solve_dense(game, start, &Backend::Cpu, false, &mut |m| panic!("{m}"), &|_| {})
-        .unwrap()
-        .value
+    solve_dense(
+        game,
+        start,
+        &Backend::Cpu,
+        false,
+        &mut |m| panic!("{m}"),
+        &|_| {},
+    )
+    .unwrap()
+    .value
 }
 
 fn empty(game: &ArrowGame) -> Vec<u8> {
@@ -39,10 +46,18 @@ fn trimmed_path(len: usize, arrows: &[(usize, usize)]) -> u8 {
 fn paths_flows_crashes_twigs_and_rods() {
     for n in 0..=11usize {
         // F_n: vertices -1..=n+1 shifted to 0..=n+2, arrows (0,1) and (n+1,n+2)
-        assert_eq!(trimmed_path(n + 2, &[(0, 1), (n + 1, n + 2)]), (n % 2) as u8, "F_{n}");
+        assert_eq!(
+            trimmed_path(n + 2, &[(0, 1), (n + 1, n + 2)]),
+            (n % 2) as u8,
+            "F_{n}"
+        );
         if n >= 1 {
             // C_n: arrows (0,1) and (n+2,n+1), both pointing in
-            assert_eq!(trimmed_path(n + 2, &[(0, 1), (n + 2, n + 1)]), (n % 2) as u8 ^ 1, "C_{n}");
+            assert_eq!(
+                trimmed_path(n + 2, &[(0, 1), (n + 2, n + 1)]),
+                (n % 2) as u8 ^ 1,
+                "C_{n}"
+            );
             // R_n: the empty path with n edges (Proposition 5.6)
             assert_eq!(trimmed_path(n, &[]), (n % 2) as u8, "R_{n}");
         }
@@ -56,7 +71,11 @@ fn paths_flows_crashes_twigs_and_rods() {
     assert_eq!(value(&single, &empty(&single)), 0);
     for edges in 2..=13usize {
         let game = ArrowGame::new(&path(edges + 1), ArrowRule::Arrows, Vec::new());
-        assert_eq!(value(&game, &empty(&game)) == 0, edges % 2 == 0, "path of {edges} edges");
+        assert_eq!(
+            value(&game, &empty(&game)) == 0,
+            edges % 2 == 0,
+            "path of {edges} edges"
+        );
     }
 }
 
@@ -85,7 +104,11 @@ fn three_marked_legs_follow_theorem_8_2() {
                     marks[e] = 1 + rng.below(2) as u8;
                 }
                 let expected = (((a - 2) ^ (b - 2) ^ (c - 2)) + 2) as u8;
-                assert_eq!(value(&game, &marks), expected, "S[{a}~,{b}~,{c}~] {marks:?}");
+                assert_eq!(
+                    value(&game, &marks),
+                    expected,
+                    "S[{a}~,{b}~,{c}~] {marks:?}"
+                );
             }
         }
     }
@@ -99,10 +122,25 @@ fn spiders_with_even_legs_trimmed_and_odd_legs_untrimmed_are_second_player_wins(
         for b in (a..=4).step_by(2) {
             for c in (b..=12 - a - b).step_by(2) {
                 let trimmed = ArrowGame::new(&pode(&[a, b, c]), ArrowRule::Trimmed, Vec::new());
-                assert_eq!(value(&trimmed, &empty(&trimmed)), 0, "trimmed S({a},{b},{c})");
+                assert_eq!(
+                    value(&trimmed, &empty(&trimmed)),
+                    0,
+                    "trimmed S({a},{b},{c})"
+                );
                 if a + b + c + 3 <= 13 {
-                    let odd = ArrowGame::new(&pode(&[a + 1, b + 1, c + 1]), ArrowRule::Arrows, Vec::new());
-                    assert_eq!(value(&odd, &empty(&odd)), 0, "S({},{},{})", a + 1, b + 1, c + 1);
+                    let odd = ArrowGame::new(
+                        &pode(&[a + 1, b + 1, c + 1]),
+                        ArrowRule::Arrows,
+                        Vec::new(),
+                    );
+                    assert_eq!(
+                        value(&odd, &empty(&odd)),
+                        0,
+                        "S({},{},{})",
+                        a + 1,
+                        b + 1,
+                        c + 1
+                    );
                 }
             }
         }
@@ -169,7 +207,12 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
         let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &mut |_| {}, &|_| {}).unwrap();
         let run = solve_dense(&game, &start, &gpu, true, &mut |m| panic!("{m}"), &|_| {}).unwrap();
         assert_eq!(run.backend, "gpu");
-        assert_eq!((run.value, run.states), (cpu.value, cpu.states), "{:?}", game.edges);
+        assert_eq!(
+            (run.value, run.states),
+            (cpu.value, cpu.states),
+            "{:?}",
+            game.edges
+        );
         assert!(run.table == cpu.table, "{:?} {:?}", game.rule, game.edges);
     }
 }
@@ -213,7 +256,11 @@ fn the_decomposition_solver_equals_the_dense_one() {
         }
         let rule = [ArrowRule::Arrows, ArrowRule::Trimmed][i % 2];
         let game = ArrowGame::new(&g, rule, Vec::new());
-        let marks = if i % 3 == 0 { empty(&game) } else { random_state(&mut rng, &game) };
+        let marks = if i % 3 == 0 {
+            empty(&game)
+        } else {
+            random_state(&mut rng, &game)
+        };
         assert_eq!(
             memo.value_of_state(&game, &marks).unwrap(),
             value(&game, &marks),

@@ -1,5 +1,6 @@
 //! What each subcommand does: parse its input, run the engine, report.
 
+pub mod edges;
 pub mod graph;
 pub mod tuples;
 
@@ -37,6 +38,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bipodes(args) => graph::bipodes(&args),
         Command::Rect(args) => tuples::rect(&args),
         Command::DeleteNim(args) => tuples::delete_nim(&args),
+        Command::Arrows(args) => edges::arrows(&args),
+        Command::Cycles(args) => edges::cycles(&args),
+        Command::Hackenbush(args) => edges::hackenbush(&args),
         Command::Bench(args) => crate::bench::run(&args),
     }
 }

@@ -36,12 +36,22 @@ pub fn unrank_state(kern: &ArrowKernel, t: u64, k: usize) -> (Marks, u32) {
 }
 
 fn tail_of(kern: &ArrowKernel, e: usize, mark: u32) -> u32 {
-    if mark == 1 { kern.ends[e].0 } else { kern.ends[e].1 }
+    if mark == 1 {
+        kern.ends[e].0
+    } else {
+        kern.ends[e].1
+    }
 }
 
 /// Every edge at v other than `except` is marked, all pointing away from v
 /// (`away`) or all towards it.
-fn all_others_one_way(kern: &ArrowKernel, marks: &Marks, v: u32, except: usize, away: bool) -> bool {
+fn all_others_one_way(
+    kern: &ArrowKernel,
+    marks: &Marks,
+    v: u32,
+    except: usize,
+    away: bool,
+) -> bool {
     for i in kern.inc_start[v as usize]..kern.inc_start[v as usize + 1] {
         let e = kern.inc[i as usize] as usize;
         if e == except {
@@ -73,8 +83,10 @@ pub fn is_state(kern: &ArrowKernel, marks: &Marks) -> bool {
 pub fn follower_allowed(kern: &ArrowKernel, marks: &Marks, e: usize, mark: u32) -> bool {
     let tail = tail_of(kern, e, mark);
     let head = tail_of(kern, e, 3 - mark);
-    let source = kern.constrained[tail as usize] != 0 && all_others_one_way(kern, marks, tail, e, true);
-    let sink = kern.constrained[head as usize] != 0 && all_others_one_way(kern, marks, head, e, false);
+    let source =
+        kern.constrained[tail as usize] != 0 && all_others_one_way(kern, marks, tail, e, true);
+    let sink =
+        kern.constrained[head as usize] != 0 && all_others_one_way(kern, marks, head, e, false);
     !source && !sink
 }
 

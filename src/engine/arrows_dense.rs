@@ -81,5 +81,8 @@ pub fn cpu_dense(kern: &ArrowKernel, progress: &dyn Fn(u64)) -> (Vec<u8>, u64) {
         done += kern.level_size(k);
         progress(done);
     }
-    (table.into_iter().map(AtomicU8::into_inner).collect(), states)
+    (
+        table.into_iter().map(AtomicU8::into_inner).collect(),
+        states,
+    )
 }

@@ -81,7 +81,11 @@ impl ArrowKernel {
             edges: e,
             n: game.n,
             cycles: game.rule == ArrowRule::Cycles,
-            ends: game.edges.iter().map(|&(u, v)| (u as u32, v as u32)).collect(),
+            ends: game
+                .edges
+                .iter()
+                .map(|&(u, v)| (u as u32, v as u32))
+                .collect(),
             pow3: (0..e).map(|i| 3u32.pow(i as u32)).collect(),
             inc_start,
             inc,

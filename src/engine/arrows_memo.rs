@@ -13,6 +13,8 @@
 
 use std::collections::HashMap;
 
+use super::graph_memo::FastMap;
+
 use crate::game::arrows::{ArrowGame, ArrowRule};
 
 pub const FREE: u8 = 0;
@@ -38,12 +40,15 @@ fn as_head(label: u8) -> u8 {
     }
 }
 
+/// The tag of a chain node: `len` NONE vertices in a line above `below`.
+const CHAIN: u8 = 4;
+
 /// Values of pieces, remembered across every state it is asked about.
 #[derive(Default)]
 pub struct ArrowMemo {
-    /// Interned nodes: (label, sorted child ids).
+    /// Interned nodes: (label, sorted child ids), or (CHAIN, [len, below]).
     nodes: Vec<(u8, Vec<u32>)>,
-    ids: HashMap<(u8, Vec<u32>), u32>,
+    ids: FastMap<(u8, Vec<u32>), u32>,
     /// G of the piece rooted at each node (255: not yet known).
     values: Vec<u8>,
 }
@@ -53,14 +58,12 @@ impl ArrowMemo {
         ArrowMemo::default()
     }
 
-    /// Distinct rooted pieces met so far.
+    /// Distinct rooted pieces valued so far.
     pub fn pieces(&self) -> usize {
         self.values.iter().filter(|&&v| v != u8::MAX).count()
     }
 
-    fn node(&mut self, label: u8, mut children: Vec<u32>) -> u32 {
-        children.sort_unstable();
-        let key = (label, children);
+    fn intern(&mut self, key: (u8, Vec<u32>)) -> u32 {
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
@@ -69,6 +72,41 @@ impl ArrowMemo {
         self.ids.insert(key, id);
         self.values.push(u8::MAX);
         id
+    }
+
+    /// The node of a vertex with this label and these subtrees below it. A
+    /// NONE vertex with one child starts a chain: chains of such vertices are
+    /// held as one node, so moves along a long leg cost O(1) to rebuild.
+    fn node(&mut self, label: u8, mut children: Vec<u32>) -> u32 {
+        if label == NONE && children.len() == 1 {
+            return self.chain(1, children[0]);
+        }
+        children.sort_unstable();
+        self.intern((label, children))
+    }
+
+    /// `len` NONE vertices in a line above `below` (merged with a chain below).
+    fn chain(&mut self, len: u32, below: u32) -> u32 {
+        if len == 0 {
+            return below;
+        }
+        let (tag, ref body) = self.nodes[below as usize];
+        if tag == CHAIN {
+            let (k, b) = (body[0], body[1]);
+            return self.intern((CHAIN, vec![len + k, b]));
+        }
+        self.intern((CHAIN, vec![len, below]))
+    }
+
+    /// The label and subtrees of a node's top vertex.
+    fn top(&mut self, id: u32) -> (u8, Vec<u32>) {
+        let (tag, body) = self.nodes[id as usize].clone();
+        if tag == CHAIN {
+            let rest = self.chain(body[0] - 1, body[1]);
+            (NONE, vec![rest])
+        } else {
+            (tag, body)
+        }
     }
 
     /// G of a state of a forest game; `Err` when the graph has a cycle.
@@ -80,7 +118,10 @@ impl ArrowMemo {
         let label: Vec<u8> = (0..n)
             .map(|v| {
                 let arrows = game.incident[v].iter().filter(|&&e| marks[e] != 0);
-                let outs = arrows.clone().filter(|&&e| game.tail(e, marks[e]) == v).count();
+                let outs = arrows
+                    .clone()
+                    .filter(|&&e| game.tail(e, marks[e]) == v)
+                    .count();
                 let ins = arrows.count() - outs;
                 match (game.constrained[v], ins > 0, outs > 0) {
                     (false, _, _) | (true, true, true) => FREE,
@@ -119,14 +160,23 @@ impl ArrowMemo {
         Ok(total)
     }
 
-    /// Interns the subtree at v away from `parent`.
-    fn build(&mut self, adj: &[Vec<usize>], label: &[u8], v: usize, parent: usize) -> u32 {
-        let children: Vec<u32> = adj[v]
-            .iter()
-            .filter(|&&c| c != parent)
-            .map(|&c| self.build(adj, label, c, v))
-            .collect();
-        self.node(label[v], children)
+    /// Interns the subtree at v away from `parent` (iteratively: legs may be
+    /// hundreds of edges long).
+    fn build(&mut self, adj: &[Vec<usize>], label: &[u8], root: usize, parent: usize) -> u32 {
+        // post-order over (vertex, parent)
+        let mut order = vec![(root, parent)];
+        let mut i = 0;
+        while i < order.len() {
+            let (v, p) = order[i];
+            order.extend(adj[v].iter().filter(|&&c| c != p).map(|&c| (c, v)));
+            i += 1;
+        }
+        let mut id = vec![u32::MAX; adj.len()];
+        for &(v, p) in order.iter().rev() {
+            let children = adj[v].iter().filter(|&&c| c != p).map(|&c| id[c]).collect();
+            id[v] = self.node(label[v], children);
+        }
+        id[root]
     }
 
     /// G of the piece rooted at node `id`.
@@ -137,7 +187,7 @@ impl ArrowMemo {
         }
         let mut seen = [0u64; 4];
         let mut path = Vec::new();
-        self.options(id, id, &mut path, &mut seen);
+        self.options(id, &mut path, &mut seen);
         let g = (0..256u32)
             .find(|&v| seen[(v >> 6) as usize] >> (v & 63) & 1 == 0)
             .expect("fewer than 256 option values") as u8;
@@ -145,12 +195,78 @@ impl ArrowMemo {
         g
     }
 
+    /// The root of the piece after node `path`'s last ancestor has its
+    /// child (or chain below) replaced by `id`, rebuilt up to the top.
+    fn rebuild(&mut self, path: &[(u32, usize)], mut id: u32) -> u32 {
+        for &(a, ai) in path.iter().rev() {
+            let (tag, mut body) = self.nodes[a as usize].clone();
+            id = if tag == CHAIN {
+                self.chain(body[0], id)
+            } else {
+                body[ai] = id;
+                self.node(tag, body)
+            };
+        }
+        id
+    }
+
+    /// G of the piece the rest of the tree makes when the subtree at
+    /// `path`'s end is replaced by `id` (0 when nothing is left).
+    fn value_above(&mut self, path: &[(u32, usize)], id: Option<u32>) -> u8 {
+        match id {
+            None => 0,
+            Some(id) => {
+                let root = self.rebuild(path, id);
+                self.value(root)
+            }
+        }
+    }
+
     /// Marks the values of every move on an edge below node `x`, reached
-    /// from `root` by `path` (ancestor node, index of the child taken).
-    fn options(&mut self, root: u32, x: u32, path: &mut Vec<(u32, usize)>, seen: &mut [u64; 4]) {
-        let (x_label, x_children) = self.nodes[x as usize].clone();
+    /// from the piece's root by `path` (ancestor node, index of the child taken).
+    fn options(&mut self, x: u32, path: &mut Vec<(u32, usize)>, seen: &mut [u64; 4]) {
+        let (tag, body) = self.nodes[x as usize].clone();
+        if tag == CHAIN {
+            // the edges inside the chain v1 - ... - v_len - below
+            let (len, below) = (body[0], body[1]);
+            for i in 1..=len {
+                let above_i = i > 1 || !path.is_empty();
+                let (w_label, w_children) = if i < len {
+                    let rest = self.chain(len - i - 1, below);
+                    (NONE, vec![rest])
+                } else {
+                    self.top(below)
+                };
+                for v_is_tail in [true, false] {
+                    let (v_new, w_new) = if v_is_tail {
+                        (as_tail(NONE), as_head(w_label))
+                    } else {
+                        (as_head(NONE), as_tail(w_label))
+                    };
+                    if forbidden(v_new, usize::from(above_i), v_is_tail)
+                        || forbidden(w_new, w_children.len(), !v_is_tail)
+                    {
+                        continue;
+                    }
+                    let lower = self.value_below(w_new, w_children.clone());
+                    let upper = if above_i {
+                        let cut = self.node(v_new, Vec::new());
+                        let truncated = self.chain(i - 1, cut);
+                        self.value_above(path, Some(truncated))
+                    } else {
+                        0
+                    };
+                    mark(seen, lower ^ upper);
+                }
+            }
+            path.push((x, 0));
+            self.options(below, path, seen);
+            path.pop();
+            return;
+        }
+        let (x_label, x_children) = (tag, body);
         for (ci, &c) in x_children.iter().enumerate() {
-            let (c_label, c_children) = self.nodes[c as usize].clone();
+            let (c_label, c_children) = self.top(c);
             // x keeps its parent edge (unless it is the root) and its other children
             let x_degree = x_children.len() - 1 + usize::from(!path.is_empty());
             for x_is_tail in [true, false] {
@@ -159,40 +275,46 @@ impl ArrowMemo {
                 } else {
                     (as_head(x_label), as_tail(c_label))
                 };
-                let forbidden = |label: u8, degree: usize, tail: bool| {
-                    degree == 0 && label == if tail { OUT } else { IN }
-                };
-                if forbidden(x_new, x_degree, x_is_tail) || forbidden(c_new, c_children.len(), !x_is_tail) {
+                if forbidden(x_new, x_degree, x_is_tail)
+                    || forbidden(c_new, c_children.len(), !x_is_tail)
+                {
                     continue;
                 }
-                let lower = if c_children.is_empty() {
-                    0
-                } else {
-                    let id = self.node(c_new, c_children.clone());
-                    self.value(id)
-                };
+                let lower = self.value_below(c_new, c_children.clone());
                 let upper = if x_degree == 0 {
                     0
                 } else {
                     let mut rest = x_children.clone();
                     rest.remove(ci);
-                    let mut id = self.node(x_new, rest);
-                    // rebuild the ancestors with the changed child
-                    for &(a, ai) in path.iter().rev() {
-                        let (a_label, mut a_children) = self.nodes[a as usize].clone();
-                        a_children[ai] = id;
-                        id = self.node(a_label, a_children);
-                    }
-                    self.value(id)
+                    let id = self.node(x_new, rest);
+                    self.value_above(path, Some(id))
                 };
-                let v = (lower ^ upper) as usize;
-                seen[v >> 6] |= 1 << (v & 63);
+                mark(seen, lower ^ upper);
             }
             path.push((x, ci));
-            self.options(root, c, path, seen);
+            self.options(c, path, seen);
             path.pop();
         }
     }
+
+    /// G of the subtree a move cuts off below an edge (0 when it is one vertex).
+    fn value_below(&mut self, label: u8, children: Vec<u32>) -> u8 {
+        if children.is_empty() {
+            return 0;
+        }
+        let id = self.node(label, children);
+        self.value(id)
+    }
+}
+
+/// A vertex left with no unmarked edge must not be a constrained source
+/// (as the tail) or sink (as the head).
+fn forbidden(label: u8, degree: usize, tail: bool) -> bool {
+    degree == 0 && label == if tail { OUT } else { IN }
+}
+
+fn mark(seen: &mut [u64; 4], v: u8) {
+    seen[(v >> 6) as usize] |= 1 << (v & 63);
 }
 
 /// The vertices connected to `start`, marking them seen.

@@ -31,7 +31,9 @@ pub struct MaskHasher(u64);
 
 impl Hasher for MaskHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // a product's low bits see only the inputs' low bits: fold the high
+        // half in, as hash tables index by the low bits
+        self.0 ^ (self.0 >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
@@ -43,9 +45,19 @@ impl Hasher for MaskHasher {
     fn write_u64(&mut self, v: u64) {
         self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MaskHasher>>;
+/// A hash map with a fast multiplicative hasher (keys are not adversarial).
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MaskHasher>>;
 
 /// One evaluated piece, as `--out` writes it.
 #[derive(Clone, Copy, Debug)]

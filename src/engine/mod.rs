@@ -7,6 +7,7 @@ pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;
 pub mod graph_reach;
+pub mod hackenbush;
 pub mod heap_kernel;
 pub mod memory;
 pub mod tuple_kernel;

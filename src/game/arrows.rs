@@ -90,7 +90,11 @@ impl ArrowGame {
 
     /// The vertex an arrow with this mark on e points away from.
     pub fn tail(&self, e: usize, mark: u8) -> usize {
-        if mark == 1 { self.edges[e].0 } else { self.edges[e].1 }
+        if mark == 1 {
+            self.edges[e].0
+        } else {
+            self.edges[e].1
+        }
     }
 
     /// Whether `v` is a sink or a source of `marks` (every edge marked, all one way).
@@ -128,7 +132,9 @@ impl ArrowGame {
                     .parse::<usize>()
                     .ok()
                     .filter(|&x| x < self.n)
-                    .ok_or_else(|| bad(&format!("'{}' is not a vertex 0..{}", t.trim(), self.n - 1)))
+                    .ok_or_else(|| {
+                        bad(&format!("'{}' is not a vertex 0..{}", t.trim(), self.n - 1))
+                    })
             };
             let (u, v) = (vertex(a)?, vertex(b)?);
             let e = self
@@ -302,12 +308,27 @@ mod tests {
     fn states_forbid_constrained_sinks_and_sources() {
         let g = crate::game::graph::path(3); // 0 - 1 - 2
         let arrows = ArrowGame::new(&g, ArrowRule::Arrows, Vec::new());
-        assert!(arrows.parse_state("0>1").unwrap_err().contains("sink or a source"));
+        assert!(
+            arrows
+                .parse_state("0>1")
+                .unwrap_err()
+                .contains("sink or a source")
+        );
         let trimmed = ArrowGame::new(&g, ArrowRule::Trimmed, Vec::new());
         assert_eq!(trimmed.parse_state("0>1").unwrap(), vec![1, 0]);
-        assert!(trimmed.parse_state("0>1,2>1").unwrap_err().contains("vertex 1"));
+        assert!(
+            trimmed
+                .parse_state("0>1,2>1")
+                .unwrap_err()
+                .contains("vertex 1")
+        );
         assert_eq!(trimmed.parse_state("0>1, 1>2").unwrap(), vec![1, 1]);
-        assert!(trimmed.parse_state("0>2").unwrap_err().contains("not joined"));
+        assert!(
+            trimmed
+                .parse_state("0>2")
+                .unwrap_err()
+                .contains("not joined")
+        );
         assert!(trimmed.parse_state("0-1").unwrap_err().contains("u>v"));
         assert_eq!(trimmed.describe_state(&[1, 2]), "0>1,2>1");
     }
@@ -323,7 +344,26 @@ mod tests {
         let mut full = round.clone();
         full[game.edge_index(2, 0).unwrap()] = game.mark_from(game.edge_index(2, 0).unwrap(), 2);
         assert!(game.has_cycle_cell(&full));
-        assert_eq!(parse_faces("0 1 2 # the triangle\n\n1,2,3\n").unwrap(), vec![vec![0, 1, 2], vec![1, 2, 3]]);
+        assert_eq!(
+            parse_faces("0 1 2 # the triangle\n\n1,2,3\n").unwrap(),
+            vec![vec![0, 1, 2], vec![1, 2, 3]]
+        );
         assert!(parse_faces("0 x 2").unwrap_err().contains("line 1"));
     }
+}
+
+/// The spider with these leg lengths (in edges), hub 0, of any size (the
+/// graph specs stop at 64 vertices; tables of spiders go further).
+pub fn spider(legs: &[usize], rule: ArrowRule) -> ArrowGame {
+    let mut edges = Vec::new();
+    let mut n = 1;
+    for &len in legs {
+        let mut prev = 0;
+        for _ in 0..len {
+            edges.push((prev, n));
+            prev = n;
+            n += 1;
+        }
+    }
+    ArrowGame::from_edges(n, edges, rule, Vec::new())
 }

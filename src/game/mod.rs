@@ -3,9 +3,9 @@
 pub mod code;
 
 pub use code::{Code, CodeError, Digit, Modifier};
+pub mod arrows;
 pub mod graph;
 pub mod graph_code;
-pub mod arrows;
 
 pub use graph::Graph;
 pub use graph_code::GraphCode;

@@ -168,23 +168,36 @@ pub fn dense(
 
 fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
     let device = &ctx.device;
-    let entry = |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: dynamic,
-            min_binding_size: None,
-        },
-        count: None,
-    };
+    let entry =
+        |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("arrows"),
         entries: &[
             entry(0, wgpu::BufferBindingType::Uniform, true),
-            entry(1, wgpu::BufferBindingType::Storage { read_only: true }, false),
-            entry(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
-            entry(3, wgpu::BufferBindingType::Storage { read_only: false }, false),
+            entry(
+                1,
+                wgpu::BufferBindingType::Storage { read_only: true },
+                false,
+            ),
+            entry(
+                2,
+                wgpu::BufferBindingType::Storage { read_only: false },
+                false,
+            ),
+            entry(
+                3,
+                wgpu::BufferBindingType::Storage { read_only: false },
+                false,
+            ),
         ],
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

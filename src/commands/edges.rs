@@ -1,0 +1,448 @@
+//! `arrows`, `cycles` and `hackenbush`: the edge games.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{print_json, progress_bar, reject_stdout_clash};
+use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
+use crate::engine::Backend;
+use crate::engine::arrows_dense::solve_dense;
+use crate::engine::arrows_memo::ArrowMemo;
+use crate::engine::hackenbush::Hackenbush;
+use crate::error::{Error, Result};
+use crate::export;
+use crate::game::Graph;
+use crate::game::arrows::{ArrowGame, ArrowRule, parse_faces, spider, standard_faces, trim};
+
+/// The JSON summary of `arrows` and `cycles` on one graph.
+#[derive(Serialize)]
+pub struct EdgeGameSummary {
+    /// "arrows", "trimmed" or "cycles".
+    pub rule: ArrowRule,
+    pub graph: String,
+    pub vertices: usize,
+    pub edges: usize,
+    /// The start state, as arrows u>v.
+    pub state: String,
+    /// G of the start state (null in the Game of Cycles with faces: only the outcome means something).
+    pub g: Option<u8>,
+    pub outcome: &'static str,
+    /// States in the dense table, or pieces remembered by the memo solver.
+    pub states: u64,
+    pub solver: ArrowSolver,
+    pub backend: &'static str,
+    pub adapter: Option<String>,
+    pub seconds: f64,
+    pub kernel_seconds: Option<f64>,
+    /// The trimming T(G), with --trim: its vertex count and edges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trimming: Option<(usize, Vec<(usize, usize)>)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faces: Option<usize>,
+}
+
+fn is_forest(game: &ArrowGame) -> bool {
+    // a forest: every component has one edge fewer than vertices
+    let mut parent: Vec<usize> = (0..game.n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    game.edges.iter().all(|&(u, v)| {
+        let (a, b) = (find(&mut parent, u), find(&mut parent, v));
+        parent[a] = b;
+        a != b
+    })
+}
+
+/// Solves one game from `start`; fills the summary's result fields.
+fn play(
+    game: &ArrowGame,
+    start: &[u8],
+    solver: ArrowSolver,
+    backend: &Backend,
+    quiet: bool,
+) -> Result<(u8, u64, ArrowSolver, &'static str, f64, Option<f64>)> {
+    let mut notice = |m: &str| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    };
+    let solver = match solver {
+        ArrowSolver::Auto if game.rule != ArrowRule::Cycles && is_forest(game) => ArrowSolver::Memo,
+        ArrowSolver::Auto => ArrowSolver::Dense,
+        s => s,
+    };
+    let begin = Instant::now();
+    if solver == ArrowSolver::Memo {
+        let mut memo = ArrowMemo::new();
+        let g = memo.value_of_state(game, start).map_err(Error::Input)?;
+        return Ok((
+            g,
+            memo.pieces() as u64,
+            solver,
+            "cpu",
+            begin.elapsed().as_secs_f64(),
+            None,
+        ));
+    }
+    let bar = progress_bar(
+        3u64.saturating_pow(game.edges.len() as u32),
+        quiet,
+        "states",
+    );
+    let run = solve_dense(game, start, backend, false, &mut notice, &|d| {
+        bar.set_position(d)
+    })?;
+    bar.finish_and_clear();
+    let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
+    Ok((
+        run.value,
+        run.states,
+        solver,
+        run.backend,
+        run.seconds,
+        kernel,
+    ))
+}
+
+pub fn arrows(args: &ArrowsArgs) -> Result<()> {
+    reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
+    if let Some(max) = args.spiders {
+        return spider_table(args, max);
+    }
+    let spec = args.graph.as_deref().unwrap_or_default();
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let mut rule = if args.trimmed {
+        ArrowRule::Trimmed
+    } else {
+        ArrowRule::Arrows
+    };
+    let mut trimming = None;
+    let game = if args.trim {
+        // Theorem 3.4: the Game of Arrows on G is the trimmed game on T(G)
+        let (n, edges) = trim(&graph);
+        trimming = Some((n, edges.clone()));
+        rule = ArrowRule::Trimmed;
+        ArrowGame::from_edges(n, edges, rule, Vec::new())
+    } else {
+        ArrowGame::new(&graph, rule, Vec::new())
+    };
+    let start = match &args.state {
+        Some(text) => game.parse_state(text).map_err(Error::Input)?,
+        None => vec![0; game.edges.len()],
+    };
+    let quiet = args.quiet;
+    let backend = Backend::open(args.backend, &mut |m| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    })?;
+    let (g, states, solver, name, seconds, kernel) =
+        play(&game, &start, args.solver, &backend, quiet)?;
+    let summary = EdgeGameSummary {
+        rule,
+        graph: spec.to_string(),
+        vertices: game.n,
+        edges: game.edges.len(),
+        state: game.describe_state(&start),
+        g: Some(g),
+        outcome: if g == 0 { "P" } else { "N" },
+        states,
+        solver,
+        backend: name,
+        adapter: (name == "gpu").then(|| backend.adapter()).flatten(),
+        seconds,
+        kernel_seconds: kernel,
+        trimming,
+        faces: None,
+    };
+    report(&summary, args.output.json)
+}
+
+fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
+    if json {
+        return print_json(s);
+    }
+    let rule = match s.rule {
+        ArrowRule::Arrows => "Game of Arrows",
+        ArrowRule::Trimmed => "Trimmed Game of Arrows",
+        ArrowRule::Cycles => "Game of Cycles",
+    };
+    println!("game        {rule}");
+    if let Some((n, edges)) = &s.trimming {
+        let list: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}")).collect();
+        println!(
+            "trimming    T({}): {n} vertices, {} edges: {}",
+            s.graph,
+            edges.len(),
+            list.join(" ")
+        );
+    } else {
+        println!(
+            "graph       {} ({} vertices, {} edges)",
+            s.graph, s.vertices, s.edges
+        );
+    }
+    if !s.state.is_empty() {
+        println!("state       {}", s.state);
+    }
+    if let Some(f) = s.faces {
+        println!("faces       {f} cycle cells");
+    }
+    let on = s
+        .adapter
+        .as_ref()
+        .map(|a| format!(" ({a})"))
+        .unwrap_or_default();
+    let unit = if s.solver == ArrowSolver::Memo {
+        "pieces"
+    } else {
+        "states"
+    };
+    println!(
+        "solver      {:?}, {}{on}, {} {unit}, {:.3} s",
+        s.solver, s.backend, s.states, s.seconds
+    );
+    let who = if s.outcome == "N" {
+        "N-position: the first player wins"
+    } else {
+        "P-position: the second player wins"
+    };
+    match s.g {
+        Some(g) => println!("G           {g} ({who})"),
+        None => println!("outcome     {who}"),
+    }
+    Ok(())
+}
+
+/// The JSON summary of a spider table.
+#[derive(Serialize)]
+struct SpiderSummary {
+    rule: ArrowRule,
+    legs: usize,
+    max: usize,
+    rows: usize,
+    p_positions: usize,
+    pieces: usize,
+    seconds: f64,
+    out: Option<String>,
+}
+
+fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
+    if !(3..=4).contains(&args.legs) {
+        return Err(Error::Input(format!(
+            "--legs {}: expected 3 or 4",
+            args.legs
+        )));
+    }
+    if max == 0 {
+        return Err(Error::Input(
+            "--spiders 0: expected legs of at least 1 edge".into(),
+        ));
+    }
+    let rule = if args.trimmed {
+        ArrowRule::Trimmed
+    } else {
+        ArrowRule::Arrows
+    };
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut legs = vec![1usize; args.legs];
+    loop {
+        rows.push(legs.clone());
+        // next nondecreasing tuple of leg lengths up to max
+        let Some(i) = (0..legs.len()).rev().find(|&i| legs[i] < max) else {
+            break;
+        };
+        legs[i] += 1;
+        for j in i + 1..legs.len() {
+            legs[j] = legs[i];
+        }
+    }
+    let begin = Instant::now();
+    let bar = progress_bar(rows.len() as u64, args.quiet, "spiders");
+    let mut memo = ArrowMemo::new();
+    let mut values = Vec::with_capacity(rows.len());
+    for (i, legs) in rows.iter().enumerate() {
+        let game = spider(legs, rule);
+        values.push(
+            memo.value_of_state(&game, &vec![0; game.edges.len()])
+                .map_err(Error::Run)?,
+        );
+        bar.set_position(i as u64 + 1);
+    }
+    bar.finish_and_clear();
+    let seconds = begin.elapsed().as_secs_f64();
+    let names = ["a", "b", "c", "d"];
+    if let Some(path) = &args.output.out {
+        export::write_to(path, |w| {
+            writeln!(w, "{},g", names[..args.legs].join(","))?;
+            for (legs, g) in rows.iter().zip(&values) {
+                let cols: Vec<String> = legs.iter().map(usize::to_string).collect();
+                writeln!(w, "{},{g}", cols.join(","))?;
+            }
+            Ok(())
+        })?;
+    }
+    let p = values.iter().filter(|&&g| g == 0).count();
+    let summary = SpiderSummary {
+        rule,
+        legs: args.legs,
+        max,
+        rows: rows.len(),
+        p_positions: p,
+        pieces: memo.pieces(),
+        seconds,
+        out: args.output.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if args.output.json {
+        return print_json(&summary);
+    }
+    if args.output.out.as_deref() == Some(Path::new("-")) {
+        return Ok(());
+    }
+    println!(
+        "{} on {}-legged spiders, legs 1..={max}: {} spiders, {p} P-positions, {} pieces, {seconds:.3} s",
+        if args.trimmed {
+            "Trimmed Game of Arrows"
+        } else {
+            "Game of Arrows"
+        },
+        args.legs,
+        rows.len(),
+        memo.pieces()
+    );
+    if args.legs == 3 && max <= 16 {
+        println!("G(S(a,b,c)): one line per (a,b), c = b..={max}");
+        for (legs, g) in rows.iter().zip(&values) {
+            if legs[2] == legs[1] {
+                print!("\n{:>2},{:>2} |", legs[0], legs[1]);
+                for _ in 0..legs[1] - 1 {
+                    print!("   ");
+                }
+            }
+            print!("{g:>3}");
+        }
+        println!();
+    }
+    Ok(())
+}
+
+pub fn cycles(args: &CyclesArgs) -> Result<()> {
+    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
+    let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
+    let cycles = match &args.faces {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Error::Input(format!(
+                    "cannot read the faces file {}: {e}",
+                    path.display()
+                ))
+            })?;
+            parse_faces(&text)
+                .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
+        }
+        None => standard_faces(&graph, &args.graph).unwrap_or_default(),
+    };
+    game.faces = cycles
+        .iter()
+        .map(|c| game.face_of(c))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::Input(format!("bad face: {e}")))?;
+    let start = match &args.state {
+        Some(text) => game.parse_state(text).map_err(Error::Input)?,
+        None => vec![0; game.edges.len()],
+    };
+    let quiet = args.quiet;
+    let backend = Backend::open(args.backend, &mut |m| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    })?;
+    let (g, states, solver, name, seconds, kernel) =
+        play(&game, &start, ArrowSolver::Dense, &backend, quiet)?;
+    let summary = EdgeGameSummary {
+        rule: ArrowRule::Cycles,
+        graph: args.graph.clone(),
+        vertices: game.n,
+        edges: game.edges.len(),
+        state: game.describe_state(&start),
+        g: game.faces.is_empty().then_some(g),
+        outcome: if g == 0 { "P" } else { "N" },
+        states,
+        solver,
+        backend: name,
+        adapter: (name == "gpu").then(|| backend.adapter()).flatten(),
+        seconds,
+        kernel_seconds: kernel,
+        trimming: None,
+        faces: Some(game.faces.len()),
+    };
+    report(&summary, args.json)
+}
+
+/// The JSON summary of `hackenbush`.
+#[derive(Serialize)]
+struct HackenbushSummary {
+    graph: String,
+    ground: Vec<usize>,
+    edges: usize,
+    g: u8,
+    outcome: &'static str,
+    positions: usize,
+    seconds: f64,
+}
+
+pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
+    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
+    let ground: Vec<usize> = args
+        .ground
+        .split(',')
+        .map(|t| {
+            t.trim().parse().map_err(|_| {
+                Error::Input(format!(
+                    "bad --ground '{}': '{}' is not a vertex number; expected vertices like 0,3",
+                    args.ground,
+                    t.trim()
+                ))
+            })
+        })
+        .collect::<Result<_>>()?;
+    let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    let begin = Instant::now();
+    let start = game.start();
+    let g = game.value(start);
+    let summary = HackenbushSummary {
+        graph: args.graph.clone(),
+        ground,
+        edges: game.edges.len(),
+        g,
+        outcome: if g == 0 { "P" } else { "N" },
+        positions: game.positions(),
+        seconds: begin.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        return print_json(&summary);
+    }
+    println!("game        green Hackenbush");
+    println!(
+        "graph       {} ({} edges, ground {:?})",
+        summary.graph, summary.edges, summary.ground
+    );
+    println!(
+        "positions   {} in {:.3} s",
+        summary.positions, summary.seconds
+    );
+    let who = if g == 0 {
+        "P-position: the second player wins"
+    } else {
+        "N-position: the first player wins"
+    };
+    println!("G           {g} ({who})");
+    Ok(())
+}
