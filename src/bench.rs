@@ -7,10 +7,13 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::cli::{BenchArgs, BenchPart};
+use crate::engine::arrows_dense;
+use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
 use crate::engine::tuple_kernel::TupleKernel;
 use crate::engine::{Backend, BackendChoice, extend_heap_table, tuple_table};
 use crate::error::{Error, Result};
+use crate::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};
 use crate::game::delete_nim::{DeleteNim, Rule};
 use crate::game::rect::Rect;
 use crate::game::{Code, Graph, GraphCode};
@@ -459,6 +462,153 @@ fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Tupl
     Ok(rows)
 }
 
+/// An edge-game workload: a dense table (GPU and CPU) or a spider table
+/// (the decomposition solver, CPU).
+#[derive(Clone, Copy, Debug)]
+pub struct EdgeWorkload {
+    pub name: &'static str,
+    pub graph: &'static str,
+    pub rule: ArrowRule,
+}
+
+/// A tree of 18 edges and the wheel of 7 spokes (the Game of Cycles) in the
+/// full suite; 12 and 10 edges with `--quick`.
+pub fn edge_suite(quick: bool) -> Vec<EdgeWorkload> {
+    let w = |name, graph, rule| EdgeWorkload { name, graph, rule };
+    if quick {
+        vec![
+            w("arrows tree 12 edges", "pode:4,4,4", ArrowRule::Arrows),
+            w("cycles wheel:5", "wheel:5", ArrowRule::Cycles),
+        ]
+    } else {
+        vec![
+            w("arrows tree 18 edges", "pode:6,6,6", ArrowRule::Arrows),
+            w("cycles wheel:7", "wheel:7", ArrowRule::Cycles),
+        ]
+    }
+}
+
+impl EdgeWorkload {
+    pub fn game(&self) -> Result<ArrowGame> {
+        let g = Graph::parse(self.graph).map_err(Error::Input)?;
+        let mut game = ArrowGame::new(&g, self.rule, Vec::new());
+        if self.rule == ArrowRule::Cycles {
+            let faces = standard_faces(&g, self.graph).unwrap_or_default();
+            game.faces = faces
+                .iter()
+                .map(|f| game.face_of(f))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(Error::Input)?;
+        }
+        Ok(game)
+    }
+}
+
+/// Times the dense table of an edge game; returns (seconds, kernel seconds, G, states).
+pub fn time_edges(game: &ArrowGame, backend: &Backend) -> Result<(f64, f64, u8, u64)> {
+    let start = vec![0; game.edges.len()];
+    let run = arrows_dense::solve_dense(game, &start, backend, false, &mut |_| {}, &|_| {})?;
+    Ok((run.seconds, run.gpu.kernel_seconds, run.value, run.states))
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct EdgeBenchRow {
+    pub workload: String,
+    /// Numbers in the dense table (3^edges), or spiders in the table.
+    pub positions: u64,
+    pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    pub gpu_positions_per_second: Option<f64>,
+    pub cpu_positions_per_second: f64,
+    pub gpu_over_cpu: Option<f64>,
+}
+
+fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeBenchRow>> {
+    if !json {
+        println!();
+        println!(
+            "{:<24} {:>12} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8}",
+            "edge game",
+            "positions",
+            "gpu s",
+            "kernel s",
+            "cpu s",
+            "gpu pos/s",
+            "cpu pos/s",
+            "gpu/cpu"
+        );
+    }
+    let mut rows = Vec::new();
+    let print = |row: &EdgeBenchRow| {
+        if !json {
+            println!(
+                "{:<24} {:>12} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8}",
+                row.workload,
+                row.positions,
+                opt(row.gpu_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
+                row.cpu_seconds,
+                opt(row.gpu_positions_per_second, 0),
+                row.cpu_positions_per_second,
+                opt(row.gpu_over_cpu, 2),
+            );
+        }
+    };
+    for w in edge_suite(quick) {
+        let game = w.game()?;
+        let positions = 3u64.pow(game.edges.len() as u32);
+        let gpu_run = gpu.map(|b| time_edges(&game, b)).transpose()?;
+        let (cpu_s, _, value, states) = time_edges(&game, &Backend::Cpu)?;
+        if let Some((_, _, v, s)) = gpu_run
+            && (v, s) != (value, states)
+        {
+            return Err(Error::Run(format!("GPU and CPU differ for {}", w.name)));
+        }
+        let row = EdgeBenchRow {
+            workload: w.name.to_string(),
+            positions,
+            gpu_seconds: gpu_run.map(|r| r.0),
+            gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
+            cpu_seconds: cpu_s,
+            gpu_positions_per_second: gpu_run.map(|r| positions as f64 / r.0),
+            cpu_positions_per_second: positions as f64 / cpu_s,
+            gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
+        };
+        print(&row);
+        rows.push(row);
+    }
+    // the spider table, by the decomposition solver (CPU)
+    let max = if quick { 12 } else { 24 };
+    let start = Instant::now();
+    let mut memo = ArrowMemo::new();
+    let mut count = 0u64;
+    for a in 1..=max {
+        for b in a..=max {
+            for c in b..=max {
+                let g = spider(&[a, b, c], ArrowRule::Arrows);
+                memo.value_of_state(&g, &vec![0; g.edges.len()])
+                    .map_err(Error::Run)?;
+                count += 1;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let row = EdgeBenchRow {
+        workload: format!("spiders to {max} (memo)"),
+        positions: count,
+        gpu_seconds: None,
+        gpu_kernel_seconds: None,
+        cpu_seconds: secs,
+        gpu_positions_per_second: None,
+        cpu_positions_per_second: count as f64 / secs,
+        gpu_over_cpu: None,
+    };
+    print(&row);
+    rows.push(row);
+    Ok(rows)
+}
+
 pub fn run(args: &BenchArgs) -> Result<()> {
     let mut notice = |m: &str| eprintln!("grundy: {m}");
     let gpu = match args.backend {
@@ -538,6 +688,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         Vec::new()
     };
+    let edge_games = if args.only.contains(&BenchPart::Edges) {
+        edge_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
     let tables = if args.only.contains(&BenchPart::Tables) {
         tuple_rows(gpu.as_ref(), args.quick, args.json)?
     } else {
@@ -553,6 +708,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "workloads": rows,
             "graphs": graphs,
             "tables": tables,
+            "edge_games": edge_games,
         });
         println!("{report}");
     }

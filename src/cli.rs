@@ -327,6 +327,8 @@ pub enum BenchPart {
     Graphs,
     /// Rectangles, boxes and Delete Nim tables.
     Tables,
+    /// Edge games: dense Game of Arrows / Cycles tables and a spider table.
+    Edges,
 }
 
 /// Where a rectangle or Delete Nim table is computed and goes.

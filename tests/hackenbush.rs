@@ -21,7 +21,11 @@ fn bamboo_stalks_are_nim_heaps() {
     }
     // grounded in the middle: two stalks, a sum of two heaps
     for (a, b) in [(3, 5), (4, 4), (1, 6), (7, 2)] {
-        assert_eq!(value(&path(a + b + 1), &[a]), (a ^ b) as u8, "stalks {a} and {b}");
+        assert_eq!(
+            value(&path(a + b + 1), &[a]),
+            (a ^ b) as u8,
+            "stalks {a} and {b}"
+        );
     }
     // an edge between two ground vertices is a loop at the ground: 1
     assert_eq!(value(&path(2), &[0, 1]), 1);
@@ -30,7 +34,9 @@ fn bamboo_stalks_are_nim_heaps() {
 /// The colon principle: a rooted tree is worth the xor over the root's
 /// children of (the child's subtree + 1).
 fn colon(children: &[Vec<usize>], v: usize) -> u8 {
-    children[v].iter().fold(0, |acc, &c| acc ^ (colon(children, c) + 1))
+    children[v]
+        .iter()
+        .fold(0, |acc, &c| acc ^ (colon(children, c) + 1))
 }
 
 #[test]
@@ -69,7 +75,11 @@ fn cycles_follow_the_fusion_principle() {
                 g.add_edge(prev, v);
                 prev = v;
             }
-            assert_eq!(value(&g, &[0]), (((k % 2) ^ m) + 1) as u8, "k = {k}, m = {m}");
+            assert_eq!(
+                value(&g, &[0]),
+                (((k % 2) ^ m) + 1) as u8,
+                "k = {k}, m = {m}"
+            );
         }
         // a cycle hanging at the ground itself: k loops
         let cycle = Graph::parse(&format!("cycle:{k}")).unwrap();

@@ -7,10 +7,10 @@ use serde::Serialize;
 
 use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
-use crate::engine::Backend;
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::hackenbush::Hackenbush;
+use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
@@ -60,14 +60,25 @@ fn is_forest(game: &ArrowGame) -> bool {
     })
 }
 
-/// Solves one game from `start`; fills the summary's result fields.
+/// What `play` found: G, states (or pieces), the solver, the backend and adapter, seconds, kernel seconds.
+type Played = (
+    u8,
+    u64,
+    ArrowSolver,
+    &'static str,
+    Option<String>,
+    f64,
+    Option<f64>,
+);
+
+/// Solves one game from `start` (opening the GPU only for a dense table).
 fn play(
     game: &ArrowGame,
     start: &[u8],
     solver: ArrowSolver,
-    backend: &Backend,
+    choice: BackendChoice,
     quiet: bool,
-) -> Result<(u8, u64, ArrowSolver, &'static str, f64, Option<f64>)> {
+) -> Result<Played> {
     let mut notice = |m: &str| {
         if !quiet {
             eprintln!("grundy: {m}");
@@ -78,34 +89,31 @@ fn play(
         ArrowSolver::Auto => ArrowSolver::Dense,
         s => s,
     };
-    let begin = Instant::now();
     if solver == ArrowSolver::Memo {
+        let begin = Instant::now();
         let mut memo = ArrowMemo::new();
         let g = memo.value_of_state(game, start).map_err(Error::Input)?;
-        return Ok((
-            g,
-            memo.pieces() as u64,
-            solver,
-            "cpu",
-            begin.elapsed().as_secs_f64(),
-            None,
-        ));
+        let seconds = begin.elapsed().as_secs_f64();
+        return Ok((g, memo.pieces() as u64, solver, "cpu", None, seconds, None));
     }
+    let backend = Backend::open(choice, &mut notice)?;
     let bar = progress_bar(
         3u64.saturating_pow(game.edges.len() as u32),
         quiet,
         "states",
     );
-    let run = solve_dense(game, start, backend, false, &mut notice, &|d| {
+    let run = solve_dense(game, start, &backend, false, &mut notice, &|d| {
         bar.set_position(d)
     })?;
     bar.finish_and_clear();
     let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
+    let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
     Ok((
         run.value,
         run.states,
         solver,
         run.backend,
+        adapter,
         run.seconds,
         kernel,
     ))
@@ -137,14 +145,8 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let quiet = args.quiet;
-    let backend = Backend::open(args.backend, &mut |m| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    })?;
-    let (g, states, solver, name, seconds, kernel) =
-        play(&game, &start, args.solver, &backend, quiet)?;
+    let (g, states, solver, name, adapter, seconds, kernel) =
+        play(&game, &start, args.solver, args.backend, args.quiet)?;
     let summary = EdgeGameSummary {
         rule,
         graph: spec.to_string(),
@@ -156,7 +158,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         states,
         solver,
         backend: name,
-        adapter: (name == "gpu").then(|| backend.adapter()).flatten(),
+        adapter,
         seconds,
         kernel_seconds: kernel,
         trimming,
@@ -358,14 +360,8 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let quiet = args.quiet;
-    let backend = Backend::open(args.backend, &mut |m| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    })?;
-    let (g, states, solver, name, seconds, kernel) =
-        play(&game, &start, ArrowSolver::Dense, &backend, quiet)?;
+    let (g, states, solver, name, adapter, seconds, kernel) =
+        play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
         graph: args.graph.clone(),
@@ -377,7 +373,7 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         states,
         solver,
         backend: name,
-        adapter: (name == "gpu").then(|| backend.adapter()).flatten(),
+        adapter,
         seconds,
         kernel_seconds: kernel,
         trimming: None,

@@ -286,6 +286,22 @@ pub fn trim(graph: &Graph) -> (usize, Vec<(usize, usize)>) {
     (count, edges)
 }
 
+/// The spider with these leg lengths (in edges), hub 0, of any size (the
+/// graph specs stop at 64 vertices; tables of spiders go further).
+pub fn spider(legs: &[usize], rule: ArrowRule) -> ArrowGame {
+    let mut edges = Vec::new();
+    let mut n = 1;
+    for &len in legs {
+        let mut prev = 0;
+        for _ in 0..len {
+            edges.push((prev, n));
+            prev = n;
+            n += 1;
+        }
+    }
+    ArrowGame::from_edges(n, edges, rule, Vec::new())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,20 +366,4 @@ mod tests {
         );
         assert!(parse_faces("0 x 2").unwrap_err().contains("line 1"));
     }
-}
-
-/// The spider with these leg lengths (in edges), hub 0, of any size (the
-/// graph specs stop at 64 vertices; tables of spiders go further).
-pub fn spider(legs: &[usize], rule: ArrowRule) -> ArrowGame {
-    let mut edges = Vec::new();
-    let mut n = 1;
-    for &len in legs {
-        let mut prev = 0;
-        for _ in 0..len {
-            edges.push((prev, n));
-            prev = n;
-            n += 1;
-        }
-    }
-    ArrowGame::from_edges(n, edges, rule, Vec::new())
 }
