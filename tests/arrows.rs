@@ -8,7 +8,7 @@ use grundy::engine::Backend;
 use grundy::engine::arrows_dense::solve_dense;
 use grundy::engine::arrows_memo::ArrowMemo;
 use grundy::game::Graph;
-use grundy::game::arrows::{ArrowGame, ArrowRule, standard_faces, trim};
+use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces, trim};
 use grundy::game::graph::{path, pode};
 
 use common::{Rng, gpu_or_skip};
@@ -268,4 +268,59 @@ fn the_decomposition_solver_equals_the_dense_one() {
             game.edges
         );
     }
+}
+
+#[test]
+fn the_decomposition_solver_carries_the_theorems_past_dense_tables() {
+    let mut memo = ArrowMemo::new();
+    let mut rng = Rng(812);
+    // Theorem 8.2 with legs up to 14 (up to 45 edges)
+    for a in 2..=12usize {
+        for b in a..=12 {
+            for c in [b, b + 1, 14] {
+                let legs = [a + 1, b + 1, c + 1];
+                let game = spider(&legs, ArrowRule::Trimmed);
+                let mut marks = empty(&game);
+                for leg in 0..3 {
+                    let (x, leaf) = leaf_edge(&legs, leg);
+                    let e = game.edge_index(x, leaf).unwrap();
+                    marks[e] = 1 + rng.below(2) as u8;
+                }
+                let expected = (((a - 2) ^ (b - 2) ^ (c - 2)) + 2) as u8;
+                assert_eq!(memo.value_of_state(&game, &marks).unwrap(), expected, "S[{a}~,{b}~,{c}~]");
+            }
+        }
+    }
+    // Theorem 12.1 and the odd-legged Game of Arrows, legs up to 21
+    let mut arrows = ArrowMemo::new();
+    for a in (1..=21).step_by(2) {
+        for b in (a..=21).step_by(2) {
+            for c in (b..=21).step_by(2) {
+                let g = spider(&[a, b, c], ArrowRule::Arrows);
+                assert_eq!(arrows.value_of_state(&g, &empty(&g)).unwrap(), 0, "S({a},{b},{c})");
+            }
+        }
+    }
+    // beyond the paper: a leg of one edge (never markable) leaves G = (b + c) mod 2
+    for b in 1..=20 {
+        for c in b..=20 {
+            let g = spider(&[1, b, c], ArrowRule::Arrows);
+            assert_eq!(arrows.value_of_state(&g, &empty(&g)).unwrap(), ((b + c) % 2) as u8);
+        }
+    }
+}
+
+#[test]
+fn four_odd_legs_are_not_always_a_second_player_win() {
+    // Beyond seed 003: with four legs, odd lengths do not settle it. The
+    // smallest exception in the spider table to 16 is S(3, 7, 9, 11), an
+    // N-position; the trimmed game on its trimming S(2, 6, 8, 10) agrees
+    // (Theorem 3.4), and S(3, 7, 9, 9) is P as three odd legs would suggest.
+    let mut memo = ArrowMemo::new();
+    let g = spider(&[3, 7, 9, 11], ArrowRule::Arrows);
+    assert_eq!(memo.value_of_state(&g, &empty(&g)).unwrap(), 1);
+    let t = spider(&[2, 6, 8, 10], ArrowRule::Trimmed);
+    assert_eq!(memo.value_of_state(&t, &empty(&t)).unwrap(), 1);
+    let p = spider(&[3, 7, 9, 9], ArrowRule::Arrows);
+    assert_eq!(memo.value_of_state(&p, &empty(&p)).unwrap(), 0);
 }
