@@ -364,10 +364,12 @@ impl TupleWorkload {
     }
 }
 
-/// Times one table on `backend`; returns (seconds, kernel seconds, table).
-pub fn time_tuples(kern: &TupleKernel, backend: &Backend) -> Result<(f64, f64, Vec<u32>)> {
+/// Times one table on `backend`; returns (seconds, kernel seconds, table),
+/// or `None` when a GPU was asked for and the table did not fit it.
+pub fn time_tuples(kern: &TupleKernel, backend: &Backend) -> Result<Option<(f64, f64, Vec<u32>)>> {
     let run = tuple_table::solve(kern, backend, &mut |_| {}, &|_| {})?;
-    Ok((run.seconds, run.gpu.kernel_seconds, run.table))
+    let fell_back = matches!(backend, Backend::Gpu(_)) && run.backend != "gpu";
+    Ok((!fell_back).then_some((run.seconds, run.gpu.kernel_seconds, run.table)))
 }
 
 #[derive(Serialize, Debug, Clone)]
@@ -408,10 +410,12 @@ fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Tupl
     for w in tuple_suite(quick) {
         let kern = w.kernel(true)?;
         let positions = kern.space.count();
-        let gpu_run = gpu.map(|b| time_tuples(&kern, b)).transpose()?;
-        let (cpu_s, _, cpu_table) = time_tuples(&kern, &Backend::Cpu)?;
+        let gpu_run = gpu.map(|b| time_tuples(&kern, b)).transpose()?.flatten();
+        let (cpu_s, _, cpu_table) =
+            time_tuples(&kern, &Backend::Cpu)?.expect("the CPU runs every table");
         let walked = if w.compare_walked {
-            let (s, _, table) = time_tuples(&w.kernel(false)?, &Backend::Cpu)?;
+            let (s, _, table) =
+                time_tuples(&w.kernel(false)?, &Backend::Cpu)?.expect("the CPU runs every table");
             if table != cpu_table {
                 return Err(Error::Run(format!(
                     "split sets and walking differ for {}",
@@ -504,11 +508,13 @@ impl EdgeWorkload {
     }
 }
 
-/// Times the dense table of an edge game; returns (seconds, kernel seconds, G, states).
-pub fn time_edges(game: &ArrowGame, backend: &Backend) -> Result<(f64, f64, u8, u64)> {
+/// Times the dense table of an edge game; returns (seconds, kernel seconds,
+/// G, states), or `None` when a GPU was asked for and the table did not fit it.
+pub fn time_edges(game: &ArrowGame, backend: &Backend) -> Result<Option<(f64, f64, u8, u64)>> {
     let start = vec![0; game.edges.len()];
     let run = arrows_dense::solve_dense(game, &start, backend, false, &mut |_| {}, &|_| {})?;
-    Ok((run.seconds, run.gpu.kernel_seconds, run.value, run.states))
+    let fell_back = matches!(backend, Backend::Gpu(_)) && run.backend != "gpu";
+    Ok((!fell_back).then_some((run.seconds, run.gpu.kernel_seconds, run.value, run.states)))
 }
 
 #[derive(Serialize, Debug, Clone)]
@@ -558,8 +564,9 @@ fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeB
     for w in edge_suite(quick) {
         let game = w.game()?;
         let positions = 3u64.pow(game.edges.len() as u32);
-        let gpu_run = gpu.map(|b| time_edges(&game, b)).transpose()?;
-        let (cpu_s, _, value, states) = time_edges(&game, &Backend::Cpu)?;
+        let gpu_run = gpu.map(|b| time_edges(&game, b)).transpose()?.flatten();
+        let (cpu_s, _, value, states) =
+            time_edges(&game, &Backend::Cpu)?.expect("the CPU runs every table");
         if let Some((_, _, v, s)) = gpu_run
             && (v, s) != (value, states)
         {

@@ -287,7 +287,11 @@ fn the_decomposition_solver_carries_the_theorems_past_dense_tables() {
                     marks[e] = 1 + rng.below(2) as u8;
                 }
                 let expected = (((a - 2) ^ (b - 2) ^ (c - 2)) + 2) as u8;
-                assert_eq!(memo.value_of_state(&game, &marks).unwrap(), expected, "S[{a}~,{b}~,{c}~]");
+                assert_eq!(
+                    memo.value_of_state(&game, &marks).unwrap(),
+                    expected,
+                    "S[{a}~,{b}~,{c}~]"
+                );
             }
         }
     }
@@ -297,7 +301,11 @@ fn the_decomposition_solver_carries_the_theorems_past_dense_tables() {
         for b in (a..=21).step_by(2) {
             for c in (b..=21).step_by(2) {
                 let g = spider(&[a, b, c], ArrowRule::Arrows);
-                assert_eq!(arrows.value_of_state(&g, &empty(&g)).unwrap(), 0, "S({a},{b},{c})");
+                assert_eq!(
+                    arrows.value_of_state(&g, &empty(&g)).unwrap(),
+                    0,
+                    "S({a},{b},{c})"
+                );
             }
         }
     }
@@ -305,7 +313,10 @@ fn the_decomposition_solver_carries_the_theorems_past_dense_tables() {
     for b in 1..=20 {
         for c in b..=20 {
             let g = spider(&[1, b, c], ArrowRule::Arrows);
-            assert_eq!(arrows.value_of_state(&g, &empty(&g)).unwrap(), ((b + c) % 2) as u8);
+            assert_eq!(
+                arrows.value_of_state(&g, &empty(&g)).unwrap(),
+                ((b + c) % 2) as u8
+            );
         }
     }
 }
