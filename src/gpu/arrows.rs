@@ -167,55 +167,8 @@ pub fn dense(
 }
 
 fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
-    let device = &ctx.device;
-    let entry =
-        |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("arrows"),
-        entries: &[
-            entry(0, wgpu::BufferBindingType::Uniform, true),
-            entry(
-                1,
-                wgpu::BufferBindingType::Storage { read_only: true },
-                false,
-            ),
-            entry(
-                2,
-                wgpu::BufferBindingType::Storage { read_only: false },
-                false,
-            ),
-            entry(
-                3,
-                wgpu::BufferBindingType::Storage { read_only: false },
-                false,
-            ),
-        ],
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("arrows"),
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("arrows_level"),
-        source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("arrows_level"),
-        layout: Some(&pipeline_layout),
-        module: &module,
-        entry_point: Some("arrows_level"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    (layout, pipeline)
+    // game (read), table, status
+    let layout = ctx.levels_layout("arrows", &[true, false, false]);
+    let mut pipelines = ctx.pipelines("arrows_level", &layout, SOURCE, &["arrows_level"]);
+    (layout, pipelines.remove(0))
 }

@@ -74,6 +74,66 @@ impl GpuContext {
         1u64 << (63 - max.max(4).leading_zeros())
     }
 
+    /// The layout the level kernels share: binding 0 a uniform read at a
+    /// dynamic offset (one slot per dispatch), then storage buffers, read-only
+    /// where `read_only` says so.
+    pub fn levels_layout(&self, label: &str, read_only: &[bool]) -> wgpu::BindGroupLayout {
+        let buffer =
+            |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: dynamic,
+                    min_binding_size: None,
+                },
+                count: None,
+            };
+        let mut entries = vec![buffer(0, wgpu::BufferBindingType::Uniform, true)];
+        for (i, &read_only) in read_only.iter().enumerate() {
+            let ty = wgpu::BufferBindingType::Storage { read_only };
+            entries.push(buffer(i as u32 + 1, ty, false));
+        }
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries: &entries,
+            })
+    }
+
+    /// One compute pipeline per entry point of the WGSL `source`, all on `layout`.
+    pub fn pipelines(
+        &self,
+        label: &str,
+        layout: &wgpu::BindGroupLayout,
+        source: &str,
+        entry_points: &[&str],
+    ) -> Vec<wgpu::ComputePipeline> {
+        let device = &self.device;
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &[Some(layout)],
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        entry_points
+            .iter()
+            .map(|&entry| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .collect()
+    }
+
     /// A bind group whose bindings 0, 1, 2… are `resources` in order.
     pub fn bind_group(
         &self,

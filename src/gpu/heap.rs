@@ -321,59 +321,11 @@ struct Kernels {
 
 impl Kernels {
     fn new(ctx: &GpuContext) -> Kernels {
-        let device = &ctx.device;
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("heap"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<Params>() as u64
-                        ),
-                    },
-                    count: None,
-                },
-                storage(1, true),
-                storage(2, false),
-                storage(3, false),
-                storage(4, false),
-                storage(5, false),
-                storage(6, false),
-                storage(7, false),
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("heap"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        // digits (read), the below bitsets, the status, four table chunks
+        let layout = ctx.levels_layout("heap", &[true, false, false, false, false, false, false]);
         let pipeline = |name: &str, source: &str| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(name),
-                source: wgpu::ShaderSource::Wgsl(format!("{COMMON}\n{source}").into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(name),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(name),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            let source = format!("{COMMON}\n{source}");
+            ctx.pipelines(name, &layout, &source, &[name]).remove(0)
         };
         Kernels {
             options_below: pipeline("options_below", OPTIONS_BELOW),

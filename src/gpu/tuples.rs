@@ -227,57 +227,20 @@ fn kernels(
     wgpu::ComputePipeline,
     Option<wgpu::ComputePipeline>,
 ) {
-    let device = &ctx.device;
-    let entry =
-        |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
-    let write = wgpu::BufferBindingType::Storage { read_only: false };
-    let entries = [
-        entry(0, wgpu::BufferBindingType::Uniform, true),
-        entry(1, read, false),
-        entry(2, read, false),
-        entry(3, read, false),
-        entry(4, write, false),
-        entry(5, write, false),
-        entry(6, read, false),
-        entry(7, write, false),
-    ];
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("tuples"),
-        entries: &entries,
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("tuples"),
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let (name, body) = match rule {
-        TupleRule::Rect(_) => ("rect_level", RECT_LEVEL),
-        TupleRule::DeleteNim(_) => ("delete_level", DELETE_LEVEL),
-    };
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(format!("{COMMON}\n{body}").into()),
-    });
-    let pipeline = |entry: &str| {
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    };
-    let sets = matches!(rule, TupleRule::DeleteNim(_)).then(|| pipeline("split_sets_level"));
-    (layout, pipeline(name), sets)
+    // game, binomials, order (read); table, status; split order (read); split sets
+    let layout = ctx.levels_layout("tuples", &[true, true, true, false, false, true, false]);
+    match rule {
+        TupleRule::Rect(_) => {
+            let source = format!("{COMMON}\n{RECT_LEVEL}");
+            let mut p = ctx.pipelines("rect_level", &layout, &source, &["rect_level"]);
+            (layout, p.remove(0), None)
+        }
+        TupleRule::DeleteNim(_) => {
+            let source = format!("{COMMON}\n{DELETE_LEVEL}");
+            let entries = ["delete_level", "split_sets_level"];
+            let mut p = ctx.pipelines("delete_level", &layout, &source, &entries);
+            let sets = p.pop();
+            (layout, p.remove(0), sets)
+        }
+    }
 }
