@@ -141,7 +141,8 @@ The last player to mark wins. --trimmed allows sinks and sources at leaves (seed
 the Game of Arrows on G equals the trimmed game on its trimming T(G) (--trim prints T(G)).\n\n\
 Solvers: dense (every base-3 number over the edges, level by level from the full marking down; \
 up to 20 edges, on the GPU or the CPU twin) and memo (forests: the marked edges cut the forest \
-into independent pieces, remembered under canonical forms; any size). auto: memo for forests.\n\n\
+into independent pieces, remembered under canonical forms; any size: pode: and path: specs go \
+past 64 vertices here). auto: memo for forests.\n\n\
 --spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g.\n\n\
 Examples:\n  grundy arrows --graph pode:3,3,3\n  \
 grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \

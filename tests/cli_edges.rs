@@ -44,6 +44,12 @@ fn arrows_json_has_the_contract_fields() {
     );
     // every state of the trimmed 3-edge path (brute force: 17 of the 27 markings)
     assert_eq!(v["states"], 17);
+    // spiders past the graph specs' 64 vertices: odd legs, P (91 edges)
+    let big = json(&grundy(&["arrows", "--graph", "pode:29,31,31", "--json"]));
+    assert_eq!(
+        (big["edges"].as_u64(), big["outcome"].as_str()),
+        (Some(91), Some("P"))
+    );
 }
 
 #[test]

@@ -125,7 +125,6 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         return spider_table(args, max);
     }
     let spec = args.graph.as_deref().unwrap_or_default();
-    let graph = Graph::parse(spec).map_err(Error::Input)?;
     let mut rule = if args.trimmed {
         ArrowRule::Trimmed
     } else {
@@ -134,12 +133,17 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
     let mut trimming = None;
     let game = if args.trim {
         // Theorem 3.4: the Game of Arrows on G is the trimmed game on T(G)
+        let graph = Graph::parse(spec).map_err(Error::Input)?;
         let (n, edges) = trim(&graph);
         trimming = Some((n, edges.clone()));
         rule = ArrowRule::Trimmed;
         ArrowGame::from_edges(n, edges, rule, Vec::new())
     } else {
-        ArrowGame::new(&graph, rule, Vec::new())
+        match Graph::parse(spec) {
+            Ok(graph) => ArrowGame::new(&graph, rule, Vec::new()),
+            // spiders and paths past the graph specs' 64 vertices
+            Err(why) => large_tree(spec, rule).ok_or(Error::Input(why))?,
+        }
     };
     let start = match &args.state {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
@@ -165,6 +169,24 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         faces: None,
     };
     report(&summary, args.output.json)
+}
+
+/// The most edges a spider or path built past the graph specs may have.
+const MAX_TREE_EDGES: usize = 100_000;
+
+/// `pode:l1,l2,...` or `path:N` of any size (the memo solver takes them).
+fn large_tree(spec: &str, rule: ArrowRule) -> Option<ArrowGame> {
+    let (family, rest) = spec.split_once(':')?;
+    let legs: Vec<usize> = match family {
+        "pode" => rest
+            .split(',')
+            .map(|t| t.trim().parse().ok())
+            .collect::<Option<_>>()?,
+        "path" => vec![rest.trim().parse::<usize>().ok()?.checked_sub(1)?],
+        _ => return None,
+    };
+    let edges: usize = legs.iter().sum();
+    (edges > 0 && edges <= MAX_TREE_EDGES).then(|| spider(&legs, rule))
 }
 
 fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
