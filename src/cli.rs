@@ -332,9 +332,9 @@ pub enum BenchPart {
     Edges,
 }
 
-/// Where a rectangle or Delete Nim table is computed and goes.
+/// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.
 #[derive(Args, Debug)]
-pub struct TupleTableArgs {
+pub struct TableRunArgs {
     /// Where to compute: auto uses the GPU when an adapter exists.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
@@ -357,7 +357,7 @@ pub struct RectArgs {
     #[arg(long, value_name = "D", default_value_t = 1)]
     pub min_diff: u32,
     #[command(flatten)]
-    pub table: TupleTableArgs,
+    pub table: TableRunArgs,
 }
 
 #[derive(Args, Debug)]
@@ -375,7 +375,7 @@ pub struct DeleteNimArgs {
     #[arg(long, value_name = "X")]
     pub max: u32,
     #[command(flatten)]
-    pub table: TupleTableArgs,
+    pub table: TableRunArgs,
 }
 
 /// How `arrows` solves.
@@ -417,14 +417,8 @@ pub struct ArrowsArgs {
     /// Legs of the spiders in the table.
     #[arg(long, value_name = "3|4", default_value_t = 3, requires = "spiders")]
     pub legs: usize,
-    /// Where to compute a dense table: auto uses the GPU when an adapter exists.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: BackendChoice,
     #[command(flatten)]
-    pub output: TableOutput,
-    /// No progress bar and no notices on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    pub table: TableRunArgs,
 }
 
 #[derive(Args, Debug)]

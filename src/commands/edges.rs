@@ -120,7 +120,7 @@ fn play(
 }
 
 pub fn arrows(args: &ArrowsArgs) -> Result<()> {
-    reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
+    reject_stdout_clash(args.table.output.json, args.table.output.out.as_deref())?;
     if let Some(max) = args.spiders {
         return spider_table(args, max);
     }
@@ -149,8 +149,13 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let (g, states, solver, name, adapter, seconds, kernel) =
-        play(&game, &start, args.solver, args.backend, args.quiet)?;
+    let (g, states, solver, name, adapter, seconds, kernel) = play(
+        &game,
+        &start,
+        args.solver,
+        args.table.backend,
+        args.table.quiet,
+    )?;
     let summary = EdgeGameSummary {
         rule,
         graph: spec.to_string(),
@@ -168,7 +173,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         trimming,
         faces: None,
     };
-    report(&summary, args.output.json)
+    report(&summary, args.table.output.json)
 }
 
 /// The most edges a spider or path built past the graph specs may have.
@@ -289,7 +294,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         }
     }
     let begin = Instant::now();
-    let bar = progress_bar(rows.len() as u64, args.quiet, "spiders");
+    let bar = progress_bar(rows.len() as u64, args.table.quiet, "spiders");
     let mut memo = ArrowMemo::new();
     let mut values = Vec::with_capacity(rows.len());
     for (i, legs) in rows.iter().enumerate() {
@@ -303,7 +308,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     bar.finish_and_clear();
     let seconds = begin.elapsed().as_secs_f64();
     let names = ["a", "b", "c", "d"];
-    if let Some(path) = &args.output.out {
+    if let Some(path) = &args.table.output.out {
         export::write_to(path, |w| {
             writeln!(w, "{},g", names[..args.legs].join(","))?;
             for (legs, g) in rows.iter().zip(&values) {
@@ -322,12 +327,17 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         p_positions: p,
         pieces: memo.pieces(),
         seconds,
-        out: args.output.out.as_ref().map(|p| p.display().to_string()),
+        out: args
+            .table
+            .output
+            .out
+            .as_ref()
+            .map(|p| p.display().to_string()),
     };
-    if args.output.json {
+    if args.table.output.json {
         return print_json(&summary);
     }
-    if args.output.out.as_deref() == Some(Path::new("-")) {
+    if args.table.output.out.as_deref() == Some(Path::new("-")) {
         return Ok(());
     }
     println!(

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{print_json, progress_bar, reject_stdout_clash};
-use crate::cli::{DeleteNimArgs, RectArgs, TupleTableArgs};
+use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::Backend;
 use crate::engine::tuple_kernel::{TupleKernel, TupleRule};
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
@@ -99,7 +99,7 @@ fn table(
     kern: &TupleKernel,
     header: &[&str],
     shift: u32,
-    args: &TupleTableArgs,
+    args: &TableRunArgs,
     labels: TableLabels,
 ) -> Result<()> {
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
