@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engine::BackendChoice;
+use crate::engine::sequence::Algorithm;
 use crate::export::Format;
 
 pub const LONG_VERSION: &str = concat!(
@@ -95,7 +96,16 @@ taking j tokens from one heap: bit 0 nothing, bit 1 one heap, bit 2 two heaps, b
 Examples:\n  grundy octal 0.07 -n 100000 --out output/0.07.csv\n  \
 grundy octal 4!.0 -n 1000000 --json\n  \
 grundy octal 0.16 --until-periodic --json\n  \
-grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -";
+grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -\n  \
+grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --checkpoint 1777.ck\n  \
+grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --resume 1777.ck\n\n\
+Algorithms: codes whose moves split a heap in two (and have no repeating tail) run by rare \
+values (sparse space) on the CPU, which costs about (breaking digits x rare heaps) per heap \
+instead of a scan of every split; auto switches to the brute force (GPU when there is one) \
+when more than one heap in 8 is rare, as for 0.007 or 0.06.\n\n\
+Runs that last days: --checkpoint FILE saves the values every few minutes and on Ctrl-C; \
+--resume FILE continues exactly where the run stopped. --format raw writes u16 values after \
+a one-line header and keeps one byte per value in memory while the values stay below 256.";
 
 const GRAPH_HELP: &str = "Graphs (at most 64 vertices):\n  \
 path:N  cycle:N  grid:RxC\n  \
@@ -274,6 +284,24 @@ pub struct SequenceArgs {
     /// The largest N --until-periodic may reach.
     #[arg(long, value_name = "M", default_value_t = 1 << 24, requires = "until_periodic")]
     pub max_n: u64,
+    /// Rare values (sparse space) or brute force; auto picks rare values when they pay.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub algorithm: Algorithm,
+    /// Save the run here every --checkpoint-every seconds and on Ctrl-C (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub checkpoint_every: f64,
+    /// Continue the run saved in FILE (same code); checkpoints keep going to FILE unless --checkpoint says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Write the rare positions (heap,g) of the best rare/common split here.
+    #[arg(long, value_name = "FILE")]
+    pub rare_out: Option<PathBuf>,
+    /// Write every P-position (one heap per line) here.
+    #[arg(long, value_name = "FILE")]
+    pub p_out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,8 @@ pub enum Error {
     Input(String),
     /// The run failed while running: exit status 1.
     Run(String),
+    /// Ctrl-C stopped the run after saving a checkpoint: exit status 130.
+    Interrupted(String),
 }
 
 impl Error {
@@ -15,6 +17,7 @@ impl Error {
         match self {
             Error::Input(_) => 2,
             Error::Run(_) => 1,
+            Error::Interrupted(_) => 130,
         }
     }
 }
@@ -22,7 +25,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Run(m) => f.write_str(m),
+            Error::Input(m) | Error::Run(m) | Error::Interrupted(m) => f.write_str(m),
         }
     }
 }

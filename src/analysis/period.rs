@@ -56,7 +56,7 @@ impl PeriodRule {
 }
 
 /// The smallest period whose evidence the table `g` (heaps 0..g.len()) holds.
-pub fn find_period(g: &[u16], rule: &PeriodRule) -> Option<Period> {
+pub fn find_period<T: Copy + Eq>(g: &[T], rule: &PeriodRule) -> Option<Period> {
     let values = g.len() as u64;
     let last = values.checked_sub(1)?;
     let mut p = 1u64;

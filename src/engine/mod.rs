@@ -3,13 +3,17 @@
 pub mod arrows_dense;
 pub mod arrows_kernel;
 pub mod arrows_memo;
+pub mod checkpoint;
 pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;
 pub mod graph_reach;
 pub mod hackenbush;
 pub mod heap_kernel;
+pub mod heap_table;
 pub mod memory;
+pub mod rare;
+pub mod sequence;
 pub mod tuple_kernel;
 pub mod tuple_space;
 pub mod tuple_table;
@@ -92,6 +96,8 @@ pub enum HeapEngine {
     Blocked,
     /// The general CPU engine (codes that leave three or more heaps).
     General,
+    /// The rare-value (sparse space) algorithm on the CPU.
+    Rare,
 }
 
 /// A heap table extended by one call, with how it was made.

@@ -17,6 +17,8 @@ pub enum Format {
     Bfile,
     /// The nim string: one base-36 digit per value (values of 36 and more in parentheses).
     Digits,
+    /// Little-endian u16 values after a one-line text header (`grundy u16le v1 code=... count=...`).
+    Raw,
 }
 
 /// A file that appears under its name only once `commit` is called.
@@ -55,6 +57,20 @@ impl AtomicFile {
         let file = out.into_inner().map_err(|e| Error::Run(e.to_string()))?;
         file.sync_all()?;
         std::fs::rename(&self.tmp, &self.path)?;
+        Ok(())
+    }
+}
+
+impl AtomicFile {
+    /// Overwrites `bytes` at `offset` (a header field) and returns to the end.
+    pub fn patch(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let out = self.out.as_mut().expect("open");
+        out.flush()?;
+        let file = out.get_mut();
+        file.seek(SeekFrom::Start(offset))?;
+        file.write_all(bytes)?;
+        file.seek(SeekFrom::End(0))?;
         Ok(())
     }
 }
@@ -99,28 +115,204 @@ pub fn nim_digit(v: u16) -> String {
     }
 }
 
-/// Writes heap values `g` (heap n at index n) in `format`.
-pub fn write_heap_table(out: &mut dyn Write, g: &[u16], format: Format) -> io::Result<()> {
-    match format {
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(out);
-            w.write_record(["n", "g"])?;
-            for (n, v) in g.iter().enumerate() {
-                w.serialize((n, v))?;
+/// Writes the rows of heaps `from..g.len()` in `format`: no header, no
+/// trailer (`SequenceWriter` adds those).
+pub fn write_heap_rows<T: Copy + Into<u32>>(
+    out: &mut dyn Write,
+    g: &[T],
+    format: Format,
+    from: usize,
+) -> io::Result<()> {
+    let mut line = String::new();
+    for (n, &v) in g.iter().enumerate().skip(from) {
+        let v: u32 = v.into();
+        match format {
+            Format::Csv => {
+                line.clear();
+                use std::fmt::Write as _;
+                let _ = writeln!(line, "{n},{v}");
+                out.write_all(line.as_bytes())?;
             }
-            w.flush()?;
-        }
-        Format::Bfile => {
-            for (n, v) in g.iter().enumerate() {
-                writeln!(out, "{n} {v}")?;
+            Format::Bfile => {
+                line.clear();
+                use std::fmt::Write as _;
+                let _ = writeln!(line, "{n} {v}");
+                out.write_all(line.as_bytes())?;
             }
-        }
-        Format::Digits => {
-            for &v in g {
-                out.write_all(nim_digit(v).as_bytes())?;
-            }
-            writeln!(out)?;
+            Format::Digits => out.write_all(nim_digit(v as u16).as_bytes())?,
+            Format::Raw => out.write_all(&(v as u16).to_le_bytes())?,
         }
     }
     Ok(())
+}
+
+/// Writes heap values `g` (heap n at index n) in `format`, header and all.
+pub fn write_heap_table(out: &mut dyn Write, g: &[u16], format: Format) -> io::Result<()> {
+    write_header(out, format, "", 0, g.len() as u64)?;
+    write_heap_rows(out, g, format, 0)?;
+    write_trailer(out, format)
+}
+
+/// The first line of a raw table, up to the count's digits.
+pub const RAW_MAGIC: &str = "grundy u16le v1";
+/// Digits of the count in a raw header, zero-padded so it can be patched.
+const RAW_COUNT_DIGITS: usize = 20;
+
+/// The header line of a raw table.
+fn raw_header(code: &str, min_diff: u32, count: u64) -> String {
+    let code = if code.is_empty() { "-" } else { code };
+    format!(
+        "{RAW_MAGIC} code={code} min_diff={min_diff} first=0 count={count:0width$}\n",
+        width = RAW_COUNT_DIGITS
+    )
+}
+
+/// Writes the header of `format`; returns its length in bytes.
+fn write_header(
+    out: &mut dyn Write,
+    format: Format,
+    code: &str,
+    min_diff: u32,
+    count: u64,
+) -> io::Result<u64> {
+    let header = match format {
+        Format::Csv => "n,g\n".to_string(),
+        Format::Raw => raw_header(code, min_diff, count),
+        Format::Bfile | Format::Digits => String::new(),
+    };
+    out.write_all(header.as_bytes())?;
+    Ok(header.len() as u64)
+}
+
+fn write_trailer(out: &mut dyn Write, format: Format) -> io::Result<()> {
+    match format {
+        Format::Digits => writeln!(out),
+        _ => Ok(()),
+    }
+}
+
+/// A raw table read back: its header fields and values.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RawTable {
+    pub code: String,
+    pub min_diff: u32,
+    pub values: Vec<u16>,
+}
+
+/// Reads a file written with `--format raw`.
+pub fn read_raw(bytes: &[u8]) -> std::result::Result<RawTable, String> {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or("no header line")?;
+    let header = std::str::from_utf8(&bytes[..end]).map_err(|_| "the header is not text")?;
+    let fields = header
+        .strip_prefix(RAW_MAGIC)
+        .ok_or_else(|| format!("the header does not start with '{RAW_MAGIC}'"))?;
+    let field = |name: &str| -> std::result::Result<&str, String> {
+        fields
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix(name).and_then(|r| r.strip_prefix('=')))
+            .ok_or_else(|| format!("the header has no {name}= field"))
+    };
+    let count: usize = field("count")?.parse().map_err(|_| "bad count")?;
+    let body = &bytes[end + 1..];
+    if body.len() != 2 * count {
+        return Err(format!(
+            "the header says {count} values but {} bytes follow",
+            body.len()
+        ));
+    }
+    Ok(RawTable {
+        code: field("code")?.to_string(),
+        min_diff: field("min_diff")?.parse().map_err(|_| "bad min_diff")?,
+        values: body
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect(),
+    })
+}
+
+enum Sink {
+    File(AtomicFile),
+    Stdout(BufWriter<io::Stdout>),
+}
+
+/// A heap table written as it is computed: header first, rows appended
+/// after each piece, and the file renamed into place only by `finish`.
+pub struct SequenceWriter {
+    sink: Sink,
+    format: Format,
+    /// Heaps written so far.
+    written: usize,
+    /// The count the header promised (raw format), and where its digits are.
+    promised: u64,
+    count_at: u64,
+}
+
+impl SequenceWriter {
+    /// Starts `path` (`-`: stdout) for a table of `count` heaps (raw: the
+    /// header's count, patched by `finish` if the table ends elsewhere).
+    pub fn create(
+        path: &Path,
+        format: Format,
+        code: &str,
+        min_diff: u32,
+        count: u64,
+    ) -> Result<SequenceWriter> {
+        let mut sink = if path == Path::new("-") {
+            if format == Format::Raw {
+                return Err(Error::Input(
+                    "--format raw needs --out FILE (its header's count is filled in at the end); \
+                     expected a file name, not -"
+                        .into(),
+                ));
+            }
+            Sink::Stdout(BufWriter::new(io::stdout()))
+        } else {
+            Sink::File(AtomicFile::create(path)?)
+        };
+        let header_len = write_header(sink.writer(), format, code, min_diff, count)?;
+        Ok(SequenceWriter {
+            sink,
+            format,
+            written: 0,
+            promised: count,
+            count_at: header_len.saturating_sub(1 + RAW_COUNT_DIGITS as u64),
+        })
+    }
+
+    /// Writes the heaps of `g` not written yet.
+    pub fn append<T: Copy + Into<u32>>(&mut self, g: &[T]) -> Result<()> {
+        write_heap_rows(self.sink.writer(), g, self.format, self.written)?;
+        self.written = self.written.max(g.len());
+        Ok(())
+    }
+
+    /// Ends the table: trailer, the raw header's count, rename into place.
+    pub fn finish(mut self) -> Result<()> {
+        write_trailer(self.sink.writer(), self.format)?;
+        match self.sink {
+            Sink::Stdout(mut w) => {
+                w.flush()?;
+                Ok(())
+            }
+            Sink::File(mut file) => {
+                if self.format == Format::Raw && self.written as u64 != self.promised {
+                    let count = format!("{:0width$}", self.written, width = RAW_COUNT_DIGITS);
+                    file.patch(self.count_at, count.as_bytes())?;
+                }
+                file.commit()
+            }
+        }
+    }
+}
+
+impl Sink {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::File(f) => f,
+            Sink::Stdout(w) => w,
+        }
+    }
 }

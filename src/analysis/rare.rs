@@ -1,0 +1,239 @@
+//! Rare and common values (sparse space).
+//!
+//! A mask m splits values in two: v is *common* when popcount(v & m) is odd,
+//! *rare* when it is even. rare ⊕ rare and common ⊕ common are rare, rare ⊕
+//! common is common. A heap is a *rare position* when its value is rare. In
+//! the position-parity variant (every breaking digit at an index of parity
+//! t) a heap n is rare when popcount(G(n) & m) ≡ n − t (mod 2): what makes
+//! `.106` sparse. The mask with the fewest rare positions comes from the
+//! value histogram by a Walsh–Hadamard transform: every mask's rare count in
+//! one O(V log V) pass.
+
+use serde::Serialize;
+
+/// How heaps are split into rare and common positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RareSplit {
+    pub mask: u32,
+    /// `Some(t)`: the position-parity variant with breaking digits at
+    /// indices ≡ t (mod 2).
+    pub parity: Option<u32>,
+}
+
+impl RareSplit {
+    /// 1 where the class of heap `n` is flipped by the position parity.
+    #[inline]
+    pub fn flip(&self, n: u64) -> u32 {
+        match self.parity {
+            None => 0,
+            Some(t) => ((n + t as u64) & 1) as u32,
+        }
+    }
+
+    /// Whether heap `n` with value `v` is a rare position.
+    #[inline]
+    pub fn is_rare(&self, n: u64, v: u32) -> bool {
+        ((v & self.mask).count_ones() & 1) ^ self.flip(n) == 0
+    }
+
+    /// `5` for a value-parity mask, `5p0` / `5p1` for the position-parity
+    /// variant with t = 0 / 1 (the survey's `rare_mask` column).
+    pub fn label(&self) -> String {
+        match self.parity {
+            None => self.mask.to_string(),
+            Some(t) => format!("{}p{t}", self.mask),
+        }
+    }
+}
+
+/// Values of heaps 1.. counted by value and by the parity of the heap.
+#[derive(Clone, Debug, Default)]
+pub struct ValueHistogram {
+    even: Vec<u64>,
+    odd: Vec<u64>,
+    total: u64,
+}
+
+impl ValueHistogram {
+    /// The histogram of heaps `1..g.len()` of a table.
+    pub fn of<T: Copy + Into<u32>>(g: &[T]) -> ValueHistogram {
+        let mut h = ValueHistogram::default();
+        for (n, &v) in g.iter().enumerate().skip(1) {
+            h.add(n as u64, v.into());
+        }
+        h
+    }
+
+    #[inline]
+    pub fn add(&mut self, n: u64, v: u32) {
+        let v = v as usize;
+        if v >= self.even.len() {
+            self.even.resize(v + 1, 0);
+            self.odd.resize(v + 1, 0);
+        }
+        if n & 1 == 0 {
+            self.even[v] += 1;
+        } else {
+            self.odd[v] += 1;
+        }
+        self.total += 1;
+    }
+
+    /// Heaps counted.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The split with the fewest rare positions and that count: value
+    /// parity with a nonzero mask, or (when `parity` is `Some(t)`) the
+    /// position-parity variant for t too. Ties go to the value-parity split,
+    /// then to the smallest mask, so the choice is the same on every run.
+    pub fn best_split(&self, parity: Option<u32>) -> (RareSplit, u64) {
+        let size = self.even.len().max(2).next_power_of_two();
+        let sums: Vec<i64> = (0..size)
+            .map(|v| (self.count(&self.even, v) + self.count(&self.odd, v)) as i64)
+            .collect();
+        let plain = walsh_hadamard(sums);
+        // rare count = (total + transform[m]) / 2
+        let rare = |t: i64| ((self.total as i64 + t) / 2) as u64;
+        let mut best = (
+            RareSplit {
+                mask: 0,
+                parity: None,
+            },
+            self.total,
+        );
+        for (m, &t) in plain.iter().enumerate().skip(1) {
+            if rare(t) < best.1 {
+                best = (
+                    RareSplit {
+                        mask: m as u32,
+                        parity: None,
+                    },
+                    rare(t),
+                );
+            }
+        }
+        if let Some(t) = parity {
+            // Heap n counts with sign (-1)^(n + t).
+            let sign = if t & 1 == 0 { 1 } else { -1 };
+            let diffs: Vec<i64> = (0..size)
+                .map(|v| {
+                    sign * (self.count(&self.even, v) as i64 - self.count(&self.odd, v) as i64)
+                })
+                .collect();
+            for (m, &d) in walsh_hadamard(diffs).iter().enumerate() {
+                if rare(d) < best.1 {
+                    best = (
+                        RareSplit {
+                            mask: m as u32,
+                            parity: Some(t & 1),
+                        },
+                        rare(d),
+                    );
+                }
+            }
+        }
+        best
+    }
+
+    fn count(&self, counts: &[u64], v: usize) -> u64 {
+        counts.get(v).copied().unwrap_or(0)
+    }
+}
+
+/// The Walsh–Hadamard transform: out[m] = Σ_v x[v]·(−1)^popcount(v & m).
+/// `x.len()` is a power of two.
+pub fn walsh_hadamard(mut x: Vec<i64>) -> Vec<i64> {
+    let mut h = 1;
+    while h < x.len() {
+        for block in x.chunks_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (a, b) in lo.iter_mut().zip(hi) {
+                let (u, v) = (*a, *b);
+                *a = u + v;
+                *b = u - v;
+            }
+        }
+        h *= 2;
+    }
+    x
+}
+
+/// The rare positions of heaps `1..g.len()` under `split`.
+pub fn rare_positions<T: Copy + Into<u32>>(g: &[T], split: RareSplit) -> Vec<u64> {
+    (1..g.len())
+        .filter(|&n| split.is_rare(n as u64, g[n].into()))
+        .map(|n| n as u64)
+        .collect()
+}
+
+/// What a researcher reads first about a table's sparse space: the best
+/// split, its rare positions' count and the last of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RareSummary {
+    pub rare_mask: String,
+    pub rare_count: u64,
+    /// The largest rare position (null when there is none).
+    pub last_rare: Option<u64>,
+}
+
+/// The best split of a whole table (heaps from 1), as `RareSummary`.
+pub fn summarize<T: Copy + Into<u32>>(g: &[T], parity: Option<u32>) -> (RareSplit, RareSummary) {
+    let (split, count) = ValueHistogram::of(g).best_split(parity);
+    let last_rare = (1..g.len())
+        .rev()
+        .find(|&n| split.is_rare(n as u64, g[n].into()))
+        .map(|n| n as u64);
+    (
+        split,
+        RareSummary {
+            rare_mask: split.label(),
+            rare_count: count,
+            last_rare,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_transform_counts_rare_positions_for_every_mask() {
+        // A pseudo-random table; every mask's count checked directly.
+        let g: Vec<u16> = (0..500u32)
+            .map(|n| ((n.wrapping_mul(2654435761) >> 7) % 23) as u16)
+            .collect();
+        let h = ValueHistogram::of(&g);
+        let (best, count) = h.best_split(Some(1));
+        assert_eq!(count as usize, rare_positions(&g, best).len());
+        for mask in 1..32u32 {
+            let split = RareSplit { mask, parity: None };
+            assert!(
+                rare_positions(&g, split).len() as u64 >= count,
+                "mask {mask}"
+            );
+            for t in 0..2 {
+                let split = RareSplit {
+                    mask,
+                    parity: Some(t),
+                };
+                assert!(rare_positions(&g, split).len() as u64 >= count);
+            }
+        }
+    }
+
+    #[test]
+    fn the_position_parity_can_leave_no_heap_rare() {
+        // G(n) = n mod 4: every value mask leaves heaps rare.
+        let g: Vec<u16> = (0..400).map(|n| (n % 4) as u16).collect();
+        let (split, count) = ValueHistogram::of(&g).best_split(None);
+        assert!(split.mask != 0);
+        assert_eq!(count as usize, rare_positions(&g, split).len());
+        // With the position parity, mask 1 and t = 0 make no heap rare:
+        // popcount(n % 4 & 1) = n mod 2 is never ≡ n + 1.
+        let (split, count) = ValueHistogram::of(&g).best_split(Some(1));
+        assert_eq!((split.mask, split.parity, count), (1, Some(1), 0));
+    }
+}

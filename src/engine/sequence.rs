@@ -1,0 +1,221 @@
+//! One Nim-sequence extended piece by piece with the algorithm that pays:
+//! rare values on the CPU where the game is sparse, the blocked brute force
+//! (GPU or CPU twins) where it is not, the general engine for codes that
+//! leave three or more heaps. Pieces end when `stop()` asks (a checkpoint is
+//! due, Ctrl-C), so a long run can be saved and resumed between them.
+
+use std::time::Instant;
+
+use crate::analysis::rare::RareSplit;
+use crate::engine::heap_table::HeapTable;
+use crate::engine::rare::{self, Outcome, Persist, RareCode, RareRun};
+use crate::engine::{Backend, HeapEngine, extend_heap_table, memory};
+use crate::error::{Error, Result};
+use crate::game::Code;
+use crate::gpu::heap::{GpuStats, GpuTuning};
+
+/// Which algorithm computes a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Rare values when the code splits heaps and its table stays sparse, else brute force.
+    Auto,
+    /// Rare values, even when they do not pay.
+    Rare,
+    /// The brute force: blocked kernels on the chosen backend, or the general engine.
+    Naive,
+}
+
+/// A sequence being computed, and how.
+pub struct SequenceRun<'a> {
+    code: &'a Code,
+    algorithm: Algorithm,
+    rare_code: Option<RareCode>,
+    rare: Option<RareRun>,
+    /// Auto found too many rare positions: brute force from here on.
+    dense: bool,
+    pub table: HeapTable,
+    /// The engine of the last piece.
+    pub engine: HeapEngine,
+    /// "gpu" or "cpu": where the last piece ran.
+    pub ran_on: &'static str,
+    pub gpu: GpuStats,
+    pub seconds: f64,
+}
+
+impl<'a> SequenceRun<'a> {
+    /// A run that continues `table` (empty for a fresh one).
+    pub fn new(code: &'a Code, algorithm: Algorithm, table: HeapTable) -> Result<SequenceRun<'a>> {
+        let rare_code = match (algorithm, RareCode::new(code)) {
+            (Algorithm::Naive, _) => None,
+            (_, Ok(rc)) => Some(rc),
+            (Algorithm::Rare, Err(why)) => {
+                return Err(Error::Input(format!(
+                    "--algorithm rare: {why}; use --algorithm auto or naive"
+                )));
+            }
+            (Algorithm::Auto, Err(_)) => None,
+        };
+        Ok(SequenceRun {
+            code,
+            algorithm,
+            rare_code,
+            rare: None,
+            dense: false,
+            table,
+            engine: HeapEngine::Blocked,
+            ran_on: "cpu",
+            gpu: GpuStats::default(),
+            seconds: 0.0,
+        })
+    }
+
+    /// The split the rare-value algorithm is using, if it runs.
+    pub fn rare_split(&self) -> Option<RareSplit> {
+        self.rare.as_ref().map(|r| r.split)
+    }
+
+    /// The position parity the code allows (for the rare statistics).
+    pub fn parity(&self) -> Option<u32> {
+        RareCode::new(self.code).ok().and_then(|rc| rc.parity)
+    }
+
+    /// Bytes a table of `values` heaps will hold in memory at its peak.
+    pub fn memory_needed(&self, values: u64) -> u64 {
+        if self.rare_code.is_some() {
+            // One byte per value (two if a value passes 255), the rare list
+            // and the parallel block's bitsets.
+            values.saturating_mul(2) + (64 << 20)
+        } else {
+            memory::heap_table_bytes(values)
+        }
+    }
+
+    /// Extends the table to heaps `0..=to`, or until `stop()` says to pause.
+    /// Returns whether the table reached `to`.
+    pub fn extend(
+        &mut self,
+        to: u64,
+        backend: &Backend,
+        tuning: &GpuTuning,
+        notice: &mut dyn FnMut(&str),
+        progress: &dyn Fn(u64),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool> {
+        if to > super::MAX_HEAP {
+            return Err(Error::Input(format!(
+                "-n {to} is too large; expected at most {}",
+                super::MAX_HEAP
+            )));
+        }
+        memory::check_fits(
+            &format!("a table of {} values", to + 1),
+            self.memory_needed(to + 1),
+        )?;
+        if self.table.len() as u64 > to {
+            self.table.truncate(to as usize + 1);
+            return Ok(true);
+        }
+        let start = Instant::now();
+        let use_rare = self.rare_code.is_some() && !self.dense;
+        let mut done = if use_rare {
+            self.extend_rare(to, notice, progress, stop)?
+        } else {
+            self.extend_brute(to, backend, tuning, notice, progress, stop)?
+        };
+        if use_rare && self.dense {
+            // Auto gave up on rare values in this call: the rest by brute force.
+            done = self.extend_brute(to, backend, tuning, notice, progress, stop)?;
+        }
+        self.seconds += start.elapsed().as_secs_f64();
+        Ok(done)
+    }
+
+    fn extend_rare(
+        &mut self,
+        to: u64,
+        notice: &mut dyn FnMut(&str),
+        progress: &dyn Fn(u64),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool> {
+        let code = self.rare_code.as_ref().expect("rare code");
+        let persist = if self.algorithm == Algorithm::Rare {
+            Persist::Always
+        } else {
+            Persist::GiveUpWhenDense
+        };
+        self.engine = HeapEngine::Rare;
+        self.ran_on = "cpu";
+        loop {
+            let outcome = match &mut self.table {
+                HeapTable::Narrow(g) => {
+                    let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
+                    rare::extend(code, run, g, to, persist, stop, progress)
+                }
+                HeapTable::Wide(g) => {
+                    let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
+                    rare::extend(code, run, g, to, persist, stop, progress)
+                }
+            };
+            match outcome {
+                Outcome::Done => return Ok(true),
+                Outcome::Paused => return Ok(false),
+                Outcome::Dense => {
+                    let rare = self.rare.take().map_or(0, |r| r.rare.len());
+                    notice(&format!(
+                        "{} rare positions among the first {} heaps: rare values do not pay \
+                         for {}; going on by brute force",
+                        rare,
+                        self.table.len(),
+                        self.code.name()
+                    ));
+                    self.dense = true;
+                    return Ok(false);
+                }
+                Outcome::Widen { n, value } => match &mut self.table {
+                    HeapTable::Narrow(_) => {
+                        let wide = std::mem::take(&mut self.table).into_wide();
+                        self.table = HeapTable::Wide(wide);
+                    }
+                    HeapTable::Wide(_) => {
+                        return Err(Error::Run(format!(
+                            "G({n}) = {value} is larger than 65535, the most a u16 table holds"
+                        )));
+                    }
+                },
+            }
+        }
+    }
+
+    /// The blocked kernels (or the general engine), in pieces that end on
+    /// `stop()`; each piece at least doubles the table or adds 2^20 heaps.
+    fn extend_brute(
+        &mut self,
+        to: u64,
+        backend: &Backend,
+        tuning: &GpuTuning,
+        notice: &mut dyn FnMut(&str),
+        progress: &dyn Fn(u64),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool> {
+        loop {
+            let len = self.table.len() as u64;
+            let piece_to = to.min((2 * len).max(len + (1 << 20)));
+            let wide = std::mem::take(&mut self.table).into_wide();
+            let run =
+                extend_heap_table(self.code, wide, piece_to, backend, tuning, notice, progress)?;
+            self.table = HeapTable::from_wide(run.table);
+            self.engine = run.engine;
+            self.ran_on = run.backend;
+            self.gpu.kernel_seconds += run.gpu.kernel_seconds;
+            self.gpu.submissions += run.gpu.submissions;
+            self.gpu.widenings += run.gpu.widenings;
+            if piece_to >= to {
+                return Ok(true);
+            }
+            if stop() {
+                return Ok(false);
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The rare-value algorithm against the brute force, and the literature's
+//! solved games certified with it.
+
+mod common;
+
+use common::{Rng, random_kernel_code};
+use grundy::analysis::period::{PeriodRule, find_period};
+use grundy::analysis::rare::rare_positions;
+use grundy::engine::heap_kernel::HeapKernelCode;
+use grundy::engine::heap_table::HeapTable;
+use grundy::engine::rare::RareCode;
+use grundy::engine::sequence::{Algorithm, SequenceRun};
+use grundy::engine::{Backend, HeapEngine, cpu_blocked};
+use grundy::game::Code;
+use grundy::gpu::heap::GpuTuning;
+
+fn brute(code: &Code, n: u32) -> Vec<u16> {
+    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+}
+
+/// G(0..=n) by `algorithm`, with the engine that made the last values.
+fn run(code: &Code, algorithm: Algorithm, n: u64) -> (HeapTable, HeapEngine) {
+    let mut run = SequenceRun::new(code, algorithm, HeapTable::default()).unwrap();
+    let done = run
+        .extend(
+            n,
+            &Backend::Cpu,
+            &GpuTuning::default(),
+            &mut |_| {},
+            &|_| {},
+            &|| false,
+        )
+        .unwrap();
+    assert!(done);
+    (run.table, run.engine)
+}
+
+fn rare(code: &Code, n: u64) -> Vec<u16> {
+    let (table, engine) = run(code, Algorithm::Rare, n);
+    assert_eq!(engine, HeapEngine::Rare, "{}", code.name());
+    table.into_wide()
+}
+
+#[test]
+fn every_three_digit_code_matches_the_brute_force() {
+    let mut checked = 0;
+    for digits in 0..512u32 {
+        let text = format!("0.{}{}{}", digits >> 6, (digits >> 3) & 7, digits & 7);
+        let code = Code::parse(&text).unwrap();
+        if RareCode::new(&code).is_err() {
+            // No digit splits a heap: nothing rare to use.
+            assert!(
+                [digits >> 6, (digits >> 3) & 7, digits & 7]
+                    .iter()
+                    .all(|d| d & 4 == 0),
+                "{text}"
+            );
+            continue;
+        }
+        assert_eq!(rare(&code, 3000), brute(&code, 3000), "{text}");
+        checked += 1;
+    }
+    assert_eq!(checked, 512 - 64);
+}
+
+#[test]
+fn grundys_game_and_modified_splits_match_the_brute_force() {
+    for text in ["4!.0", "4?.0", "4!.04", "0.4!4", "0.6!", "4.0", "0.16=4"] {
+        let code = Code::parse(text).unwrap();
+        assert_eq!(rare(&code, 20_000), brute(&code, 20_000), "{text}");
+    }
+    for d in 1..=4 {
+        let code = Code::parse("4.0").unwrap().with_min_diff(d);
+        assert_eq!(rare(&code, 5000), brute(&code, 5000), "{}", code.name());
+    }
+}
+
+#[test]
+fn random_codes_match_the_brute_force() {
+    let mut rng = Rng(0x5eed_4a4e);
+    let mut checked = 0;
+    while checked < 120 {
+        let code = random_kernel_code(&mut rng);
+        if RareCode::new(&code).is_err() {
+            continue;
+        }
+        let n = 500 + rng.below(3000);
+        assert_eq!(rare(&code, n), brute(&code, n as u32), "{}", code.name());
+        checked += 1;
+    }
+}
+
+#[test]
+fn values_past_255_widen_the_table_and_stay_exact() {
+    // Twenty 7s: values pass 255 within a few thousand heaps.
+    let code = Code::parse("0.77777777777777777777").unwrap();
+    let (table, _) = run(&code, Algorithm::Rare, 5000);
+    assert!(matches!(table, HeapTable::Wide(_)));
+    let g = table.into_wide();
+    assert!(g.iter().any(|&v| v > 255));
+    assert_eq!(g, brute(&code, 5000));
+    // Values below 256 keep one byte each.
+    let (table, _) = run(&Code::parse("0.1777").unwrap(), Algorithm::Rare, 5000);
+    assert!(matches!(table, HeapTable::Narrow(_)));
+}
+
+#[test]
+fn auto_gives_up_on_tables_that_are_not_sparse() {
+    // .007 is .04 shifted: no mask leaves few rare heaps.
+    for text in ["0.007", "0.06"] {
+        let code = Code::parse(text).unwrap();
+        let (table, engine) = run(&code, Algorithm::Auto, 20_000);
+        assert_eq!(engine, HeapEngine::Blocked, "{text}");
+        assert_eq!(table.into_wide(), brute(&code, 20_000), "{text}");
+    }
+    let (_, engine) = run(&Code::parse("0.1777").unwrap(), Algorithm::Auto, 20_000);
+    assert_eq!(engine, HeapEngine::Rare);
+}
+
+#[test]
+fn the_position_parity_makes_106_sparse() {
+    let code = Code::parse("0.106").unwrap();
+    let rc = RareCode::new(&code).unwrap();
+    assert_eq!(rc.parity, Some(1), "the breaking digit 6 sits at index 3");
+    let (table, engine) = run(&code, Algorithm::Auto, 50_000);
+    assert_eq!(engine, HeapEngine::Rare);
+    let (split, summary) = table.rare_summary(rc.parity);
+    assert!(split.parity.is_some(), "{split:?}");
+    let g = table.into_wide();
+    assert_eq!(summary.rare_count as usize, rare_positions(&g, split).len());
+    assert!(summary.rare_count < 100, "{summary:?}");
+    assert_eq!(g, brute(&code, 50_000));
+}
+
+fn certified(text: &str, n: u64) -> (u64, u64) {
+    let code = Code::parse(text).unwrap();
+    let (table, engine) = run(&code, Algorithm::Auto, n);
+    assert_eq!(engine, HeapEngine::Rare, "{text}");
+    let p = table.period(&PeriodRule::for_code(&code)).unwrap();
+    assert!(p.certified, "{text}");
+    (p.period, p.preperiod)
+}
+
+#[test]
+fn the_literatures_solved_games_are_certified() {
+    // Gangolli & Plambeck; Flammenkamp's tables of octal games.
+    assert_eq!(certified("0.16", 1 << 19), (149_459, 105_351));
+    assert_eq!(certified("0.56", 1 << 20), (144, 326_640));
+    assert_eq!(certified("0.127", 1 << 17), (4, 46_578));
+    assert_eq!(certified("0.165", 1 << 14), (1550, 5181));
+    assert_eq!(certified("0.156", 1 << 13), (349, 3479));
+}
+
+#[test]
+fn certifying_16_needs_exactly_the_theorems_window() {
+    // m·e + m·p + t = 2·105351 + 2·149459 + 2 values: one fewer is not enough.
+    let code = Code::parse("0.16").unwrap();
+    let rule = PeriodRule::for_code(&code);
+    let needed = 2 * 105_351 + 2 * 149_459 + 2;
+    assert_eq!(rule.values_needed(149_459, 105_351), needed);
+    let (table, _) = run(&code, Algorithm::Auto, needed - 1);
+    let g = table.into_wide();
+    let found = |g: &[u16]| find_period(g, &rule).map(|p| (p.period, p.preperiod, p.certified));
+    assert_eq!(found(&g), Some((149_459, 105_351, true)));
+    assert_ne!(found(&g[..g.len() - 1]), Some((149_459, 105_351, true)));
+}
