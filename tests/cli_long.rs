@@ -1,0 +1,283 @@
+//! Long runs from the command line: checkpoints that survive a kill, resume,
+//! the raw u16 format, the statistics files and the algorithm switch.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{grundy, json, tmp};
+use grundy::export::read_raw;
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `grundy octal 0.6 -n N` on the CPU by rare values, raw table to `out`.
+fn officers(n: &str, out: &std::path::Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "octal",
+        "0.6",
+        "-n",
+        n,
+        "--backend",
+        "cpu",
+        "--algorithm",
+        "rare",
+        "--format",
+        "raw",
+        "--out",
+        s(out),
+        "-q",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
+
+fn wait_for(path: &std::path::Path) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_table() {
+    let n = "250000";
+    let whole = tmp("whole.u16");
+    assert!(
+        grundy(
+            &officers(n, &whole, &[])
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+        )
+        .status
+        .success()
+    );
+    let expected = read_raw(&std::fs::read(&whole).unwrap()).unwrap();
+    assert_eq!(expected.values.len(), 250_001);
+    assert_eq!(expected.code, "0.6");
+
+    let mut resumed_cases = 0;
+    for signal in ["KILL", "INT"] {
+        let out = tmp(&format!("resumed-{signal}.u16"));
+        let ck = tmp(&format!("run-{signal}.ck"));
+        let args = officers(
+            n,
+            &out,
+            &["--checkpoint", s(&ck), "--checkpoint-every", "0.05"],
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(&args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for(&ck);
+        std::thread::sleep(Duration::from_millis(150));
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        if status.success() {
+            // The run won the race; nothing to resume.
+            continue;
+        }
+        if signal == "INT" {
+            // Ctrl-C saves a last checkpoint and says how to go on.
+            assert_eq!(status.code(), Some(130));
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            assert!(err.contains("--resume"), "{err}");
+        }
+        assert!(
+            !out.exists(),
+            "a stopped run leaves no table that looks whole"
+        );
+        let resumed = grundy(
+            &officers(n, &out, &["--resume", s(&ck), "--json"])
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>(),
+        );
+        let v = json(&resumed);
+        let from = v["resumed_heaps"].as_u64().unwrap();
+        assert!(from > 0 && from < 250_001, "resumed from {from}");
+        let got = read_raw(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(got, expected, "after SIG{signal}");
+        resumed_cases += 1;
+    }
+    assert!(resumed_cases >= 1, "every run finished before its signal");
+}
+
+#[test]
+fn resume_refuses_another_game_and_bad_files() {
+    let ck = tmp("kayles.ck");
+    assert!(
+        grundy(&[
+            "octal",
+            "0.77",
+            "-n",
+            "100",
+            "--backend",
+            "cpu",
+            "--checkpoint",
+            s(&ck),
+            "-q"
+        ])
+        .status
+        .success()
+    );
+    let out = grundy(&["octal", "0.07", "-n", "200", "--resume", s(&ck)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not 0.07"));
+    // A checkpoint extends: Kayles to 400 from the 101 values saved.
+    let v = json(&grundy(&[
+        "octal",
+        "0.77",
+        "-n",
+        "400",
+        "--backend",
+        "cpu",
+        "--resume",
+        s(&ck),
+        "--json",
+    ]));
+    assert_eq!(
+        (v["resumed_heaps"].as_u64(), v["period"].as_u64()),
+        (Some(101), Some(12))
+    );
+    let junk = tmp("junk.ck");
+    std::fs::write(&junk, b"not a checkpoint").unwrap();
+    let out = grundy(&["octal", "0.77", "-n", "10", "--resume", s(&junk)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a checkpoint"));
+}
+
+#[test]
+fn statistics_and_their_files() {
+    let rare_out = tmp("rare.csv");
+    let p_out = tmp("p.csv");
+    let v = json(&grundy(&[
+        "octal",
+        "0.106",
+        "-n",
+        "5000",
+        "--backend",
+        "cpu",
+        "--json",
+        "--rare-out",
+        s(&rare_out),
+        "--p-out",
+        s(&p_out),
+    ]));
+    assert_eq!(v["engine"], "rare");
+    assert_eq!(v["bytes_per_value"], 1);
+    let rare = std::fs::read_to_string(&rare_out).unwrap();
+    assert_eq!(rare.lines().next(), Some("n,g"));
+    assert_eq!(
+        rare.lines().count() as u64 - 1,
+        v["rare_count"].as_u64().unwrap()
+    );
+    let last: u64 = rare
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(Some(last), v["last_rare"].as_u64());
+    assert!(
+        v["rare_mask"].as_str().unwrap().contains('p'),
+        "position parity"
+    );
+    let p = std::fs::read_to_string(&p_out).unwrap();
+    assert_eq!(
+        p.lines().count() as u64 - 1,
+        v["p_positions"].as_u64().unwrap()
+    );
+    let listed: Vec<u64> = v["first_p_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let from_file: Vec<u64> = p
+        .lines()
+        .skip(1)
+        .take(listed.len())
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(listed, from_file);
+    // The first heap with each value: value 0 at heap 0.
+    assert_eq!(v["first_heap_with_value"][0], 0);
+    let max = v["max_value"].as_u64().unwrap() as usize;
+    assert_eq!(v["first_heap_with_value"][max], v["first_max_at"]);
+}
+
+#[test]
+fn the_algorithms_agree_and_rare_says_when_it_cannot_run() {
+    let a = tmp("auto.csv");
+    let b = tmp("naive.csv");
+    for (alg, out) in [("rare", &a), ("naive", &b)] {
+        assert!(
+            grundy(&[
+                "octal",
+                "4!.0",
+                "-n",
+                "3000",
+                "--backend",
+                "cpu",
+                "--algorithm",
+                alg,
+                "--out",
+                s(out),
+                "-q"
+            ])
+            .status
+            .success()
+        );
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let out = grundy(&["octal", "0.[7]", "-n", "100", "--algorithm", "rare"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("repeating tail") && err.contains("--algorithm auto"),
+        "{err}"
+    );
+    let out = grundy(&["octal", "0.33", "-n", "100", "--algorithm", "rare"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = grundy(&["octal", "0.77", "-n", "10", "--format", "raw", "--out", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a file name"));
+}
+
+#[test]
+fn raw_tables_grow_past_the_first_round() {
+    // --until-periodic doubles N: the header's count is patched at the end.
+    let out = tmp("kayles.u16");
+    let v = json(&grundy(&[
+        "octal",
+        "0.77",
+        "--until-periodic",
+        "--backend",
+        "cpu",
+        "--format",
+        "raw",
+        "--out",
+        s(&out),
+        "--json",
+    ]));
+    let raw = read_raw(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(raw.values.len() as u64, v["n"].as_u64().unwrap() + 1);
+    assert_eq!(&raw.values[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+}
