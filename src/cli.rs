@@ -38,6 +38,9 @@ pub enum Command {
     /// Nim-sequence G(0..=N) of a take-and-break game in CGSuite's code notation.
     #[command(after_help = OCTAL_HELP)]
     Octal(OctalArgs),
+    /// Every code of K digits (or a list of codes) to N heaps: one row per code.
+    #[command(after_help = SURVEY_HELP)]
+    Survey(SurveyArgs),
     /// Nim-sequence of the subtraction game with a given set (take s tokens, s in the set).
     #[command(after_help = "Examples:\n  grundy subtraction 1,3,4 -n 1000\n  \
                             grundy subtraction 2,5,7 --until-periodic --json\n\n\
@@ -85,6 +88,15 @@ pub enum Command {
     )]
     Bench(BenchArgs),
 }
+
+const SURVEY_HELP: &str = "Examples:\n  grundy survey --digits 3 -n 65536 --out output/survey-3.csv\n  \
+grundy survey --digits 2 --prefix 4 -n 100000 --json --out survey-4.csv\n  \
+grundy survey --codes my-codes.txt -n 1000000 --out mine.csv\n\n\
+CSV: code,n,period,preperiod,certified,max_value,first_max_at,p_positions,rare_mask,rare_count,last_rare \
+(period and preperiod empty when none shows in the table; rare_mask 5 is the value-parity split with mask \
+5, 5p1 the position-parity split with t = 1). Codes equal to another code are still listed. Codes run \
+in parallel on the CPU, each by rare values where they pay and by the blocked brute force where not.\n\n\
+A codes file holds one code per line (# starts a comment).";
 
 const OCTAL_HELP: &str = "Codes (CGSuite notation): d0.d1d2... where digit dj says what may be left after \
 taking j tokens from one heap: bit 0 nothing, bit 1 one heap, bit 2 two heaps, bit 3 three heaps \
@@ -313,6 +325,39 @@ pub struct OctalArgs {
     pub min_diff: Option<u32>,
     #[command(flatten)]
     pub seq: SequenceArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SurveyArgs {
+    /// Every code with K digits after the point (8^K codes).
+    #[arg(
+        long,
+        value_name = "K",
+        required_unless_present = "codes",
+        conflicts_with = "codes"
+    )]
+    pub digits: Option<u32>,
+    /// The digit before the point: 0, or 4 for codes that may split a heap without taking.
+    #[arg(long, value_name = "D", default_value = "0", value_parser = ["0", "4"])]
+    pub prefix: String,
+    /// Survey the codes listed in FILE instead (one per line).
+    #[arg(long, value_name = "FILE")]
+    pub codes: Option<PathBuf>,
+    /// Heaps 0..=N of every code.
+    #[arg(short = 'n', value_name = "N")]
+    pub n: u64,
+    /// Rare values where they pay (auto), always, or never.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub algorithm: Algorithm,
+    /// Write the rows here (- for stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object summarising the survey on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

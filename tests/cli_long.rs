@@ -281,3 +281,79 @@ fn raw_tables_grow_past_the_first_round() {
     assert_eq!(raw.values.len() as u64, v["n"].as_u64().unwrap() + 1);
     assert_eq!(&raw.values[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 }
+
+#[test]
+fn survey_rows_match_single_runs() {
+    let out = tmp("survey-2.csv");
+    let v = json(&grundy(&[
+        "survey",
+        "--digits",
+        "2",
+        "-n",
+        "3000",
+        "--out",
+        s(&out),
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(v["codes"], 64);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "code,n,period,preperiod,certified,max_value,first_max_at,p_positions,rare_mask,rare_count,last_rare"
+        )
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 64);
+    // Kayles and Dawson's Kayles, as the literature has them.
+    let row = |code: &str| -> Vec<String> {
+        rows.iter()
+            .find(|r| r.starts_with(&format!("{code},")))
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(&row("0.77")[..5], &["0.77", "3000", "12", "71", "true"]);
+    assert_eq!(&row("0.07")[..5], &["0.07", "3000", "34", "53", "true"]);
+    // Every row equals what `grundy octal` says of the code.
+    for code in ["0.77", "0.16", "0.06", "0.41"] {
+        let one = json(&grundy(&[
+            "octal",
+            code,
+            "-n",
+            "3000",
+            "--backend",
+            "cpu",
+            "--json",
+        ]));
+        let r = row(code);
+        let num = |k: &str| one[k].as_u64().map_or(String::new(), |x| x.to_string());
+        assert_eq!(r[2], num("period"), "{code}");
+        assert_eq!(r[5], num("max_value"), "{code}");
+        assert_eq!(r[7], num("p_positions"), "{code}");
+        assert_eq!(r[8], one["rare_mask"].as_str().unwrap(), "{code}");
+        assert_eq!(r[9], num("rare_count"), "{code}");
+    }
+    // A list of codes, comments and all; a bad one is named.
+    let list = tmp("codes.txt");
+    std::fs::write(&list, "# famous\n0.77\n4!.0   # Grundy's game\n\n0.137\n").unwrap();
+    let v = json(&grundy(&[
+        "survey",
+        "--codes",
+        s(&list),
+        "-n",
+        "500",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(v["codes"], 3);
+    std::fs::write(&list, "0.77\n0.7%\n").unwrap();
+    let out = grundy(&["survey", "--codes", s(&list), "-n", "500"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0.7%"));
+    let out = grundy(&["survey", "--digits", "9", "-n", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -3,6 +3,7 @@
 pub mod edges;
 pub mod graph;
 pub mod sequence;
+pub mod survey;
 pub mod tuples;
 
 use std::io::IsTerminal;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             sequence::sequence(&code, None, &args.seq)
         }
+        Command::Survey(args) => survey::survey(&args),
         Command::Subtraction(args) => {
             let set = parse_set(&args.set)?;
             let code = Code::subtraction(&set).map_err(Error::Input)?;

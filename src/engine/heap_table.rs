@@ -104,6 +104,23 @@ impl HeapTable {
         }
     }
 
+    /// Extends the table to heaps `0..=to` by a certified period p:
+    /// G(n) = G(n − p) past the preperiod.
+    pub fn extend_by_period(&mut self, period: &Period, to: u64) {
+        assert!(period.certified && period.period > 0);
+        let p = period.period as usize;
+        fn fill<T: Copy>(g: &mut Vec<T>, p: usize, to: usize) {
+            g.reserve(to + 1 - g.len().min(to + 1));
+            while g.len() <= to {
+                g.push(g[g.len() - p]);
+            }
+        }
+        match self {
+            HeapTable::Narrow(g) => fill(g, p, to as usize),
+            HeapTable::Wide(g) => fill(g, p, to as usize),
+        }
+    }
+
     pub fn period(&self, rule: &PeriodRule) -> Option<Period> {
         match self {
             HeapTable::Narrow(g) => find_period(g, rule),

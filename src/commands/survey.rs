@@ -1,0 +1,237 @@
+//! `grundy survey`: many codes to the same N, one row of statistics each.
+
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::{print_json, progress_bar, reject_stdout_clash};
+use crate::analysis::period::PeriodRule;
+use crate::cli::SurveyArgs;
+use crate::engine::heap_table::HeapTable;
+use crate::engine::sequence::SequenceRun;
+use crate::engine::{Backend, HeapEngine, memory};
+use crate::error::{Error, Result};
+use crate::export;
+use crate::game::Code;
+use crate::gpu::heap::GpuTuning;
+
+/// Heaps of the first round; each further round doubles until a period is
+/// certified or N is reached.
+const FIRST_ROUND: u64 = 4096;
+
+/// The most digits `--digits` takes (8^6 = 262144 codes).
+pub const MAX_DIGITS: u32 = 6;
+
+/// One row of the survey.
+#[derive(Clone, Debug, Serialize)]
+pub struct SurveyRow {
+    pub code: String,
+    pub n: u64,
+    pub period: Option<u64>,
+    pub preperiod: Option<u64>,
+    pub certified: bool,
+    pub max_value: u16,
+    pub first_max_at: u64,
+    pub p_positions: u64,
+    pub rare_mask: String,
+    pub rare_count: u64,
+    pub last_rare: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct SurveySummary {
+    codes: usize,
+    n: u64,
+    periodic: usize,
+    certified: usize,
+    /// Codes computed by rare values / by the brute force.
+    rare: usize,
+    brute_force: usize,
+    backend: &'static str,
+    seconds: f64,
+    values_per_second: f64,
+    out: Option<String>,
+}
+
+/// Every code `prefix.d1..dK` with digits 0-7, in numeric order.
+pub fn all_codes(prefix: &str, digits: u32) -> Vec<String> {
+    (0..8u64.pow(digits))
+        .map(|i| {
+            let mut text = format!("{prefix}.");
+            for k in (0..digits).rev() {
+                text.push(char::from(b'0' + (i >> (3 * k) & 7) as u8));
+            }
+            text
+        })
+        .collect()
+}
+
+/// The codes of a file: one per line, `#` comments, blank lines skipped.
+fn codes_in(path: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Input(format!("--codes {}: {e}", path.display())))?;
+    let codes: Vec<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    if codes.is_empty() {
+        return Err(Error::Input(format!(
+            "--codes {}: no codes found; expected one code per line, such as 0.07",
+            path.display()
+        )));
+    }
+    Ok(codes)
+}
+
+/// G(0..=n) of one code on the CPU and its row.
+pub fn survey_row(
+    code: &Code,
+    n: u64,
+    algorithm: crate::engine::sequence::Algorithm,
+) -> Result<(SurveyRow, HeapEngine)> {
+    let mut run = SequenceRun::new(code, algorithm, HeapTable::default())?;
+    let rule = PeriodRule::for_code(code);
+    // Short tables first: once a period is certified the rest follows from it.
+    let mut to = n.min(FIRST_ROUND);
+    let period = loop {
+        run.extend(
+            to,
+            &Backend::Cpu,
+            &GpuTuning::default(),
+            &mut |_| {},
+            &|_| {},
+            &|| false,
+        )?;
+        let period = run.table.period(&rule);
+        if let Some(p) = period.filter(|p| p.certified) {
+            run.table.extend_by_period(&p, n);
+            break Some(p);
+        }
+        if to >= n {
+            break period;
+        }
+        to = (2 * to).min(n);
+    };
+    let table = &run.table;
+    let stats = table.stats();
+    let (_, rare) = table.rare_summary(run.parity());
+    Ok((
+        SurveyRow {
+            code: code.name(),
+            n,
+            period: period.map(|p| p.period),
+            preperiod: period.map(|p| p.preperiod),
+            certified: period.is_some_and(|p| p.certified),
+            max_value: stats.max_value,
+            first_max_at: stats.first_max_at,
+            p_positions: stats.p_positions,
+            rare_mask: rare.rare_mask,
+            rare_count: rare.rare_count,
+            last_rare: rare.last_rare,
+        },
+        run.engine,
+    ))
+}
+
+pub fn survey(args: &SurveyArgs) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let texts = match (&args.codes, args.digits) {
+        (Some(path), _) => codes_in(path)?,
+        (None, Some(k)) if (1..=MAX_DIGITS).contains(&k) => all_codes(&args.prefix, k),
+        (None, k) => {
+            return Err(Error::Input(format!(
+                "--digits {}: expected 1 to {MAX_DIGITS} (or --codes FILE)",
+                k.unwrap_or(0)
+            )));
+        }
+    };
+    let codes: Vec<Code> = texts
+        .iter()
+        .map(|t| Code::parse(t).map_err(|e| Error::Input(format!("survey code '{t}': {e}"))))
+        .collect::<Result<_>>()?;
+    for code in &codes {
+        if let Some(why) = crate::cpu::general::unsupported(code) {
+            return Err(Error::Input(why));
+        }
+    }
+    // Each thread holds one table at a time.
+    let threads = rayon::current_num_threads() as u64;
+    memory::check_fits(
+        &format!("{threads} tables of {} values at once", args.n + 1),
+        threads.saturating_mul(memory::heap_table_bytes(args.n + 1)),
+    )?;
+
+    let start = Instant::now();
+    let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
+    let rows: Vec<(SurveyRow, HeapEngine)> = codes
+        .par_iter()
+        .map(|code| {
+            let row = survey_row(code, args.n, args.algorithm);
+            bar.inc(1);
+            row
+        })
+        .collect::<Result<_>>()?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+
+    if let Some(path) = &args.out {
+        export::write_to(path, |w| {
+            let mut csv = csv::Writer::from_writer(w);
+            for (row, _) in &rows {
+                csv.serialize(row)?;
+            }
+            csv.flush()
+        })?;
+    }
+    let rare = rows.iter().filter(|(_, e)| *e == HeapEngine::Rare).count();
+    let summary = SurveySummary {
+        codes: rows.len(),
+        n: args.n,
+        periodic: rows.iter().filter(|(r, _)| r.period.is_some()).count(),
+        certified: rows.iter().filter(|(r, _)| r.certified).count(),
+        rare,
+        brute_force: rows.len() - rare,
+        backend: "cpu",
+        seconds,
+        values_per_second: (rows.len() as u64 * (args.n + 1)) as f64 / seconds.max(1e-9),
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if args.json {
+        print_json(&summary)?;
+    } else if args.out.as_deref() != Some(Path::new("-")) {
+        println!(
+            "{} codes to heap {} in {:.2} s ({:.0} values/s, CPU): {} periodic ({} certified); \
+             {} by rare values, {} by brute force",
+            summary.codes,
+            summary.n,
+            summary.seconds,
+            summary.values_per_second,
+            summary.periodic,
+            summary.certified,
+            summary.rare,
+            summary.brute_force
+        );
+        if let Some(out) = &summary.out {
+            println!("wrote {out}");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_codes_counts_in_octal() {
+        let codes = all_codes("0", 2);
+        assert_eq!(codes.len(), 64);
+        assert_eq!(codes[0], "0.00");
+        assert_eq!(codes[9], "0.11");
+        assert_eq!(codes[63], "0.77");
+        assert_eq!(all_codes("4", 1)[7], "4.7");
+    }
+}
