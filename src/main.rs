@@ -1,6 +1,13 @@
 use clap::Parser;
 
 fn main() {
+    // `grundy octal ... | head` should end quietly, as other Unix tools do,
+    // not panic when the reader goes away.
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = grundy::cli::Cli::parse();
     if let Err(e) = grundy::commands::run(cli) {
         eprintln!("error: {e}");
