@@ -25,7 +25,7 @@ use crate::game::Code;
 /// Heaps per block; the parallel part marks a whole block at once.
 const BLOCK: usize = 4096;
 /// Below this many heaps the table is too short to judge its sparseness.
-const JUDGE_FROM: usize = 4096;
+const JUDGE_FROM: usize = 1 << 15;
 
 /// A code as the rare-value algorithm reads it.
 #[derive(Clone, Debug)]
