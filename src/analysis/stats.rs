@@ -49,14 +49,6 @@ pub fn heap_stats<T: Copy + Into<u32>>(g: &[T]) -> HeapStats {
     s
 }
 
-/// The heaps whose value is 0.
-pub fn p_positions<T: Copy + Into<u32>>(g: &[T]) -> impl Iterator<Item = u64> + '_ {
-    g.iter()
-        .enumerate()
-        .filter(|(_, v)| (**v).into() == 0)
-        .map(|(n, _)| n as u64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

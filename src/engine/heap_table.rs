@@ -96,14 +96,6 @@ impl HeapTable {
         }
     }
 
-    /// The values from `from` on, as u16.
-    pub fn wide_range(&self, from: usize, to: usize) -> Vec<u16> {
-        match self {
-            HeapTable::Narrow(g) => g[from..to].iter().map(|&v| v as u16).collect(),
-            HeapTable::Wide(g) => g[from..to].to_vec(),
-        }
-    }
-
     /// Extends the table to heaps `0..=to` by a certified period p:
     /// G(n) = G(n − p) past the preperiod.
     pub fn extend_by_period(&mut self, period: &Period, to: u64) {

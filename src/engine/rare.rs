@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use crate::analysis::rare::{RareSplit, ValueHistogram};
+use crate::analysis::rare::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::heap_kernel::{HeapKernelCode, UNBOUNDED};
 use crate::engine::heap_table::Value;
 use crate::game::Code;
@@ -124,8 +124,6 @@ pub struct RareRun {
     /// Rare positions when the split was last chosen.
     rare_at_choice: usize,
     max_value: u32,
-    /// How many times the split was chosen again.
-    pub rechosen: u32,
 }
 
 impl RareRun {
@@ -141,15 +139,14 @@ impl RareRun {
             hist,
             rare_at_choice: 0,
             max_value,
-            rechosen: 0,
         };
         run.rebuild(g);
         run
     }
 
     fn rebuild<T: Value>(&mut self, g: &[T]) {
-        self.rare = (1..g.len())
-            .filter(|&n| self.split.is_rare(n as u64, g[n].into()))
+        self.rare = rare_positions(g, self.split)
+            .into_iter()
             .map(|n| n as u32)
             .collect();
         self.rare_values = self.rare.iter().map(|&r| g[r as usize].into()).collect();
@@ -165,7 +162,6 @@ impl RareRun {
         let (split, count) = self.hist.best_split(code.parity);
         if split != self.split && (count as usize) * 5 < self.rare.len() * 4 {
             self.split = split;
-            self.rechosen += 1;
             self.rebuild(g);
         } else {
             self.rare_at_choice = self.rare.len();

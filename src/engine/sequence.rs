@@ -6,7 +6,6 @@
 
 use std::time::Instant;
 
-use crate::analysis::rare::RareSplit;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare::{self, Outcome, Persist, RareCode, RareRun};
 use crate::engine::{Backend, HeapEngine, extend_heap_table, memory};
@@ -68,11 +67,6 @@ impl<'a> SequenceRun<'a> {
             gpu: GpuStats::default(),
             seconds: 0.0,
         })
-    }
-
-    /// The split the rare-value algorithm is using, if it runs.
-    pub fn rare_split(&self) -> Option<RareSplit> {
-        self.rare.as_ref().map(|r| r.split)
     }
 
     /// The position parity the code allows (for the rare statistics).

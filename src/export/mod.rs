@@ -146,13 +146,6 @@ pub fn write_heap_rows<T: Copy + Into<u32>>(
     Ok(())
 }
 
-/// Writes heap values `g` (heap n at index n) in `format`, header and all.
-pub fn write_heap_table(out: &mut dyn Write, g: &[u16], format: Format) -> io::Result<()> {
-    write_header(out, format, "", 0, g.len() as u64)?;
-    write_heap_rows(out, g, format, 0)?;
-    write_trailer(out, format)
-}
-
 /// The first line of a raw table, up to the count's digits.
 pub const RAW_MAGIC: &str = "grundy u16le v1";
 /// Digits of the count in a raw header, zero-padded so it can be patched.
