@@ -134,7 +134,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         )?;
         bar.finish_and_clear();
         if let Some(w) = &mut writer {
-            append(w, &run.table)?;
+            run.table.append_to(w)?;
         }
         if let Some(path) = &ck_path
             && (!done || last_save.get().elapsed() >= every)
@@ -227,13 +227,6 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         print_summary(&summary, period, &run.table);
     }
     Ok(())
-}
-
-fn append(w: &mut SequenceWriter, table: &HeapTable) -> Result<()> {
-    match table {
-        HeapTable::Narrow(g) => w.append(g),
-        HeapTable::Wide(g) => w.append(g),
-    }
 }
 
 fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {

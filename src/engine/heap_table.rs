@@ -2,12 +2,10 @@
 //! byte while every value is below 256 (most octal games never leave that
 //! range), two bytes after.
 
-use std::io::{self, Write};
-
 use crate::analysis::period::{Period, PeriodRule, find_period};
 use crate::analysis::rare::{self, RareSplit, RareSummary};
 use crate::analysis::stats::{HeapStats, heap_stats};
-use crate::export::{self, Format};
+use crate::export::SequenceWriter;
 
 /// A value type a table can hold.
 pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
@@ -141,11 +139,11 @@ impl HeapTable {
         }
     }
 
-    /// Writes heaps `from..` in `format` (`from > 0` continues a file).
-    pub fn write(&self, out: &mut dyn Write, format: Format, from: usize) -> io::Result<()> {
+    /// Appends the heaps `w` has not written yet.
+    pub fn append_to(&self, w: &mut SequenceWriter) -> crate::error::Result<()> {
         match self {
-            HeapTable::Narrow(g) => export::write_heap_rows(out, g, format, from),
-            HeapTable::Wide(g) => export::write_heap_rows(out, g, format, from),
+            HeapTable::Narrow(g) => w.append(g),
+            HeapTable::Wide(g) => w.append(g),
         }
     }
 }

@@ -117,7 +117,7 @@ pub fn nim_digit(v: u16) -> String {
 
 /// Writes the rows of heaps `from..g.len()` in `format`: no header, no
 /// trailer (`SequenceWriter` adds those).
-pub fn write_heap_rows<T: Copy + Into<u32>>(
+fn write_heap_rows<T: Copy + Into<u32>>(
     out: &mut dyn Write,
     g: &[T],
     format: Format,
