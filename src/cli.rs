@@ -218,6 +218,9 @@ pub struct GraphArgs {
     /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Draw the values found at each level (number of vertices left) here: SVG or PNG by the extension.
+    #[arg(long, value_name = "PATH")]
+    pub plot: Option<PathBuf>,
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
@@ -249,6 +252,9 @@ pub struct TableOutput {
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Draw the table as a heat map (small multiples for more than two coordinates) here: SVG or PNG by the extension.
+    #[arg(long, value_name = "PATH")]
+    pub plot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -314,6 +320,9 @@ pub struct SequenceArgs {
     /// Write every P-position (one heap per line) here.
     #[arg(long, value_name = "FILE")]
     pub p_out: Option<PathBuf>,
+    /// Draw value against heap here (SVG or PNG by the extension): rare values and P-positions marked, the period shaded.
+    #[arg(long, value_name = "PATH")]
+    pub plot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -352,6 +361,9 @@ pub struct SurveyArgs {
     /// Write the rows here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Draw each code's period (log scale), certified or apparent, here: SVG or PNG by the extension.
+    #[arg(long, value_name = "PATH")]
+    pub plot: Option<PathBuf>,
     /// Print one JSON object summarising the survey on stdout.
     #[arg(long)]
     pub json: bool,

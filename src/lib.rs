@@ -11,3 +11,4 @@ pub mod error;
 pub mod export;
 pub mod game;
 pub mod gpu;
+pub mod plot;

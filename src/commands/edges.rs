@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{print_json, progress_bar, reject_stdout_clash};
+use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
 use crate::game::arrows::{ArrowGame, ArrowRule, parse_faces, spider, standard_faces, trim};
+use crate::plot::PlotTarget;
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -123,6 +124,13 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
     reject_stdout_clash(args.table.output.json, args.table.output.out.as_deref())?;
     if let Some(max) = args.spiders {
         return spider_table(args, max);
+    }
+    if let Some(path) = &args.table.output.plot {
+        return Err(Error::Input(format!(
+            "--plot {}: a single graph has one value, nothing to draw; --plot draws the \
+             table of --spiders L",
+            path.display()
+        )));
     }
     let spec = args.graph.as_deref().unwrap_or_default();
     let mut rule = if args.trimmed {
@@ -261,9 +269,11 @@ struct SpiderSummary {
     pieces: usize,
     seconds: f64,
     out: Option<String>,
+    plot: Option<String>,
 }
 
 fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
+    let plot = PlotTarget::optional(args.table.output.plot.as_deref())?;
     if !(3..=4).contains(&args.legs) {
         return Err(Error::Input(format!(
             "--legs {}: expected 3 or 4",
@@ -318,6 +328,29 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
             Ok(())
         })?;
     }
+    if plot.is_some() {
+        let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
+        let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
+        let title = format!(
+            "{} on {}-legged spiders, legs 1..={max}",
+            if args.trimmed {
+                "Trimmed Game of Arrows"
+            } else {
+                "Game of Arrows"
+            },
+            args.legs
+        );
+        // a spider's value does not depend on the order of its legs
+        plot_table(
+            plot.as_ref(),
+            title,
+            &names[..args.legs],
+            &coords,
+            &vals,
+            true,
+            args.table.quiet,
+        )?;
+    }
     let p = values.iter().filter(|&&g| g == 0).count();
     let summary = SpiderSummary {
         rule,
@@ -331,6 +364,12 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
             .table
             .output
             .out
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        plot: args
+            .table
+            .output
+            .plot
             .as_ref()
             .map(|p| p.display().to_string()),
     };

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{print_json, progress_bar, reject_stdout_clash};
+use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::GraphCode;
 use crate::game::graph::{self, Graph, MAX_VERTICES};
+use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of `graph`.
 #[derive(Serialize)]
@@ -40,6 +41,7 @@ pub struct GraphSummary {
     pub seconds: f64,
     pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
+    pub plot: Option<String>,
 }
 
 /// Which solver `auto` means for this graph.
@@ -64,6 +66,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let g = Graph::parse(&args.graph).map_err(Error::Input)?;
     let solver = pick_solver(&g, args.solver, args.moves);
+    let plot = PlotTarget::optional(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
@@ -72,7 +75,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     };
     // What --out writes: every subset (dense) or every canonical piece (memo).
     let mut rows = Rows::Pieces(Vec::new());
-    let keep = args.out.is_some();
+    let keep = args.out.is_some() || plot.is_some();
     let summary = match solver {
         Solver::Reach => {
             if args.backend == BackendChoice::Gpu {
@@ -164,8 +167,32 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     };
     let summary = GraphSummary {
         out: args.out.as_ref().map(|p| p.display().to_string()),
+        plot: args.plot.as_ref().map(|p| p.display().to_string()),
         ..summary
     };
+    if let Some(target) = &plot {
+        let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match &rows {
+            Rows::Subsets(table, _) => Box::new(
+                table
+                    .iter()
+                    .enumerate()
+                    .map(|(mask, &v)| ((mask as u64).count_ones(), u32::from(v))),
+            ),
+            Rows::Reached(reached, _) => Box::new(
+                reached
+                    .iter()
+                    .map(|&(mask, v, _)| (mask.count_ones(), u32::from(v))),
+            ),
+            Rows::Pieces(records) => Box::new(records.iter().map(|r| (r.size, u32::from(r.g)))),
+        };
+        let what = match &rows {
+            Rows::Pieces(_) => "connected pieces solved",
+            Rows::Reached(..) => "positions reachable from the whole graph",
+            Rows::Subsets(..) => "every vertex subset",
+        };
+        let title = format!("{} on {}: {what}", code.text, args.graph);
+        plot::chart(target, &plot::level_chart(title, "vertices left", pairs))?;
+    }
     if let Some(path) = &args.out {
         export::write_to(path, |w| {
             let mut csv = csv::Writer::from_writer(w);
@@ -282,6 +309,7 @@ fn summarise(
         seconds: 0.0,
         kernel_seconds: None,
         out: None,
+        plot: None,
     }
 }
 
@@ -334,6 +362,7 @@ struct TableSummary {
     positions: u64,
     seconds: f64,
     out: Option<String>,
+    plot: Option<String>,
 }
 
 /// Prints the JSON summary of a pode or bipode table; true when the text
@@ -354,6 +383,7 @@ fn report_table(
             positions: memo.positions(),
             seconds,
             out: output.out.as_ref().map(|p| p.display().to_string()),
+            plot: output.plot.as_ref().map(|p| p.display().to_string()),
         })?;
         return Ok(false);
     }
@@ -363,6 +393,7 @@ fn report_table(
 pub fn podes(args: &PodesArgs) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.json, output.out.as_deref())?;
+    let plot = PlotTarget::optional(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     if args.max_length == 0 || 1 + args.max_legs * args.max_length > MAX_VERTICES {
         return Err(Error::Input(format!(
@@ -405,6 +436,28 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             }
             Ok(())
         })?;
+    }
+    if plot.is_some() {
+        let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
+        let names: Vec<&str> = if long {
+            vec!["legs", "long_legs"]
+        } else {
+            lengths.iter().map(String::as_str).collect()
+        };
+        let mut coords = Vec::new();
+        for (counts, _) in &rows {
+            if long {
+                coords.extend([counts.iter().sum::<usize>() as u32, counts[1] as u32]);
+            } else {
+                coords.extend(counts.iter().map(|&c| c as u32));
+            }
+        }
+        let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
+        let title = format!(
+            "{} on k-podes, legs of length 1..={}",
+            code.text, args.max_length
+        );
+        plot_table(plot.as_ref(), title, &names, &coords, &values, false, false)?;
     }
     if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
         if long {
@@ -459,6 +512,7 @@ pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> G
 pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.json, output.out.as_deref())?;
+    let plot = PlotTarget::optional(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let largest = 2 + 6 * args.max + args.middle.max(1) - 1;
     if largest > MAX_VERTICES {
@@ -490,6 +544,16 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             }
             Ok(())
         })?;
+    }
+    if plot.is_some() {
+        let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();
+        let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
+        let title = format!(
+            "{} on bipodes, middle chain of {} edges",
+            code.text, args.middle
+        );
+        let names = ["a1", "a2", "b1", "b2"];
+        plot_table(plot.as_ref(), title, &names, &coords, &values, false, false)?;
     }
     if report_table("bipodes", &code, rows.len(), &memo, seconds, output)? {
         println!(

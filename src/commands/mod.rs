@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::game::Code;
+use crate::plot::PlotTarget;
 
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -59,6 +60,28 @@ pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
         "{}",
         serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
     );
+    Ok(())
+}
+
+/// Draws a table given as rows (`coords`, `names.len()` per row) when
+/// `--plot` was given; a notice (panels left out, cells sampled) goes to stderr.
+pub(crate) fn plot_table(
+    target: Option<&PlotTarget>,
+    title: String,
+    names: &[&str],
+    coords: &[u32],
+    values: &[u32],
+    symmetric: bool,
+    quiet: bool,
+) -> Result<()> {
+    let Some(target) = target else {
+        return Ok(());
+    };
+    if let Some(note) = crate::plot::table(target, title, names, coords, values, symmetric)?
+        && !quiet
+    {
+        eprintln!("grundy: {note}");
+    }
     Ok(())
 }
 

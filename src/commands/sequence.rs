@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
-use crate::analysis::rare::RareSummary;
+use crate::analysis::rare::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::heap_table::HeapTable;
@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::export::{self, SequenceWriter, nim_digit};
 use crate::game::Code;
 use crate::gpu::heap::GpuTuning;
+use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of a Nim-sequence run.
 #[derive(Serialize)]
@@ -57,6 +58,7 @@ pub struct SequenceSummary {
     pub rare_out: Option<String>,
     pub p_out: Option<String>,
     pub checkpoint: Option<String>,
+    pub plot: Option<String>,
 }
 
 /// Set by Ctrl-C when a checkpoint file is given.
@@ -82,6 +84,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             args.checkpoint_every
         )));
     }
+    let plot = PlotTarget::optional(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
@@ -192,6 +195,9 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             Ok(())
         })?;
     }
+    if let Some(target) = &plot {
+        plot_sequence(target, code, &run.table, split, period)?;
+    }
     let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
     let summary = SequenceSummary {
         code: code.text.clone(),
@@ -220,6 +226,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         rare_out: shown(&args.rare_out),
         p_out: shown(&args.p_out),
         checkpoint: shown(&ck_path),
+        plot: shown(&args.plot),
     };
     if args.json {
         print_json(&summary)?;
@@ -309,9 +316,36 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
         ("rare heaps", &s.rare_out),
         ("P-positions", &s.p_out),
         ("checkpoint", &s.checkpoint),
+        ("picture", &s.plot),
     ] {
         if let Some(p) = path {
             println!("{what:<11} {p}");
         }
     }
+}
+
+/// Value against heap, rare values and P-positions marked, the period shaded.
+fn plot_sequence(
+    target: &PlotTarget,
+    code: &Code,
+    table: &HeapTable,
+    split: RareSplit,
+    period: Option<Period>,
+) -> Result<()> {
+    let n = table.len().saturating_sub(1);
+    let class = |h: u64, v: u32| match v {
+        0 => 2,
+        _ if split.is_rare(h, v) => 1,
+        _ => 0,
+    };
+    let rare = format!("rare values (mask {})", split.label());
+    let chart = plot::sequence_chart(
+        format!("{}: G(n) for n = 0..{n}", code.text),
+        table.len(),
+        &|h| table.get(h) as u32,
+        &class,
+        ["common values", &rare, "P-positions"],
+        period.map(|p| (p.period, p.preperiod, p.certified)),
+    );
+    plot::chart(target, &chart)
 }

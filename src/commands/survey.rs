@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Code;
 use crate::gpu::heap::GpuTuning;
+use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
 /// certified or N is reached.
@@ -53,6 +54,7 @@ struct SurveySummary {
     seconds: f64,
     values_per_second: f64,
     out: Option<String>,
+    plot: Option<String>,
 }
 
 /// Every code `prefix.d1..dK` with digits 0-7, in numeric order.
@@ -138,6 +140,7 @@ pub fn survey_row(
 
 pub fn survey(args: &SurveyArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
+    let plot = PlotTarget::optional(args.plot.as_deref())?;
     let texts = match (&args.codes, args.digits) {
         (Some(path), _) => codes_in(path)?,
         (None, Some(k)) if (1..=MAX_DIGITS).contains(&k) => all_codes(&args.prefix, k),
@@ -186,6 +189,10 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             csv.flush()
         })?;
     }
+    if let Some(target) = &plot {
+        let title = format!("Periods of {} codes to heap {}", rows.len(), args.n);
+        plot::chart(target, &period_chart(title, &rows))?;
+    }
     let rare = rows.iter().filter(|(_, e)| *e == HeapEngine::Rare).count();
     let summary = SurveySummary {
         codes: rows.len(),
@@ -198,6 +205,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         seconds,
         values_per_second: (rows.len() as u64 * (args.n + 1)) as f64 / seconds.max(1e-9),
         out: args.out.as_ref().map(|p| p.display().to_string()),
+        plot: args.plot.as_ref().map(|p| p.display().to_string()),
     };
     if args.json {
         print_json(&summary)?;
@@ -219,6 +227,43 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Each code's period on a log scale against its place in the survey:
+/// certified periods, apparent ones, and codes with none in the table.
+fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart {
+    let mut series = [
+        ("certified period", plot::COMMON),
+        ("apparent period (not certified)", plot::RARE),
+        ("no period up to n (drawn at 0)", plot::P_POSITION),
+    ]
+    .map(|(label, color)| plot::Series {
+        label: label.into(),
+        color,
+        marks: Vec::new(),
+        count: 0,
+    });
+    let mut top = 1.0f64;
+    for (i, (row, _)) in rows.iter().enumerate() {
+        let (k, y) = match row.period {
+            Some(p) if row.certified => (0, (p as f64).log10()),
+            Some(p) => (1, (p as f64).log10()),
+            None => (2, 0.0),
+        };
+        top = top.max(y + 0.5);
+        series[k].marks.push((i as f64, y, y));
+        series[k].count += 1;
+    }
+    plot::Chart {
+        title,
+        x_label: "code (in survey order)".into(),
+        y_label: "log10 period".into(),
+        x_max: rows.len() as f64,
+        y_max: top.ceil(),
+        mark_width: 1.0,
+        shades: Vec::new(),
+        series: series.into(),
+    }
 }
 
 #[cfg(test)]

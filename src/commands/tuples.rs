@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{print_json, progress_bar, reject_stdout_clash};
+use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::Backend;
 use crate::engine::tuple_kernel::{TupleKernel, TupleRule};
@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::delete_nim::DeleteNim;
 use crate::game::rect::Rect;
+use crate::plot::PlotTarget;
 
 /// What a table is of, as its JSON summary names it.
 #[derive(Serialize, Default)]
@@ -52,6 +53,7 @@ pub struct TupleSummary {
     pub seconds: f64,
     pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
+    pub plot: Option<String>,
 }
 
 pub fn rect(args: &RectArgs) -> Result<()> {
@@ -103,6 +105,7 @@ fn table(
     labels: TableLabels,
 ) -> Result<()> {
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
+    let plot = PlotTarget::optional(args.output.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
@@ -117,6 +120,17 @@ fn table(
 
     if let Some(path) = &args.output.out {
         export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
+    }
+    if plot.is_some() {
+        let mut coords = Vec::new();
+        let mut values = Vec::new();
+        kern.space.for_each_lex(|h| {
+            coords.extend(h.iter().map(|x| x - shift));
+            values.push(run.table[kern.space.rank(h) as usize]);
+        });
+        // every game here is symmetric in its heaps (sides): one entry per unordered tuple
+        let title = format!("{} up to {}", table_title(&labels), kern.space.max - shift);
+        plot_table(plot.as_ref(), title, header, &coords, &values, true, quiet)?;
     }
     let (lo, hi) = kern.space.totals();
     // the largest value and the first tuple (in CSV order) that has it
@@ -141,6 +155,7 @@ fn table(
         seconds: run.seconds,
         kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
+        plot: args.output.plot.as_ref().map(|p| p.display().to_string()),
     };
     if args.output.json {
         return print_json(&summary);
@@ -228,5 +243,26 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
                 .collect();
             println!("{} |{}", label(a), row.join(""));
         }
+    }
+}
+
+/// A picture's title: the game and its rule.
+fn table_title(l: &TableLabels) -> String {
+    match l.game {
+        "rect" => format!(
+            "Grundy's game on {} (min-diff {})",
+            if l.dims == Some(3) {
+                "boxes"
+            } else {
+                "rectangles"
+            },
+            l.min_diff.unwrap_or(1)
+        ),
+        _ => format!(
+            "Delete Nim, rule {}, {} heaps{}",
+            l.rule.unwrap_or(""),
+            l.heaps.unwrap_or(2),
+            l.k.map(|k| format!(", k = {k}")).unwrap_or_default()
+        ),
     }
 }
