@@ -156,8 +156,8 @@ pub struct Chart {
 pub const COMMON: RGBColor = RGBColor(70, 110, 170);
 pub const RARE: RGBColor = RGBColor(230, 120, 20);
 pub const P_POSITION: RGBColor = RGBColor(200, 30, 40);
-const PERIOD_BAND: RGBColor = RGBColor(200, 235, 200);
-const PERIODIC_PART: RGBColor = RGBColor(232, 246, 232);
+pub const PERIOD_BAND: RGBColor = RGBColor(200, 235, 200);
+pub const PERIODIC_PART: RGBColor = RGBColor(232, 246, 232);
 
 /// Which series a heap's mark belongs to.
 pub type Classify<'a> = &'a dyn Fn(u64, u32) -> usize;
@@ -361,7 +361,7 @@ const LEGEND_WIDTH: u32 = 150;
 const PANEL_MARGIN: (u32, u32, u32, u32) = (64, 20, 40, 48); // left, right, top, bottom
 const FEW_VALUES: u32 = 16;
 /// The colour of cells the table has no entry for.
-const NO_ENTRY: RGBColor = RGBColor(222, 222, 222);
+pub const NO_ENTRY: RGBColor = RGBColor(222, 222, 222);
 
 /// Heat maps of one or more panels with a shared legend of values.
 pub struct HeatMaps {

@@ -1,0 +1,288 @@
+//! Pictures: every kind renders to a valid SVG or PNG of the size the layout
+//! promises, in the colours the table's values call for.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use common::{grundy, json, tmp};
+use grundy::plot::{self, HeatMaps, PlotTarget};
+use plotters::style::RGBColor;
+
+/// Width, height and every colour of a PNG file.
+fn png_colors(path: &Path) -> (u32, u32, HashSet<[u8; 3]>) {
+    let file = std::fs::File::open(path).expect("the picture exists");
+    let mut reader = png::Decoder::new(file).read_info().expect("a valid PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("one frame");
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let colors = buf[..info.buffer_size()]
+        .chunks_exact(3)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, info.height, colors)
+}
+
+/// Width, height and every fill colour of an SVG file.
+fn svg_colors(path: &Path) -> (u32, u32, HashSet<String>) {
+    let text = std::fs::read_to_string(path).expect("the picture exists");
+    assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
+    let attr = |name: &str| -> u32 {
+        let start = text.find(&format!("{name}=\"")).expect(name) + name.len() + 2;
+        text[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let fills = text
+        .split("fill=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().to_string())
+        .filter(|f| f.starts_with('#'))
+        .collect();
+    (attr("width"), attr("height"), fills)
+}
+
+fn rgb(c: RGBColor) -> [u8; 3] {
+    [c.0, c.1, c.2]
+}
+
+fn hex(c: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+fn run_ok(args: &[&str]) -> std::process::Output {
+    let out = grundy(args);
+    assert!(
+        out.status.success(),
+        "grundy {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn sequence_png_marks_common_rare_and_p_positions_and_shades_the_period() {
+    let path = tmp("0.16.png");
+    let v = json(&run_ok(&[
+        "octal",
+        "0.16",
+        "--until-periodic",
+        "-q",
+        "--json",
+        "--plot",
+        path.to_str().unwrap(),
+    ]));
+    assert_eq!(v["plot"], path.to_str().unwrap());
+    assert_eq!(v["certified"], true);
+    let (w, h, colors) = png_colors(&path);
+    assert_eq!((w, h), plot::CHART_SIZE);
+    for c in [
+        plot::COMMON,
+        plot::RARE,
+        plot::P_POSITION,
+        plot::PERIOD_BAND,
+        plot::PERIODIC_PART,
+    ] {
+        assert!(colors.contains(&rgb(c)), "{c:?} missing");
+    }
+}
+
+#[test]
+fn sequence_svg_of_a_game_without_period_has_no_shading() {
+    let path = tmp("grundy.svg");
+    run_ok(&[
+        "octal",
+        "4!.0",
+        "-n",
+        "3000",
+        "-q",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let (w, h, fills) = svg_colors(&path);
+    assert_eq!((w, h), plot::CHART_SIZE);
+    assert!(fills.contains(&hex(plot::COMMON)) && fills.contains(&hex(plot::P_POSITION)));
+    assert!(!fills.contains(&hex(plot::PERIOD_BAND)));
+}
+
+#[test]
+fn heat_map_shows_every_value_of_the_nim_sum_table_at_its_promised_size() {
+    // G(a, b) = a xor b: the two-heap Nim table, one entry per a <= b
+    for (max, kind) in [(15u32, "png"), (63, "svg")] {
+        let mut coords = Vec::new();
+        let mut values = Vec::new();
+        for a in 0..=max {
+            for b in a..=max {
+                coords.extend([a, b]);
+                values.push(a ^ b);
+            }
+        }
+        let path = tmp(&format!("nim-{max}.{kind}"));
+        let target = PlotTarget::new(&path).unwrap();
+        let (panels, note) =
+            plot::panels_from_rows(&["a", "b"], &coords, &values, true, target.kind);
+        assert!(note.is_none());
+        assert_eq!(panels.len(), 1);
+        assert_eq!(
+            (panels[0].cols, panels[0].rows),
+            (max as usize + 1, max as usize + 1)
+        );
+        // mirrored: no cell is left empty
+        assert!(panels[0].cells.iter().all(Option::is_some));
+        let maps = HeatMaps::new("Nim".into(), panels);
+        let size = plot::heat_map_size(&maps);
+        plot::heat_maps(&target, &maps).unwrap();
+        let want: Vec<RGBColor> = (0..=max).map(|v| plot::value_color(v, max)).collect();
+        if kind == "png" {
+            let (w, h, colors) = png_colors(&path);
+            assert_eq!((w, h), size);
+            for c in want {
+                assert!(colors.contains(&rgb(c)));
+            }
+        } else {
+            let (w, h, fills) = svg_colors(&path);
+            assert_eq!((w, h), size);
+            for c in want {
+                assert!(fills.contains(&hex(c)), "{c:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn three_coordinates_make_small_multiples_with_shared_ranges() {
+    // three-heap Nim: one panel per a, b and c on the axes
+    let mut coords = Vec::new();
+    let mut values = Vec::new();
+    for a in 1..=6u32 {
+        for b in a..=6 {
+            for c in b..=6 {
+                coords.extend([a, b, c]);
+                values.push(a ^ b ^ c);
+            }
+        }
+    }
+    let (panels, _) = plot::panels_from_rows(
+        &["a", "b", "c"],
+        &coords,
+        &values,
+        true,
+        plot::ImageKind::Png,
+    );
+    assert_eq!(panels.len(), 6);
+    assert_eq!(panels[2].title, "a=3");
+    for p in &panels {
+        assert_eq!((p.x0, p.y0, p.cols, p.rows), (1, 1, 6, 6));
+    }
+    // panel a = 3 has b, c >= 3 only: the rest is empty
+    let p = &panels[2];
+    assert_eq!(p.cells[0], None);
+    assert_eq!(p.cells[(5 - 1) * 6 + (4 - 1)], Some(3 ^ 4 ^ 5));
+}
+
+#[test]
+fn every_table_command_draws_a_picture() {
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "rect.png",
+            vec!["rect", "--max", "40", "--backend", "cpu", "-q"],
+        ),
+        (
+            "boxes.svg",
+            vec![
+                "rect",
+                "--max",
+                "10",
+                "--dims",
+                "3",
+                "--backend",
+                "cpu",
+                "-q",
+            ],
+        ),
+        (
+            "vdn.png",
+            vec![
+                "delete-nim",
+                "--rule",
+                "vdn",
+                "--max",
+                "60",
+                "--backend",
+                "cpu",
+                "-q",
+            ],
+        ),
+        ("podes.svg", vec!["podes", "0.33", "--max-legs", "8"]),
+        (
+            "podes3.png",
+            vec!["podes", "0.33", "--max-legs", "5", "--max-length", "3"],
+        ),
+        (
+            "bipodes.png",
+            vec!["bipodes", "0.33", "--middle", "1", "--max", "2"],
+        ),
+        ("spiders.svg", vec!["arrows", "--spiders", "8", "-q"]),
+        (
+            "graph.png",
+            vec![
+                "graph",
+                "0.33",
+                "--graph",
+                "grid:3x4",
+                "--backend",
+                "cpu",
+                "-q",
+            ],
+        ),
+        (
+            "survey.svg",
+            vec!["survey", "--digits", "1", "-n", "2000", "-q"],
+        ),
+        ("sub.png", vec!["subtraction", "1,3,4", "-n", "200", "-q"]),
+    ];
+    for (name, mut args) in cases {
+        let path = tmp(name);
+        args.extend(["--plot", path.to_str().unwrap()]);
+        run_ok(&args);
+        if name.ends_with(".png") {
+            let (w, h, colors) = png_colors(&path);
+            assert!(w >= 300 && h >= 300, "{name}: {w}x{h}");
+            assert!(colors.len() > 2, "{name}: {} colours", colors.len());
+        } else {
+            let (w, h, fills) = svg_colors(&path);
+            assert!(w >= 300 && h >= 300, "{name}: {w}x{h}");
+            assert!(fills.len() > 2, "{name}: {fills:?}");
+        }
+    }
+}
+
+#[test]
+fn a_large_table_in_svg_is_sampled_with_a_notice() {
+    let path = tmp("rect-600.svg");
+    let out = run_ok(&[
+        "rect",
+        "--max",
+        "600",
+        "--backend",
+        "cpu",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("one row and column in 2"), "{err}");
+    let (w, _, _) = svg_colors(&path);
+    assert!(w < 1200, "{w}");
+}
+
+#[test]
+fn bad_plot_requests_exit_2_and_say_what_was_expected() {
+    let out = grundy(&["octal", "0.07", "-n", "10", "--plot", "g.gif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("expected a file name ending in .svg or .png")
+    );
+    let out = grundy(&["arrows", "--graph", "pode:2,2,2", "--plot", "a.png"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--spiders"));
+}
