@@ -80,6 +80,16 @@ pub enum Command {
     /// Green Hackenbush on a rooted graph: the Grundy value.
     #[command(after_help = HACKENBUSH_HELP)]
     Hackenbush(HackenbushArgs),
+    /// Who wins a position that is a sum of components, and every winning move.
+    #[command(after_help = PLAY_HELP)]
+    Play(PlayArgs),
+    /// Shell completions for bash, zsh, fish, elvish or PowerShell, on stdout.
+    #[command(
+        after_help = "Examples:\n  grundy completions bash > ~/.local/share/bash-completion/completions/grundy\n  \
+                            grundy completions zsh > ~/.zfunc/_grundy\n  \
+                            grundy completions fish > ~/.config/fish/completions/grundy.fish"
+    )]
+    Completions(CompletionsArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
@@ -87,6 +97,85 @@ pub enum Command {
                             grundy bench --out bench.csv   # appends one row per workload"
     )]
     Bench(BenchArgs),
+}
+
+const PLAY_HELP: &str = "The position is a sum of components: heaps, the connected components of a \
+graph (join graphs with +), or the components of a Game of Arrows. Its value is the nim-sum (xor) of \
+the components' values; it is a P-position (the player to move loses) when that is 0. A winning move \
+takes one component whose value has the top bit of the nim-sum to the value that cancels it.\n\n\
+Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 4!.0 10,11,12 --json\n  \
+grundy play subtraction 1,3,4 6,7\n  grundy play graph 0.33 'grid:2x3+path:4'\n  \
+grundy play arrows pode:2,3,4 --state '0>1'";
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(subcommand)]
+    pub game: PlayGame,
+    /// Print one JSON object on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+/// The games `play` knows.
+#[derive(Subcommand, Debug)]
+pub enum PlayGame {
+    /// Heaps of a take-and-break game: CODE and heap sizes, e.g. 0.07 5,7,9.
+    #[command(
+        after_help = "Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 0.77 3,3,8 --json"
+    )]
+    Octal {
+        /// The code, e.g. 0.07, 4!.0.
+        code: String,
+        /// Heap sizes, comma separated.
+        heaps: String,
+        /// Two-heap splits must leave heaps differing by at least D.
+        #[arg(long, value_name = "D")]
+        min_diff: Option<u32>,
+    },
+    /// Heaps of a subtraction game: the set and heap sizes, e.g. 1,3,4 6,7.
+    #[command(
+        after_help = "Examples:\n  grundy play subtraction 1,3,4 6,7\n  grundy play subtraction 2,5 10,12,20 --json"
+    )]
+    Subtraction {
+        /// The subtraction set, comma separated.
+        set: String,
+        /// Heap sizes, comma separated.
+        heaps: String,
+    },
+    /// An octal game on a graph: CODE and the graph (its connected components are the sum).
+    #[command(
+        after_help = "Examples:\n  grundy play graph 0.33 grid:2x3\n  grundy play graph 0.03 'path:5+cycle:4+pode:1,2,2' --json\n\n\
+                            Vertices are numbered as in `grundy graph` (grid:RxC: vertex r*C + c; \
+                            joined graphs continue the numbering)."
+    )]
+    Graph {
+        /// The octal code, e.g. 0.33.
+        code: String,
+        /// The graph, or several joined by +.
+        spec: String,
+    },
+    /// The Game of Arrows on a graph (a spider: pode:a,b,c), from a state.
+    #[command(
+        after_help = "Examples:\n  grundy play arrows pode:2,3,4\n  grundy play arrows 'pode:1,2,2+path:4' --state '0>1' --json\n  \
+                            grundy play arrows cycle:5 --trimmed"
+    )]
+    Arrows {
+        /// The graph, or several joined by +.
+        spec: String,
+        /// Arrows already marked: u>v, comma separated.
+        #[arg(long, value_name = "ARROWS")]
+        state: Option<String>,
+        /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
+        #[arg(long)]
+        trimmed: bool,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 const SURVEY_HELP: &str = "Examples:\n  grundy survey --digits 3 -n 65536 --out output/survey-3.csv\n  \

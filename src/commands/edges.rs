@@ -44,23 +44,6 @@ pub struct EdgeGameSummary {
     pub faces: Option<usize>,
 }
 
-fn is_forest(game: &ArrowGame) -> bool {
-    // a forest: every component has one edge fewer than vertices
-    let mut parent: Vec<usize> = (0..game.n).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    game.edges.iter().all(|&(u, v)| {
-        let (a, b) = (find(&mut parent, u), find(&mut parent, v));
-        parent[a] = b;
-        a != b
-    })
-}
-
 /// What `play` found: G, states (or pieces), the solver, the backend and adapter, seconds, kernel seconds.
 type Played = (
     u8,
@@ -86,7 +69,9 @@ fn play(
         }
     };
     let solver = match solver {
-        ArrowSolver::Auto if game.rule != ArrowRule::Cycles && is_forest(game) => ArrowSolver::Memo,
+        ArrowSolver::Auto if game.rule != ArrowRule::Cycles && game.is_forest() => {
+            ArrowSolver::Memo
+        }
         ArrowSolver::Auto => ArrowSolver::Dense,
         s => s,
     };

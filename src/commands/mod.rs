@@ -2,6 +2,7 @@
 
 pub mod edges;
 pub mod graph;
+pub mod play;
 pub mod sequence;
 pub mod survey;
 pub mod tuples;
@@ -40,6 +41,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arrows(args) => edges::arrows(&args),
         Command::Cycles(args) => edges::cycles(&args),
         Command::Hackenbush(args) => edges::hackenbush(&args),
+        Command::Play(args) => play::play(&args),
+        Command::Completions(args) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(args.shell, &mut cmd, "grundy", &mut std::io::stdout());
+            Ok(())
+        }
         Command::Bench(args) => crate::bench::run(&args),
     }
 }

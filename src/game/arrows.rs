@@ -79,6 +79,23 @@ impl ArrowGame {
         }
     }
 
+    /// Whether the graph is a forest: every edge joins two trees.
+    pub fn is_forest(&self) -> bool {
+        let mut parent: Vec<usize> = (0..self.n).collect();
+        fn find(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        self.edges.iter().all(|&(u, v)| {
+            let (a, b) = (find(&mut parent, u), find(&mut parent, v));
+            parent[a] = b;
+            a != b
+        })
+    }
+
     pub fn edge_index(&self, u: usize, v: usize) -> Option<usize> {
         self.edges.binary_search(&(u.min(v), u.max(v))).ok()
     }
@@ -133,15 +150,21 @@ impl ArrowGame {
                     .ok()
                     .filter(|&x| x < self.n)
                     .ok_or_else(|| {
-                        bad(&format!("'{}' is not a vertex 0..{}", t.trim(), self.n - 1))
+                        bad(&format!(
+                            "'{}' is not a vertex; expected one of 0..{}",
+                            t.trim(),
+                            self.n - 1
+                        ))
                     })
             };
             let (u, v) = (vertex(a)?, vertex(b)?);
-            let e = self
-                .edge_index(u, v)
-                .ok_or_else(|| bad(&format!("{u} and {v} are not joined by an edge")))?;
+            let e = self.edge_index(u, v).ok_or_else(|| {
+                bad(&format!(
+                    "{u} and {v} are not joined by an edge; expected the ends of an edge"
+                ))
+            })?;
             if marks[e] != 0 {
-                return Err(bad("that edge is already marked"));
+                return Err(bad("that edge is already marked; expected each edge once"));
             }
             marks[e] = self.mark_from(e, u);
         }
@@ -154,7 +177,8 @@ impl ArrowGame {
         }
         if self.has_cycle_cell(&marks) {
             return Err(format!(
-                "--state '{text}' already completes a cycle cell: the game is over"
+                "--state '{text}' already completes a cycle cell: the game is over; expected a state \
+                 with no cycle cell"
             ));
         }
         Ok(marks)

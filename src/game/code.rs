@@ -160,12 +160,94 @@ impl Code {
                 .any(|d| d.modifier != Modifier::Plain && d.max_heaps().is_none_or(|k| k >= 2))
     }
 
+    /// Every move from one heap of `h`: `visit(take, left)` with the heaps
+    /// left, nondecreasing. Gives up (returns false) after `limit` moves, for
+    /// codes that may leave very many heaps.
+    pub fn for_each_move(&self, h: u64, limit: u64, visit: &mut dyn FnMut(u64, &[u64])) -> bool {
+        let mut seen = 0u64;
+        let top = self.max_removal().map_or(h, |t| t.min(h));
+        for take in 0..=top {
+            let d = self.digit(take);
+            let m = h - take;
+            if d.is_zero() {
+                continue;
+            }
+            let most = match d.max_heaps() {
+                Some(k) => (k as u64).min(m),
+                None => m,
+            };
+            // taking nothing must split the heap: leaving it whole is no move
+            let least = if take == 0 { 2 } else { 0 };
+            for k in least..=most {
+                if !d.allows(k as u32) || (k == 0) != (m == 0) {
+                    continue;
+                }
+                let mut heaps = Vec::with_capacity(k as usize);
+                let mut ok = true;
+                each_partition(m, k, 1, &mut heaps, &mut |left| {
+                    if !ok {
+                        return;
+                    }
+                    let all_equal = left.first() == left.last();
+                    // modifiers relate the heaps of a split: 0 or 1 heap always fits
+                    let fits = match d.modifier {
+                        _ if k < 2 => true,
+                        Modifier::Plain => true,
+                        Modifier::Distinct => left.windows(2).all(|w| w[0] < w[1]),
+                        Modifier::NotAllEqual => !all_equal,
+                        Modifier::AllEqual => all_equal,
+                    } && (k != 2 || left[1] - left[0] >= self.min_diff as u64);
+                    if fits {
+                        seen += 1;
+                        if seen > limit {
+                            ok = false;
+                            return;
+                        }
+                        visit(take, left);
+                    }
+                });
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// A display name: the code, plus the minimum difference when set.
     pub fn name(&self) -> String {
         if self.min_diff > 0 {
             format!("{} (min-diff {})", self.text, self.min_diff)
         } else {
             self.text.clone()
+        }
+    }
+}
+
+/// Calls `f` with every nondecreasing list of `k` heaps of at least `min`
+/// summing to `m` (the empty list when `k` = 0 and `m` = 0).
+fn each_partition(m: u64, k: u64, min: u64, heaps: &mut Vec<u64>, f: &mut dyn FnMut(&[u64])) {
+    match k {
+        0 => {
+            if m == 0 {
+                f(heaps);
+            }
+        }
+        1 => {
+            if m >= min {
+                heaps.push(m);
+                f(heaps);
+                heaps.pop();
+            }
+        }
+        _ => {
+            let mut h = min;
+            while h * k <= m {
+                heaps.push(h);
+                each_partition(m - h, k - 1, h, heaps, f);
+                heaps.pop();
+                h += 1;
+            }
         }
     }
 }

@@ -146,6 +146,28 @@ impl Graph {
     }
 
     /// Parses a graph spec; the error says what was expected.
+    /// Several graphs joined by `+` (`grid:2x3+path:4`): their disjoint
+    /// union, the vertices of each part numbered after the previous part's.
+    pub fn parse_sum(spec: &str) -> Result<Graph, String> {
+        if !spec.contains('+') {
+            return Graph::parse(spec);
+        }
+        let mut sum = Graph::empty(0);
+        for part in spec.split('+') {
+            let g = Graph::parse(part)?;
+            let base = sum.n();
+            if base + g.n() > MAX_VERTICES {
+                return Err(format!(
+                    "bad graph '{spec}': the parts have {} vertices together; at most {MAX_VERTICES}",
+                    base + g.n()
+                ));
+            }
+            sum.adj.extend(g.adj.iter().map(|a| a << base));
+        }
+        sum.spec = spec.trim().to_string();
+        Ok(sum)
+    }
+
     pub fn parse(spec: &str) -> Result<Graph, String> {
         let spec = spec.trim();
         let bad = |what: &str| format!("bad graph '{spec}': {what}");

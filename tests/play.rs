@@ -1,0 +1,225 @@
+//! `grundy play`: the moves a heap, graph or arrow position has are the
+//! rules' moves, the outcome is the nim-sum's, and every winning move listed
+//! reaches a P-position (checked by solvers that do not share play's code).
+
+mod common;
+
+use common::{Rng, grundy, json, random_kernel_code};
+use grundy::commands::play::{Play, arrows_play, graph_play, heap_play};
+use grundy::engine::Backend;
+use grundy::engine::arrows_memo::ArrowMemo;
+use grundy::engine::graph_dense::{DenseTuning, solve_dense};
+use grundy::game::arrows::{ArrowGame, ArrowRule};
+use grundy::game::{Code, Graph, GraphCode};
+
+fn mex(values: &[u32]) -> u32 {
+    (0..).find(|v| !values.contains(v)).unwrap()
+}
+
+#[test]
+fn the_moves_of_a_heap_have_the_engines_value_as_their_mex() {
+    // every two-digit code, and random codes with modifiers and tails
+    let mut codes: Vec<Code> = (0..64)
+        .map(|i| Code::parse(&format!("0.{}{}", i / 8, i % 8)).unwrap())
+        .collect();
+    let mut rng = Rng(0x5eed_0f91_a7);
+    codes.extend((0..60).map(|_| random_kernel_code(&mut rng)));
+    codes.push(Code::parse("4!.0").unwrap());
+    codes.push(Code::parse("0.{2+}").unwrap());
+    codes.push(Code::parse("4.0").unwrap().with_min_diff(3));
+    for code in &codes {
+        let g = grundy::cpu::general::sequence(code, 40, &|_| {}).unwrap();
+        for h in 0..=40u64 {
+            let mut options = Vec::new();
+            let complete = code.for_each_move(h, u64::MAX, &mut |take, left| {
+                assert_eq!(take + left.iter().sum::<u64>(), h, "{}", code.text);
+                assert!(left.windows(2).all(|w| w[0] <= w[1]));
+                options.push(left.iter().fold(0, |s, &x| s ^ g[x as usize] as u32));
+            });
+            assert!(complete);
+            assert_eq!(
+                mex(&options),
+                g[h as usize] as u32,
+                "{} heap {h}",
+                code.text
+            );
+        }
+    }
+}
+
+#[test]
+fn dawsons_kayles_5_7_9_has_a_winning_move_in_every_heap() {
+    // G = 0, 1, 0 (0.07: 0 0 1 1 2 0 3 1 1 0 ...): nim-sum 1. The recipe
+    // moves the heap of 7 down to 0; the heaps of 5 and 9 have options worth
+    // 1, more than their own value, which win as well.
+    let r = heap_play(&Code::parse("0.07").unwrap(), "5,7,9", "0.07".into()).unwrap();
+    let values: Vec<u32> = r.components.iter().map(|c| c.g).collect();
+    assert_eq!(values, [0, 1, 0]);
+    assert_eq!((r.nim_sum, r.outcome), (1, "N"));
+    let moves: Vec<(usize, Play)> = r
+        .winning_moves
+        .iter()
+        .map(|m| (m.component, m.play.clone()))
+        .collect();
+    let left = |i: usize, heaps: &[u64]| (i, Play::Left(heaps.to_vec()));
+    assert_eq!(
+        moves,
+        [
+            left(0, &[3]),
+            left(0, &[1, 2]),
+            left(1, &[5]),
+            left(1, &[2, 3]),
+            left(2, &[7]),
+            left(2, &[2, 5]),
+        ]
+    );
+}
+
+#[test]
+fn every_heap_move_to_a_zero_nim_sum_is_listed_and_nothing_else() {
+    let mut rng = Rng(0xa117_e57);
+    for _ in 0..40 {
+        let code = random_kernel_code(&mut rng);
+        let heaps: Vec<u64> = (0..1 + rng.below(4)).map(|_| rng.below(30)).collect();
+        let text = heaps
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let g = grundy::cpu::general::sequence(&code, 30, &|_| {}).unwrap();
+        let r = heap_play(&code, &text, code.text.clone()).unwrap();
+        let sum = heaps.iter().fold(0, |s, &h| s ^ g[h as usize] as u32);
+        assert_eq!(r.nim_sum, sum);
+        assert_eq!(r.outcome, if sum == 0 { "P" } else { "N" });
+        // brute force: every move of every heap, kept when the whole sum is 0
+        let mut want = Vec::new();
+        for (i, &h) in heaps.iter().enumerate() {
+            code.for_each_move(h, u64::MAX, &mut |_, left| {
+                let v = left.iter().fold(0, |s, &x| s ^ g[x as usize] as u32);
+                if sum ^ g[h as usize] as u32 ^ v == 0 {
+                    want.push((i, Play::Left(left.to_vec())));
+                }
+            });
+        }
+        let got: Vec<(usize, Play)> = r
+            .winning_moves
+            .iter()
+            .map(|m| (m.component, m.play.clone()))
+            .collect();
+        assert_eq!(got, want, "{} {text}", code.text);
+    }
+}
+
+#[test]
+fn graph_winning_moves_reach_positions_the_dense_table_calls_p() {
+    let specs = [
+        "grid:2x3+path:4",
+        "pode:1,2,3",
+        "cycle:5+path:2",
+        "grid:3x3",
+        "bipode:1,2/2/1",
+    ];
+    for code_text in ["0.33", "0.03", "0.137", "0.7"] {
+        let code = GraphCode::parse(code_text).unwrap();
+        for spec in specs {
+            let g = Graph::parse_sum(spec).unwrap();
+            let run = solve_dense(
+                &g,
+                &code,
+                &Backend::Cpu,
+                true,
+                &DenseTuning::default(),
+                &mut |_| {},
+                &|_| {},
+            )
+            .unwrap();
+            let table = run.table.unwrap();
+            let r = graph_play(&code, spec).unwrap();
+            assert_eq!(r.nim_sum, run.value as u32, "{code_text} {spec}");
+            let mut zero_options = 0;
+            grundy::engine::graph_dense::for_each_option(&g, &code, g.all(), |rest| {
+                zero_options += usize::from(table[rest as usize] == 0);
+            });
+            assert_eq!(r.winning_moves.len(), zero_options, "{code_text} {spec}");
+            for m in &r.winning_moves {
+                let Play::Removed(vs) = &m.play else {
+                    panic!("a graph move removes vertices")
+                };
+                let rest = vs.iter().fold(g.all(), |mask, &v| mask & !(1u64 << v));
+                assert_eq!(table[rest as usize], 0, "{code_text} {spec}: {}", m.text);
+            }
+        }
+    }
+}
+
+#[test]
+fn arrow_winning_moves_reach_states_the_whole_game_values_at_zero() {
+    for (spec, trimmed) in [
+        ("pode:2,2,2", false),
+        ("pode:1,2,3+path:4", false),
+        ("pode:3,3,1", true),
+        ("cycle:4+path:3", false),
+        ("tree:0,0,1,1,2", false),
+    ] {
+        let g = Graph::parse_sum(spec).unwrap();
+        let rule = if trimmed {
+            ArrowRule::Trimmed
+        } else {
+            ArrowRule::Arrows
+        };
+        let whole = ArrowGame::new(&g, rule, Vec::new());
+        let r = arrows_play(spec, None, trimmed).unwrap();
+        let mut memo = ArrowMemo::new();
+        let start = vec![0; whole.edges.len()];
+        if whole.is_forest() {
+            let v = memo.value_of_state(&whole, &start).unwrap();
+            assert_eq!(r.nim_sum, v as u32, "{spec}");
+        }
+        assert_eq!(r.outcome == "P", r.winning_moves.is_empty(), "{spec}");
+        for m in &r.winning_moves {
+            let Play::Arrow((tail, head)) = m.play else {
+                panic!("an arrow move marks an edge")
+            };
+            let e = whole.edge_index(tail, head).unwrap();
+            let mut next = start.clone();
+            next[e] = whole.mark_from(e, tail);
+            assert!(whole.is_state(&next));
+            if whole.is_forest() {
+                assert_eq!(
+                    memo.value_of_state(&whole, &next).unwrap(),
+                    0,
+                    "{spec} {}",
+                    m.text
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn play_on_the_command_line() {
+    let v = json(&grundy(&["play", "octal", "0.07", "5,7,9", "--json"]));
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"][3]["left"], serde_json::json!([2, 3]));
+    let out = grundy(&["play", "subtraction", "1,3,4", "6,7"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("take 4 from the heap of 6, leaving 2"),
+        "{text}"
+    );
+    let out = grundy(&["play", "graph", "0.33", "path:6"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("P: the player to move loses"));
+    for bad in [
+        vec!["play", "octal", "0.07", "5,x"],
+        vec!["play", "octal", "0.0$", "5"],
+        vec!["play", "graph", "0.33", "grid:3y4"],
+        vec!["play", "arrows", "path:4", "--state", "0>7"],
+    ] {
+        let out = grundy(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("expected"),
+            "{bad:?}"
+        );
+    }
+}
