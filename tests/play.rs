@@ -22,7 +22,7 @@ fn the_moves_of_a_heap_have_the_engines_value_as_their_mex() {
     let mut codes: Vec<Code> = (0..64)
         .map(|i| Code::parse(&format!("0.{}{}", i / 8, i % 8)).unwrap())
         .collect();
-    let mut rng = Rng(0x5eed_0f91_a7);
+    let mut rng = Rng(0x005e_ed0f_91a7);
     codes.extend((0..60).map(|_| random_kernel_code(&mut rng)));
     codes.push(Code::parse("4!.0").unwrap());
     codes.push(Code::parse("0.{2+}").unwrap());
@@ -77,7 +77,7 @@ fn dawsons_kayles_5_7_9_has_a_winning_move_in_every_heap() {
 
 #[test]
 fn every_heap_move_to_a_zero_nim_sum_is_listed_and_nothing_else() {
-    let mut rng = Rng(0xa117_e57);
+    let mut rng = Rng(0x0a11_7e57);
     for _ in 0..40 {
         let code = random_kernel_code(&mut rng);
         let heaps: Vec<u64> = (0..1 + rng.below(4)).map(|_| rng.below(30)).collect();
