@@ -8,16 +8,45 @@ use crate::engine::BackendChoice;
 use crate::engine::sequence::Algorithm;
 use crate::export::Format;
 
-pub const LONG_VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (wgpu 30; GPU backends compiled in: Vulkan, Metal, DX12)"
-);
+/// `grundy --version`: the crate version and the wgpu backends this build
+/// carries (Vulkan on Linux and Windows, Metal on macOS, DX12 on Windows).
+pub fn long_version() -> String {
+    let compiled = wgpu::Instance::enabled_backend_features();
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "Vulkan"),
+        (wgpu::Backends::METAL, "Metal"),
+        (wgpu::Backends::DX12, "DX12"),
+        (wgpu::Backends::GL, "GL"),
+        (wgpu::Backends::BROWSER_WEBGPU, "WebGPU"),
+    ]
+    .into_iter()
+    .filter(|(b, _)| compiled.contains(*b))
+    .map(|(_, name)| name)
+    .collect();
+    format!(
+        "{} (wgpu 30; GPU backends compiled in: {})",
+        env!("CARGO_PKG_VERSION"),
+        if names.is_empty() {
+            "none, the CPU only".to_string()
+        } else {
+            names.join(", ")
+        }
+    )
+}
+
+/// The command line, with the long version filled in.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    // clap keeps the text for the life of the program
+    let version: &'static str = Box::leak(long_version().into_boxed_str());
+    let matches = Cli::command().long_version(version).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "grundy",
     version,
-    long_version = LONG_VERSION,
     about = "Sprague-Grundy tables in bulk, on the GPU with a CPU fallback",
     long_about = "Sprague-Grundy tables in bulk, on the GPU (wgpu: Vulkan, Metal, DX12) with a CPU \
                   fallback, exported as CSV.\n\nExit status: 0 done, 2 bad input, 1 failure while running.",

@@ -1,5 +1,3 @@
-use clap::Parser;
-
 fn main() {
     // `grundy octal ... | head` should end quietly, as other Unix tools do,
     // not panic when the reader goes away.
@@ -8,7 +6,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = grundy::cli::Cli::parse();
+    let cli = grundy::cli::parse();
     if let Err(e) = grundy::commands::run(cli) {
         eprintln!("error: {e}");
         std::process::exit(e.exit_code());

@@ -206,15 +206,70 @@ fn bad_input_exits_2_with_a_pointed_message() {
 
 #[test]
 fn help_has_examples_and_version_names_backends() {
-    for cmd in ["octal", "subtraction", "bench"] {
+    let commands = [
+        "octal",
+        "survey",
+        "subtraction",
+        "graph",
+        "podes",
+        "bipodes",
+        "rect",
+        "delete-nim",
+        "arrows",
+        "cycles",
+        "hackenbush",
+        "play",
+        "completions",
+        "bench",
+    ];
+    for cmd in commands {
         let out = grundy(&[cmd, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Examples:\n  grundy"), "{cmd}: {text}");
+        assert!(text.contains(&format!("grundy {cmd} ")), "{cmd}");
+    }
+    for game in ["octal", "subtraction", "graph", "arrows"] {
+        let out = grundy(&["play", game, "--help"]);
+        let text = String::from_utf8_lossy(&out.stdout);
         assert!(
-            String::from_utf8_lossy(&out.stdout).contains("Examples:\n  grundy"),
-            "{cmd}"
+            text.contains(&format!("Examples:\n  grundy play {game} ")),
+            "{game}"
         );
     }
     let out = grundy(&["--version"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Vulkan, Metal, DX12"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&format!("grundy {}", env!("CARGO_PKG_VERSION"))));
+    let here = if cfg!(target_os = "macos") {
+        "Metal"
+    } else {
+        "Vulkan"
+    };
+    assert!(
+        text.contains(&format!("GPU backends compiled in: {here}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn completions_cover_every_subcommand_and_unknown_shells_exit_2() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = grundy(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for word in [
+            "octal",
+            "survey",
+            "play",
+            "delete-nim",
+            "plot",
+            "until-periodic",
+        ] {
+            assert!(text.contains(word), "{shell} lacks {word}");
+        }
+    }
+    let out = grundy(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values"));
 }
 
 #[test]
