@@ -1,10 +1,14 @@
 //! Criterion benches of the heap kernels: the same workloads as `grundy
 //! bench`, on the GPU (when an adapter exists) and on the CPU twins, so
-//! criterion reports both side by side.
+//! criterion reports both side by side; rare values against the brute
+//! force on the same codes; the survey of every 2-digit code.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::{suite, time_workload};
+use grundy::bench::{Workload, rare_suite, suite, time_rare, time_workload};
+use grundy::commands::survey::{all_codes, survey_rows};
 use grundy::engine::Backend;
+use grundy::engine::sequence::Algorithm;
+use grundy::game::Code;
 use grundy::gpu::GpuContext;
 
 fn heap_kernels(c: &mut Criterion) {
@@ -27,5 +31,37 @@ fn heap_kernels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, heap_kernels);
+fn rare_values(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rare values vs brute force");
+    group.sample_size(10);
+    for w in rare_suite(true) {
+        group.bench_with_input(BenchmarkId::new("rare", w.name), &w, |b, w| {
+            b.iter(|| time_rare(w).expect("runs"))
+        });
+        let brute = Workload {
+            name: w.name,
+            code: w.code,
+            n: w.n,
+        };
+        group.bench_with_input(BenchmarkId::new("brute cpu", w.name), &brute, |b, w| {
+            b.iter(|| time_workload(w, &Backend::Cpu).expect("runs"))
+        });
+    }
+    group.finish();
+}
+
+fn survey(c: &mut Criterion) {
+    let codes: Vec<Code> = all_codes("0", 2)
+        .iter()
+        .map(|t| Code::parse(t).expect("survey codes parse"))
+        .collect();
+    let mut group = c.benchmark_group("survey");
+    group.sample_size(10);
+    group.bench_function("2 digits to 4096 (cpu)", |b| {
+        b.iter(|| survey_rows(&codes, 4096, Algorithm::Auto, &|| {}).expect("runs"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, heap_kernels, rare_values, survey);
 criterion_main!(benches);

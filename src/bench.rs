@@ -10,6 +10,8 @@ use crate::cli::{BenchArgs, BenchPart};
 use crate::engine::arrows_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
+use crate::engine::heap_table::HeapTable;
+use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::engine::tuple_kernel::TupleKernel;
 use crate::engine::{Backend, BackendChoice, extend_heap_table, tuple_table};
 use crate::error::{Error, Result};
@@ -616,6 +618,172 @@ fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeB
     Ok(rows)
 }
 
+/// A long-sequence workload: the same code to the same heap by rare values
+/// (CPU) and by the blocked brute force (GPU and CPU).
+#[derive(Clone, Copy, Debug)]
+pub struct RareWorkload {
+    pub name: &'static str,
+    pub code: &'static str,
+    pub n: u64,
+}
+
+/// `.16` (very sparse) and Grundy's game (sparse, no period) at 2^18 heaps;
+/// 2^15 with `--quick`.
+pub fn rare_suite(quick: bool) -> Vec<RareWorkload> {
+    let n = if quick { 1 << 15 } else { 1 << 18 };
+    vec![
+        RareWorkload {
+            name: "rare .16",
+            code: "0.16",
+            n,
+        },
+        RareWorkload {
+            name: "rare 4!.0",
+            code: "4!.0",
+            n,
+        },
+    ]
+}
+
+/// Times the rare-value algorithm on one code; returns (seconds, table).
+pub fn time_rare(w: &RareWorkload) -> Result<(f64, Vec<u16>)> {
+    let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
+    let start = Instant::now();
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
+    run.extend(
+        w.n,
+        &Backend::Cpu,
+        &GpuTuning::default(),
+        &mut |_| {},
+        &|_| {},
+        &|| false,
+    )?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok((seconds, run.table.into_wide()))
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct RareBenchRow {
+    pub workload: String,
+    pub code: String,
+    pub n: u64,
+    /// Rare values on the CPU.
+    pub rare_seconds: f64,
+    /// The blocked brute force on the CPU and on the GPU.
+    pub cpu_brute_seconds: f64,
+    pub gpu_brute_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    /// Brute-force time / rare-value time: the new algorithm's gain.
+    pub rare_over_cpu_brute: f64,
+    pub rare_over_gpu_brute: Option<f64>,
+}
+
+fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<RareBenchRow>> {
+    if !json {
+        println!();
+        println!(
+            "{:<12} {:>8} {:>9} {:>11} {:>11} {:>9} {:>11} {:>11}",
+            "rare values",
+            "n",
+            "rare s",
+            "cpu brute s",
+            "gpu brute s",
+            "kernel s",
+            "rare/cpu bf",
+            "rare/gpu bf"
+        );
+    }
+    let mut rows = Vec::new();
+    for w in rare_suite(quick) {
+        let (rare_s, rare_table) = time_rare(&w)?;
+        let brute = Workload {
+            name: w.name,
+            code: w.code,
+            n: w.n,
+        };
+        let (cpu_s, _, cpu_table) = time_workload(&brute, &Backend::Cpu)?;
+        let gpu_run = gpu.map(|b| time_workload(&brute, b)).transpose()?;
+        if rare_table != cpu_table || gpu_run.as_ref().is_some_and(|r| r.2 != cpu_table) {
+            return Err(Error::Run(format!(
+                "rare values and the brute force differ for {}",
+                w.code
+            )));
+        }
+        let row = RareBenchRow {
+            workload: w.name.to_string(),
+            code: w.code.to_string(),
+            n: w.n,
+            rare_seconds: rare_s,
+            cpu_brute_seconds: cpu_s,
+            gpu_brute_seconds: gpu_run.as_ref().map(|r| r.0),
+            gpu_kernel_seconds: gpu_run.as_ref().map(|r| r.1).filter(|k| *k > 0.0),
+            rare_over_cpu_brute: cpu_s / rare_s,
+            rare_over_gpu_brute: gpu_run.as_ref().map(|r| r.0 / rare_s),
+        };
+        if !json {
+            println!(
+                "{:<12} {:>8} {:>9.3} {:>11.3} {:>11} {:>9} {:>11.1} {:>11}",
+                row.workload,
+                row.n,
+                row.rare_seconds,
+                row.cpu_brute_seconds,
+                opt(row.gpu_brute_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
+                row.rare_over_cpu_brute,
+                opt(row.rare_over_gpu_brute, 1),
+            );
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct SurveyBenchRow {
+    pub workload: String,
+    pub codes: usize,
+    pub n: u64,
+    pub cpu_seconds: f64,
+    pub cpu_values_per_second: f64,
+    /// The survey has no GPU kernel yet: always null.
+    pub gpu_seconds: Option<f64>,
+    pub certified: usize,
+}
+
+/// Every 2-digit code to 2^12 heaps with `--quick`, every 3-digit code to
+/// 2^13 otherwise, as `grundy survey` runs them (CPU, codes in parallel).
+fn survey_bench(quick: bool, json: bool) -> Result<SurveyBenchRow> {
+    let (digits, n) = if quick { (2, 1 << 12) } else { (3, 1 << 13) };
+    let codes: Vec<Code> = crate::commands::survey::all_codes("0", digits)
+        .iter()
+        .map(|t| Code::parse(t).map_err(|e| Error::Input(e.to_string())))
+        .collect::<Result<_>>()?;
+    let start = Instant::now();
+    let rows = crate::commands::survey::survey_rows(&codes, n, Algorithm::Auto, &|| {})?;
+    let secs = start.elapsed().as_secs_f64();
+    let row = SurveyBenchRow {
+        workload: format!("survey {digits} digits to {n}"),
+        codes: rows.len(),
+        n,
+        cpu_seconds: secs,
+        cpu_values_per_second: (rows.len() as u64 * (n + 1)) as f64 / secs,
+        gpu_seconds: None,
+        certified: rows.iter().filter(|(r, _)| r.certified).count(),
+    };
+    if !json {
+        println!();
+        println!(
+            "{:<26} {:>6} {:>9} {:>14} {:>9} {:>10}",
+            "survey", "codes", "cpu s", "cpu values/s", "gpu s", "certified"
+        );
+        println!(
+            "{:<26} {:>6} {:>9.3} {:>14.0} {:>9} {:>10}",
+            row.workload, row.codes, row.cpu_seconds, row.cpu_values_per_second, "-", row.certified
+        );
+    }
+    Ok(row)
+}
+
 pub fn run(args: &BenchArgs) -> Result<()> {
     let mut notice = |m: &str| eprintln!("grundy: {m}");
     let gpu = match args.backend {
@@ -695,6 +863,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         Vec::new()
     };
+    let rare = if args.only.contains(&BenchPart::Rare) {
+        rare_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let survey = if args.only.contains(&BenchPart::Survey) {
+        Some(survey_bench(args.quick, args.json)?)
+    } else {
+        None
+    };
     let edge_games = if args.only.contains(&BenchPart::Edges) {
         edge_rows(gpu.as_ref(), args.quick, args.json)?
     } else {
@@ -706,13 +884,82 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Vec::new()
     };
     if let Some(path) = &args.out {
-        append_csv(path, adapter.as_deref(), threads, &rows)?;
+        let mut lines = Vec::new();
+        for r in &rows {
+            lines.push(CsvRow {
+                part: "heaps",
+                workload: r.workload.clone(),
+                size: r.n + 1,
+                gpu_seconds: r.gpu_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
+                cpu_seconds: r.cpu_seconds,
+                baseline: None,
+            });
+        }
+        for r in &rare {
+            lines.push(CsvRow {
+                part: "rare",
+                workload: r.workload.clone(),
+                size: r.n + 1,
+                gpu_seconds: r.gpu_brute_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
+                cpu_seconds: r.cpu_brute_seconds,
+                baseline: Some(("rare values", r.rare_seconds)),
+            });
+        }
+        if let Some(r) = &survey {
+            lines.push(CsvRow {
+                part: "survey",
+                workload: r.workload.clone(),
+                size: r.codes as u64 * (r.n + 1),
+                gpu_seconds: None,
+                gpu_kernel_seconds: None,
+                cpu_seconds: r.cpu_seconds,
+                baseline: None,
+            });
+        }
+        for r in &graphs {
+            lines.push(CsvRow {
+                part: "graphs",
+                workload: format!("{} {}", r.code, r.graph),
+                size: r.positions,
+                gpu_seconds: r.gpu_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
+                cpu_seconds: r.cpu_seconds,
+                baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
+            });
+        }
+        for r in &edge_games {
+            lines.push(CsvRow {
+                part: "edges",
+                workload: r.workload.clone(),
+                size: r.positions,
+                gpu_seconds: r.gpu_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
+                cpu_seconds: r.cpu_seconds,
+                baseline: None,
+            });
+        }
+        for r in &tables {
+            lines.push(CsvRow {
+                part: "tables",
+                workload: r.workload.clone(),
+                size: r.positions,
+                gpu_seconds: r.gpu_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
+                cpu_seconds: r.cpu_seconds,
+                baseline: r.walked_cpu_seconds.map(|b| ("walked options", b)),
+            });
+        }
+        append_csv(path, adapter.as_deref(), threads, &lines)?;
     }
     if args.json {
         let report = serde_json::json!({
             "adapter": adapter,
             "cpu_threads": threads,
             "workloads": rows,
+            "rare": rare,
+            "survey": survey,
             "graphs": graphs,
             "tables": tables,
             "edge_games": edge_games,
@@ -727,14 +974,55 @@ fn opt(v: Option<f64>, prec: usize) -> String {
     v.map_or("-".to_string(), |v| format!("{v:.prec$}"))
 }
 
-/// Appends rows to a CSV that collects runs from many machines.
+/// One line of `--out`: any part of the suite in the same columns.
+pub struct CsvRow {
+    pub part: &'static str,
+    pub workload: String,
+    /// Values or positions computed.
+    pub size: u64,
+    pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    /// Another algorithm timed on the same work: its name and seconds.
+    pub baseline: Option<(&'static str, f64)>,
+}
+
+const CSV_HEADER: [&str; 11] = [
+    "adapter",
+    "cpu_threads",
+    "part",
+    "workload",
+    "size",
+    "gpu_seconds",
+    "gpu_kernel_seconds",
+    "cpu_seconds",
+    "gpu_over_cpu",
+    "baseline",
+    "baseline_seconds",
+];
+
+/// Appends rows to a CSV that collects runs from many machines; refuses a
+/// file whose header is not this one (another program's, or an older grundy's).
 fn append_csv(
     path: &std::path::Path,
     adapter: Option<&str>,
     threads: usize,
-    rows: &[BenchRow],
+    rows: &[CsvRow],
 ) -> Result<()> {
-    let new = !path.exists();
+    let header = CSV_HEADER.join(",");
+    let new = !path.exists() || std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
+    if !new {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
+        let first = text.lines().next().unwrap_or("");
+        if first != header {
+            return Err(Error::Input(format!(
+                "--out {}: its header is '{first}'; expected '{header}' (a file grundy bench \
+                 started), or a new file",
+                path.display()
+            )));
+        }
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -743,31 +1031,22 @@ fn append_csv(
     let mut w = csv::Writer::from_writer(file);
     let csv_err = |e: csv::Error| Error::Run(e.to_string());
     if new {
-        w.write_record([
-            "adapter",
-            "cpu_threads",
-            "workload",
-            "code",
-            "n",
-            "gpu_seconds",
-            "gpu_kernel_seconds",
-            "cpu_seconds",
-            "gpu_over_cpu",
-        ])
-        .map_err(csv_err)?;
+        w.write_record(CSV_HEADER).map_err(csv_err)?;
     }
     let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
     for r in rows {
         w.write_record([
             adapter.unwrap_or("none").to_string(),
             threads.to_string(),
+            r.part.to_string(),
             r.workload.clone(),
-            r.code.clone(),
-            r.n.to_string(),
+            r.size.to_string(),
             f(r.gpu_seconds),
             f(r.gpu_kernel_seconds),
             format!("{:.6}", r.cpu_seconds),
-            f(r.gpu_over_cpu),
+            f(r.gpu_seconds.map(|g| r.cpu_seconds / g)),
+            r.baseline.map_or(String::new(), |b| b.0.to_string()),
+            f(r.baseline.map(|b| b.1)),
         ])
         .map_err(csv_err)?;
     }

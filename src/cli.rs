@@ -517,7 +517,7 @@ pub struct BenchArgs {
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "heaps,graphs,tables"
+        default_value = "heaps,rare,survey,graphs,edges,tables"
     )]
     pub only: Vec<BenchPart>,
 }
@@ -525,8 +525,12 @@ pub struct BenchArgs {
 /// The parts of the benchmark suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BenchPart {
-    /// Nim-sequences of heap games.
+    /// Nim-sequences of heap games (the blocked brute force).
     Heaps,
+    /// Rare values against the brute force on the same codes.
+    Rare,
+    /// Every short code at once (`grundy survey`).
+    Survey,
     /// Dense graph tables.
     Graphs,
     /// Rectangles, boxes and Delete Nim tables.

@@ -291,9 +291,58 @@ fn bench_quick_reports_every_workload() {
         rows.iter()
             .all(|r| r["cpu_values_per_second"].as_f64().unwrap() > 0.0)
     );
+    // rare values against the brute force on the same codes, and the survey
+    let rare = v["rare"].as_array().unwrap();
+    assert_eq!(rare.len(), 2);
+    assert!(
+        rare.iter()
+            .all(|r| r["rare_over_cpu_brute"].as_f64().unwrap() > 0.0)
+    );
+    assert_eq!(v["survey"]["codes"], 64);
+    let parts = ["heaps", "rare", "survey", "graphs", "edges", "tables"];
+    let counts: Vec<usize> = ["workloads", "rare", "graphs", "edge_games", "tables"]
+        .iter()
+        .map(|k| v[k].as_array().unwrap().len())
+        .collect();
+    // one CSV row per workload of every part, under one header
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 4);
-    assert!(text.starts_with("adapter,"));
+    assert!(text.starts_with("adapter,cpu_threads,part,workload,size,"));
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), counts.iter().sum::<usize>() + 1);
+    for part in parts {
+        assert!(
+            lines.iter().any(|l| l.split(',').nth(2) == Some(part)),
+            "{part}"
+        );
+    }
+    // a second run appends under the same header; a foreign file is refused
+    let out = grundy(&[
+        "bench",
+        "--quick",
+        "--backend",
+        "cpu",
+        "--only",
+        "survey",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), lines.len() + 2);
+    let foreign = tmp("foreign.csv");
+    std::fs::write(&foreign, "a,b\n1,2\n").unwrap();
+    let out = grundy(&[
+        "bench",
+        "--quick",
+        "--backend",
+        "cpu",
+        "--only",
+        "survey",
+        "--out",
+        foreign.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected 'adapter,"));
 }
 
 /// A backend wgpu cannot find on this platform, to hide every adapter.

@@ -88,6 +88,24 @@ fn codes_in(path: &Path) -> Result<Vec<String>> {
     Ok(codes)
 }
 
+/// Every code's row, codes in parallel on the CPU (rayon); `done` is called
+/// as each code finishes.
+pub fn survey_rows(
+    codes: &[Code],
+    n: u64,
+    algorithm: crate::engine::sequence::Algorithm,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<(SurveyRow, HeapEngine)>> {
+    codes
+        .par_iter()
+        .map(|code| {
+            let row = survey_row(code, n, algorithm);
+            done();
+            row
+        })
+        .collect()
+}
+
 /// G(0..=n) of one code on the CPU and its row.
 pub fn survey_row(
     code: &Code,
@@ -169,14 +187,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
 
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
-    let rows: Vec<(SurveyRow, HeapEngine)> = codes
-        .par_iter()
-        .map(|code| {
-            let row = survey_row(code, args.n, args.algorithm);
-            bar.inc(1);
-            row
-        })
-        .collect::<Result<_>>()?;
+    let rows = survey_rows(&codes, args.n, args.algorithm, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
