@@ -106,6 +106,10 @@ fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
                 let mut encoder = png::Encoder::new(out, w, h);
                 encoder.set_color(png::ColorType::Rgb);
                 encoder.set_depth(png::BitDepth::Eight);
+                // pictures are kept in repositories and papers: smaller beats faster
+                encoder.set_compression(png::Compression::Best);
+                encoder.set_filter(png::FilterType::Paeth);
+                encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
                 let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
                 writer
                     .write_image_data(&rgb)
