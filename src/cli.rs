@@ -336,7 +336,7 @@ pub struct GraphArgs {
     /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Draw the values found at each level (number of vertices left) here: SVG or PNG by the extension.
+    /// Draw the table here (SVG or PNG by the extension): for grid:RxC (dense), G of every a x b corner grid (and the moves, with --moves) as small multiples; otherwise the values found at each level.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
     /// Print one JSON object summarising the run on stdout.

@@ -228,6 +228,18 @@ fn every_table_command_draws_a_picture() {
                 "graph",
                 "0.33",
                 "--graph",
+                "pode:2,3,4",
+                "--backend",
+                "cpu",
+                "-q",
+            ],
+        ),
+        (
+            "grid.svg",
+            vec![
+                "graph",
+                "0.03",
+                "--graph",
                 "grid:3x4",
                 "--backend",
                 "cpu",
@@ -246,13 +258,41 @@ fn every_table_command_draws_a_picture() {
         run_ok(&args);
         if name.ends_with(".png") {
             let (w, h, colors) = png_colors(&path);
-            assert!(w >= 300 && h >= 300, "{name}: {w}x{h}");
+            assert!(w >= 200 && h >= 200, "{name}: {w}x{h}");
             assert!(colors.len() > 2, "{name}: {} colours", colors.len());
         } else {
             let (w, h, fills) = svg_colors(&path);
-            assert!(w >= 300 && h >= 300, "{name}: {w}x{h}");
+            assert!(w >= 200 && h >= 200, "{name}: {w}x{h}");
             assert!(fills.len() > 2, "{name}: {fills:?}");
         }
+    }
+}
+
+#[test]
+fn a_grid_table_shows_g_and_moves_of_every_corner_grid() {
+    // 0.03 on a grids: G and moves of the a x b corner (seed 000, Table 2: 3 x n)
+    let path = tmp("grid-3x4.png");
+    run_ok(&[
+        "graph",
+        "0.03",
+        "--graph",
+        "grid:3x4",
+        "--moves",
+        "--backend",
+        "cpu",
+        "-q",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let (w, h, colors) = png_colors(&path);
+    assert!(w > h, "two panels side by side: {w}x{h}");
+    // moves from the 3x4 grid: 6 (Conjecture 43: floor(12 / 2)); from 1x1: 0
+    let top = 6;
+    for v in [0, 6] {
+        assert!(
+            colors.contains(&rgb(plot::value_color(v, top))),
+            "value {v}"
+        );
     }
 }
 

@@ -170,7 +170,9 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
         ..summary
     };
-    if let Some(target) = &plot {
+    if let (Some(target), Some((r, c)), Rows::Subsets(table, moves)) = (&plot, g.grid, &rows) {
+        plot_grid_corners(target, &code, r, c, table, moves.as_deref())?;
+    } else if let Some(target) = &plot {
         let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match &rows {
             Rows::Subsets(table, _) => Box::new(
                 table
@@ -278,6 +280,41 @@ enum Rows {
     Pieces(Vec<Record>),
     /// Every reachable position (mask, G, moves), and whether to write moves.
     Reached(Vec<(u64, u8, u8)>, bool),
+}
+
+/// A grid's table as small multiples: G of every corner sub-grid of a rows
+/// and b columns (the grids a <= R, b <= C, which the dense table holds), and
+/// with --moves the moves played from each.
+fn plot_grid_corners(
+    target: &PlotTarget,
+    code: &GraphCode,
+    rows: usize,
+    cols: usize,
+    table: &[u8],
+    moves: Option<&[u8]>,
+) -> Result<()> {
+    let corner =
+        |a: usize, b: usize| -> usize { (0..a).map(|i| ((1usize << b) - 1) << (i * cols)).sum() };
+    let panel = |title: &str, of: &[u8]| plot::Panel {
+        title: title.to_string(),
+        x_label: "columns".into(),
+        y_label: "rows".into(),
+        x0: 1,
+        y0: 1,
+        step: 1,
+        cols,
+        rows,
+        cells: (1..=rows)
+            .flat_map(|a| (1..=cols).map(move |b| (a, b)))
+            .map(|(a, b)| Some(u32::from(of[corner(a, b)])))
+            .collect(),
+    };
+    let mut panels = vec![panel("G of the a x b grid", table)];
+    if let Some(m) = moves {
+        panels.push(panel("moves played (winner longest, loser shortest)", m));
+    }
+    let title = format!("{} on grids up to {rows}x{cols}", code.text);
+    plot::heat_maps(target, &plot::HeatMaps::new(title, panels))
 }
 
 fn csv_error(e: csv::Error) -> std::io::Error {
