@@ -650,14 +650,7 @@ pub fn time_rare(w: &RareWorkload) -> Result<(f64, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
-    run.extend(
-        w.n,
-        &Backend::Cpu,
-        &GpuTuning::default(),
-        &mut |_| {},
-        &|_| {},
-        &|| false,
-    )?;
+    run.extend_on_cpu(w.n)?;
     let seconds = start.elapsed().as_secs_f64();
     Ok((seconds, run.table.into_wide()))
 }

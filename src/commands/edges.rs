@@ -313,7 +313,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
             Ok(())
         })?;
     }
-    if plot.is_some() {
+    if let Some(target) = &plot {
         let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
         let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
         let title = format!(
@@ -327,7 +327,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         );
         // a spider's value does not depend on the order of its legs
         plot_table(
-            plot.as_ref(),
+            target,
             title,
             &names[..args.legs],
             &coords,

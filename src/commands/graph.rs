@@ -474,7 +474,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             Ok(())
         })?;
     }
-    if plot.is_some() {
+    if let Some(target) = &plot {
         let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
         let names: Vec<&str> = if long {
             vec!["legs", "long_legs"]
@@ -494,7 +494,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             "{} on k-podes, legs of length 1..={}",
             code.text, args.max_length
         );
-        plot_table(plot.as_ref(), title, &names, &coords, &values, false, false)?;
+        plot_table(target, title, &names, &coords, &values, false, false)?;
     }
     if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
         if long {
@@ -582,7 +582,7 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             Ok(())
         })?;
     }
-    if plot.is_some() {
+    if let Some(target) = &plot {
         let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();
         let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
         let title = format!(
@@ -590,7 +590,7 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             code.text, args.middle
         );
         let names = ["a1", "a2", "b1", "b2"];
-        plot_table(plot.as_ref(), title, &names, &coords, &values, false, false)?;
+        plot_table(target, title, &names, &coords, &values, false, false)?;
     }
     if report_table("bipodes", &code, rows.len(), &memo, seconds, output)? {
         println!(

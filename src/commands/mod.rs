@@ -71,10 +71,10 @@ pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// Draws a table given as rows (`coords`, `names.len()` per row) when
-/// `--plot` was given; a notice (panels left out, cells sampled) goes to stderr.
+/// Draws a table given as rows (`coords`, `names.len()` per row); a notice
+/// (panels left out, cells sampled) goes to stderr.
 pub(crate) fn plot_table(
-    target: Option<&PlotTarget>,
+    target: &PlotTarget,
     title: String,
     names: &[&str],
     coords: &[u32],
@@ -82,9 +82,6 @@ pub(crate) fn plot_table(
     symmetric: bool,
     quiet: bool,
 ) -> Result<()> {
-    let Some(target) = target else {
-        return Ok(());
-    };
     if let Some(note) = crate::plot::table(target, title, names, coords, values, symmetric)?
         && !quiet
     {

@@ -20,7 +20,6 @@ use crate::error::{Error, Result};
 use crate::game::arrows::{ArrowGame, ArrowRule};
 use crate::game::graph::bits;
 use crate::game::{Code, Graph, GraphCode};
-use crate::gpu::heap::GpuTuning;
 
 /// The largest heap `play` computes a table for.
 pub const MAX_PLAY_HEAP: u64 = 1 << 24;
@@ -197,14 +196,7 @@ pub fn heap_play(code: &Code, heaps_text: &str, name: String) -> Result<PlayRepo
     let heaps = parse_heaps(heaps_text)?;
     let top = heaps.iter().copied().max().unwrap_or(0);
     let mut run = SequenceRun::new(code, Algorithm::Auto, HeapTable::default())?;
-    run.extend(
-        top,
-        &Backend::Cpu,
-        &GpuTuning::default(),
-        &mut |_| {},
-        &|_| {},
-        &|| false,
-    )?;
+    run.extend_on_cpu(top)?;
     let g = |h: u64| run.table.get(h as usize) as u32;
     let components = heaps
         .iter()

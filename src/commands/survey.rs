@@ -11,11 +11,10 @@ use crate::analysis::period::PeriodRule;
 use crate::cli::SurveyArgs;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::SequenceRun;
-use crate::engine::{Backend, HeapEngine, memory};
+use crate::engine::{HeapEngine, memory};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Code;
-use crate::gpu::heap::GpuTuning;
 use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
@@ -117,14 +116,7 @@ pub fn survey_row(
     // Short tables first: once a period is certified the rest follows from it.
     let mut to = n.min(FIRST_ROUND);
     let period = loop {
-        run.extend(
-            to,
-            &Backend::Cpu,
-            &GpuTuning::default(),
-            &mut |_| {},
-            &|_| {},
-            &|| false,
-        )?;
+        run.extend_on_cpu(to)?;
         let period = run.table.period(&rule);
         if let Some(p) = period.filter(|p| p.certified) {
             run.table.extend_by_period(&p, n);

@@ -121,7 +121,7 @@ fn table(
     if let Some(path) = &args.output.out {
         export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
     }
-    if plot.is_some() {
+    if let Some(target) = &plot {
         let mut coords = Vec::new();
         let mut values = Vec::new();
         kern.space.for_each_lex(|h| {
@@ -130,7 +130,7 @@ fn table(
         });
         // every game here is symmetric in its heaps (sides): one entry per unordered tuple
         let title = format!("{} up to {}", table_title(&labels), kern.space.max - shift);
-        plot_table(plot.as_ref(), title, header, &coords, &values, true, quiet)?;
+        plot_table(target, title, header, &coords, &values, true, quiet)?;
     }
     let (lo, hi) = kern.space.totals();
     // the largest value and the first tuple (in CSV order) that has it

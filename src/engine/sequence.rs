@@ -85,6 +85,20 @@ impl<'a> SequenceRun<'a> {
         }
     }
 
+    /// Extends the table to heap `to` on the CPU, without notices, progress
+    /// or a stop (surveys, `play`, benchmarks).
+    pub fn extend_on_cpu(&mut self, to: u64) -> Result<()> {
+        self.extend(
+            to,
+            &Backend::Cpu,
+            &GpuTuning::default(),
+            &mut |_| {},
+            &|_| {},
+            &|| false,
+        )
+        .map(|_| ())
+    }
+
     /// Extends the table to heaps `0..=to`, or until `stop()` says to pause.
     /// Returns whether the table reached `to`.
     pub fn extend(
