@@ -212,8 +212,10 @@ grundy survey --digits 2 --prefix 4 -n 100000 --json --out survey-4.csv\n  \
 grundy survey --codes my-codes.txt -n 1000000 --out mine.csv\n\n\
 CSV: code,n,period,preperiod,certified,max_value,first_max_at,p_positions,rare_mask,rare_count,last_rare \
 (period and preperiod empty when none shows in the table; rare_mask 5 is the value-parity split with mask \
-5, 5p1 the position-parity split with t = 1). Codes equal to another code are still listed. Codes run \
-in parallel on the CPU, each by rare values where they pay and by the blocked brute force where not.\n\n\
+5, 5p1 the position-parity split with t = 1). Codes equal to another code are still listed. On the GPU \
+each code is one workgroup (the brute force, every code at once); on the CPU codes run in parallel, each \
+by rare values where they pay and by the blocked brute force where not. Both stop a code as soon as its \
+period is certified (rounds of 4096, 8192, ... heaps) and fill the rest from the period.\n\n\
 A codes file holds one code per line (# starts a comment).";
 
 const OCTAL_HELP: &str = "Codes (CGSuite notation): d0.d1d2... where digit dj says what may be left after \
@@ -476,6 +478,9 @@ pub struct SurveyArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
+    /// Where to compute: auto uses the GPU when an adapter exists (one code per workgroup, brute force); cpu runs codes in parallel by rare values where they pay.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
     /// Write the rows here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,

@@ -7,14 +7,20 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{print_json, progress_bar, reject_stdout_clash};
-use crate::analysis::period::PeriodRule;
+use crate::analysis::period::{Period, PeriodRule};
 use crate::cli::SurveyArgs;
 use crate::engine::heap_table::HeapTable;
+use crate::engine::rare::rare_parity;
+use crate::engine::sequence::Algorithm;
 use crate::engine::sequence::SequenceRun;
-use crate::engine::{HeapEngine, memory};
+use crate::engine::survey_kernel::{SurveyKernel, runs_on_kernel};
+use crate::engine::{Backend, HeapEngine, memory};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Code;
+use crate::gpu::GpuContext;
+use crate::gpu::heap::GpuStats;
+use crate::gpu::survey::{GpuSurvey, codes_per_batch};
 use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
@@ -50,7 +56,10 @@ struct SurveySummary {
     rare: usize,
     brute_force: usize,
     backend: &'static str,
+    adapter: Option<String>,
     seconds: f64,
+    /// Kernel time from GPU timestamp queries (null on the CPU or without them).
+    kernel_seconds: Option<f64>,
     values_per_second: f64,
     out: Option<String>,
     plot: Option<String>,
@@ -105,6 +114,36 @@ pub fn survey_rows(
         .collect()
 }
 
+/// After a round to heap `to`: the period when the code is done (a
+/// certified period fills the table to `n`; or `to` is `n`), `None` to go on.
+fn round_end(table: &mut HeapTable, rule: &PeriodRule, to: u64, n: u64) -> Option<Option<Period>> {
+    let period = table.period(rule);
+    if let Some(p) = period.filter(|p| p.certified) {
+        table.extend_by_period(&p, n);
+        return Some(Some(p));
+    }
+    (to >= n).then_some(period)
+}
+
+/// The row of a code whose table holds heaps 0..=n.
+fn row_of(code: &Code, n: u64, table: &HeapTable, period: Option<Period>) -> SurveyRow {
+    let stats = table.stats();
+    let (_, rare) = table.rare_summary(rare_parity(code));
+    SurveyRow {
+        code: code.name(),
+        n,
+        period: period.map(|p| p.period),
+        preperiod: period.map(|p| p.preperiod),
+        certified: period.is_some_and(|p| p.certified),
+        max_value: stats.max_value,
+        first_max_at: stats.first_max_at,
+        p_positions: stats.p_positions,
+        rare_mask: rare.rare_mask,
+        rare_count: rare.rare_count,
+        last_rare: rare.last_rare,
+    }
+}
+
 /// G(0..=n) of one code on the CPU and its row.
 pub fn survey_row(
     code: &Code,
@@ -117,34 +156,80 @@ pub fn survey_row(
     let mut to = n.min(FIRST_ROUND);
     let period = loop {
         run.extend_on_cpu(to)?;
-        let period = run.table.period(&rule);
-        if let Some(p) = period.filter(|p| p.certified) {
-            run.table.extend_by_period(&p, n);
-            break Some(p);
-        }
-        if to >= n {
+        if let Some(period) = round_end(&mut run.table, &rule, to, n) {
             break period;
         }
         to = (2 * to).min(n);
     };
-    let table = &run.table;
-    let stats = table.stats();
-    let (_, rare) = table.rare_summary(run.parity());
+    Ok((row_of(code, n, &run.table, period), run.engine))
+}
+
+/// Every code's row with the codes on the GPU, one workgroup each, in the
+/// same rounds as on the CPU (so the rows are the same); codes the kernel
+/// does not run (modifiers, tails, three heaps) go to the CPU.
+pub fn survey_rows_gpu(
+    ctx: &GpuContext,
+    codes: &[Code],
+    n: u64,
+    done: &(dyn Fn() + Sync),
+) -> Result<(Vec<(SurveyRow, HeapEngine)>, GpuStats)> {
+    if n >= u32::MAX as u64 / 2 {
+        return Err(Error::Input(format!(
+            "-n {n}: the GPU survey stops at {}; expected a smaller N or --backend cpu",
+            u32::MAX / 2 - 1
+        )));
+    }
+    let (gpu, cpu): (Vec<usize>, Vec<usize>) =
+        (0..codes.len()).partition(|&i| runs_on_kernel(&codes[i]));
+    let mut rows: Vec<Option<(SurveyRow, HeapEngine)>> = vec![None; codes.len()];
+    let cpu_rows: Vec<(usize, (SurveyRow, HeapEngine))> = cpu
+        .par_iter()
+        .map(|&i| {
+            let row = survey_row(&codes[i], n, crate::engine::sequence::Algorithm::Auto);
+            done();
+            row.map(|r| (i, r))
+        })
+        .collect::<Result<_>>()?;
+    for (i, row) in cpu_rows {
+        rows[i] = Some(row);
+    }
+    let mut stats = GpuStats::default();
+    let stride = crate::engine::packed_words(n + 1) as usize;
+    for batch in gpu.chunks(codes_per_batch(ctx, stride)) {
+        let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
+        let kern = SurveyKernel::new(&batch_codes, n);
+        let mut on_gpu = GpuSurvey::new(ctx, &kern).map_err(Error::Run)?;
+        let mut active = vec![true; batch.len()];
+        let mut to = n.min(FIRST_ROUND);
+        while active.contains(&true) {
+            let targets: Vec<u32> = active
+                .iter()
+                .map(|&a| if a { to as u32 + 1 } else { 0 })
+                .collect();
+            on_gpu.run_to(&targets).map_err(Error::Run)?;
+            let tables = on_gpu.tables().map_err(Error::Run)?;
+            for (k, &i) in batch.iter().enumerate() {
+                if !active[k] {
+                    continue;
+                }
+                let code = &codes[i];
+                let mut table = HeapTable::from_wide(kern.values(&tables, k, to as usize + 1));
+                if let Some(period) = round_end(&mut table, &PeriodRule::for_code(code), to, n) {
+                    rows[i] = Some((row_of(code, n, &table, period), HeapEngine::Blocked));
+                    active[k] = false;
+                    done();
+                }
+            }
+            to = (2 * to).min(n);
+        }
+        stats.kernel_seconds += on_gpu.stats.kernel_seconds;
+        stats.submissions += on_gpu.stats.submissions;
+    }
     Ok((
-        SurveyRow {
-            code: code.name(),
-            n,
-            period: period.map(|p| p.period),
-            preperiod: period.map(|p| p.preperiod),
-            certified: period.is_some_and(|p| p.certified),
-            max_value: stats.max_value,
-            first_max_at: stats.first_max_at,
-            p_positions: stats.p_positions,
-            rare_mask: rare.rare_mask,
-            rare_count: rare.rare_count,
-            last_rare: rare.last_rare,
-        },
-        run.engine,
+        rows.into_iter()
+            .map(|r| r.expect("every code has a row"))
+            .collect(),
+        stats,
     ))
 }
 
@@ -177,9 +262,26 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         threads.saturating_mul(memory::heap_table_bytes(args.n + 1)),
     )?;
 
+    let quiet = args.quiet;
+    let mut notice = |m: &str| {
+        if !quiet {
+            eprintln!("grundy: {m}");
+        }
+    };
+    // Rare values run on the CPU only: asking for them keeps the survey there.
+    let backend = match args.algorithm {
+        Algorithm::Rare => Backend::Cpu,
+        _ => Backend::open(args.backend, &mut notice)?,
+    };
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
-    let rows = survey_rows(&codes, args.n, args.algorithm, &|| bar.inc(1))?;
+    let (rows, gpu) = match &backend {
+        Backend::Gpu(ctx) => survey_rows_gpu(ctx, &codes, args.n, &|| bar.inc(1))?,
+        Backend::Cpu => (
+            survey_rows(&codes, args.n, args.algorithm, &|| bar.inc(1))?,
+            GpuStats::default(),
+        ),
+    };
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
@@ -204,8 +306,13 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
         rare,
         brute_force: rows.len() - rare,
-        backend: "cpu",
+        backend: if gpu.submissions > 0 { "gpu" } else { "cpu" },
+        adapter: match &backend {
+            Backend::Gpu(ctx) => Some(ctx.adapter_name()),
+            Backend::Cpu => None,
+        },
         seconds,
+        kernel_seconds: (gpu.kernel_seconds > 0.0).then_some(gpu.kernel_seconds),
         values_per_second: (rows.len() as u64 * (args.n + 1)) as f64 / seconds.max(1e-9),
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
@@ -214,12 +321,13 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         print_json(&summary)?;
     } else if args.out.as_deref() != Some(Path::new("-")) {
         println!(
-            "{} codes to heap {} in {:.2} s ({:.0} values/s, CPU): {} periodic ({} certified); \
+            "{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
              {} by rare values, {} by brute force",
             summary.codes,
             summary.n,
             summary.seconds,
             summary.values_per_second,
+            summary.adapter.as_deref().unwrap_or("CPU"),
             summary.periodic,
             summary.certified,
             summary.rare,

@@ -9,4 +9,5 @@ pub mod graph_level;
 pub mod heap_common;
 pub mod options_below;
 pub mod rect_level;
+pub mod survey_block;
 pub mod tuple_common;

@@ -14,6 +14,7 @@ pub mod heap_table;
 pub mod memory;
 pub mod rare;
 pub mod sequence;
+pub mod survey_kernel;
 pub mod tuple_kernel;
 pub mod tuple_space;
 pub mod tuple_table;

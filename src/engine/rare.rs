@@ -27,6 +27,12 @@ const BLOCK: usize = 4096;
 /// Below this many heaps the table is too short to judge its sparseness.
 const JUDGE_FROM: usize = 1 << 15;
 
+/// The position parity t of `code`'s rare/common split, when its breaking
+/// digits all sit at indices of one parity (none when rare values do not run it).
+pub fn rare_parity(code: &Code) -> Option<u32> {
+    RareCode::new(code).ok().and_then(|rc| rc.parity)
+}
+
 /// A code as the rare-value algorithm reads it.
 #[derive(Clone, Debug)]
 pub struct RareCode {

@@ -71,7 +71,7 @@ impl<'a> SequenceRun<'a> {
 
     /// The position parity the code allows (for the rare statistics).
     pub fn parity(&self) -> Option<u32> {
-        RareCode::new(self.code).ok().and_then(|rc| rc.parity)
+        rare::rare_parity(self.code)
     }
 
     /// Bytes a table of `values` heaps will hold in memory at its peak.

@@ -1,0 +1,132 @@
+// Many octal games at once, one game per workgroup: each workgroup takes its
+// code's next heaps in order (up to `block` of them per dispatch), marks the
+// value of every option in a workgroup bitset (the threads share the option
+// scan), takes the mex and appends it to the code's table. The same dispatch
+// is recorded many times: each code's progress lives in `state`, so codes
+// that reach their target simply stop. CPU twin: src/cpu/survey_block.rs.
+
+const WG: u32 = 64u;
+const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
+
+struct Params {
+    codes: u32,       // codes in this batch
+    groups_x: u32,    // workgroups per row of a 2D dispatch
+    block: u32,       // heaps one workgroup finishes per dispatch
+    digits_len: u32,  // digits d0..d(L-1) per code
+    stride: u32,      // table words per code (two u16 values per word)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// per code: [heaps done, largest value so far, target heap + 1, overflow]
+const STATE_WORDS: u32 = 4u;
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> digits: array<u32>; // bits 0..2: 0, 1 or 2 heaps left
+@group(0) @binding(2) var<storage, read_write> state: array<u32>;
+@group(0) @binding(3) var<storage, read_write> table: array<u32>;
+
+var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
+var<workgroup> mex_best: atomic<u32>;
+var<workgroup> done_shared: u32;
+var<workgroup> end_shared: u32;
+var<workgroup> max_shared: u32;
+
+// G(i) of the code whose table starts at word `base`.
+fn g(base: u32, i: u32) -> u32 {
+    return (table[base + (i >> 1u)] >> ((i & 1u) << 4u)) & 0xffffu;
+}
+
+// Bitset words for a heap whose options are xors of values <= max_value:
+// twice the next power of two, so the mex always falls inside.
+fn capacity_words(max_value: u32) -> u32 {
+    let pow2 = 1u << (firstLeadingBit(max_value | 1u) + 1u);
+    let words = max(2u * pow2, 64u) / 32u;
+    return min(words, MAX_WORDS);
+}
+
+fn mark(v: u32) {
+    atomicOr(&bits[v >> 5u], 1u << (v & 31u));
+}
+
+@compute @workgroup_size(WG)
+fn survey_block(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let code = wid.y * params.groups_x + wid.x;
+    if (code >= params.codes) {
+        return;
+    }
+    let base = code * params.stride;
+    let at = code * STATE_WORDS;
+    if (lid == 0u) {
+        done_shared = state[at];
+        max_shared = state[at + 1u];
+        end_shared = min(state[at] + params.block, state[at + 2u]);
+    }
+    let start = workgroupUniformLoad(&done_shared);
+    let end = workgroupUniformLoad(&end_shared);
+    var top = workgroupUniformLoad(&max_shared);
+    let code_digits = code * params.digits_len;
+    for (var n = start; n < end; n++) {
+        let words = capacity_words(top);
+        for (var w = lid; w < words; w += WG) {
+            atomicStore(&bits[w], 0u);
+        }
+        if (lid == 0u) {
+            atomicStore(&mex_best, words * 32u);
+        }
+        workgroupBarrier();
+
+        // Take j >= 1 tokens, leaving nothing or one heap.
+        let jmax = min(n, params.digits_len - 1u);
+        for (var j = 1u + lid; j <= jmax; j += WG) {
+            let d = digits[code_digits + j];
+            if (j == n && (d & 1u) != 0u) {
+                mark(0u);
+            }
+            if (j < n && (d & 2u) != 0u) {
+                mark(g(base, n - j));
+            }
+        }
+        // Take j >= 0 tokens and split the rest into (a, m - a), a <= m - a.
+        for (var j = 0u; j <= jmax; j++) {
+            if ((digits[code_digits + j] & 4u) == 0u) {
+                continue;
+            }
+            let m = n - j;
+            for (var a = 1u + lid; 2u * a <= m; a += WG) {
+                mark(g(base, a) ^ g(base, m - a));
+            }
+        }
+        workgroupBarrier();
+
+        for (var w = lid; w < words; w += WG) {
+            let free = ~atomicLoad(&bits[w]);
+            if (free != 0u) {
+                atomicMin(&mex_best, w * 32u + countTrailingZeros(free));
+            }
+        }
+        workgroupBarrier();
+
+        if (lid == 0u) {
+            let v = atomicLoad(&mex_best);
+            if (v > 0xffffu) {
+                state[at + 3u] = 1u;
+            }
+            let i = base + (n >> 1u);
+            let sh = (n & 1u) << 4u;
+            table[i] = (table[i] & ~(0xffffu << sh)) | ((v & 0xffffu) << sh);
+            max_shared = max(max_shared, v);
+        }
+        // The value just written is read by the next heap's options.
+        storageBarrier();
+        top = workgroupUniformLoad(&max_shared);
+    }
+    if (lid == 0u) {
+        state[at] = end;
+        state[at + 1u] = max_shared;
+    }
+}

@@ -1,0 +1,213 @@
+//! Runs `shaders/survey_block.wgsl`: a batch of codes on the GPU, one
+//! workgroup per code, the tables resident between rounds. A round records
+//! the same dispatch as many times as the furthest code needs, in one pass.
+
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use super::heap::{GpuStats, loop_budget};
+use super::timer::{Timer, submit_batch};
+use crate::engine::grid_2d;
+use crate::engine::heap_kernel::MAX_WORDS;
+use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel};
+
+const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
+/// Threads per workgroup (WG in the shader).
+const WG: u32 = 64;
+
+/// The codes of one kernel that fit one binding, and the bytes it needs.
+pub fn codes_per_batch(ctx: &GpuContext, stride_words: usize) -> usize {
+    let binding = ctx
+        .limits
+        .max_storage_buffer_binding_size
+        .min(ctx.limits.max_buffer_size);
+    (binding / (stride_words as u64 * 4)).max(1) as usize
+}
+
+/// Heaps per workgroup per dispatch for heaps below `top`: SURVEY_BLOCK, or
+/// fewer where the adapter stops a shader loop after 65535 iterations
+/// counted over the whole dispatch (llvmpipe), so that the option loops of
+/// a block stay inside that budget.
+fn block_for(ctx: &GpuContext, kern: &SurveyKernel, top: u32) -> u32 {
+    let Some(budget) = loop_budget(ctx) else {
+        return SURVEY_BLOCK;
+    };
+    let wg = WG as u64;
+    let splits = kern.split_digits() as u64;
+    // per heap: the split scans, the take scan, the digit loop, and the
+    // bitset's clear and mex scans at their widest
+    let per_heap = splits * (top as u64 / (2 * wg) + 1)
+        + kern.digits_len as u64 / wg
+        + 1
+        + kern.digits_len as u64
+        + 2 * (MAX_WORDS as u64 / wg);
+    (budget / per_heap).clamp(1, SURVEY_BLOCK as u64) as u32
+}
+
+/// A batch of codes on the GPU.
+pub struct GpuSurvey<'a> {
+    ctx: &'a GpuContext,
+    kern: &'a SurveyKernel,
+    pipeline: wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    state: wgpu::Buffer,
+    table: wgpu::Buffer,
+    timer: Option<Timer>,
+    groups: (u32, u32),
+    /// The state as last read back.
+    pub state_words: Vec<u32>,
+    pub stats: GpuStats,
+}
+
+impl<'a> GpuSurvey<'a> {
+    pub fn new(ctx: &'a GpuContext, kern: &'a SurveyKernel) -> Result<GpuSurvey<'a>, String> {
+        let table_bytes = (kern.codes * kern.stride * 4) as u64;
+        let binding = ctx
+            .limits
+            .max_storage_buffer_binding_size
+            .min(ctx.limits.max_buffer_size);
+        if table_bytes > binding {
+            return Err(format!(
+                "{} tables of {} words need {} MiB; the adapter '{}' binds at most {} MiB",
+                kern.codes,
+                kern.stride,
+                table_bytes >> 20,
+                ctx.info.name,
+                binding >> 20
+            ));
+        }
+        let device = &ctx.device;
+        let groups = grid_2d(
+            kern.codes as u32,
+            ctx.limits.max_compute_workgroups_per_dimension,
+        );
+        let params: [u32; 8] = [
+            kern.codes as u32,
+            groups.0,
+            SURVEY_BLOCK,
+            kern.digits_len,
+            kern.stride as u32,
+            0,
+            0,
+            0,
+        ];
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("survey params"),
+            contents: bytemuck::cast_slice(&params),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        let digits = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("survey digits"),
+            contents: bytemuck::cast_slice(&kern.digits),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let state_words = kern.fresh_state();
+        let state = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("survey state"),
+            contents: bytemuck::cast_slice(&state_words),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+        });
+        let table = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("survey tables"),
+            size: table_bytes.max(4),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let layout = ctx.levels_layout("survey", &[true, false, false]);
+        let pipeline = ctx
+            .pipelines("survey", &layout, SURVEY_BLOCK_WGSL, &["survey_block"])
+            .remove(0);
+        let bind_group = ctx.bind_group(
+            "survey",
+            &layout,
+            vec![
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &params,
+                    offset: 0,
+                    size: None,
+                }),
+                digits.as_entire_binding(),
+                state.as_entire_binding(),
+                table.as_entire_binding(),
+            ],
+        );
+        Ok(GpuSurvey {
+            ctx,
+            kern,
+            pipeline,
+            bind_group,
+            params,
+            state,
+            table,
+            timer: ctx.timestamps.then(|| Timer::new(ctx)),
+            groups,
+            state_words,
+            stats: GpuStats::default(),
+        })
+    }
+
+    /// Runs every code to `targets[i]` heaps (a code already there does
+    /// nothing); returns an error when a value passed 65535.
+    pub fn run_to(&mut self, targets: &[u32]) -> Result<(), String> {
+        let ctx = self.ctx;
+        let top = targets.iter().copied().max().unwrap_or(0);
+        let block = block_for(ctx, self.kern, top);
+        let mut dispatches = 0;
+        for (i, &t) in targets.iter().enumerate() {
+            let done = self.state_words[i * STATE_WORDS];
+            self.state_words[i * STATE_WORDS + 2] = t.max(done);
+            dispatches = dispatches.max(t.saturating_sub(done).div_ceil(block));
+        }
+        // Params word 2 is the block: heaps per workgroup per dispatch.
+        ctx.queue
+            .write_buffer(&self.params, 8, bytemuck::bytes_of(&block));
+        ctx.queue
+            .write_buffer(&self.state, 0, bytemuck::cast_slice(&self.state_words));
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("survey"),
+                timestamp_writes: self.timer.as_ref().map(Timer::writes),
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind_group, &[0]);
+            for _ in 0..dispatches {
+                pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+            }
+        }
+        let bytes = (self.state_words.len() * 4) as u64;
+        self.state_words = submit_batch(
+            ctx,
+            encoder,
+            self.timer.as_ref(),
+            &self.state,
+            bytes,
+            &mut self.stats,
+        )?;
+        for (i, st) in self.state_words.chunks(STATE_WORDS).enumerate() {
+            if st[3] != 0 {
+                return Err(format!("code {i} of the batch has a value above 65535"));
+            }
+            if st[0] != st[2] {
+                return Err(format!(
+                    "code {i} of the batch stopped at heap {} of {}",
+                    st[0], st[2]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every code's table as the kernel lays it out.
+    pub fn tables(&self) -> Result<Vec<u32>, String> {
+        let bytes = (self.kern.codes * self.kern.stride * 4) as u64;
+        Ok(bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
+            &self.table,
+            0,
+            bytes.max(4),
+        )?))
+    }
+}
