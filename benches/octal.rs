@@ -5,7 +5,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy::bench::{Workload, rare_suite, suite, time_rare, time_workload};
-use grundy::commands::survey::{all_codes, survey_rows};
+use grundy::commands::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::engine::Backend;
 use grundy::engine::sequence::Algorithm;
 use grundy::game::Code;
@@ -60,6 +60,11 @@ fn survey(c: &mut Criterion) {
     group.bench_function("2 digits to 4096 (cpu)", |b| {
         b.iter(|| survey_rows(&codes, 4096, Algorithm::Auto, &|| {}).expect("runs"))
     });
+    if let Some(ctx) = GpuContext::open().ok().flatten() {
+        group.bench_function("2 digits to 4096 (gpu)", |b| {
+            b.iter(|| survey_rows_gpu(&ctx, &codes, 4096, &|| {}).expect("runs"))
+        });
+    }
     group.finish();
 }
 

@@ -736,16 +736,20 @@ pub struct SurveyBenchRow {
     pub workload: String,
     pub codes: usize,
     pub n: u64,
-    pub cpu_seconds: f64,
-    pub cpu_values_per_second: f64,
-    /// The survey has no GPU kernel yet: always null.
     pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    pub gpu_values_per_second: Option<f64>,
+    pub cpu_values_per_second: f64,
+    /// CPU time / GPU time: above 1 the GPU is faster.
+    pub gpu_over_cpu: Option<f64>,
     pub certified: usize,
 }
 
 /// Every 2-digit code to 2^12 heaps with `--quick`, every 3-digit code to
-/// 2^13 otherwise, as `grundy survey` runs them (CPU, codes in parallel).
-fn survey_bench(quick: bool, json: bool) -> Result<SurveyBenchRow> {
+/// 2^13 otherwise, as `grundy survey` runs them: on the GPU one code per
+/// workgroup, on the CPU codes in parallel by rare values where they pay.
+fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<SurveyBenchRow> {
     let (digits, n) = if quick { (2, 1 << 12) } else { (3, 1 << 13) };
     let codes: Vec<Code> = crate::commands::survey::all_codes("0", digits)
         .iter()
@@ -753,25 +757,62 @@ fn survey_bench(quick: bool, json: bool) -> Result<SurveyBenchRow> {
         .collect::<Result<_>>()?;
     let start = Instant::now();
     let rows = crate::commands::survey::survey_rows(&codes, n, Algorithm::Auto, &|| {})?;
-    let secs = start.elapsed().as_secs_f64();
+    let cpu_s = start.elapsed().as_secs_f64();
+    let gpu_run = match gpu {
+        Some(Backend::Gpu(ctx)) => {
+            let start = Instant::now();
+            let (gpu_rows, stats) =
+                crate::commands::survey::survey_rows_gpu(ctx, &codes, n, &|| {})?;
+            let secs = start.elapsed().as_secs_f64();
+            let same = rows
+                .iter()
+                .zip(&gpu_rows)
+                .all(|(c, g)| c.0.period == g.0.period && c.0.max_value == g.0.max_value);
+            if !same {
+                return Err(Error::Run("GPU and CPU surveys differ".into()));
+            }
+            Some((secs, stats.kernel_seconds))
+        }
+        _ => None,
+    };
+    let values = (rows.len() as u64 * (n + 1)) as f64;
     let row = SurveyBenchRow {
         workload: format!("survey {digits} digits to {n}"),
         codes: rows.len(),
         n,
-        cpu_seconds: secs,
-        cpu_values_per_second: (rows.len() as u64 * (n + 1)) as f64 / secs,
-        gpu_seconds: None,
+        gpu_seconds: gpu_run.map(|r| r.0),
+        gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
+        cpu_seconds: cpu_s,
+        gpu_values_per_second: gpu_run.map(|r| values / r.0),
+        cpu_values_per_second: values / cpu_s,
+        gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
     };
     if !json {
         println!();
         println!(
-            "{:<26} {:>6} {:>9} {:>14} {:>9} {:>10}",
-            "survey", "codes", "cpu s", "cpu values/s", "gpu s", "certified"
+            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>10}",
+            "survey",
+            "codes",
+            "gpu s",
+            "kernel s",
+            "cpu s",
+            "gpu values/s",
+            "cpu values/s",
+            "gpu/cpu",
+            "certified"
         );
         println!(
-            "{:<26} {:>6} {:>9.3} {:>14.0} {:>9} {:>10}",
-            row.workload, row.codes, row.cpu_seconds, row.cpu_values_per_second, "-", row.certified
+            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>10}",
+            row.workload,
+            row.codes,
+            opt(row.gpu_seconds, 3),
+            opt(row.gpu_kernel_seconds, 3),
+            row.cpu_seconds,
+            opt(row.gpu_values_per_second, 0),
+            row.cpu_values_per_second,
+            opt(row.gpu_over_cpu, 2),
+            row.certified
         );
     }
     Ok(row)
@@ -862,7 +903,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Vec::new()
     };
     let survey = if args.only.contains(&BenchPart::Survey) {
-        Some(survey_bench(args.quick, args.json)?)
+        Some(survey_bench(gpu.as_ref(), args.quick, args.json)?)
     } else {
         None
     };
@@ -905,8 +946,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 part: "survey",
                 workload: r.workload.clone(),
                 size: r.codes as u64 * (r.n + 1),
-                gpu_seconds: None,
-                gpu_kernel_seconds: None,
+                gpu_seconds: r.gpu_seconds,
+                gpu_kernel_seconds: r.gpu_kernel_seconds,
                 cpu_seconds: r.cpu_seconds,
                 baseline: None,
             });
