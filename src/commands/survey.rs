@@ -101,7 +101,7 @@ fn codes_in(path: &Path) -> Result<Vec<String>> {
 pub fn survey_rows(
     codes: &[Code],
     n: u64,
-    algorithm: crate::engine::sequence::Algorithm,
+    algorithm: Algorithm,
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<(SurveyRow, HeapEngine)>> {
     codes
@@ -145,11 +145,7 @@ fn row_of(code: &Code, n: u64, table: &HeapTable, period: Option<Period>) -> Sur
 }
 
 /// G(0..=n) of one code on the CPU and its row.
-pub fn survey_row(
-    code: &Code,
-    n: u64,
-    algorithm: crate::engine::sequence::Algorithm,
-) -> Result<(SurveyRow, HeapEngine)> {
+pub fn survey_row(code: &Code, n: u64, algorithm: Algorithm) -> Result<(SurveyRow, HeapEngine)> {
     let mut run = SequenceRun::new(code, algorithm, HeapTable::default())?;
     let rule = PeriodRule::for_code(code);
     // Short tables first: once a period is certified the rest follows from it.
@@ -185,7 +181,7 @@ pub fn survey_rows_gpu(
     let cpu_rows: Vec<(usize, (SurveyRow, HeapEngine))> = cpu
         .par_iter()
         .map(|&i| {
-            let row = survey_row(&codes[i], n, crate::engine::sequence::Algorithm::Auto);
+            let row = survey_row(&codes[i], n, Algorithm::Auto);
             done();
             row.map(|r| (i, r))
         })
@@ -195,7 +191,13 @@ pub fn survey_rows_gpu(
     }
     let mut stats = GpuStats::default();
     let stride = crate::engine::packed_words(n + 1) as usize;
-    for batch in gpu.chunks(codes_per_batch(ctx, stride)) {
+    let per_batch = codes_per_batch(ctx, stride);
+    // each round reads a batch's tables back and unpacks one code at a time
+    memory::check_fits(
+        &format!("the GPU survey's tables of {} values", n + 1),
+        (per_batch.min(gpu.len()) * stride * 4) as u64 + 4 * (n + 1),
+    )?;
+    for batch in gpu.chunks(per_batch) {
         let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
         let kern = SurveyKernel::new(&batch_codes, n);
         let mut on_gpu = GpuSurvey::new(ctx, &kern).map_err(Error::Run)?;
