@@ -31,7 +31,7 @@ const FIRST_ROUND: u64 = 4096;
 pub const MAX_DIGITS: u32 = 6;
 
 /// One row of the survey.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SurveyRow {
     pub code: String,
     pub n: u64,

@@ -37,10 +37,7 @@ pub struct GpuArrowRun {
 
 /// `Ok` when this adapter can hold the table, else why not.
 pub fn plan(ctx: &GpuContext, kern: &ArrowKernel) -> Result<(), String> {
-    let binding = ctx
-        .limits
-        .max_storage_buffer_binding_size
-        .min(ctx.limits.max_buffer_size);
+    let binding = ctx.max_binding();
     let bytes = kern.table_bytes().div_ceil(4) * 4;
     if bytes > binding {
         return Err(format!(

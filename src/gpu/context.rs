@@ -65,13 +65,16 @@ impl GpuContext {
         format!("{} ({:?}, {})", self.info.name, self.info.backend, driver)
     }
 
+    /// The largest storage binding, in bytes (a buffer cannot be larger either).
+    pub fn max_binding(&self) -> u64 {
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+    }
+
     /// The largest storage binding, in bytes, rounded down to a power of two.
     pub fn max_binding_pow2(&self) -> u64 {
-        let max = self
-            .limits
-            .max_storage_buffer_binding_size
-            .min(self.limits.max_buffer_size);
-        1u64 << (63 - max.max(4).leading_zeros())
+        1u64 << (63 - self.max_binding().max(4).leading_zeros())
     }
 
     /// The layout the level kernels share: binding 0 a uniform read at a

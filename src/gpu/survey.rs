@@ -15,13 +15,9 @@ const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
 /// Threads per workgroup (WG in the shader).
 const WG: u32 = 64;
 
-/// The codes of one kernel that fit one binding, and the bytes it needs.
+/// How many codes' tables of `stride_words` words fit one binding.
 pub fn codes_per_batch(ctx: &GpuContext, stride_words: usize) -> usize {
-    let binding = ctx
-        .limits
-        .max_storage_buffer_binding_size
-        .min(ctx.limits.max_buffer_size);
-    (binding / (stride_words as u64 * 4)).max(1) as usize
+    (ctx.max_binding() / (stride_words as u64 * 4)).max(1) as usize
 }
 
 /// Heaps per workgroup per dispatch for heaps below `top`: SURVEY_BLOCK, or
@@ -63,10 +59,7 @@ pub struct GpuSurvey<'a> {
 impl<'a> GpuSurvey<'a> {
     pub fn new(ctx: &'a GpuContext, kern: &'a SurveyKernel) -> Result<GpuSurvey<'a>, String> {
         let table_bytes = (kern.codes * kern.stride * 4) as u64;
-        let binding = ctx
-            .limits
-            .max_storage_buffer_binding_size
-            .min(ctx.limits.max_buffer_size);
+        let binding = ctx.max_binding();
         if table_bytes > binding {
             return Err(format!(
                 "{} tables of {} words need {} MiB; the adapter '{}' binds at most {} MiB",

@@ -36,10 +36,7 @@ impl From<String> for Failure {
 
 /// `Ok` when this adapter can hold and run `kern`, else why not.
 pub fn plan(ctx: &GpuContext, kern: &TupleKernel) -> Result<(), String> {
-    let binding = ctx
-        .limits
-        .max_storage_buffer_binding_size
-        .min(ctx.limits.max_buffer_size);
+    let binding = ctx.max_binding();
     let table = kern.space.count() * 4;
     let sets = kern
         .split_sets
