@@ -13,6 +13,8 @@ pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
     const MAX: u32;
     /// `v`, which must be at most `MAX`.
     fn of(v: u32) -> Self;
+    /// The value as a `u16` (every table value fits one).
+    fn narrow(self) -> u16;
 }
 
 impl Value for u8 {
@@ -21,6 +23,10 @@ impl Value for u8 {
     fn of(v: u32) -> u8 {
         v as u8
     }
+    #[inline]
+    fn narrow(self) -> u16 {
+        self as u16
+    }
 }
 
 impl Value for u16 {
@@ -28,6 +34,10 @@ impl Value for u16 {
     #[inline]
     fn of(v: u32) -> u16 {
         v as u16
+    }
+    #[inline]
+    fn narrow(self) -> u16 {
+        self
     }
 }
 

@@ -23,7 +23,7 @@ use crate::engine::heap_table::Value;
 use crate::game::Code;
 
 /// Heaps per block; the parallel part marks a whole block at once.
-const BLOCK: usize = 4096;
+const BLOCK: usize = 256;
 /// Below this many heaps the table is too short to judge its sparseness.
 const JUDGE_FROM: usize = 1 << 15;
 
@@ -199,13 +199,12 @@ pub fn extend<T: Value>(
     while g.len() < end {
         let s = g.len();
         let e = end.min(s + BLOCK.min(s.max(64)));
-        let words = words_for(run.max_value);
-        let below = rare_pairs_below(code, run, g, s, e, words);
+        let ahead = BlockAhead::scan(code, run, g, s, e);
         let mut bits = Vec::new();
         for n in s..e {
             bits.clear();
-            bits.extend_from_slice(&below[(n - s) * words..(n - s + 1) * words]);
-            let v = finish_heap(code, run, g, s, n, &mut bits);
+            bits.extend_from_slice(ahead.marks(n));
+            let v = finish_heap(code, run, g, &ahead, n, &mut bits);
             if v > T::MAX {
                 return Outcome::Widen {
                     n: n as u64,
@@ -235,11 +234,11 @@ pub fn extend<T: Value>(
     Outcome::Done
 }
 
-/// Marks G(r) ⊕ G(m − r) for the rare positions `rare[i]` (values
+/// Calls `mark(G(r) ⊕ G(m − r))` for the rare positions `rare[i]` (values
 /// `values[i]`) with r < m and an allowed split (parts differing by `diff`).
 #[inline]
 fn mark_rare_pairs<T: Value>(
-    bits: &mut [u64],
+    mark: &mut impl FnMut(u32),
     g: &[T],
     rare: &[u32],
     values: &[u32],
@@ -250,77 +249,132 @@ fn mark_rare_pairs<T: Value>(
     for (&r, &gr) in rare[..end].iter().zip(&values[..end]) {
         let b = m - r;
         if diff == 0 || r.abs_diff(b) >= diff {
-            let v = gr ^ g[b as usize].into();
-            bits[(v >> 6) as usize] |= 1 << (v & 63);
+            mark(gr ^ g[b as usize].into());
         }
     }
 }
 
-/// For heaps `s..e`: the options of take moves to heaps below `s` and of
-/// the rare pairs whose parts both lie below `s`, `words` u64 per heap.
-fn rare_pairs_below<T: Value>(
-    code: &RareCode,
-    run: &RareRun,
-    g: &[T],
-    s: usize,
-    e: usize,
-    words: usize,
-) -> Vec<u64> {
-    let (rare, values) = (&run.rare[..], &run.rare_values[..]);
-    let mut below = vec![0u64; (e - s) * words];
-    below
-        .par_chunks_mut(words)
-        .enumerate()
-        .for_each(|(i, bits)| {
-            let n = (s + i) as u32;
-            let s = s as u32;
-            for &(j, d) in &code.takes {
-                if j == n && d & 1 != 0 {
-                    bits[0] |= 1;
-                } else if j < n && n - j < s && d & 2 != 0 {
-                    let v: u32 = g[(n - j) as usize].into();
-                    bits[(v >> 6) as usize] |= 1 << (v & 63);
-                }
-            }
-            for &(j, diff) in &code.splits {
-                if n < j + 2 {
-                    continue;
-                }
-                let m = n - j;
-                // Parts r and m - r both below s: r > m - s.
-                let first = if m >= s {
-                    rare.partition_point(|&r| r <= m - s)
-                } else {
-                    0
-                };
-                mark_rare_pairs(bits, g, &rare[first..], &values[first..], m, diff);
-            }
-        });
-    below
+/// Sets value v's bit in `bits`.
+#[inline]
+fn set_bit(bits: &mut [u64], v: u32) {
+    bits[(v >> 6) as usize] |= 1 << (v & 63);
 }
 
-/// G(n), given the block's parallel marks in `bits` and every heap below n.
+/// What the parallel pass over a block of heaps `s..e` learned from the
+/// heaps below `s` alone, for each heap n of the block:
+/// - marks: the options of take moves to heaps below `s` and of the rare
+///   pairs whose parts both lie below `s`;
+/// - c′, the smallest common value those marks leave free (G(n)'s
+///   candidate before the block's own heaps are known: every later mark
+///   only raises it);
+/// - missing: the values below c′ that no split pair with both parts below
+///   `s` reaches (the pairs are scanned until none is left, or to the end).
+///
+/// The scan of split pairs is most of the algorithm's work; doing it here
+/// for every heap of the block at once is what lets it use every core.
+struct BlockAhead {
+    s: usize,
+    words: usize,
+    /// marks, then missing: `2 * words` per heap.
+    sets: Vec<u64>,
+    candidates: Vec<u32>,
+}
+
+impl BlockAhead {
+    fn scan<T: Value>(code: &RareCode, run: &RareRun, g: &[T], s: usize, e: usize) -> BlockAhead {
+        let words = words_for(run.max_value);
+        let (rare, values) = (&run.rare[..], &run.rare_values[..]);
+        let mut sets = vec![0u64; (e - s) * 2 * words];
+        let mut candidates = vec![0u32; e - s];
+        sets.par_chunks_mut(2 * words)
+            .zip(candidates.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (set, candidate))| {
+                let (bits, missing) = set.split_at_mut(words);
+                let n = (s + i) as u32;
+                let s = s as u32;
+                for &(j, d) in &code.takes {
+                    if j == n && d & 1 != 0 {
+                        set_bit(bits, 0);
+                    } else if j < n && n - j < s && d & 2 != 0 {
+                        set_bit(bits, g[(n - j) as usize].into());
+                    }
+                }
+                // Byte stores do not wait on each other as bit updates of
+                // one word do, and there are as many marks as rare heaps.
+                BYTE_TABLE.with_borrow_mut(|table| {
+                    for &(j, diff) in &code.splits {
+                        if n < j + 2 {
+                            continue;
+                        }
+                        let m = n - j;
+                        // Parts r and m - r both below s: r > m - s.
+                        let first = if m >= s {
+                            rare.partition_point(|&r| r <= m - s)
+                        } else {
+                            0
+                        };
+                        let mark = &mut |v: u32| table.0[v as usize] = 1;
+                        mark_rare_pairs(mark, g, &rare[first..], &values[first..], m, diff);
+                    }
+                    table.fold_into(bits);
+                });
+                let flip = run.split.flip(n as u64);
+                let c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+                *candidate = c;
+                for (m, b) in missing.iter_mut().zip(bits.iter()) {
+                    *m = !b;
+                }
+                clear_from(missing, c);
+                let need = missing.iter().map(|w| w.count_ones()).sum();
+                scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s));
+            });
+        BlockAhead {
+            s,
+            words,
+            sets,
+            candidates,
+        }
+    }
+
+    fn marks(&self, n: usize) -> &[u64] {
+        let i = (n - self.s) * 2 * self.words;
+        &self.sets[i..i + self.words]
+    }
+
+    fn missing(&self, n: usize) -> &[u64] {
+        let i = (n - self.s) * 2 * self.words + self.words;
+        &self.sets[i..i + self.words]
+    }
+
+    fn candidate(&self, n: usize) -> u32 {
+        self.candidates[n - self.s]
+    }
+}
+
+/// G(n), given the block's parallel pass and every heap below n.
 fn finish_heap<T: Value>(
     code: &RareCode,
     run: &RareRun,
     g: &[T],
-    s: usize,
+    ahead: &BlockAhead,
     n: usize,
     bits: &mut Vec<u64>,
 ) -> u32 {
     let gv = |x: u32| -> u32 { g[x as usize].into() };
-    let (n, s) = (n as u32, s as u32);
+    let s = ahead.s as u32;
+    let n32 = n as u32;
     bits.resize(words_for(run.max_value), 0);
     let mark = |bits: &mut [u64], v: u32| bits[(v >> 6) as usize] |= 1 << (v & 63);
 
     // Take moves to heaps inside the block.
     for &(j, d) in &code.takes {
-        if j < n && n - j >= s && d & 2 != 0 {
-            mark(bits, gv(n - j));
+        if j < n32 && n32 - j >= s && d & 2 != 0 {
+            mark(bits, gv(n32 - j));
         }
     }
     for &j in &code.equal_splits {
-        if n >= j + 2 && (n - j) & 1 == 0 {
+        if n32 >= j + 2 && (n32 - j) & 1 == 0 {
             mark(bits, 0);
         }
     }
@@ -330,29 +384,45 @@ fn finish_heap<T: Value>(
     let (old, new) = run.rare.split_at(new_from);
     let (old_values, new_values) = run.rare_values.split_at(new_from);
     for &(j, diff) in &code.splits {
-        if n < j + 2 {
+        if n32 < j + 2 {
             continue;
         }
-        let m = n - j;
+        let m = n32 - j;
         if m >= s {
             let k = old.partition_point(|&r| r <= m - s);
-            mark_rare_pairs(bits, g, &old[..k], &old_values[..k], m, diff);
+            let mark = &mut |v| set_bit(bits, v);
+            mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
         }
-        mark_rare_pairs(bits, g, new, new_values, m, diff);
+        let mark = &mut |v| set_bit(bits, v);
+        mark_rare_pairs(mark, g, new, new_values, m, diff);
     }
 
     // c: the smallest unmarked common value. Every common option is marked.
     let flip = run.split.flip(n as u64);
     let c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
     // Unmarked values below c: all rare, each needs a split pair.
-    let need = unmarked_below(bits, c);
-    if need == 0 {
+    if unmarked_below(bits, c) == 0 {
         return c;
     }
     // wanted: the unmarked values below c.
     let mut wanted: Vec<u64> = bits.iter().map(|w| !w).collect();
     clear_from(&mut wanted, c);
-    if scan_pairs(code, g, n, &mut wanted, need) {
+    // When every wanted value lies below the candidate c′, the parallel
+    // pass has already looked for it among the pairs below the block: only
+    // the pairs with a part inside the block are left. Otherwise (a mark
+    // from the block covered c′) the values from c′ on were never looked
+    // for, and every pair is scanned.
+    let candidate = ahead.candidate(n);
+    let pairs = if first_set_from(&wanted, candidate).is_none() {
+        for (w, m) in wanted.iter_mut().zip(ahead.missing(n)) {
+            *w &= m;
+        }
+        Pairs::PartInBlock(s)
+    } else {
+        Pairs::All
+    };
+    let need = wanted.iter().map(|w| w.count_ones()).sum();
+    if scan_pairs(code, g, n32, &mut wanted, need, pairs) {
         return c;
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
@@ -371,6 +441,19 @@ fn clear_from(bits: &mut [u64], c: u32) {
     }
 }
 
+/// The smallest set bit of `bits` at `from` or above.
+fn first_set_from(bits: &[u64], from: u32) -> Option<u32> {
+    let w = (from / 64) as usize;
+    let first = bits.get(w)? & (!0u64 << (from % 64));
+    if first != 0 {
+        return Some(w as u32 * 64 + first.trailing_zeros());
+    }
+    bits[w + 1..]
+        .iter()
+        .position(|&x| x != 0)
+        .map(|i| (w + 1 + i) as u32 * 64 + bits[w + 1 + i].trailing_zeros())
+}
+
 /// The smallest set bit of `bits` (the capacity when none is).
 fn first_set(bits: &[u64]) -> u32 {
     bits.iter()
@@ -384,35 +467,137 @@ fn first_set(bits: &[u64]) -> u32 {
 /// Pairs scanned together before testing whether any hit a wanted value.
 const SCAN_CHUNK: u32 = 64;
 
-/// Scans the split pairs (a, m − a), a = 1, 2, …, clearing the `wanted`
-/// values they reach; true as soon as all `need` of them are cleared. Runs of `SCAN_CHUNK` pairs are tested without a branch per pair, and
-/// looked at one by one only when one of them hit.
+/// Which split pairs (a, m − a) of a heap a scan looks at, given the first
+/// heap `s` of the block being computed.
+#[derive(Clone, Copy, Debug)]
+enum Pairs {
+    All,
+    /// Both parts below s (known before the block starts).
+    BothBelow(u32),
+    /// A part at s or above (known only heap by heap).
+    PartInBlock(u32),
+}
+
+impl Pairs {
+    /// The range of a, the smaller part, for m = n − j and parts at least
+    /// `diff` apart.
+    fn range(self, m: u32, diff: u32) -> Option<(u32, u32)> {
+        if m < 2 + diff {
+            return None;
+        }
+        let (mut lo, mut hi) = (1, (m - diff) / 2);
+        match self {
+            Pairs::All => {}
+            // m − a < s  ⇔  a > m − s.
+            Pairs::BothBelow(s) => lo = lo.max((m + 1).saturating_sub(s)),
+            Pairs::PartInBlock(s) => hi = hi.min(m.checked_sub(s)?),
+        }
+        (lo <= hi).then_some((lo, hi))
+    }
+}
+
+/// One byte per possible value, 1 where a value is marked or still wanted:
+/// a mark is one store and the scan's test one load, with no shift and no
+/// bounds check (every value of a `u8` or `u16` table indexes it).
+struct ByteTable(Box<[u8; 1 << 16]>);
+
+impl ByteTable {
+    /// Sets the bits of the values marked in the table, and zeroes it.
+    fn fold_into(&mut self, bits: &mut [u64]) {
+        // Eight 0/1 bytes b0..b7 read as a u64: the product below puts b_k
+        // at bit 56 + k, and nothing else lands in the top byte.
+        const GATHER: u64 = 0x0102_0408_1020_4080;
+        for (word, bytes) in bits.iter_mut().zip(self.0.chunks_exact_mut(64)) {
+            for (k, eight) in bytes.chunks_exact_mut(8).enumerate() {
+                let x = u64::from_le_bytes(eight.try_into().unwrap());
+                if x != 0 {
+                    *word |= (x.wrapping_mul(GATHER) >> 56) << (8 * k);
+                    eight.fill(0);
+                }
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's table, all zero between uses.
+    static BYTE_TABLE: std::cell::RefCell<ByteTable> =
+        std::cell::RefCell::new(ByteTable(vec![0u8; 1 << 16].try_into().unwrap()));
+}
+
+/// The bit positions set in `word`, lowest first.
+fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let i = word.trailing_zeros();
+            word &= word - 1;
+            i
+        })
+    })
+}
+
+/// Scans the split pairs `pairs` of heap n in order of the smaller part
+/// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
+/// all `need` of them are cleared. Runs of `SCAN_CHUNK` pairs are tested
+/// without a branch per pair, and looked at one by one only when one of
+/// them hit.
 fn scan_pairs<T: Value>(
     code: &RareCode,
     g: &[T],
     n: u32,
     wanted: &mut [u64],
-    mut need: u32,
+    need: u32,
+    pairs: Pairs,
 ) -> bool {
     if need == 0 {
         return true;
     }
-    let last =
-        |j: u32, diff: u32| -> Option<u32> { (n >= j + 2 + diff).then(|| (n - j - diff) / 2) };
-    let a_max = code
+    BYTE_TABLE.with_borrow_mut(|table| {
+        for (w, &word) in wanted.iter().enumerate() {
+            for i in set_bits(word) {
+                table.0[w * 64 + i as usize] = 1;
+            }
+        }
+        let mut left = need;
+        let done = scan_with(code, g, n, &mut table.0, &mut left, pairs);
+        // Leave the table all zero, and the bitset saying what is left.
+        for (w, word) in wanted.iter_mut().enumerate() {
+            for i in set_bits(*word) {
+                let v = w * 64 + i as usize;
+                if table.0[v] == 0 {
+                    *word &= !(1 << i);
+                }
+                table.0[v] = 0;
+            }
+        }
+        done
+    })
+}
+
+/// `scan_pairs` on the byte table; `left` counts the wanted values.
+fn scan_with<T: Value>(
+    code: &RareCode,
+    g: &[T],
+    n: u32,
+    table: &mut [u8; 1 << 16],
+    left: &mut u32,
+    pairs: Pairs,
+) -> bool {
+    let range = |j: u32, diff: u32| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
+    let (a_min, a_max) = code
         .splits
         .iter()
-        .filter_map(|&(j, diff)| last(j, diff))
-        .max()
-        .unwrap_or(0);
-    let mut a = 1;
+        .filter_map(|&(j, diff)| range(j, diff))
+        .fold((u32::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
+    let mut a = a_min;
     while a <= a_max {
         let a_end = (a + SCAN_CHUNK - 1).min(a_max);
         for &(j, diff) in &code.splits {
-            let Some(hi) = last(j, diff).map(|x| x.min(a_end)) else {
+            let Some((lo, hi)) = range(j, diff) else {
                 continue;
             };
-            if a <= hi && scan_run(g, n - j, a, hi, wanted, &mut need) {
+            let (x0, x1) = (a.max(lo), a_end.min(hi));
+            if x0 <= x1 && scan_run(g, n - j, x0, x1, table, left) {
                 return true;
             }
         }
@@ -421,34 +606,42 @@ fn scan_pairs<T: Value>(
     false
 }
 
-/// Pairs (a, m − a) for a in x0..=x1; true when `need` reaches 0.
+/// Pairs (a, m − a) for a in x0..=x1; true when `left` reaches 0.
 #[inline]
 fn scan_run<T: Value>(
     g: &[T],
     m: u32,
     x0: u32,
     x1: u32,
-    wanted: &mut [u64],
-    need: &mut u32,
+    table: &mut [u8; 1 << 16],
+    left: &mut u32,
 ) -> bool {
     let low = &g[x0 as usize..=x1 as usize];
     let high = &g[(m - x1) as usize..=(m - x0) as usize];
-    let value = |x: &T, y: &T| -> u32 { (*x).into() ^ (*y).into() };
-    let mut hit = 0u64;
-    for (x, y) in low.iter().zip(high.iter().rev()) {
-        let v = value(x, y);
-        hit |= wanted[(v >> 6) as usize] >> (v & 63);
+    let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
+    // Eight pairs at a time into eight bytes: loads that do not wait on
+    // each other.
+    let mut hits = [0u8; 8];
+    let (lows, highs) = (low.chunks_exact(8), high.rchunks_exact(8));
+    let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
+    for (x, y) in lows.zip(highs) {
+        let (x, y): (&[T; 8], &[T; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
+        for k in 0..8 {
+            hits[k] |= table[value(&x[k], &y[7 - k])];
+        }
     }
-    if hit & 1 == 0 {
+    for (x, y) in low_rest.iter().zip(high_rest.iter().rev()) {
+        hits[0] |= table[value(x, y)];
+    }
+    if u64::from_ne_bytes(hits) == 0 {
         return false;
     }
     for (x, y) in low.iter().zip(high.iter().rev()) {
         let v = value(x, y);
-        let bit = 1u64 << (v & 63);
-        if wanted[(v >> 6) as usize] & bit != 0 {
-            wanted[(v >> 6) as usize] &= !bit;
-            *need -= 1;
-            if *need == 0 {
+        if table[v] != 0 {
+            table[v] = 0;
+            *left -= 1;
+            if *left == 0 {
                 return true;
             }
         }
