@@ -79,10 +79,14 @@ fn grundys_game_and_modified_splits_match_the_brute_force() {
 /// to 40,000 its blocks end every way the parallel pass allows (the
 /// candidate stands, a mark from inside the block moves it, a rare value
 /// found only by a pair with a part inside the block, a rare G(n)).
+/// `.1777` (15 rare heaps, takes into the block on every heap) sends its
+/// blocks in order.
 #[test]
-fn officers_matches_the_brute_force_past_its_last_rare_heap() {
-    let code = Code::parse("0.6").unwrap();
-    assert_eq!(rare(&code, 40_000), brute(&code, 40_000));
+fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
+    for text in ["0.6", "0.1777"] {
+        let code = Code::parse(text).unwrap();
+        assert_eq!(rare(&code, 40_000), brute(&code, 40_000), "{text}");
+    }
 }
 
 #[test]

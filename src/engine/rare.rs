@@ -10,8 +10,13 @@
 //! was marked, a rare value, and n joins the rare positions. The cost per
 //! heap is (breaking digits × rare positions) plus a short scan.
 //!
-//! Heaps run in blocks: the rare pairs whose parts both lie below the block
-//! are marked for the whole block in parallel (rayon), the rest in order.
+//! Heaps run in blocks. A parallel pass (rayon) does, for every heap of the
+//! block at once, all it can from the heaps below the block: the marks, a
+//! candidate c′, and the scan for the rare values below c′ among the pairs
+//! with both parts below the block. Heap by heap, in order, only the marks
+//! and pairs that touch the block are left, unless the block's own marks
+//! moved c past c′ (then every pair is scanned again). Codes where that
+//! happens often (few rare heaps, short scans: `.1777`) go in order.
 //! The table is `Vec<u8>` or `Vec<u16>`; a value too large for it stops the
 //! run so the caller can widen it and go on.
 
@@ -22,8 +27,17 @@ use crate::engine::heap_kernel::{HeapKernelCode, UNBOUNDED};
 use crate::engine::heap_table::Value;
 use crate::game::Code;
 
-/// Heaps per block; the parallel part marks a whole block at once.
-const BLOCK: usize = 256;
+/// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
+/// handing the block to the threads costs little, within these bounds.
+/// Long blocks leave more of each heap's marks to the in-order pass.
+const MIN_BLOCK: usize = 256;
+const MAX_BLOCK: usize = 8192;
+const BLOCK_PAIRS: u64 = 1 << 20;
+/// When the block's own marks sent more than one heap in `RESCAN_RATIO`
+/// back to a scan of every pair, the pass was wasted work: the next
+/// `IN_ORDER_BLOCKS` blocks go heap by heap without it.
+const RESCAN_RATIO: usize = 4;
+const IN_ORDER_BLOCKS: u32 = 16;
 /// Below this many heaps the table is too short to judge its sparseness.
 const JUDGE_FROM: usize = 1 << 15;
 
@@ -196,15 +210,25 @@ pub fn extend<T: Value>(
     if g.is_empty() && end > 0 {
         g.push(T::of(0));
     }
+    let mut block = MIN_BLOCK;
+    let mut in_order = 0;
+    let (mut bits, mut wanted) = (Vec::new(), Vec::new());
     while g.len() < end {
         let s = g.len();
-        let e = end.min(s + BLOCK.min(s.max(64)));
-        let ahead = BlockAhead::scan(code, run, g, s, e);
-        let mut bits = Vec::new();
+        let e = end.min(s + block.min(s.max(64)));
+        let ahead = if in_order > 0 {
+            in_order -= 1;
+            BlockAhead::in_order(s)
+        } else {
+            let ahead = BlockAhead::scan(code, run, g, s, e);
+            let per_heap = (ahead.pairs / (e - s) as u64).max(1);
+            block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+            ahead
+        };
         for n in s..e {
             bits.clear();
             bits.extend_from_slice(ahead.marks(n));
-            let v = finish_heap(code, run, g, &ahead, n, &mut bits);
+            let v = finish_heap(code, run, g, &ahead, n, &mut bits, &mut wanted);
             if v > T::MAX {
                 return Outcome::Widen {
                     n: n as u64,
@@ -218,6 +242,9 @@ pub fn extend<T: Value>(
                 run.rare.push(n as u32);
                 run.rare_values.push(v);
             }
+        }
+        if ahead.below > 0 && ahead.rescans.get() as usize * RESCAN_RATIO > e - s {
+            in_order = IN_ORDER_BLOCKS;
         }
         progress(g.len() as u64);
         run.maybe_rechoose(code, g);
@@ -267,17 +294,30 @@ fn set_bit(bits: &mut [u64], v: u32) {
 /// - c′, the smallest common value those marks leave free (G(n)'s
 ///   candidate before the block's own heaps are known: every later mark
 ///   only raises it);
-/// - missing: the values below c′ that no split pair with both parts below
+/// - missing: the rare values below c′ that no split pair with both parts below
 ///   `s` reaches (the pairs are scanned until none is left, or to the end).
+///
+/// Looking further (for the rare values below the second or third free
+/// common value, in case the block's marks cover c′) measured slower on
+/// Officers: the last of more wanted values takes longer to find.
 ///
 /// The scan of split pairs is most of the algorithm's work; doing it here
 /// for every heap of the block at once is what lets it use every core.
+/// A block may also go without the pass (`in_order`): then nothing is known
+/// ahead, and each heap is done wholly in order.
 struct BlockAhead {
-    s: usize,
+    /// The block's first heap.
+    first: usize,
+    /// Heaps the pass knew (the block's first heap, or 0 without a pass).
+    below: u32,
     words: usize,
     /// marks, then missing: `2 * words` per heap.
     sets: Vec<u64>,
     candidates: Vec<u32>,
+    /// Split pairs the pass read, over the whole block.
+    pairs: u64,
+    /// Heaps of the block whose own marks moved G(n) past the candidate.
+    rescans: std::cell::Cell<u32>,
 }
 
 impl BlockAhead {
@@ -286,10 +326,11 @@ impl BlockAhead {
         let (rare, values) = (&run.rare[..], &run.rare_values[..]);
         let mut sets = vec![0u64; (e - s) * 2 * words];
         let mut candidates = vec![0u32; e - s];
-        sets.par_chunks_mut(2 * words)
+        let pairs = sets
+            .par_chunks_mut(2 * words)
             .zip(candidates.par_iter_mut())
             .enumerate()
-            .for_each(|(i, (set, candidate))| {
+            .map(|(i, (set, candidate))| {
                 let (bits, missing) = set.split_at_mut(words);
                 let n = (s + i) as u32;
                 let s = s as u32;
@@ -320,35 +361,55 @@ impl BlockAhead {
                     table.fold_into(bits);
                 });
                 let flip = run.split.flip(n as u64);
-                let c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+                let common = |w| common_word(run.split.mask, flip, w);
+                let c = first_unmarked(bits, common);
                 *candidate = c;
-                for (m, b) in missing.iter_mut().zip(bits.iter()) {
-                    *m = !b;
+                // Only rare values: a common value has all its options marked.
+                for (w, (m, b)) in missing.iter_mut().zip(bits.iter()).enumerate() {
+                    *m = !b & !common(w);
                 }
                 clear_from(missing, c);
                 let need = missing.iter().map(|w| w.count_ones()).sum();
-                scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s));
-            });
+                scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s)).1
+            })
+            .sum();
         BlockAhead {
-            s,
+            first: s,
+            below: s as u32,
             words,
             sets,
             candidates,
+            pairs,
+            rescans: Default::default(),
+        }
+    }
+
+    /// A block without the pass.
+    fn in_order(s: usize) -> BlockAhead {
+        BlockAhead {
+            first: s,
+            below: 0,
+            words: 0,
+            sets: Vec::new(),
+            candidates: Vec::new(),
+            pairs: 0,
+            rescans: Default::default(),
         }
     }
 
     fn marks(&self, n: usize) -> &[u64] {
-        let i = (n - self.s) * 2 * self.words;
-        &self.sets[i..i + self.words]
+        let i = (n - self.first) * 2 * self.words;
+        &self.sets[i.min(self.sets.len())..][..self.words]
     }
 
     fn missing(&self, n: usize) -> &[u64] {
-        let i = (n - self.s) * 2 * self.words + self.words;
+        let i = (n - self.first) * 2 * self.words + self.words;
         &self.sets[i..i + self.words]
     }
 
+    /// c′ (0 without a pass: nothing was looked for).
     fn candidate(&self, n: usize) -> u32 {
-        self.candidates[n - self.s]
+        self.candidates.get(n - self.first).copied().unwrap_or(0)
     }
 }
 
@@ -360,9 +421,10 @@ fn finish_heap<T: Value>(
     ahead: &BlockAhead,
     n: usize,
     bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
 ) -> u32 {
     let gv = |x: u32| -> u32 { g[x as usize].into() };
-    let s = ahead.s as u32;
+    let s = ahead.below;
     let n32 = n as u32;
     bits.resize(words_for(run.max_value), 0);
     let mark = |bits: &mut [u64], v: u32| bits[(v >> 6) as usize] |= 1 << (v & 63);
@@ -405,29 +467,33 @@ fn finish_heap<T: Value>(
         return c;
     }
     // wanted: the unmarked values below c.
-    let mut wanted: Vec<u64> = bits.iter().map(|w| !w).collect();
-    clear_from(&mut wanted, c);
+    wanted.clear();
+    wanted.extend(bits.iter().map(|w| !w));
+    clear_from(wanted, c);
     // When every wanted value lies below the candidate c′, the parallel
     // pass has already looked for it among the pairs below the block: only
     // the pairs with a part inside the block are left. Otherwise (a mark
     // from the block covered c′) the values from c′ on were never looked
     // for, and every pair is scanned.
     let candidate = ahead.candidate(n);
-    let pairs = if first_set_from(&wanted, candidate).is_none() {
+    let pairs = if first_set_from(wanted, candidate).is_none() {
         for (w, m) in wanted.iter_mut().zip(ahead.missing(n)) {
             *w &= m;
         }
         Pairs::PartInBlock(s)
     } else {
+        if s > 0 {
+            ahead.rescans.set(ahead.rescans.get() + 1);
+        }
         Pairs::All
     };
     let need = wanted.iter().map(|w| w.count_ones()).sum();
-    if scan_pairs(code, g, n32, &mut wanted, need, pairs) {
+    if scan_pairs(code, g, n32, wanted, need, pairs).0 {
         return c;
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
     // smallest of them.
-    first_set(&wanted)
+    first_set(wanted)
 }
 
 /// Clears every bit from value `c` on.
@@ -538,9 +604,9 @@ fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
 /// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
-/// all `need` of them are cleared. Runs of `SCAN_CHUNK` pairs are tested
-/// without a branch per pair, and looked at one by one only when one of
-/// them hit.
+/// all `need` of them are cleared; with it, how many pairs were read. Runs
+/// of `SCAN_CHUNK` pairs are tested without a branch per pair, and looked
+/// at one by one only when one of them hit.
 fn scan_pairs<T: Value>(
     code: &RareCode,
     g: &[T],
@@ -548,9 +614,9 @@ fn scan_pairs<T: Value>(
     wanted: &mut [u64],
     need: u32,
     pairs: Pairs,
-) -> bool {
+) -> (bool, u64) {
     if need == 0 {
-        return true;
+        return (true, 0);
     }
     BYTE_TABLE.with_borrow_mut(|table| {
         for (w, &word) in wanted.iter().enumerate() {
@@ -558,8 +624,8 @@ fn scan_pairs<T: Value>(
                 table.0[w * 64 + i as usize] = 1;
             }
         }
-        let mut left = need;
-        let done = scan_with(code, g, n, &mut table.0, &mut left, pairs);
+        let (mut left, mut read) = (need, 0);
+        let done = scan_with(code, g, n, &mut table.0, &mut left, &mut read, pairs);
         // Leave the table all zero, and the bitset saying what is left.
         for (w, word) in wanted.iter_mut().enumerate() {
             for i in set_bits(*word) {
@@ -570,17 +636,19 @@ fn scan_pairs<T: Value>(
                 table.0[v] = 0;
             }
         }
-        done
+        (done, read)
     })
 }
 
-/// `scan_pairs` on the byte table; `left` counts the wanted values.
+/// `scan_pairs` on the byte table; `left` counts the wanted values, `read`
+/// the pairs.
 fn scan_with<T: Value>(
     code: &RareCode,
     g: &[T],
     n: u32,
     table: &mut [u8; 1 << 16],
     left: &mut u32,
+    read: &mut u64,
     pairs: Pairs,
 ) -> bool {
     let range = |j: u32, diff: u32| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
@@ -597,7 +665,11 @@ fn scan_with<T: Value>(
                 continue;
             };
             let (x0, x1) = (a.max(lo), a_end.min(hi));
-            if x0 <= x1 && scan_run(g, n - j, x0, x1, table, left) {
+            if x0 > x1 {
+                continue;
+            }
+            *read += (x1 - x0 + 1) as u64;
+            if scan_run(g, n - j, x0, x1, table, left) {
                 return true;
             }
         }
