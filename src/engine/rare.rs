@@ -470,16 +470,20 @@ fn finish_heap<T: Value>(
     wanted.clear();
     wanted.extend(bits.iter().map(|w| !w));
     clear_from(wanted, c);
-    // When every wanted value lies below the candidate c′, the parallel
-    // pass has already looked for it among the pairs below the block: only
-    // the pairs with a part inside the block are left. Otherwise (a mark
-    // from the block covered c′) the values from c′ on were never looked
-    // for, and every pair is scanned.
+    // The parallel pass looked for the values below the candidate c′ among
+    // the pairs below the block: those it found need no more looking for.
+    // When no wanted value is left from c′ on, only the pairs with a part
+    // inside the block are left to scan; otherwise (a mark from the block
+    // covered c′) the values from c′ on were never looked for, and every
+    // pair is scanned.
     let candidate = ahead.candidate(n);
+    let missing = ahead.missing(n);
+    for (w, word) in wanted.iter_mut().enumerate() {
+        let from = (w as u32 * 64).min(candidate);
+        let below_candidate = low_bits(candidate - from);
+        *word &= !below_candidate | missing.get(w).copied().unwrap_or(0);
+    }
     let pairs = if first_set_from(wanted, candidate).is_none() {
-        for (w, m) in wanted.iter_mut().zip(ahead.missing(n)) {
-            *w &= m;
-        }
         Pairs::PartInBlock(s)
     } else {
         if s > 0 {
@@ -494,6 +498,11 @@ fn finish_heap<T: Value>(
     // The scan ended with rare values below c unmarked: G(n) is rare, the
     // smallest of them.
     first_set(wanted)
+}
+
+/// The lowest `k` bits set (all 64 from k = 64 on).
+fn low_bits(k: u32) -> u64 {
+    if k >= 64 { !0 } else { (1u64 << k) - 1 }
 }
 
 /// Clears every bit from value `c` on.
