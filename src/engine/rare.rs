@@ -399,7 +399,7 @@ impl BlockAhead {
 
     fn marks(&self, n: usize) -> &[u64] {
         let i = (n - self.first) * 2 * self.words;
-        &self.sets[i.min(self.sets.len())..][..self.words]
+        &self.sets[i..i + self.words]
     }
 
     fn missing(&self, n: usize) -> &[u64] {
@@ -427,17 +427,16 @@ fn finish_heap<T: Value>(
     let s = ahead.below;
     let n32 = n as u32;
     bits.resize(words_for(run.max_value), 0);
-    let mark = |bits: &mut [u64], v: u32| bits[(v >> 6) as usize] |= 1 << (v & 63);
 
     // Take moves to heaps inside the block.
     for &(j, d) in &code.takes {
         if j < n32 && n32 - j >= s && d & 2 != 0 {
-            mark(bits, gv(n32 - j));
+            set_bit(bits, gv(n32 - j));
         }
     }
     for &j in &code.equal_splits {
         if n32 >= j + 2 && (n32 - j) & 1 == 0 {
-            mark(bits, 0);
+            set_bit(bits, 0);
         }
     }
     // Rare pairs with a part inside the block: an old rare position with
