@@ -4,9 +4,18 @@
 // scan), takes the mex and appends it to the code's table. The same dispatch
 // is recorded many times: each code's progress lives in `state`, so codes
 // that reach their target simply stop. CPU twin: src/cpu/survey_block.rs.
+//
+// A code in rare mode (src/engine/rare.rs has the algorithm) marks only the
+// split pairs with a rare part, takes c, the smallest common value left
+// unmarked, and scans the split pairs only until every value below c is
+// marked. Its rare positions are a list the host fills and the kernel
+// extends; a list that runs full sends the code back to the brute force.
 
 const WG: u32 = 64u;
 const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
+// Pairs each thread tests per split digit before the workgroup looks at
+// whether every wanted value is marked.
+const SCAN_PER_THREAD: u32 = 4u;
 
 struct Params {
     codes: u32,       // codes in this batch
@@ -14,24 +23,33 @@ struct Params {
     block: u32,       // heaps one workgroup finishes per dispatch
     digits_len: u32,  // digits d0..d(L-1) per code
     stride: u32,      // table words per code (two u16 values per word)
-    _pad0: u32,
+    rare_cap: u32,    // rare list words per code
     _pad1: u32,
     _pad2: u32,
 }
 
-// per code: [heaps done, largest value so far, target heap + 1, overflow]
-const STATE_WORDS: u32 = 4u;
+// per code: [heaps done, largest value so far, target heap + 1, overflow,
+//            mode (0 brute force, 1 rare values), rare mask,
+//            position parity (0 none, 1 + t), rare positions listed]
+const STATE_WORDS: u32 = 8u;
+const MODE_RARE: u32 = 1u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> digits: array<u32>; // bits 0..2: 0, 1 or 2 heaps left
 @group(0) @binding(2) var<storage, read_write> state: array<u32>;
 @group(0) @binding(3) var<storage, read_write> table: array<u32>;
+@group(0) @binding(4) var<storage, read_write> rare: array<u32>; // rare positions, ascending
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
 var<workgroup> mex_best: atomic<u32>;
+var<workgroup> c_best: atomic<u32>;
+var<workgroup> need: atomic<u32>;
+var<workgroup> need_shared: u32;
 var<workgroup> done_shared: u32;
 var<workgroup> end_shared: u32;
 var<workgroup> max_shared: u32;
+var<workgroup> mode_shared: u32;
+var<workgroup> count_shared: u32;
 
 // G(i) of the code whose table starts at word `base`.
 fn g(base: u32, i: u32) -> u32 {
@@ -50,6 +68,37 @@ fn mark(v: u32) {
     atomicOr(&bits[v >> 5u], 1u << (v & 31u));
 }
 
+// Bit i set when popcount(i & mask) is odd, for i < 32: the xor of the
+// patterns of mask's low five bits.
+fn low_parity(mask: u32) -> u32 {
+    var p = 0u;
+    if ((mask & 1u) != 0u) { p ^= 0xaaaaaaaau; }
+    if ((mask & 2u) != 0u) { p ^= 0xccccccccu; }
+    if ((mask & 4u) != 0u) { p ^= 0xf0f0f0f0u; }
+    if ((mask & 8u) != 0u) { p ^= 0xff00ff00u; }
+    if ((mask & 16u) != 0u) { p ^= 0xffff0000u; }
+    return p;
+}
+
+// Bit i set when value 32w + i is common at a heap with this flip: the
+// parity of popcount(v & mask), flipped, is odd.
+fn common_word(mask: u32, low: u32, flip: u32, w: u32) -> u32 {
+    let high = (countOneBits((w * 32u) & mask) & 1u) ^ flip;
+    return select(low, ~low, high == 1u);
+}
+
+// The bits below value c of word w.
+fn below_word(c: u32, w: u32) -> u32 {
+    let first = w * 32u;
+    if (c >= first + 32u) {
+        return 0xffffffffu;
+    }
+    if (c <= first) {
+        return 0u;
+    }
+    return (1u << (c - first)) - 1u;
+}
+
 @compute @workgroup_size(WG)
 fn survey_block(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -61,14 +110,21 @@ fn survey_block(
     }
     let base = code * params.stride;
     let at = code * STATE_WORDS;
+    let rare_base = code * params.rare_cap;
     if (lid == 0u) {
         done_shared = state[at];
         max_shared = state[at + 1u];
         end_shared = min(state[at] + params.block, state[at + 2u]);
+        mode_shared = state[at + 4u];
+        count_shared = state[at + 7u];
     }
     let start = workgroupUniformLoad(&done_shared);
     let end = workgroupUniformLoad(&end_shared);
     var top = workgroupUniformLoad(&max_shared);
+    var mode = workgroupUniformLoad(&mode_shared);
+    let mask = state[at + 5u];
+    let parity = state[at + 6u];
+    let low = low_parity(mask);
     let code_digits = code * params.digits_len;
     for (var n = start; n < end; n++) {
         let words = capacity_words(top);
@@ -77,8 +133,10 @@ fn survey_block(
         }
         if (lid == 0u) {
             atomicStore(&mex_best, words * 32u);
+            atomicStore(&c_best, words * 32u);
+            atomicStore(&need, 0u);
         }
-        workgroupBarrier();
+        let count = workgroupUniformLoad(&count_shared);
 
         // Take j >= 1 tokens, leaving nothing or one heap.
         let jmax = min(n, params.digits_len - 1u);
@@ -91,18 +149,84 @@ fn survey_block(
                 mark(g(base, n - j));
             }
         }
-        // Take j >= 0 tokens and split the rest into (a, m - a), a <= m - a.
+        // Take j >= 0 tokens and split the rest into (a, m - a), a <= m - a:
+        // every pair, or in rare mode the pairs with a rare part r < m.
         for (var j = 0u; j <= jmax; j++) {
             if ((digits[code_digits + j] & 4u) == 0u) {
                 continue;
             }
             let m = n - j;
-            for (var a = 1u + lid; 2u * a <= m; a += WG) {
-                mark(g(base, a) ^ g(base, m - a));
+            if (mode == MODE_RARE) {
+                for (var k = lid; k < count; k += WG) {
+                    let r = rare[rare_base + k];
+                    if (r < m) {
+                        mark(g(base, r) ^ g(base, m - r));
+                    }
+                }
+            } else {
+                for (var a = 1u + lid; 2u * a <= m; a += WG) {
+                    mark(g(base, a) ^ g(base, m - a));
+                }
             }
         }
         workgroupBarrier();
 
+        if (mode == MODE_RARE) {
+            // c: every common option is marked, so G(n) <= c.
+            let flip = select(0u, (n + parity - 1u) & 1u, parity != 0u);
+            for (var w = lid; w < words; w += WG) {
+                let free = ~atomicLoad(&bits[w]) & common_word(mask, low, flip, w);
+                if (free != 0u) {
+                    atomicMin(&c_best, w * 32u + countTrailingZeros(free));
+                }
+            }
+            workgroupBarrier();
+            let c = atomicLoad(&c_best);
+            // The values below c left unmarked: rare, each needs a split pair.
+            for (var w = lid; w < words; w += WG) {
+                let wanted = ~atomicLoad(&bits[w]) & below_word(c, w);
+                if (wanted != 0u) {
+                    atomicAdd(&need, countOneBits(wanted));
+                }
+            }
+            workgroupBarrier();
+            if (lid == 0u) {
+                need_shared = atomicLoad(&need);
+            }
+            var left = workgroupUniformLoad(&need_shared);
+            // Scan the split pairs by the smaller part a = 1, 2, ... until
+            // every value below c is marked or the pairs run out.
+            var a0 = 1u;
+            while (left != 0u && 2u * a0 <= n) {
+                for (var j = 0u; j <= jmax; j++) {
+                    if ((digits[code_digits + j] & 4u) == 0u) {
+                        continue;
+                    }
+                    let m = n - j;
+                    for (var k = 0u; k < SCAN_PER_THREAD; k++) {
+                        let a = a0 + k * WG + lid;
+                        if (2u * a > m) {
+                            break;
+                        }
+                        let v = g(base, a) ^ g(base, m - a);
+                        if (v < c) {
+                            let bit = 1u << (v & 31u);
+                            if ((atomicOr(&bits[v >> 5u], bit) & bit) == 0u) {
+                                atomicSub(&need, 1u);
+                            }
+                        }
+                    }
+                }
+                a0 += WG * SCAN_PER_THREAD;
+                workgroupBarrier();
+                if (lid == 0u) {
+                    need_shared = atomicLoad(&need);
+                }
+                left = workgroupUniformLoad(&need_shared);
+            }
+        }
+
+        // The mex (in rare mode: c, or the smallest value the scan left).
         for (var w = lid; w < words; w += WG) {
             let free = ~atomicLoad(&bits[w]);
             if (free != 0u) {
@@ -120,13 +244,27 @@ fn survey_block(
             let sh = (n & 1u) << 4u;
             table[i] = (table[i] & ~(0xffffu << sh)) | ((v & 0xffffu) << sh);
             max_shared = max(max_shared, v);
+            // A rare position joins the list; a full list ends rare mode.
+            let flip = select(0u, (n + parity - 1u) & 1u, parity != 0u);
+            let rare_here = ((countOneBits(v & mask) & 1u) ^ flip) == 0u;
+            if (mode_shared == MODE_RARE && rare_here) {
+                if (count_shared < params.rare_cap) {
+                    rare[rare_base + count_shared] = n;
+                    count_shared += 1u;
+                } else {
+                    mode_shared = 0u;
+                }
+            }
         }
         // The value just written is read by the next heap's options.
         storageBarrier();
         top = workgroupUniformLoad(&max_shared);
+        mode = workgroupUniformLoad(&mode_shared);
     }
     if (lid == 0u) {
         state[at] = end;
         state[at + 1u] = max_shared;
+        state[at + 4u] = mode_shared;
+        state[at + 7u] = count_shared;
     }
 }

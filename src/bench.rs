@@ -743,12 +743,17 @@ pub struct SurveyBenchRow {
     pub cpu_values_per_second: f64,
     /// CPU time / GPU time: above 1 the GPU is faster.
     pub gpu_over_cpu: Option<f64>,
+    /// The GPU survey by brute force only (`--algorithm naive`), and its
+    /// time over the default's (rare values where they pay).
+    pub gpu_brute_seconds: Option<f64>,
+    pub gpu_rare_over_brute: Option<f64>,
     pub certified: usize,
 }
 
 /// Every 2-digit code to 2^12 heaps with `--quick`, every 3-digit code to
 /// 2^13 otherwise, as `grundy survey` runs them: on the GPU one code per
-/// workgroup, on the CPU codes in parallel by rare values where they pay.
+/// workgroup (rare values where they pay, and again by brute force only),
+/// on the CPU codes in parallel by rare values where they pay.
 fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<SurveyBenchRow> {
     let (digits, n) = if quick { (2, 1 << 12) } else { (3, 1 << 13) };
     let codes: Vec<Code> = crate::commands::survey::all_codes("0", digits)
@@ -758,19 +763,21 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
     let start = Instant::now();
     let rows = crate::commands::survey::survey_rows(&codes, n, Algorithm::Auto, &|| {})?;
     let cpu_s = start.elapsed().as_secs_f64();
-    let gpu_run = match gpu {
-        Some(Backend::Gpu(ctx)) => {
-            let start = Instant::now();
-            let (gpu_rows, stats) =
-                crate::commands::survey::survey_rows_gpu(ctx, &codes, n, &|| {})?;
-            let secs = start.elapsed().as_secs_f64();
-            if rows.iter().zip(&gpu_rows).any(|(c, g)| c.0 != g.0) {
-                return Err(Error::Run("GPU and CPU surveys differ".into()));
-            }
-            Some((secs, stats.kernel_seconds))
+    let on_gpu = |algorithm: Algorithm| -> Result<Option<(f64, f64)>> {
+        let Some(Backend::Gpu(ctx)) = gpu else {
+            return Ok(None);
+        };
+        let start = Instant::now();
+        let (gpu_rows, stats) =
+            crate::commands::survey::survey_rows_gpu(ctx, &codes, n, algorithm, &|| {})?;
+        let secs = start.elapsed().as_secs_f64();
+        if rows.iter().zip(&gpu_rows).any(|(c, g)| c.0 != g.0) {
+            return Err(Error::Run("GPU and CPU surveys differ".into()));
         }
-        _ => None,
+        Ok(Some((secs, stats.kernel_seconds)))
     };
+    let gpu_run = on_gpu(Algorithm::Auto)?;
+    let gpu_brute = on_gpu(Algorithm::Naive)?.map(|r| r.0);
     let values = (rows.len() as u64 * (n + 1)) as f64;
     let row = SurveyBenchRow {
         workload: format!("survey {digits} digits to {n}"),
@@ -782,12 +789,14 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
         gpu_values_per_second: gpu_run.map(|r| values / r.0),
         cpu_values_per_second: values / cpu_s,
         gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
+        gpu_brute_seconds: gpu_brute,
+        gpu_rare_over_brute: gpu_run.zip(gpu_brute).map(|(r, b)| b / r.0),
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
     };
     if !json {
         println!();
         println!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>10}",
+            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>10}",
             "survey",
             "codes",
             "gpu s",
@@ -796,10 +805,11 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             "gpu values/s",
             "cpu values/s",
             "gpu/cpu",
+            "gpu brute s",
             "certified"
         );
         println!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>10}",
+            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>10}",
             row.workload,
             row.codes,
             opt(row.gpu_seconds, 3),
@@ -808,6 +818,7 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             opt(row.gpu_values_per_second, 0),
             row.cpu_values_per_second,
             opt(row.gpu_over_cpu, 2),
+            opt(row.gpu_brute_seconds, 3),
             row.certified
         );
     }
@@ -945,7 +956,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
                 cpu_seconds: r.cpu_seconds,
-                baseline: None,
+                baseline: r.gpu_brute_seconds.map(|b| ("GPU brute force", b)),
             });
         }
         for r in &graphs {

@@ -478,7 +478,7 @@ pub struct SurveyArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
-    /// Where to compute: auto uses the GPU when an adapter exists (one code per workgroup, brute force); cpu runs codes in parallel by rare values where they pay.
+    /// Where to compute: auto uses the GPU when an adapter exists (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Write the rows here (- for stdout).

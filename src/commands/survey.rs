@@ -10,10 +10,11 @@ use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::cli::SurveyArgs;
 use crate::engine::heap_table::HeapTable;
+use crate::engine::rare::RareCode;
 use crate::engine::rare::rare_parity;
 use crate::engine::sequence::Algorithm;
 use crate::engine::sequence::SequenceRun;
-use crate::engine::survey_kernel::{SurveyKernel, runs_on_kernel};
+use crate::engine::survey_kernel::{SurveyKernel, choose_mode, runs_on_kernel};
 use crate::engine::{Backend, HeapEngine, memory};
 use crate::error::{Error, Result};
 use crate::export;
@@ -160,13 +161,29 @@ pub fn survey_row(code: &Code, n: u64, algorithm: Algorithm) -> Result<(SurveyRo
     Ok((row_of(code, n, &run.table, period), run.engine))
 }
 
+/// Rare list words per code on the GPU: `--algorithm auto` starts rare mode
+/// only under one rare heap in 8 (`sparse_enough`), and a code whose list
+/// outgrows that during a round goes back to the brute force; `rare` keeps
+/// every rare position; `naive` needs no list.
+fn rare_cap(algorithm: Algorithm, n: u64) -> usize {
+    match algorithm {
+        Algorithm::Auto => (n as usize + 1) / 8 + 64,
+        Algorithm::Rare => n as usize + 1,
+        Algorithm::Naive => 1,
+    }
+}
+
 /// Every code's row with the codes on the GPU, one workgroup each, in the
 /// same rounds as on the CPU (so the rows are the same); codes the kernel
-/// does not run (modifiers, tails, three heaps) go to the CPU.
+/// does not run (modifiers, tails, three heaps) go to the CPU. The first
+/// round is the brute force; after each round the host chooses every
+/// code's mode for the next from its table so far (rare values under the
+/// best split when they pay, `choose_mode`).
 pub fn survey_rows_gpu(
     ctx: &GpuContext,
     codes: &[Code],
     n: u64,
+    algorithm: Algorithm,
     done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, GpuStats)> {
     if n >= u32::MAX as u64 / 2 {
@@ -181,7 +198,7 @@ pub fn survey_rows_gpu(
     let cpu_rows: Vec<(usize, (SurveyRow, HeapEngine))> = cpu
         .par_iter()
         .map(|&i| {
-            let row = survey_row(&codes[i], n, Algorithm::Auto);
+            let row = survey_row(&codes[i], n, algorithm);
             done();
             row.map(|r| (i, r))
         })
@@ -191,15 +208,17 @@ pub fn survey_rows_gpu(
     }
     let mut stats = GpuStats::default();
     let stride = crate::engine::packed_words(n + 1) as usize;
-    let per_batch = codes_per_batch(ctx, stride);
-    // each round reads a batch's tables back and unpacks one code at a time
+    let rare_cap = rare_cap(algorithm, n);
+    let per_batch = codes_per_batch(ctx, stride.max(rare_cap));
+    // each round reads a batch's tables back and unpacks one code at a
+    // time, and a code's rare list passes through the host
     memory::check_fits(
         &format!("the GPU survey's tables of {} values", n + 1),
-        (per_batch.min(gpu.len()) * stride * 4) as u64 + 4 * (n + 1),
+        (per_batch.min(gpu.len()) * stride * 4) as u64 + 8 * (n + 1),
     )?;
     for batch in gpu.chunks(per_batch) {
         let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
-        let kern = SurveyKernel::new(&batch_codes, n);
+        let kern = SurveyKernel::new(&batch_codes, n, rare_cap);
         let mut on_gpu = GpuSurvey::new(ctx, &kern).map_err(Error::Run)?;
         let mut active = vec![true; batch.len()];
         let mut to = n.min(FIRST_ROUND);
@@ -215,11 +234,20 @@ pub fn survey_rows_gpu(
                     continue;
                 }
                 let code = &codes[i];
-                let mut table = HeapTable::from_wide(kern.values(&tables, k, to as usize + 1));
+                let values = kern.values(&tables, k, to as usize + 1);
+                let mut table = HeapTable::from_wide(values.clone());
                 if let Some(period) = round_end(&mut table, &PeriodRule::for_code(code), to, n) {
-                    rows[i] = Some((row_of(code, n, &table, period), HeapEngine::Blocked));
+                    let engine = if on_gpu.is_rare(k) {
+                        HeapEngine::Rare
+                    } else {
+                        HeapEngine::Blocked
+                    };
+                    rows[i] = Some((row_of(code, n, &table, period), engine));
                     active[k] = false;
                     done();
+                } else if algorithm != Algorithm::Naive {
+                    let always = algorithm == Algorithm::Rare;
+                    on_gpu.set_mode(k, &choose_mode(code, &values, rare_cap, always));
                 }
             }
             to = (2 * to).min(n);
@@ -270,15 +298,20 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             eprintln!("grundy: {m}");
         }
     };
-    // Rare values run on the CPU only: asking for them keeps the survey there.
-    let backend = match args.algorithm {
-        Algorithm::Rare => Backend::Cpu,
-        _ => Backend::open(args.backend, &mut notice)?,
-    };
+    if args.algorithm == Algorithm::Rare {
+        for code in &codes {
+            RareCode::new(code).map_err(|why| {
+                Error::Input(format!(
+                    "--algorithm rare: {why}; use --algorithm auto or naive"
+                ))
+            })?;
+        }
+    }
+    let backend = Backend::open(args.backend, &mut notice)?;
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
     let (rows, gpu) = match &backend {
-        Backend::Gpu(ctx) => survey_rows_gpu(ctx, &codes, args.n, &|| bar.inc(1))?,
+        Backend::Gpu(ctx) => survey_rows_gpu(ctx, &codes, args.n, args.algorithm, &|| bar.inc(1))?,
         Backend::Cpu => (
             survey_rows(&codes, args.n, args.algorithm, &|| bar.inc(1))?,
             GpuStats::default(),

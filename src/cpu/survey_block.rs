@@ -1,28 +1,88 @@
 //! CPU twin of `shaders/survey_block.wgsl`: each code (a rayon task here, a
 //! workgroup there) finishes its next heaps in order, marking every option's
-//! value and taking the mex.
+//! value and taking the mex; a code in rare mode marks the pairs with a rare
+//! part, takes c and scans the split pairs only until every value below c
+//! is marked.
 
 use rayon::prelude::*;
 
 use super::heap_common::{Bits, capacity_words};
-use crate::engine::survey_kernel::{STATE_WORDS, SurveyKernel};
+use crate::engine::survey_kernel::{MODE_RARE, STATE_WORDS, SurveyKernel};
+
+/// Pairs each GPU thread tests per split digit between two looks at `need`
+/// (the twin scans the same runs of pairs, WG × this many).
+const SCAN_PER_THREAD: u32 = 4;
+const WG: u32 = 64;
 
 /// G(i) of the code whose table is `table`.
 fn g(table: &[u32], i: u32) -> u32 {
     (table[(i >> 1) as usize] >> ((i & 1) << 4)) & 0xffff
 }
 
-/// One dispatch: every code finishes up to `block` more heaps, up to its target.
-pub fn survey_block(kern: &SurveyKernel, block: u32, state: &mut [u32], table: &mut [u32]) {
+/// Bit i set when popcount(i & mask) is odd, for i < 32: the xor of the
+/// patterns of mask's low five bits.
+fn low_parity(mask: u32) -> u32 {
+    let mut p = 0;
+    for (bit, pattern) in [
+        0xaaaaaaaa,
+        0xcccccccc,
+        0xf0f0f0f0,
+        0xff00ff00,
+        0xffff0000u32,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if mask & (1 << bit) != 0 {
+            p ^= pattern;
+        }
+    }
+    p
+}
+
+/// Bit i set when value 32w + i is common at a heap with this flip: the
+/// parity of popcount(v & mask), flipped, is odd.
+fn common_word(mask: u32, low: u32, flip: u32, w: u32) -> u32 {
+    let high = (((w * 32) & mask).count_ones() & 1) ^ flip;
+    if high == 1 { !low } else { low }
+}
+
+/// The bits below value c of word w.
+fn below_word(c: u32, w: u32) -> u32 {
+    let first = w * 32;
+    if c >= first + 32 {
+        return !0;
+    }
+    if c <= first {
+        return 0;
+    }
+    (1 << (c - first)) - 1
+}
+
+/// One dispatch: every code finishes up to `block` more heaps, up to its
+/// target. `rare` holds `kern.rare_cap` words per code.
+pub fn survey_block(
+    kern: &SurveyKernel,
+    block: u32,
+    state: &mut [u32],
+    table: &mut [u32],
+    rare: &mut [u32],
+) {
     let len = kern.digits_len as usize;
     state
         .par_chunks_mut(STATE_WORDS)
         .zip(table.par_chunks_mut(kern.stride))
+        .zip(rare.par_chunks_mut(kern.rare_cap.max(1)))
         .zip(kern.digits.par_chunks(len))
-        .for_each(|((state, table), digits)| {
+        .for_each(|(((state, table), rare), digits)| {
             let start = state[0];
             let end = (state[0] + block).min(state[2]);
             let mut top = state[1];
+            let mut mode = state[4];
+            let mask = state[5];
+            let parity = state[6];
+            let low = low_parity(mask);
+            let mut count = state[7];
             for n in start..end {
                 let words = capacity_words(top, 1);
                 let mut bits = Bits(vec![0; words as usize]);
@@ -38,17 +98,63 @@ pub fn survey_block(kern: &SurveyKernel, block: u32, state: &mut [u32], table: &
                         bits.mark(g(table, n - j));
                     }
                 }
-                // Take j >= 0 tokens and split the rest into (a, m - a), a <= m - a.
+                // Take j >= 0 tokens and split the rest into (a, m - a), a <= m - a:
+                // every pair, or in rare mode the pairs with a rare part r < m.
                 for j in 0..=jmax {
                     if digits[j as usize] & 4 == 0 {
                         continue;
                     }
                     let m = n - j;
-                    for a in (1..).take_while(|a| 2 * a <= m) {
-                        bits.mark(g(table, a) ^ g(table, m - a));
+                    if mode == MODE_RARE {
+                        for &r in &rare[..count as usize] {
+                            if r < m {
+                                bits.mark(g(table, r) ^ g(table, m - r));
+                            }
+                        }
+                    } else {
+                        for a in (1..).take_while(|a| 2 * a <= m) {
+                            bits.mark(g(table, a) ^ g(table, m - a));
+                        }
                     }
                 }
 
+                if mode == MODE_RARE {
+                    // c: every common option is marked, so G(n) <= c.
+                    let flip = if parity != 0 { (n + parity - 1) & 1 } else { 0 };
+                    let c = (0..words)
+                        .map(|w| (w, !bits.0[w as usize] & common_word(mask, low, flip, w)))
+                        .find(|&(_, free)| free != 0)
+                        .map_or(words * 32, |(w, free)| w * 32 + free.trailing_zeros());
+                    // The values below c left unmarked: rare, each needs a split pair.
+                    let mut need: u32 = (0..words)
+                        .map(|w| (!bits.0[w as usize] & below_word(c, w)).count_ones())
+                        .sum();
+                    // Scan the split pairs by the smaller part a = 1, 2, ... until
+                    // every value below c is marked or the pairs run out.
+                    let mut a0 = 1;
+                    while need != 0 && 2 * a0 <= n {
+                        for j in 0..=jmax {
+                            if digits[j as usize] & 4 == 0 {
+                                continue;
+                            }
+                            let m = n - j;
+                            for a in (a0..a0 + WG * SCAN_PER_THREAD).take_while(|a| 2 * a <= m) {
+                                let v = g(table, a) ^ g(table, m - a);
+                                if v < c {
+                                    let bit = 1 << (v & 31);
+                                    let word = &mut bits.0[(v >> 5) as usize];
+                                    if *word & bit == 0 {
+                                        *word |= bit;
+                                        need -= 1;
+                                    }
+                                }
+                            }
+                        }
+                        a0 += WG * SCAN_PER_THREAD;
+                    }
+                }
+
+                // The mex (in rare mode: c, or the smallest value the scan left).
                 let v = (0..words)
                     .find(|&w| !bits.0[w as usize] != 0)
                     .map_or(words * 32, |w| {
@@ -62,8 +168,21 @@ pub fn survey_block(kern: &SurveyKernel, block: u32, state: &mut [u32], table: &
                 let sh = (n & 1) << 4;
                 table[i] = (table[i] & !(0xffff << sh)) | ((v & 0xffff) << sh);
                 top = top.max(v);
+                // A rare position joins the list; a full list ends rare mode.
+                let flip = if parity != 0 { (n + parity - 1) & 1 } else { 0 };
+                let rare_here = ((v & mask).count_ones() & 1) ^ flip == 0;
+                if mode == MODE_RARE && rare_here {
+                    if (count as usize) < kern.rare_cap {
+                        rare[count as usize] = n;
+                        count += 1;
+                    } else {
+                        mode = 0;
+                    }
+                }
             }
             state[0] = end;
             state[1] = top;
+            state[4] = mode;
+            state[7] = count;
         });
 }

@@ -134,6 +134,12 @@ pub enum Outcome {
 /// the brute force saves.
 const DENSE_RATIO: usize = 8;
 
+/// Whether `rare` rare positions among `heaps` heaps leave the table sparse
+/// enough for the rare-value scan to pay.
+pub fn sparse_enough(rare: usize, heaps: usize) -> bool {
+    rare * DENSE_RATIO <= heaps
+}
+
 /// The state the algorithm keeps besides the table.
 pub struct RareRun {
     pub split: RareSplit,
@@ -250,7 +256,7 @@ pub fn extend<T: Value>(
         run.maybe_rechoose(code, g);
         if persist == Persist::GiveUpWhenDense
             && g.len() >= JUDGE_FROM
-            && run.rare.len() * DENSE_RATIO > g.len()
+            && !sparse_enough(run.rare.len(), g.len())
         {
             return Outcome::Dense;
         }

@@ -1,12 +1,18 @@
 //! What the survey kernel (`shaders/survey_block.wgsl`, CPU twin
 //! `src/cpu/survey_block.rs`) needs of a batch of codes: each code's digits
-//! as bit sets of the heap counts it may leave (0, 1 or 2), and the layout of
-//! the per-code state and tables.
+//! as bit sets of the heap counts it may leave (0, 1 or 2), the layout of
+//! the per-code state, tables and rare lists, and the host's choice of rare
+//! mode for each code between rounds.
 
+use crate::analysis::rare::{ValueHistogram, rare_positions};
+use crate::engine::rare::{RareCode, sparse_enough};
 use crate::game::{Code, Modifier};
 
-/// Words of state per code: heaps done, largest value, target (heaps), overflow.
-pub const STATE_WORDS: usize = 4;
+/// Words of state per code: heaps done, largest value, target (heaps),
+/// overflow, mode, rare mask, position parity (0 none, 1 + t), rare count.
+pub const STATE_WORDS: usize = 8;
+/// State word 4: the code runs the rare-value scan (0: the brute force).
+pub const MODE_RARE: u32 = 1;
 /// Heaps one workgroup finishes per dispatch (a shader loop must stay short
 /// on llvmpipe, which stops loops after 65535 iterations).
 pub const SURVEY_BLOCK: u32 = 1024;
@@ -20,6 +26,22 @@ pub struct SurveyKernel {
     pub codes: usize,
     /// Table words per code: values 0..=n, two u16 values per word.
     pub stride: usize,
+    /// Rare list words per code: a code whose list runs full goes back to
+    /// the brute force.
+    pub rare_cap: usize,
+}
+
+/// How a code runs its next round: the brute force, or rare values under
+/// a split with these rare positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SurveyMode {
+    Brute,
+    Rare {
+        mask: u32,
+        /// State word 6: 0 without the position parity, 1 + t with it.
+        parity: u32,
+        positions: Vec<u32>,
+    },
 }
 
 /// Whether the kernel runs `code`: octal digits (0, 1 or 2 heaps left), no
@@ -36,7 +58,8 @@ pub fn runs_on_kernel(code: &Code) -> bool {
 
 impl SurveyKernel {
     /// The kernel for `codes` (each one `runs_on_kernel`) to heap `n`.
-    pub fn new(codes: &[&Code], n: u64) -> SurveyKernel {
+    /// `rare_cap` bounds each code's rare list (at least 1).
+    pub fn new(codes: &[&Code], n: u64, rare_cap: usize) -> SurveyKernel {
         let digits_len = codes
             .iter()
             .map(|c| c.digits.len())
@@ -55,6 +78,7 @@ impl SurveyKernel {
             digits,
             codes: codes.len(),
             stride: crate::engine::packed_words(n + 1) as usize,
+            rare_cap: rare_cap.max(1),
         }
     }
 
@@ -73,11 +97,53 @@ impl SurveyKernel {
         vec![0; self.codes * STATE_WORDS]
     }
 
+    /// Puts code `i` in `mode` in the state words; a rare mode's positions
+    /// go to the code's list, from word `rare_list_at(i)` of the lists.
+    pub fn set_mode(&self, state: &mut [u32], i: usize, mode: &SurveyMode) {
+        let st = &mut state[i * STATE_WORDS..(i + 1) * STATE_WORDS];
+        st[4..8].copy_from_slice(&match mode {
+            SurveyMode::Brute => [0; 4],
+            SurveyMode::Rare {
+                mask,
+                parity,
+                positions,
+            } => [MODE_RARE, *mask, *parity, positions.len() as u32],
+        });
+    }
+
+    /// The first word of code `i`'s rare list.
+    pub fn rare_list_at(&self, i: usize) -> usize {
+        i * self.rare_cap
+    }
+
     /// G(0..len) of code `i` from a table laid out as the kernel writes it.
     pub fn values(&self, table: &[u32], i: usize, len: usize) -> Vec<u16> {
         let words = &table[i * self.stride..];
         (0..len)
             .map(|h| (words[h / 2] >> ((h & 1) * 16)) as u16)
             .collect()
+    }
+}
+
+/// The mode for `code`'s next round, from its table so far: rare values
+/// under the best split when the code splits heaps and the split leaves few
+/// rare positions (any number with `always`), and they fit `rare_cap`;
+/// otherwise the brute force.
+pub fn choose_mode(code: &Code, g: &[u16], rare_cap: usize, always: bool) -> SurveyMode {
+    let Ok(rc) = RareCode::new(code) else {
+        return SurveyMode::Brute;
+    };
+    let (split, count) = ValueHistogram::of(g).best_split(rc.parity);
+    let count = count as usize;
+    if count >= rare_cap || !(always || sparse_enough(count, g.len())) {
+        return SurveyMode::Brute;
+    }
+    SurveyMode::Rare {
+        mask: split.mask,
+        parity: split.parity.map_or(0, |t| 1 + t),
+        positions: rare_positions(g, split)
+            .into_iter()
+            .map(|n| n as u32)
+            .collect(),
     }
 }

@@ -1,6 +1,7 @@
 //! Runs `shaders/survey_block.wgsl`: a batch of codes on the GPU, one
-//! workgroup per code, the tables resident between rounds. A round records
-//! the same dispatch as many times as the furthest code needs, in one pass.
+//! workgroup per code, the tables and rare lists resident between rounds. A
+//! round records the same dispatch as many times as the furthest code
+//! needs, in one pass.
 
 use wgpu::util::DeviceExt;
 
@@ -9,13 +10,14 @@ use super::heap::{GpuStats, loop_budget};
 use super::timer::{Timer, submit_batch};
 use crate::engine::grid_2d;
 use crate::engine::heap_kernel::MAX_WORDS;
-use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel};
+use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode};
 
 const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
 /// Threads per workgroup (WG in the shader).
 const WG: u32 = 64;
 
-/// How many codes' tables of `stride_words` words fit one binding.
+/// How many codes' tables of `stride_words` words (and rare lists of
+/// fewer words) fit one binding.
 pub fn codes_per_batch(ctx: &GpuContext, stride_words: usize) -> usize {
     (ctx.max_binding() / (stride_words as u64 * 4)).max(1) as usize
 }
@@ -30,13 +32,14 @@ fn block_for(ctx: &GpuContext, kern: &SurveyKernel, top: u32) -> u32 {
     };
     let wg = WG as u64;
     let splits = kern.split_digits() as u64;
-    // per heap: the split scans, the take scan, the digit loop, and the
-    // bitset's clear and mex scans at their widest
+    // per heap: the split scans, the rare-pair marks, the take scan, the
+    // digit loops, and the bitset's clear, c, need and mex scans at their widest
     let per_heap = splits * (top as u64 / (2 * wg) + 1)
+        + splits * (kern.rare_cap as u64 / wg + 1)
         + kern.digits_len as u64 / wg
         + 1
-        + kern.digits_len as u64
-        + 2 * (MAX_WORDS as u64 / wg);
+        + 2 * kern.digits_len as u64
+        + 4 * (MAX_WORDS as u64 / wg);
     (budget / per_heap).clamp(1, SURVEY_BLOCK as u64) as u32
 }
 
@@ -49,6 +52,7 @@ pub struct GpuSurvey<'a> {
     params: wgpu::Buffer,
     state: wgpu::Buffer,
     table: wgpu::Buffer,
+    rare: wgpu::Buffer,
     timer: Option<Timer>,
     groups: (u32, u32),
     /// The state as last read back.
@@ -59,8 +63,9 @@ pub struct GpuSurvey<'a> {
 impl<'a> GpuSurvey<'a> {
     pub fn new(ctx: &'a GpuContext, kern: &'a SurveyKernel) -> Result<GpuSurvey<'a>, String> {
         let table_bytes = (kern.codes * kern.stride * 4) as u64;
+        let rare_bytes = (kern.codes * kern.rare_cap * 4) as u64;
         let binding = ctx.max_binding();
-        if table_bytes > binding {
+        if table_bytes.max(rare_bytes) > binding {
             return Err(format!(
                 "{} tables of {} words need {} MiB; the adapter '{}' binds at most {} MiB",
                 kern.codes,
@@ -81,7 +86,7 @@ impl<'a> GpuSurvey<'a> {
             SURVEY_BLOCK,
             kern.digits_len,
             kern.stride as u32,
-            0,
+            kern.rare_cap as u32,
             0,
             0,
         ];
@@ -109,7 +114,13 @@ impl<'a> GpuSurvey<'a> {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let layout = ctx.levels_layout("survey", &[true, false, false]);
+        let rare = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("survey rare lists"),
+            size: rare_bytes.max(4),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let layout = ctx.levels_layout("survey", &[true, false, false, false]);
         let pipeline = ctx
             .pipelines("survey", &layout, SURVEY_BLOCK_WGSL, &["survey_block"])
             .remove(0);
@@ -125,6 +136,7 @@ impl<'a> GpuSurvey<'a> {
                 digits.as_entire_binding(),
                 state.as_entire_binding(),
                 table.as_entire_binding(),
+                rare.as_entire_binding(),
             ],
         );
         Ok(GpuSurvey {
@@ -135,11 +147,32 @@ impl<'a> GpuSurvey<'a> {
             params,
             state,
             table,
+            rare,
             timer: ctx.timestamps.then(|| Timer::new(ctx)),
             groups,
             state_words,
             stats: GpuStats::default(),
         })
+    }
+
+    /// Puts code `i` in `mode` for the next round (its rare list is written
+    /// now, its state with the next `run_to`).
+    pub fn set_mode(&mut self, i: usize, mode: &SurveyMode) {
+        self.kern.set_mode(&mut self.state_words, i, mode);
+        if let SurveyMode::Rare { positions, .. } = mode
+            && !positions.is_empty()
+        {
+            let at = (self.kern.rare_list_at(i) * 4) as u64;
+            self.ctx
+                .queue
+                .write_buffer(&self.rare, at, bytemuck::cast_slice(positions));
+        }
+    }
+
+    /// Whether code `i` ran its last round in rare mode (a full list sends
+    /// a code back to the brute force).
+    pub fn is_rare(&self, i: usize) -> bool {
+        self.state_words[i * STATE_WORDS + 4] == crate::engine::survey_kernel::MODE_RARE
     }
 
     /// Runs every code to `targets[i]` heaps (a code already there does
