@@ -13,7 +13,8 @@ use grundy::commands::graph::{bipode_of, pode_of, pode_rows};
 use grundy::cpu::general;
 use grundy::engine::Backend;
 use grundy::engine::graph_dense::{
-    DenseTuning, cpu_dense, cpu_dense_connected, moves_table, solve_dense,
+    DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
+    solve_dense,
 };
 use grundy::engine::graph_kernel::GraphKernel;
 use grundy::engine::graph_memo::MemoSolver;
@@ -412,9 +413,23 @@ fn connected_only_walk_equals_the_full_table() {
             random_graph(&mut rng, n, 40)
         };
         let full = dense(&g, &c);
-        let (part, evaluated) = cpu_dense_connected(&GraphKernel::new(&g, &c), &|_| {}).unwrap();
+        let kern = GraphKernel::new(&g, &c);
+        let (part, evaluated) = cpu_dense_connected(&kern, &|_| {}).unwrap();
+        // Only the levels a game from the whole graph reaches are walked:
+        // every position reachable by moves lies on one of them.
+        let levels = reachable_levels(&kern);
+        let mut stack = vec![g.all()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(m) = stack.pop() {
+            assert!(levels[m.count_ones() as usize], "{} reaches {m:#x}", c.text);
+            for_each_option(&g, &c, m, |o| {
+                if seen.insert(o) {
+                    stack.push(o);
+                }
+            });
+        }
         let connected: Vec<u64> = (1..full.len() as u64)
-            .filter(|&m| g.is_connected(m))
+            .filter(|&m| g.is_connected(m) && levels[m.count_ones() as usize])
             .collect();
         assert_eq!(evaluated, connected.len() as u64);
         for m in connected {
