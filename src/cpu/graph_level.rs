@@ -132,8 +132,14 @@ impl Moves {
         for (e, &rest) in entries.iter_mut().zip(&self.rest[..self.len]) {
             *e = table[rest as usize].load(Ordering::Relaxed);
         }
-        for i in 0..self.len {
-            let (rest, entry, digit) = (self.rest[i], entries[i] as u32, self.digit[i]);
+        let waiting = self
+            .rest
+            .iter()
+            .zip(&entries)
+            .zip(&self.digit)
+            .take(self.len);
+        for ((&rest, &entry), &digit) in waiting {
+            let entry = entry as u32;
             if digit & 4 != 0 {
                 play_move(kern, rest, entry, digit, seen);
                 continue;

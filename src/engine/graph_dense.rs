@@ -201,8 +201,8 @@ pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result
     let reachable = reachable_levels(kern);
     let mut evaluated = 0;
     let mut done = 1;
-    for k in 1..=kern.n {
-        if reachable[k] {
+    for (k, &reachable) in reachable.iter().enumerate().skip(1) {
+        if reachable {
             evaluated +=
                 graph_level_connected(kern, view, k).map_err(|o| Error::Run(o.to_string()))?;
         }
