@@ -97,7 +97,7 @@ pub enum HeapEngine {
     Blocked,
     /// The general CPU engine (codes that leave three or more heaps).
     General,
-    /// The rare-value (sparse space) algorithm on the CPU.
+    /// The rare-value (sparse space) algorithm (CPU, or the survey kernel's rare mode).
     Rare,
 }
 
