@@ -137,6 +137,8 @@ fn survey_block(
             atomicStore(&need, 0u);
         }
         let count = workgroupUniformLoad(&count_shared);
+        // The position parity flips which values are common at odd or even heaps.
+        let flip = select(0u, (n + parity - 1u) & 1u, parity != 0u);
 
         // Take j >= 1 tokens, leaving nothing or one heap.
         let jmax = min(n, params.digits_len - 1u);
@@ -173,7 +175,6 @@ fn survey_block(
 
         if (mode == MODE_RARE) {
             // c: every common option is marked, so G(n) <= c.
-            let flip = select(0u, (n + parity - 1u) & 1u, parity != 0u);
             for (var w = lid; w < words; w += WG) {
                 let free = ~atomicLoad(&bits[w]) & common_word(mask, low, flip, w);
                 if (free != 0u) {
@@ -245,7 +246,6 @@ fn survey_block(
             table[i] = (table[i] & ~(0xffffu << sh)) | ((v & 0xffffu) << sh);
             max_shared = max(max_shared, v);
             // A rare position joins the list; a full list ends rare mode.
-            let flip = select(0u, (n + parity - 1u) & 1u, parity != 0u);
             let rare_here = ((countOneBits(v & mask) & 1u) ^ flip) == 0u;
             if (mode_shared == MODE_RARE && rare_here) {
                 if (count_shared < params.rare_cap) {

@@ -10,10 +10,9 @@ use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::cli::SurveyArgs;
 use crate::engine::heap_table::HeapTable;
-use crate::engine::rare::RareCode;
 use crate::engine::rare::rare_parity;
 use crate::engine::sequence::Algorithm;
-use crate::engine::sequence::SequenceRun;
+use crate::engine::sequence::{SequenceRun, rare_code_for};
 use crate::engine::survey_kernel::{SurveyKernel, choose_mode, runs_on_kernel};
 use crate::engine::{Backend, HeapEngine, memory};
 use crate::error::{Error, Result};
@@ -298,14 +297,10 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             eprintln!("grundy: {m}");
         }
     };
-    if args.algorithm == Algorithm::Rare {
-        for code in &codes {
-            RareCode::new(code).map_err(|why| {
-                Error::Input(format!(
-                    "--algorithm rare: {why}; use --algorithm auto or naive"
-                ))
-            })?;
-        }
+    // Refuse `--algorithm rare` for a code without rare values before any
+    // work, on either backend.
+    for code in &codes {
+        rare_code_for(code, args.algorithm)?;
     }
     let backend = Backend::open(args.backend, &mut notice)?;
     let start = Instant::now();

@@ -86,6 +86,8 @@ pub fn survey_block(
             for n in start..end {
                 let words = capacity_words(top, 1);
                 let mut bits = Bits(vec![0; words as usize]);
+                // The position parity flips which values are common at odd or even heaps.
+                let flip = if parity != 0 { (n + parity - 1) & 1 } else { 0 };
 
                 // Take j >= 1 tokens, leaving nothing or one heap.
                 let jmax = n.min(kern.digits_len - 1);
@@ -120,7 +122,6 @@ pub fn survey_block(
 
                 if mode == MODE_RARE {
                     // c: every common option is marked, so G(n) <= c.
-                    let flip = if parity != 0 { (n + parity - 1) & 1 } else { 0 };
                     let c = (0..words)
                         .map(|w| (w, !bits.0[w as usize] & common_word(mask, low, flip, w)))
                         .find(|&(_, free)| free != 0)
@@ -169,7 +170,6 @@ pub fn survey_block(
                 table[i] = (table[i] & !(0xffff << sh)) | ((v & 0xffff) << sh);
                 top = top.max(v);
                 // A rare position joins the list; a full list ends rare mode.
-                let flip = if parity != 0 { (n + parity - 1) & 1 } else { 0 };
                 let rare_here = ((v & mask).count_ones() & 1) ^ flip == 0;
                 if mode == MODE_RARE && rare_here {
                     if (count as usize) < kern.rare_cap {

@@ -42,19 +42,23 @@ pub struct SequenceRun<'a> {
     pub seconds: f64,
 }
 
+/// The code as rare values read it when `algorithm` may use them; an input
+/// error when `--algorithm rare` asks for them and the code has none.
+pub fn rare_code_for(code: &Code, algorithm: Algorithm) -> Result<Option<RareCode>> {
+    match (algorithm, RareCode::new(code)) {
+        (Algorithm::Naive, _) => Ok(None),
+        (_, Ok(rc)) => Ok(Some(rc)),
+        (Algorithm::Rare, Err(why)) => Err(Error::Input(format!(
+            "--algorithm rare: {why}; use --algorithm auto or naive"
+        ))),
+        (Algorithm::Auto, Err(_)) => Ok(None),
+    }
+}
+
 impl<'a> SequenceRun<'a> {
     /// A run that continues `table` (empty for a fresh one).
     pub fn new(code: &'a Code, algorithm: Algorithm, table: HeapTable) -> Result<SequenceRun<'a>> {
-        let rare_code = match (algorithm, RareCode::new(code)) {
-            (Algorithm::Naive, _) => None,
-            (_, Ok(rc)) => Some(rc),
-            (Algorithm::Rare, Err(why)) => {
-                return Err(Error::Input(format!(
-                    "--algorithm rare: {why}; use --algorithm auto or naive"
-                )));
-            }
-            (Algorithm::Auto, Err(_)) => None,
-        };
+        let rare_code = rare_code_for(code, algorithm)?;
         Ok(SequenceRun {
             code,
             algorithm,

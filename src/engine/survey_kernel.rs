@@ -97,8 +97,8 @@ impl SurveyKernel {
         vec![0; self.codes * STATE_WORDS]
     }
 
-    /// Puts code `i` in `mode` in the state words; a rare mode's positions
-    /// go to the code's list, from word `rare_list_at(i)` of the lists.
+    /// Puts code `i` in `mode` in the state words; the caller writes a rare
+    /// mode's positions to the code's list, from word `rare_list_at(i)`.
     pub fn set_mode(&self, state: &mut [u32], i: usize, mode: &SurveyMode) {
         let st = &mut state[i * STATE_WORDS..(i + 1) * STATE_WORDS];
         st[4..8].copy_from_slice(&match mode {

@@ -67,10 +67,12 @@ impl<'a> GpuSurvey<'a> {
         let binding = ctx.max_binding();
         if table_bytes.max(rare_bytes) > binding {
             return Err(format!(
-                "{} tables of {} words need {} MiB; the adapter '{}' binds at most {} MiB",
+                "{} tables of {} words (and rare lists of {} words) need {} MiB; the adapter '{}' \
+                 binds at most {} MiB",
                 kern.codes,
                 kern.stride,
-                table_bytes >> 20,
+                kern.rare_cap,
+                table_bytes.max(rare_bytes) >> 20,
                 ctx.info.name,
                 binding >> 20
             ));
