@@ -705,34 +705,35 @@ fn scan_run<T: Value>(
     let low = &g[x0 as usize..=x1 as usize];
     let high = &g[(m - x1) as usize..=(m - x0) as usize];
     let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
+    // Clears a wanted value a pair hit; true when none is left.
+    let take = |table: &mut [u8; 1 << 16], left: &mut u32, v: usize| -> bool {
+        if table[v] != 0 {
+            table[v] = 0;
+            *left -= 1;
+        }
+        *left == 0
+    };
     // Eight pairs at a time into eight bytes: loads that do not wait on
-    // each other.
-    let mut hits = [0u8; 8];
+    // each other, and one test for the eight; only a group that hit is
+    // looked at pair by pair.
     let (lows, highs) = (low.chunks_exact(8), high.rchunks_exact(8));
     let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
     for (x, y) in lows.zip(highs) {
         let (x, y): (&[T; 8], &[T; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
+        let mut hits = [0u8; 8];
         for k in 0..8 {
-            hits[k] |= table[value(&x[k], &y[7 - k])];
+            hits[k] = table[value(&x[k], &y[7 - k])];
+        }
+        if u64::from_ne_bytes(hits) != 0
+            && (0..8).any(|k| take(table, left, value(&x[k], &y[7 - k])))
+        {
+            return true;
         }
     }
-    for (x, y) in low_rest.iter().zip(high_rest.iter().rev()) {
-        hits[0] |= table[value(x, y)];
-    }
-    if u64::from_ne_bytes(hits) == 0 {
-        return false;
-    }
-    for (x, y) in low.iter().zip(high.iter().rev()) {
-        let v = value(x, y);
-        if table[v] != 0 {
-            table[v] = 0;
-            *left -= 1;
-            if *left == 0 {
-                return true;
-            }
-        }
-    }
-    false
+    low_rest
+        .iter()
+        .zip(high_rest.iter().rev())
+        .any(|(x, y)| take(table, left, value(x, y)))
 }
 
 /// Bit i set when value 64·w + i is common at a heap with this flip.
