@@ -128,9 +128,9 @@ impl Moves {
 
     /// Plays every waiting move.
     fn play(&mut self, kern: &GraphKernel, table: &[AtomicU8], seen: &mut [u32; 4]) {
-        let mut entries = [0u8; MOVES_RUN];
+        let mut entries = [0u32; MOVES_RUN];
         for (e, &rest) in entries.iter_mut().zip(&self.rest[..self.len]) {
-            *e = table[rest as usize].load(Ordering::Relaxed);
+            *e = table_get(table, rest);
         }
         let waiting = self
             .rest
@@ -139,7 +139,6 @@ impl Moves {
             .zip(&self.digit)
             .take(self.len);
         for ((&rest, &entry), &digit) in waiting {
-            let entry = entry as u32;
             if digit & 4 != 0 {
                 play_move(kern, rest, entry, digit, seen);
                 continue;

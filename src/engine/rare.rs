@@ -544,7 +544,8 @@ fn first_set(bits: &[u64]) -> u32 {
         })
 }
 
-/// Pairs scanned together before testing whether any hit a wanted value.
+/// Pairs of one breaking digit scanned before the next digit's, so that
+/// every digit's scan advances through the small parts a together.
 const SCAN_CHUNK: u32 = 64;
 
 /// Which split pairs (a, m − a) of a heap a scan looks at, given the first
@@ -618,9 +619,8 @@ fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
 /// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
-/// all `need` of them are cleared; with it, how many pairs were read. Runs
-/// of `SCAN_CHUNK` pairs are tested without a branch per pair, and looked
-/// at one by one only when one of them hit.
+/// all `need` of them are cleared; with it, how many pairs were read. Pairs
+/// are tested eight at a time without a branch per pair (`scan_run`).
 fn scan_pairs<T: Value>(
     code: &RareCode,
     g: &[T],
