@@ -80,13 +80,23 @@ fn grundys_game_and_modified_splits_match_the_brute_force() {
 /// candidate stands, a mark from inside the block moves it, a rare value
 /// found only by a pair with a part inside the block, a rare G(n)).
 /// `.1777` (15 rare heaps, takes into the block on every heap) sends its
-/// blocks in order.
+/// blocks in order, where the values of each heap's middle pairs, collected
+/// a block ahead, settle most heaps without a scan.
 #[test]
 fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
     for text in ["0.6", "0.1777"] {
         let code = Code::parse(text).unwrap();
         assert_eq!(rare(&code, 40_000), brute(&code, 40_000), "{text}");
     }
+    let code = Code::parse("0.1777").unwrap();
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+    run.extend_on_cpu(40_000).unwrap();
+    let counts = run.rare_counts().unwrap();
+    assert!(counts.in_order > 30_000, "{counts:?}");
+    assert!(
+        counts.settled_by_middle * 10 > counts.in_order * 8,
+        "{counts:?}"
+    );
 }
 
 #[test]

@@ -16,9 +16,14 @@
 //! with both parts below the block. Heap by heap, in order, only the marks
 //! and pairs that touch the block are left, unless the block's own marks
 //! moved c past c′ (then every pair is scanned again). Codes where that
-//! happens often (few rare heaps, short scans: `.1777`) go in order.
+//! happens often (few rare heaps, short scans: `.1777`) go in order, and
+//! the other cores collect meanwhile, for each heap of the next block, the
+//! values of its split pairs nearest the middle (parts near half the heap,
+//! long known): most heaps then need no scan of their own.
 //! The table is `Vec<u8>` or `Vec<u16>`; a value too large for it stops the
 //! run so the caller can widen it and go on.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -35,9 +40,9 @@ const MAX_BLOCK: usize = 8192;
 const BLOCK_PAIRS: u64 = 1 << 20;
 /// When the block's own marks sent more than one heap in `RESCAN_RATIO`
 /// back to a scan of every pair, the pass was wasted work: the next
-/// `IN_ORDER_BLOCKS` blocks go heap by heap without it.
+/// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
 const RESCAN_RATIO: usize = 4;
-const IN_ORDER_BLOCKS: u32 = 16;
+const IN_ORDER_BLOCKS: usize = 16;
 /// Below this many heaps the table is too short to judge its sparseness.
 const JUDGE_FROM: usize = 1 << 15;
 
@@ -150,6 +155,75 @@ pub struct RareRun {
     /// Rare positions when the split was last chosen.
     rare_at_choice: usize,
     max_value: u32,
+    marks_past_rare: MarkList,
+    pub counts: RareCounts,
+}
+
+/// The marks of a heap past every rare position, in a block without a
+/// pass, as (d, x): mark x ⊕ G(n − d). One per take to one heap (x = 0) and
+/// per breaking digit and rare position; built when the rare list changes.
+#[derive(Default)]
+struct MarkList {
+    /// The first heap every entry applies to.
+    from: u32,
+    entries: Vec<(u32, u32)>,
+}
+
+/// Bit 0 when a move splits heap n into two equal heaps (value 0).
+fn equal_split_bits(code: &RareCode, n: u32) -> u64 {
+    let equal = |&j: &u32| n >= j + 2 && (n - j) & 1 == 0;
+    code.equal_splits.iter().any(equal) as u64
+}
+
+impl MarkList {
+    /// The marks of heap n (at least `from`) as bits, every value below 64.
+    /// Four registers take turns, so that no OR waits on the one before it.
+    fn bits<T: Value>(&self, g: &[T], n: u32) -> u64 {
+        let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g[(n - d) as usize].into()) & 63);
+        let fours = self.entries.chunks_exact(4);
+        let rest = fours.remainder().iter().fold(0, |bits, e| bits | bit(e));
+        let mut four = [0u64; 4];
+        for e in fours {
+            for k in 0..4 {
+                four[k] |= bit(&e[k]);
+            }
+        }
+        four[0] | four[1] | four[2] | four[3] | rest
+    }
+
+    fn new(code: &RareCode, rare: &[u32], values: &[u32]) -> MarkList {
+        let mut from = 0;
+        let mut entries = Vec::new();
+        for &(j, d) in &code.takes {
+            if d & 2 != 0 {
+                entries.push((j, 0));
+                from = from.max(j + 1);
+            }
+        }
+        let mut list = MarkList { from, entries };
+        for (&r, &v) in rare.iter().zip(values) {
+            list.push_rare(code, r, v);
+        }
+        list
+    }
+
+    /// Adds rare position r (past every other) with value v.
+    fn push_rare(&mut self, code: &RareCode, r: u32, v: u32) {
+        for &(j, diff) in &code.splits {
+            // Every rare position has its partner past it, `diff` apart.
+            self.from = self.from.max(j + 2 * r + diff + 2);
+            self.entries.push((j + r, v));
+        }
+    }
+}
+
+/// How the heaps of a run went (for tests and benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RareCounts {
+    /// Heaps done in blocks that went in order.
+    pub in_order: u64,
+    /// Of those, heaps whose scan the middle pairs made unnecessary.
+    pub settled_by_middle: u64,
 }
 
 impl RareRun {
@@ -165,18 +239,21 @@ impl RareRun {
             hist,
             rare_at_choice: 0,
             max_value,
+            marks_past_rare: MarkList::default(),
+            counts: RareCounts::default(),
         };
-        run.rebuild(g);
+        run.rebuild(code, g);
         run
     }
 
-    fn rebuild<T: Value>(&mut self, g: &[T]) {
+    fn rebuild<T: Value>(&mut self, code: &RareCode, g: &[T]) {
         self.rare = rare_positions(g, self.split)
             .into_iter()
             .map(|n| n as u32)
             .collect();
         self.rare_values = self.rare.iter().map(|&r| g[r as usize].into()).collect();
         self.rare_at_choice = self.rare.len();
+        self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
 
     /// Chooses the split again when the rare list has grown, and switches
@@ -188,7 +265,7 @@ impl RareRun {
         let (split, count) = self.hist.best_split(code.parity);
         if split != self.split && (count as usize) * 5 < self.rare.len() * 4 {
             self.split = split;
-            self.rebuild(g);
+            self.rebuild(code, g);
         } else {
             self.rare_at_choice = self.rare.len();
         }
@@ -217,40 +294,52 @@ pub fn extend<T: Value>(
         g.push(T::of(0));
     }
     let mut block = MIN_BLOCK;
-    let mut in_order = 0;
+    // Heaps below this go in order (a block's pass was wasted work).
+    let mut in_order_until = 0;
+    let mut middle: Option<MiddleHits> = None;
     let (mut bits, mut wanted) = (Vec::new(), Vec::new());
     while g.len() < end {
         let s = g.len();
-        let e = end.min(s + block.min(s.max(64)));
-        let ahead = if in_order > 0 {
-            in_order -= 1;
-            BlockAhead::in_order(s)
+        // No block is longer than the heaps below it. Blocks in order are
+        // as long as blocks go (the threads meet once a block) but at most
+        // a quarter of the heaps below, so that the next block's middle
+        // pairs (parts near half its heaps) lie below this one.
+        let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
+        let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
+        let in_order = s < in_order_until;
+        let e = block_end(s, if in_order { in_order_len(s) } else { block });
+        let ahead = if in_order {
+            let mut ahead = BlockAhead::in_order(s);
+            ahead.middle = match middle.take() {
+                Some(hits) if hits.first == s && hits.end() == e => Some(hits),
+                _ => Some(MiddleHits::collect(code, g, 0, s, s..e, run.max_value)),
+            };
+            ahead
         } else {
             let ahead = BlockAhead::scan(code, run, g, s, e);
             let per_heap = (ahead.pairs / (e - s) as u64).max(1);
             block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
             ahead
         };
-        for n in s..e {
-            bits.clear();
-            bits.extend_from_slice(ahead.marks(n));
-            let v = finish_heap(code, run, g, &ahead, n, &mut bits, &mut wanted);
-            if v > T::MAX {
-                return Outcome::Widen {
-                    n: n as u64,
-                    value: v,
-                };
-            }
-            g.push(T::of(v));
-            run.hist.add(n as u64, v);
-            run.max_value = run.max_value.max(v);
-            if run.split.is_rare(n as u64, v) {
-                run.rare.push(n as u32);
-                run.rare_values.push(v);
-            }
+        // A block in order leaves the other cores free: they collect the
+        // next block's middle pairs meanwhile (their parts lie below s).
+        let window = (e < in_order_until.min(end)).then(|| {
+            MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
+        });
+        let (widened, next_hits) = rayon::join(
+            || finish_block(code, run, g, &ahead, e, &mut bits, &mut wanted),
+            || window.map(|w| w.collect(code)),
+        );
+        if let Some(outcome) = widened {
+            return outcome;
         }
-        if ahead.below > 0 && ahead.rescans.get() as usize * RESCAN_RATIO > e - s {
-            in_order = IN_ORDER_BLOCKS;
+        middle = next_hits;
+        if let Some(hits) = &ahead.middle {
+            run.counts.in_order += (e - s) as u64;
+            run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
+        }
+        if ahead.below > 0 && ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
+            in_order_until = e + IN_ORDER_BLOCKS * block;
         }
         progress(g.len() as u64);
         run.maybe_rechoose(code, g);
@@ -267,9 +356,192 @@ pub fn extend<T: Value>(
     Outcome::Done
 }
 
+/// Heaps s..e in order, pushed onto `g`; `Some` when a value does not fit
+/// the table's type.
+fn finish_block<T: Value>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut Vec<T>,
+    ahead: &BlockAhead,
+    e: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> Option<Outcome> {
+    for n in ahead.first..e {
+        bits.clear();
+        bits.extend_from_slice(ahead.marks(n));
+        let v = finish_heap(code, run, g, ahead, n, bits, wanted);
+        if v > T::MAX {
+            return Some(Outcome::Widen {
+                n: n as u64,
+                value: v,
+            });
+        }
+        g.push(T::of(v));
+        run.hist.add(n as u64, v);
+        run.max_value = run.max_value.max(v);
+        if run.split.is_rare(n as u64, v) {
+            run.rare.push(n as u32);
+            run.rare_values.push(v);
+            run.marks_past_rare.push_rare(code, n as u32, v);
+        }
+    }
+    None
+}
+
+/// Split pairs per breaking digit the middle pass reads for each heap.
+const MIDDLE_PAIRS: u32 = 32;
+
+/// For each heap of a block, the values of its split pairs nearest the
+/// middle (a near m/2: both parts far below the heap, known long before
+/// it). Where the block's own heaps move c (`.1777`), the heaps go in
+/// order and their scans are what is left to share: these values, collected
+/// on the other cores while the block before runs, are most of what a scan
+/// looks for, so it reads pairs itself only for the rest.
+struct MiddleHits {
+    first: usize,
+    words: usize,
+    sets: Vec<u64>,
+    /// Heaps whose scan these values made unnecessary.
+    settled: AtomicU32,
+}
+
+impl MiddleHits {
+    /// The middle pairs of heaps `heaps` with both parts below `known`,
+    /// reading G(x) from `table[x - start]`, whose values are at most `max`.
+    fn collect<T: Value>(
+        code: &RareCode,
+        table: &[T],
+        start: usize,
+        known: usize,
+        heaps: std::ops::Range<usize>,
+        max: u32,
+    ) -> MiddleHits {
+        let words = words_for(max);
+        let mut sets = vec![0u64; heaps.len() * words];
+        // Each digit's pairs: parts a ascending beside parts m − a descending.
+        let runs = |n: usize| {
+            middle_pairs(code, n as u32, known as u32).map(|(a, b)| {
+                let low = &table[a.start as usize - start..a.end as usize - start];
+                let high = &table[b.start as usize - start..b.end as usize - start];
+                (low, high)
+            })
+        };
+        sets.par_chunks_mut(words)
+            .zip(heaps.clone())
+            .for_each(|(hits, n)| {
+                if max < 64 {
+                    // Every pair's value is below 64: registers, no table.
+                    hits[0] = runs(n).fold(0, |bits, (low, high)| bits | pair_bits(low, high));
+                } else {
+                    BYTE_TABLE.with_borrow_mut(|bytes| {
+                        for (low, high) in runs(n) {
+                            for (x, y) in low.iter().zip(high.iter().rev()) {
+                                bytes.0[(x.narrow() ^ y.narrow()) as usize] = 1;
+                            }
+                        }
+                        bytes.fold_into(hits);
+                    });
+                }
+            });
+        MiddleHits {
+            first: heaps.start,
+            words,
+            sets,
+            settled: AtomicU32::new(0),
+        }
+    }
+
+    fn end(&self) -> usize {
+        self.first + self.sets.len() / self.words.max(1)
+    }
+
+    fn of(&self, n: usize) -> &[u64] {
+        let i = (n - self.first) * self.words;
+        &self.sets[i..i + self.words]
+    }
+}
+
+/// The values G(a) ⊕ G(m − a) of the pairs (`low[k]`, `high[len − 1 − k]`)
+/// as bits, every value below 64. Four registers take turns, so that no OR
+/// waits on the one before it.
+fn pair_bits<T: Value>(low: &[T], high: &[T]) -> u64 {
+    let bit = |x: &T, y: &T| 1u64 << ((x.narrow() ^ y.narrow()) & 63);
+    let (lows, highs) = (low.chunks_exact(4), high.rchunks_exact(4));
+    let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
+    let mut four = [0u64; 4];
+    for (x, y) in lows.zip(highs) {
+        for k in 0..4 {
+            four[k] |= bit(&x[k], &y[3 - k]);
+        }
+    }
+    let rest = low_rest
+        .iter()
+        .zip(high_rest.iter().rev())
+        .fold(0, |bits, (x, y)| bits | bit(x, y));
+    four[0] | four[1] | four[2] | four[3] | rest
+}
+
+/// For each breaking digit, the middle pairs of heap n with both parts
+/// below `known`: the smaller parts `a` (ascending) and the larger parts
+/// `b` (ascending; pair k is a[k] with b[len - 1 - k]).
+fn middle_pairs(
+    code: &RareCode,
+    n: u32,
+    known: u32,
+) -> impl Iterator<Item = (std::ops::Range<u32>, std::ops::Range<u32>)> + '_ {
+    code.splits.iter().filter_map(move |&(j, diff)| {
+        let m = n.checked_sub(j)?;
+        let (lo, hi) = Pairs::BothBelow(known).range(m, diff)?;
+        let lo = lo.max((hi + 1).saturating_sub(MIDDLE_PAIRS));
+        Some((lo..hi + 1, m - hi..m - lo + 1))
+    })
+}
+
+/// The part of the table the middle pass over heaps first..end reads,
+/// copied so that the pass can run while the block below goes on.
+struct MiddleWindow<T> {
+    start: usize,
+    values: Vec<T>,
+    known: usize,
+    heaps: std::ops::Range<usize>,
+    max: u32,
+}
+
+impl<T: Value> MiddleWindow<T> {
+    fn copy(code: &RareCode, g: &[T], known: usize, first: usize, end: usize, max: u32) -> Self {
+        let (mut lo, mut hi) = (known as u32, 0);
+        for n in first..end {
+            for (a, b) in middle_pairs(code, n as u32, known as u32) {
+                lo = lo.min(a.start);
+                hi = hi.max(b.end);
+            }
+        }
+        let (start, stop) = (lo as usize, (hi as usize).max(lo as usize));
+        MiddleWindow {
+            start,
+            values: g[start..stop].to_vec(),
+            known,
+            heaps: first..end,
+            max,
+        }
+    }
+
+    fn collect(self, code: &RareCode) -> MiddleHits {
+        MiddleHits::collect(
+            code,
+            &self.values,
+            self.start,
+            self.known,
+            self.heaps,
+            self.max,
+        )
+    }
+}
+
 /// Calls `mark(G(r) ⊕ G(m − r))` for the rare positions `rare[i]` (values
 /// `values[i]`) with r < m and an allowed split (parts differing by `diff`).
-#[inline]
+#[inline(always)]
 fn mark_rare_pairs<T: Value>(
     mark: &mut impl FnMut(u32),
     g: &[T],
@@ -278,7 +550,11 @@ fn mark_rare_pairs<T: Value>(
     m: u32,
     diff: u32,
 ) {
-    let end = rare.partition_point(|&r| r < m);
+    // Most heaps lie past every rare position.
+    let end = match rare.last() {
+        Some(&last) if last < m => rare.len(),
+        _ => rare.partition_point(|&r| r < m),
+    };
     for (&r, &gr) in rare[..end].iter().zip(&values[..end]) {
         let b = m - r;
         if diff == 0 || r.abs_diff(b) >= diff {
@@ -323,7 +599,9 @@ struct BlockAhead {
     /// Split pairs the pass read, over the whole block.
     pairs: u64,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
-    rescans: std::cell::Cell<u32>,
+    rescans: AtomicU32,
+    /// The values of each heap's middle pairs (blocks in order only).
+    middle: Option<MiddleHits>,
 }
 
 impl BlockAhead {
@@ -387,6 +665,7 @@ impl BlockAhead {
             candidates,
             pairs,
             rescans: Default::default(),
+            middle: None,
         }
     }
 
@@ -400,6 +679,7 @@ impl BlockAhead {
             candidates: Vec::new(),
             pairs: 0,
             rescans: Default::default(),
+            middle: None,
         }
     }
 
@@ -429,39 +709,23 @@ fn finish_heap<T: Value>(
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> u32 {
-    let gv = |x: u32| -> u32 { g[x as usize].into() };
     let s = ahead.below;
     let n32 = n as u32;
     bits.resize(words_for(run.max_value), 0);
 
-    // Take moves to heaps inside the block.
-    for &(j, d) in &code.takes {
-        if j < n32 && n32 - j >= s && d & 2 != 0 {
-            set_bit(bits, gv(n32 - j));
-        }
-    }
-    for &j in &code.equal_splits {
-        if n32 >= j + 2 && (n32 - j) & 1 == 0 {
-            set_bit(bits, 0);
-        }
-    }
-    // Rare pairs with a part inside the block: an old rare position with
-    // its partner at s or above, or a rare position found in this block.
-    let new_from = run.rare.partition_point(|&r| r < s);
-    let (old, new) = run.rare.split_at(new_from);
-    let (old_values, new_values) = run.rare_values.split_at(new_from);
-    for &(j, diff) in &code.splits {
-        if n32 < j + 2 {
-            continue;
-        }
-        let m = n32 - j;
-        if m >= s {
-            let k = old.partition_point(|&r| r <= m - s);
-            let mark = &mut |v| set_bit(bits, v);
-            mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
-        }
-        let mark = &mut |v| set_bit(bits, v);
-        mark_rare_pairs(mark, g, new, new_values, m, diff);
+    if run.max_value < 64 {
+        // Every option is below 64: the marks go to one register (bit
+        // updates of one word in memory would wait on each other).
+        let list = &run.marks_past_rare;
+        bits[0] |= if s == 0 && n32 >= list.from {
+            list.bits(g, n32) | equal_split_bits(code, n32)
+        } else {
+            let mut low = 0u64;
+            mark_in_block(code, run, g, s, n32, &mut |v| low |= 1 << (v & 63));
+            low
+        };
+    } else {
+        mark_in_block(code, run, g, s, n32, &mut |v| set_bit(bits, v));
     }
 
     // c: the smallest unmarked common value. Every common option is marked.
@@ -475,6 +739,15 @@ fn finish_heap<T: Value>(
     wanted.clear();
     wanted.extend(bits.iter().map(|w| !w));
     clear_from(wanted, c);
+    if let Some(middle) = &ahead.middle {
+        for (w, hits) in wanted.iter_mut().zip(middle.of(n)) {
+            *w &= !hits;
+        }
+        if wanted.iter().all(|&w| w == 0) {
+            middle.settled.fetch_add(1, Relaxed);
+            return c;
+        }
+    }
     // The parallel pass looked for the values below the candidate c′ among
     // the pairs below the block: those it found need no more looking for.
     // When no wanted value is left from c′ on, only the pairs with a part
@@ -492,7 +765,7 @@ fn finish_heap<T: Value>(
         Pairs::PartInBlock(s)
     } else {
         if s > 0 {
-            ahead.rescans.set(ahead.rescans.get() + 1);
+            ahead.rescans.fetch_add(1, Relaxed);
         }
         Pairs::All
     };
@@ -503,6 +776,46 @@ fn finish_heap<T: Value>(
     // The scan ended with rare values below c unmarked: G(n) is rare, the
     // smallest of them.
     first_set(wanted)
+}
+
+/// Marks the options of heap n that touch the block from `s` on: take
+/// moves to heaps inside it, and the rare pairs with a part inside it (an
+/// old rare position with its partner at s or above, or a rare position
+/// found in the block).
+#[inline(always)]
+fn mark_in_block<T: Value>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &[T],
+    s: u32,
+    n: u32,
+    mark: &mut impl FnMut(u32),
+) {
+    for &(j, d) in &code.takes {
+        if j < n && n - j >= s && d & 2 != 0 {
+            mark(g[(n - j) as usize].into());
+        } else if j == n && d & 1 != 0 && s == 0 {
+            // Take the whole heap (the pass marks it in its own blocks).
+            mark(0);
+        }
+    }
+    if equal_split_bits(code, n) != 0 {
+        mark(0);
+    }
+    let new_from = run.rare.partition_point(|&r| r < s);
+    let (old, new) = run.rare.split_at(new_from);
+    let (old_values, new_values) = run.rare_values.split_at(new_from);
+    for &(j, diff) in &code.splits {
+        if n < j + 2 {
+            continue;
+        }
+        let m = n - j;
+        if m >= s {
+            let k = old.partition_point(|&r| r <= m - s);
+            mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
+        }
+        mark_rare_pairs(mark, g, new, new_values, m, diff);
+    }
 }
 
 /// The lowest `k` bits set (all 64 from k = 64 on).

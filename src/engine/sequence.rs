@@ -73,6 +73,11 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
+    /// How the rare-value algorithm's heaps went (none when it did not run).
+    pub fn rare_counts(&self) -> Option<rare::RareCounts> {
+        self.rare.as_ref().map(|run| run.counts)
+    }
+
     /// The position parity the code allows (for the rare statistics).
     pub fn parity(&self) -> Option<u32> {
         rare::rare_parity(self.code)
