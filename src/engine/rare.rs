@@ -368,9 +368,11 @@ fn finish_block<T: Value>(
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
     for n in ahead.first..e {
-        bits.clear();
-        bits.extend_from_slice(ahead.marks(n));
-        let v = finish_heap(code, run, g, ahead, n, bits, wanted);
+        let v = settle_small(code, run, g, ahead, n).unwrap_or_else(|| {
+            bits.clear();
+            bits.extend_from_slice(ahead.marks(n));
+            finish_heap(code, run, g, ahead, n, bits, wanted)
+        });
         if v > T::MAX {
             return Some(Outcome::Widen {
                 n: n as u64,
@@ -697,6 +699,37 @@ impl BlockAhead {
     fn candidate(&self, n: usize) -> u32 {
         self.candidates.get(n - self.first).copied().unwrap_or(0)
     }
+}
+
+/// G(n) in registers for a heap in a block without a pass, past every rare
+/// position, while every value is below 64 (the steady state of `.1777`);
+/// `None` sends the heap to `finish_heap`: c is 64 or more, or a wanted
+/// value is not among the middle pairs' (a scan is due).
+#[inline]
+fn settle_small<T: Value>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &[T],
+    ahead: &BlockAhead,
+    n: usize,
+) -> Option<u32> {
+    let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
+    let n32 = n as u32;
+    if run.max_value >= 64 || n32 < list.from {
+        return None;
+    }
+    let marks = list.bits(g, n32) | equal_split_bits(code, n32);
+    let free = !marks & common_word(run.split.mask, run.split.flip(n as u64), 0);
+    let c = (free != 0).then(|| free.trailing_zeros())?;
+    // Unmarked values below c are rare: each needs a split pair.
+    let wanted = !marks & low_bits(c);
+    if wanted == 0 {
+        return Some(c);
+    }
+    (wanted & !middle.of(n)[0] == 0).then(|| {
+        middle.settled.fetch_add(1, Relaxed);
+        c
+    })
 }
 
 /// G(n), given the block's parallel pass and every heap below n.
