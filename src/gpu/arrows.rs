@@ -6,12 +6,12 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::{Timer, submit_batch};
+use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
+use super::timer::Timer;
 use crate::engine::arrows_kernel::ArrowKernel;
 use crate::engine::grid_2d;
 
 const SOURCE: &str = include_str!("../../shaders/arrows_level.wgsl");
-const PARAMS_STRIDE: u64 = 256;
 const WG: u64 = 64;
 /// States per submission, roughly (for progress).
 const BATCH_STATES: u64 = 1 << 26;
@@ -119,31 +119,27 @@ pub fn dense(
         ],
     );
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
+    let dispatches: Vec<LevelDispatch> = grids
+        .iter()
+        .enumerate()
+        .map(|(slot, &(gx, gy, count))| LevelDispatch {
+            pipeline: &pipeline,
+            slot,
+            groups: (gx, gy),
+            work: count,
+            done: count,
+        })
+        .collect();
+    let run = LevelRun {
+        label: "arrows levels",
+        bind_group: &bind_group,
+        timer: timer.as_ref(),
+        status: &status,
+        status_bytes: 16,
+        batch_work: BATCH_STATES,
+    };
     let mut stats = GpuStats::default();
-    let mut done = 0u64;
-    let mut slot = 0;
-    let mut st = vec![0u32; 4];
-    while slot < grids.len() {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("arrows levels"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes()),
-            });
-            pass.set_pipeline(&pipeline);
-            let mut batch = 0;
-            while slot < grids.len() && (batch == 0 || batch < BATCH_STATES) {
-                let (gx, gy, count) = grids[slot];
-                pass.set_bind_group(0, &bind_group, &[(slot as u64 * PARAMS_STRIDE) as u32]);
-                pass.dispatch_workgroups(gx, gy, 1);
-                batch += count;
-                done += count;
-                slot += 1;
-            }
-        }
-        st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
-        progress(done);
-    }
+    let st = run.run::<String>(ctx, &dispatches, &mut stats, &mut |_| Ok(()), progress)?;
     let table_bytes = if readback {
         let mut t = ctx.read_buffer(&table, 0, table_size)?;
         t.truncate(kern.table_bytes() as usize);

@@ -6,7 +6,8 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::{Timer, submit_batch};
+use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
+use super::timer::Timer;
 use crate::cpu::graph_level::Overflow;
 use crate::engine::graph_kernel::{
     BINOM_DIM, GPU_MAX_TAKE, GraphKernel, VALUE_BITS, connected_set_counts, dense_table_bytes,
@@ -19,7 +20,6 @@ const SOURCE: &str = include_str!("../../shaders/graph_level.wgsl");
 pub const CHUNKS: u64 = 8;
 /// Storage buffers the kernel binds: the chunks and the status words.
 const STORAGE_BINDINGS: u32 = CHUNKS as u32 + 1;
-const PARAMS_STRIDE: u64 = 256;
 /// Positions per submission, roughly (for progress and the status check).
 const BATCH_POSITIONS: u64 = 1 << 24;
 const WG: u64 = 64;
@@ -188,34 +188,37 @@ pub fn dense(
     }
     ctx.queue.write_buffer(&params, 0, &param_bytes);
 
+    let dispatches: Vec<LevelDispatch> = grids
+        .iter()
+        .enumerate()
+        .map(|(slot, &(gx, gy, count))| LevelDispatch {
+            pipeline: &pipeline,
+            slot,
+            groups: (gx, gy),
+            work: count,
+            done: count,
+        })
+        .collect();
+    let run = LevelRun {
+        label: "graph levels",
+        bind_group: &bind_group,
+        timer: timer.as_ref(),
+        status: &status,
+        status_bytes: 16,
+        batch_work: BATCH_POSITIONS,
+    };
     let mut stats = GpuStats::default();
-    let mut done = 1u64;
-    let mut level = 0;
-    while level < grids.len() {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("graph levels"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes()),
-            });
-            pass.set_pipeline(&pipeline);
-            let mut batch = 0;
-            while level < grids.len() && (batch == 0 || batch < BATCH_POSITIONS) {
-                let (gx, gy, count) = grids[level];
-                pass.set_bind_group(0, &bind_group, &[(level as u64 * PARAMS_STRIDE) as u32]);
-                pass.dispatch_workgroups(gx, gy, 1);
-                batch += count;
-                done += count;
-                level += 1;
-            }
+    let mut check = |st: &[u32]| match st[0] {
+        0 => Ok(()),
+        _ => Err(Overflow {
+            mask: st[1] as u64 | (st[2] as u64) << 32,
         }
-        let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
-        if st[0] != 0 {
-            let mask = st[1] as u64 | (st[2] as u64) << 32;
-            return Err(Overflow { mask }.to_string());
-        }
-        progress(done);
-    }
+        .to_string()),
+    };
+    // The empty position is done before the first level.
+    run.run(ctx, &dispatches, &mut stats, &mut check, &|done| {
+        progress(done + 1)
+    })?;
 
     let last = dense_table_bytes(kern.n) - 1;
     let table = if readback {

@@ -4,6 +4,7 @@ pub mod arrows;
 pub mod context;
 pub mod graph;
 pub mod heap;
+pub mod levels;
 pub mod survey;
 pub mod timer;
 pub mod tuples;

@@ -6,7 +6,8 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::{Timer, submit_batch};
+use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
+use super::timer::Timer;
 use crate::cpu::tuple_common::Overflow;
 use crate::engine::grid_2d;
 use crate::engine::tuple_kernel::{TupleKernel, TupleRule, VALUE_WORDS};
@@ -15,7 +16,6 @@ use crate::engine::tuple_table::LevelPlan;
 const COMMON: &str = include_str!("../../shaders/tuple_common.wgsl");
 const RECT_LEVEL: &str = include_str!("../../shaders/rect_level.wgsl");
 const DELETE_LEVEL: &str = include_str!("../../shaders/delete_level.wgsl");
-const PARAMS_STRIDE: u64 = 256;
 const PARAMS_SIZE: u64 = 16;
 const WG: u64 = 64;
 /// Option lookups per submission, roughly (for progress and the status check).
@@ -175,41 +175,40 @@ pub fn solve(
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
     let work_per_position = kern.max_options().clamp(1, 1 << 16);
 
+    let dispatches: Vec<LevelDispatch> = steps
+        .iter()
+        .zip(&grids)
+        .enumerate()
+        .map(|(slot, (step, &(gx, gy)))| LevelDispatch {
+            pipeline: match (step.split_sets, &sets_pipeline) {
+                (true, Some(p)) => p,
+                _ => &level_pipeline,
+            },
+            slot,
+            groups: if step.count > 0 { (gx, gy) } else { (0, 0) },
+            work: step.count as u64 * work_per_position,
+            // Split-set steps fill a side table, not positions.
+            done: if step.split_sets {
+                0
+            } else {
+                step.count as u64
+            },
+        })
+        .collect();
+    let run = LevelRun {
+        label: "tuple levels",
+        bind_group: &bind_group,
+        timer: timer.as_ref(),
+        status: &status,
+        status_bytes: 16,
+        batch_work: BATCH_WORK,
+    };
     let mut stats = GpuStats::default();
-    let mut done = 0u64;
-    let mut next = 0;
-    while next < steps.len() {
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("tuple levels"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes()),
-            });
-            let mut work = 0u64;
-            while next < steps.len() && (work == 0 || work < BATCH_WORK) {
-                let step = &steps[next];
-                let (gx, gy) = grids[next];
-                if step.count > 0 {
-                    match (step.split_sets, &sets_pipeline) {
-                        (true, Some(p)) => pass.set_pipeline(p),
-                        _ => pass.set_pipeline(&level_pipeline),
-                    }
-                    pass.set_bind_group(0, &bind_group, &[(next as u64 * PARAMS_STRIDE) as u32]);
-                    pass.dispatch_workgroups(gx, gy, 1);
-                }
-                if !step.split_sets {
-                    done += step.count as u64;
-                }
-                work += step.count as u64 * work_per_position;
-                next += 1;
-            }
-        }
-        let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 16, &mut stats)?;
-        if st[0] != 0 {
-            return Err(Failure::Overflow(Overflow { rank: st[1] }));
-        }
-        progress(done);
-    }
+    let mut check = |st: &[u32]| match st[0] {
+        0 => Ok(()),
+        _ => Err(Failure::Overflow(Overflow { rank: st[1] })),
+    };
+    run.run(ctx, &dispatches, &mut stats, &mut check, progress)?;
     let bytes = ctx.read_buffer(&table, 0, kern.space.count().max(1) * 4)?;
     let mut values: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
     values.truncate(kern.space.count() as usize);

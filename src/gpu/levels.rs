@@ -1,0 +1,89 @@
+//! Level-by-level runs (graph, arrows and tuple tables): one dispatch per
+//! level or step, each binding its own slot of one parameter buffer, as many
+//! dispatches per submission as a batch of work allows, and the status words
+//! read back after each submission.
+
+use super::GpuContext;
+use super::heap::GpuStats;
+use super::timer::{Timer, submit_batch};
+
+/// Uniform offsets must be multiples of 256 bytes: slot i of the parameter
+/// buffer starts at i · PARAMS_STRIDE.
+pub const PARAMS_STRIDE: u64 = 256;
+
+/// One dispatch of a run.
+pub struct LevelDispatch<'a> {
+    pub pipeline: &'a wgpu::ComputePipeline,
+    /// The parameter slot it binds.
+    pub slot: usize,
+    /// Workgroups in x and y (`grid_2d`); no dispatch when x is 0.
+    pub groups: (u32, u32),
+    /// What it weighs against the batch's work.
+    pub work: u64,
+    /// Positions it completes (for the progress count).
+    pub done: u64,
+}
+
+/// The bind group, timer and status buffer a run shares between its dispatches.
+pub struct LevelRun<'a> {
+    pub label: &'a str,
+    pub bind_group: &'a wgpu::BindGroup,
+    pub timer: Option<&'a Timer>,
+    pub status: &'a wgpu::Buffer,
+    /// Status bytes read back after each submission.
+    pub status_bytes: u64,
+    /// Work per submission (at least one dispatch each; dispatches of no
+    /// work join the batch they follow).
+    pub batch_work: u64,
+}
+
+impl LevelRun<'_> {
+    /// Records `dispatches` in order; after each submission `check` sees the
+    /// status words (an `Err` ends the run) and `progress` the positions done.
+    /// Returns the last status words (zeros without a dispatch).
+    pub fn run<E: From<String>>(
+        &self,
+        ctx: &GpuContext,
+        dispatches: &[LevelDispatch],
+        stats: &mut GpuStats,
+        check: &mut dyn FnMut(&[u32]) -> Result<(), E>,
+        progress: &dyn Fn(u64),
+    ) -> Result<Vec<u32>, E> {
+        let mut status = vec![0u32; (self.status_bytes / 4) as usize];
+        let mut done = 0u64;
+        let mut next = 0;
+        while next < dispatches.len() {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(self.label),
+                    timestamp_writes: self.timer.map(|t| t.writes()),
+                });
+                let mut work = 0u64;
+                while next < dispatches.len() && (work == 0 || work < self.batch_work) {
+                    let d = &dispatches[next];
+                    if d.groups.0 > 0 {
+                        pass.set_pipeline(d.pipeline);
+                        let offset = (d.slot as u64 * PARAMS_STRIDE) as u32;
+                        pass.set_bind_group(0, self.bind_group, &[offset]);
+                        pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
+                    }
+                    work += d.work;
+                    done += d.done;
+                    next += 1;
+                }
+            }
+            status = submit_batch(
+                ctx,
+                encoder,
+                self.timer,
+                self.status,
+                self.status_bytes,
+                stats,
+            )?;
+            check(&status)?;
+            progress(done);
+        }
+        Ok(status)
+    }
+}
