@@ -161,18 +161,13 @@ pub struct RareRun {
 
 /// The marks of a heap past every rare position, in a block without a
 /// pass, as (d, x): mark x ⊕ G(n − d). One per take to one heap (x = 0) and
-/// per breaking digit and rare position; built when the rare list changes.
+/// per breaking digit and rare position; built with the rare list, and
+/// extended as it grows.
 #[derive(Default)]
 struct MarkList {
     /// The first heap every entry applies to.
     from: u32,
     entries: Vec<(u32, u32)>,
-}
-
-/// Bit 0 when a move splits heap n into two equal heaps (value 0).
-fn equal_split_bits(code: &RareCode, n: u32) -> u64 {
-    let equal = |&j: &u32| n >= j + 2 && (n - j) & 1 == 0;
-    code.equal_splits.iter().any(equal) as u64
 }
 
 impl MarkList {
@@ -367,12 +362,19 @@ fn finish_block<T: Value>(
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
+    let mut settled = 0;
     for n in ahead.first..e {
-        let v = settle_small(code, run, g, ahead, n).unwrap_or_else(|| {
-            bits.clear();
-            bits.extend_from_slice(ahead.marks(n));
-            finish_heap(code, run, g, ahead, n, bits, wanted)
-        });
+        let v = match settle_small(code, run, g, ahead, n) {
+            Some((v, by_middle)) => {
+                settled += by_middle as u32;
+                v
+            }
+            None => {
+                bits.clear();
+                bits.extend_from_slice(ahead.marks(n));
+                finish_heap(code, run, g, ahead, n, bits, wanted)
+            }
+        };
         if v > T::MAX {
             return Some(Outcome::Widen {
                 n: n as u64,
@@ -387,6 +389,9 @@ fn finish_block<T: Value>(
             run.rare_values.push(v);
             run.marks_past_rare.push_rare(code, n as u32, v);
         }
+    }
+    if let Some(middle) = &ahead.middle {
+        middle.settled.fetch_add(settled, Relaxed);
     }
     None
 }
@@ -703,8 +708,9 @@ impl BlockAhead {
 
 /// G(n) in registers for a heap in a block without a pass, past every rare
 /// position, while every value is below 64 (the steady state of `.1777`);
-/// `None` sends the heap to `finish_heap`: c is 64 or more, or a wanted
-/// value is not among the middle pairs' (a scan is due).
+/// with it, whether the middle pairs spared it a scan. `None` sends the heap
+/// to `finish_heap`: c is 64 or more, or a wanted value is not among the
+/// middle pairs' (a scan is due).
 #[inline]
 fn settle_small<T: Value>(
     code: &RareCode,
@@ -712,7 +718,7 @@ fn settle_small<T: Value>(
     g: &[T],
     ahead: &BlockAhead,
     n: usize,
-) -> Option<u32> {
+) -> Option<(u32, bool)> {
     let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
     let n32 = n as u32;
     if run.max_value >= 64 || n32 < list.from {
@@ -724,12 +730,9 @@ fn settle_small<T: Value>(
     // Unmarked values below c are rare: each needs a split pair.
     let wanted = !marks & low_bits(c);
     if wanted == 0 {
-        return Some(c);
+        return Some((c, false));
     }
-    (wanted & !middle.of(n)[0] == 0).then(|| {
-        middle.settled.fetch_add(1, Relaxed);
-        c
-    })
+    (wanted & !middle.of(n)[0] == 0).then_some((c, true))
 }
 
 /// G(n), given the block's parallel pass and every heap below n.
@@ -849,6 +852,12 @@ fn mark_in_block<T: Value>(
         }
         mark_rare_pairs(mark, g, new, new_values, m, diff);
     }
+}
+
+/// Bit 0 when a move splits heap n into two equal heaps (value 0).
+fn equal_split_bits(code: &RareCode, n: u32) -> u64 {
+    let equal = |&j: &u32| n >= j + 2 && (n - j) & 1 == 0;
+    code.equal_splits.iter().any(equal) as u64
 }
 
 /// The lowest `k` bits set (all 64 from k = 64 on).

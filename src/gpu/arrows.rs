@@ -119,17 +119,7 @@ pub fn dense(
         ],
     );
     let timer = ctx.timestamps.then(|| Timer::new(ctx));
-    let dispatches: Vec<LevelDispatch> = grids
-        .iter()
-        .enumerate()
-        .map(|(slot, &(gx, gy, count))| LevelDispatch {
-            pipeline: &pipeline,
-            slot,
-            groups: (gx, gy),
-            work: count,
-            done: count,
-        })
-        .collect();
+    let dispatches = LevelDispatch::each_level(&pipeline, &grids);
     let run = LevelRun {
         label: "arrows levels",
         bind_group: &bind_group,

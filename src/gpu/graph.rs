@@ -188,17 +188,7 @@ pub fn dense(
     }
     ctx.queue.write_buffer(&params, 0, &param_bytes);
 
-    let dispatches: Vec<LevelDispatch> = grids
-        .iter()
-        .enumerate()
-        .map(|(slot, &(gx, gy, count))| LevelDispatch {
-            pipeline: &pipeline,
-            slot,
-            groups: (gx, gy),
-            work: count,
-            done: count,
-        })
-        .collect();
+    let dispatches = LevelDispatch::each_level(&pipeline, &grids);
     let run = LevelRun {
         label: "graph levels",
         bind_group: &bind_group,

@@ -24,6 +24,24 @@ pub struct LevelDispatch<'a> {
     pub done: u64,
 }
 
+impl<'a> LevelDispatch<'a> {
+    /// One dispatch per level, slot i for `levels[i]` = (groups x, groups y,
+    /// positions), all with one pipeline.
+    pub fn each_level(
+        pipeline: &'a wgpu::ComputePipeline,
+        levels: &[(u32, u32, u64)],
+    ) -> Vec<LevelDispatch<'a>> {
+        let dispatch = |(slot, &(gx, gy, count)): (usize, &(u32, u32, u64))| LevelDispatch {
+            pipeline,
+            slot,
+            groups: (gx, gy),
+            work: count,
+            done: count,
+        };
+        levels.iter().enumerate().map(dispatch).collect()
+    }
+}
+
 /// The bind group, timer and status buffer a run shares between its dispatches.
 pub struct LevelRun<'a> {
     pub label: &'a str,
