@@ -6,10 +6,12 @@ use serde::Serialize;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::cli::{BenchArgs, BenchPart};
+use crate::cli::{BenchArgs, BenchPart, Solver};
+use crate::commands::graph::pick_solver;
 use crate::engine::arrows_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
+use crate::engine::graph_memo::MemoSolver;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::engine::tuple_kernel::TupleKernel;
@@ -88,35 +90,33 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
     ))
 }
 
-/// A graph workload: the dense table of a code on a graph.
+/// A graph workload: the dense table of a code on a graph, and the memo
+/// solver on the same graph.
 #[derive(Clone, Copy, Debug)]
 pub struct GraphWorkload {
     pub code: &'static str,
     pub graph: &'static str,
-    /// Also time the memoised-recursion baseline (seed 000, Algorithm 2).
+    /// Also time the memoised-recursion baseline and seed 000's Algorithm 2.
     pub baseline: bool,
 }
 
 /// 0.33 and 0.03 on grids: 4x6 and 5x5, and 5x6 (30 vertices, 2^30
-/// positions) in the full suite; 4x5 with `--quick`.
+/// positions) in the full suite; 4x5 with `--quick`. The baselines run
+/// wherever they finish in seconds: to 4x6 for 0.33, on every grid for
+/// 0.03 (few positions are reachable when every move takes two vertices).
 pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
-    let grids: &[(&str, bool)] = if quick {
-        &[("grid:4x5", true)]
+    let grids: &[&str] = if quick {
+        &["grid:4x5"]
     } else {
-        &[
-            ("grid:4x5", true),
-            ("grid:4x6", true),
-            ("grid:5x5", false),
-            ("grid:5x6", false),
-        ]
+        &["grid:4x5", "grid:4x6", "grid:5x5", "grid:5x6"]
     };
     grids
         .iter()
-        .flat_map(|&(graph, baseline)| {
+        .flat_map(|&graph| {
             ["0.33", "0.03"].map(|code| GraphWorkload {
                 code,
                 graph,
-                baseline,
+                baseline: code == "0.03" || Graph::parse(graph).is_ok_and(|g| g.n() <= 24),
             })
         })
         .collect()
@@ -141,6 +141,33 @@ pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)
         run.gpu.kernel_seconds,
         run.value,
     ))
+}
+
+/// Runs `run` until a quarter second has passed (at least once) and
+/// returns the mean seconds per run with the last result: runs of a
+/// millisecond are timed as steadily as runs of seconds.
+pub fn mean_time<T>(mut run: impl FnMut() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let mut runs = 1;
+    let mut last = run();
+    while start.elapsed().as_secs_f64() < 0.25 {
+        last = run();
+        runs += 1;
+    }
+    (start.elapsed().as_secs_f64() / runs as f64, last)
+}
+
+/// Times the memo solver on one graph workload (one thread, a fresh memo
+/// each run); returns (seconds, canonical pieces solved, G).
+pub fn time_graph_memo(w: &GraphWorkload) -> Result<(f64, u64, u8)> {
+    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    let (seconds, run) = mean_time(|| {
+        let mut memo = MemoSolver::new(&code);
+        memo.value(&g, g.all()).map(|v| (memo.positions(), v))
+    });
+    let (pieces, value) = run?;
+    Ok((seconds, pieces, value))
 }
 
 /// The baseline the seed's program used (Algorithm 2): a plain memoised
@@ -210,6 +237,13 @@ pub struct GraphBenchRow {
     /// Seed 000's Algorithm 2 as described (outcome, ordered map of 0/1 strings), one thread.
     pub seed_algorithm_seconds: Option<f64>,
     pub per_core_over_seed_algorithm: Option<f64>,
+    /// The memo solver (canonical pieces, one thread): its time, the
+    /// pieces it solved, and the baseline's time over it.
+    pub memo_seconds: f64,
+    pub memo_pieces: u64,
+    pub memo_over_baseline: Option<f64>,
+    /// The solver `grundy graph` picks for this workload.
+    pub auto_solver: Solver,
 }
 
 fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
@@ -217,7 +251,7 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
     if !json {
         println!();
         println!(
-            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9}",
+            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9}",
             "graph",
             "positions",
             "gpu s",
@@ -229,7 +263,9 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             "baseline s",
             "core/base",
             "alg2 s",
-            "core/alg2"
+            "core/alg2",
+            "memo s",
+            "memo/base"
         );
     }
     let mut rows = Vec::new();
@@ -248,17 +284,20 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         }
         // The two baselines, timed, each checked against the dense table.
         let code = GraphCode::parse(w.code).map_err(Error::Input)?;
-        let timed = |agrees: &dyn Fn() -> bool| {
-            let start = Instant::now();
-            let ok = agrees();
-            (start.elapsed().as_secs_f64(), ok)
-        };
+        let timed = |agrees: &dyn Fn() -> bool| mean_time(agrees);
         let baseline = w
             .baseline
             .then(|| timed(&|| memo_recursion_baseline(&g, &code).0 == cpu_value));
         let seed = w
             .baseline
             .then(|| timed(&|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
+        let (memo_s, memo_pieces, memo_value) = time_graph_memo(&w)?;
+        if memo_value != cpu_value {
+            return Err(Error::Run(format!(
+                "the memo solver differs from the dense table for {} on {}",
+                w.code, w.graph
+            )));
+        }
         for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
             if let Some((_, false)) = run {
                 return Err(Error::Run(format!(
@@ -281,10 +320,14 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
             seed_algorithm_seconds: seed.map(|b| b.0),
             per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
+            memo_seconds: memo_s,
+            memo_pieces,
+            memo_over_baseline: baseline.map(|b| b.0 / memo_s),
+            auto_solver: pick_solver(&g, &code, Solver::Auto, false),
         };
         if !json {
             println!(
-                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9}",
+                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
                 positions,
                 opt(row.gpu_seconds, 3),
@@ -297,6 +340,8 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
                 opt(row.per_core_over_baseline, 1),
                 opt(row.seed_algorithm_seconds, 2),
                 opt(row.per_core_over_seed_algorithm, 1),
+                row.memo_seconds,
+                opt(row.memo_over_baseline, 1),
             );
         }
         rows.push(row);
@@ -967,6 +1012,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
                 cpu_seconds: r.cpu_seconds,
+                baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
+            });
+            lines.push(CsvRow {
+                part: "graphs",
+                workload: format!("{} {} memo", r.code, r.graph),
+                size: r.memo_pieces,
+                gpu_seconds: None,
+                gpu_kernel_seconds: None,
+                cpu_seconds: r.memo_seconds,
                 baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
             });
         }

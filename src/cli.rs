@@ -310,7 +310,7 @@ grundy hackenbush --graph grid:3x3 --ground 0,1,2";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Solver {
-    /// memo for forests and graphs too large for a dense table (reach with --moves), else dense.
+    /// memo for forests, for grids under codes that never take one vertex (0.03), and for graphs too large for a dense table (reach with --moves); else dense.
     Auto,
     /// A table over every vertex subset (GPU or CPU twin).
     Dense,

@@ -397,6 +397,47 @@ fn memo_equals_dense() {
 }
 
 #[test]
+fn memo_on_grids_equals_dense() {
+    // Grid pieces are keyed by board shape (both sides at most 8) or by
+    // bounding box (a longer side), and split by word-shift floods.
+    let mut rng = Rng(0x9a7_0009);
+    let shapes = [
+        (4, 5),
+        (5, 3),
+        (2, 8),
+        (8, 2),
+        (3, 6),
+        (2, 9),
+        (9, 2),
+        (1, 12),
+    ];
+    for (i, &(rows, cols)) in shapes.iter().cycle().take(24).enumerate() {
+        let c = match i % 4 {
+            0 => GraphCode::parse("0.03").unwrap(),
+            1 => GraphCode::parse("0.33").unwrap(),
+            _ => random_code(&mut rng),
+        };
+        let g = graph::grid(rows, cols);
+        let table = dense(&g, &c);
+        let mut memo = MemoSolver::new(&c);
+        for mask in (0..table.len() as u64).step_by(1 + table.len() / 300) {
+            assert_eq!(
+                memo.value(&g, mask).unwrap(),
+                table[mask as usize],
+                "{} on {rows}x{cols} at {mask:#x}",
+                c.text
+            );
+        }
+        assert_eq!(
+            memo.value(&g, g.all()).unwrap(),
+            whole(&table),
+            "{} on {rows}x{cols}",
+            c.text
+        );
+    }
+}
+
+#[test]
 fn connected_only_walk_equals_the_full_table() {
     // Codes that never leave two pieces reach only connected positions.
     let mut rng = Rng(0x9a7_0007);

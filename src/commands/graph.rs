@@ -9,7 +9,7 @@ use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
-use crate::engine::graph_memo::{MemoSolver, Record};
+use crate::engine::graph_memo::{MemoSolver, Record, board_dims};
 use crate::engine::graph_reach::solve_reachable;
 use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice};
@@ -45,13 +45,17 @@ pub struct GraphSummary {
 }
 
 /// Which solver `auto` means for this graph.
-pub fn pick_solver(graph: &Graph, asked: Solver, moves: bool) -> Solver {
+pub fn pick_solver(graph: &Graph, code: &GraphCode, asked: Solver, moves: bool) -> Solver {
     match asked {
         Solver::Auto if moves && graph.n() > DENSE_MAX_VERTICES => Solver::Reach,
         Solver::Auto if moves => Solver::Dense,
         Solver::Auto => {
             let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
-            if forest || graph.n() > DENSE_MAX_VERTICES {
+            // A code that never takes one vertex (0.03) reaches few of a
+            // grid's subsets, and the memo keys grid pieces in a few word
+            // operations: thousands of pieces where the table has millions.
+            let sparse_grid = code.digits[1] == 0 && board_dims(graph).is_some();
+            if forest || sparse_grid || graph.n() > DENSE_MAX_VERTICES {
                 Solver::Memo
             } else {
                 Solver::Dense
@@ -65,7 +69,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let g = Graph::parse(&args.graph).map_err(Error::Input)?;
-    let solver = pick_solver(&g, args.solver, args.moves);
+    let solver = pick_solver(&g, &code, args.solver, args.moves);
     let plot = PlotTarget::optional(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
@@ -75,6 +79,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     };
     // What --out writes: every subset (dense) or every canonical piece (memo).
     let mut rows = Rows::Pieces(Vec::new());
+    let mut memo_corners = None;
     let keep = args.out.is_some() || plot.is_some();
     let summary = match solver {
         Solver::Reach => {
@@ -109,6 +114,11 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             memo.keep_records = keep;
             let value = memo.value(&g, g.all())?;
             rows = Rows::Pieces(std::mem::take(&mut memo.records));
+            // the picture of a grid shows every corner grid, from the same memo
+            if let (Some(_), Some((r, c))) = (&plot, g.grid) {
+                let values = corner_masks(r, c).into_iter().map(|m| memo.value(&g, m));
+                memo_corners = Some(values.collect::<Result<Vec<u8>>>()?);
+            }
             summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
                 .with_seconds(start.elapsed().as_secs_f64(), None)
         }
@@ -171,7 +181,18 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         ..summary
     };
     if let (Some(target), Some((r, c)), Rows::Subsets(table, moves)) = (&plot, g.grid, &rows) {
-        plot_grid_corners(target, &code, r, c, table, moves.as_deref())?;
+        let of =
+            |t: &[u8]| -> Vec<u8> { corner_masks(r, c).iter().map(|&m| t[m as usize]).collect() };
+        plot_grid_corners(
+            target,
+            &code,
+            r,
+            c,
+            &of(table),
+            moves.as_deref().map(of).as_deref(),
+        )?;
+    } else if let (Some(target), Some((r, c)), Some(values)) = (&plot, g.grid, &memo_corners) {
+        plot_grid_corners(target, &code, r, c, values, None)?;
     } else if let Some(target) = &plot {
         let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match &rows {
             Rows::Subsets(table, _) => Box::new(
@@ -285,16 +306,25 @@ enum Rows {
 /// A grid's table as small multiples: G of every corner sub-grid of a rows
 /// and b columns (the grids a <= R, b <= C, which the dense table holds), and
 /// with --moves the moves played from each.
+/// The masks of the a x b corner grids of a grid with `cols` columns, for
+/// a = 1..=rows and b = 1..=cols, row by row.
+fn corner_masks(rows: usize, cols: usize) -> Vec<u64> {
+    let corner = |a: usize, b: usize| (0..a).map(|i| ((1u64 << b) - 1) << (i * cols)).sum();
+    (1..=rows)
+        .flat_map(|a| (1..=cols).map(move |b| corner(a, b)))
+        .collect()
+}
+
+/// Heat maps of G (and moves played) of every corner grid, one value per
+/// mask of `corner_masks`.
 fn plot_grid_corners(
     target: &PlotTarget,
     code: &GraphCode,
     rows: usize,
     cols: usize,
-    table: &[u8],
+    values: &[u8],
     moves: Option<&[u8]>,
 ) -> Result<()> {
-    let corner =
-        |a: usize, b: usize| -> usize { (0..a).map(|i| ((1usize << b) - 1) << (i * cols)).sum() };
     let panel = |title: &str, of: &[u8]| plot::Panel {
         title: title.to_string(),
         x_label: "columns".into(),
@@ -304,12 +334,9 @@ fn plot_grid_corners(
         step: 1,
         cols,
         rows,
-        cells: (1..=rows)
-            .flat_map(|a| (1..=cols).map(move |b| (a, b)))
-            .map(|(a, b)| Some(u32::from(of[corner(a, b)])))
-            .collect(),
+        cells: of.iter().map(|&v| Some(u32::from(v))).collect(),
     };
-    let mut panels = vec![panel("G of the a x b grid", table)];
+    let mut panels = vec![panel("G of the a x b grid", values)];
     if let Some(m) = moves {
         panels.push(panel("moves played (winner longest, loser shortest)", m));
     }

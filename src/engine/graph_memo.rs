@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::graph_dense::for_each_option;
+use crate::cpu::graph_level::for_each_connected_set;
 use crate::error::{Error, Result};
-use crate::game::graph::bits;
+use crate::game::graph::{Flood, bits};
 use crate::game::{Graph, GraphCode};
 
 /// A connected piece up to isomorphism (or up to grid symmetry).
@@ -18,7 +18,10 @@ use crate::game::{Graph, GraphCode};
 pub enum Key {
     /// AHU code of the tree: 1, the children's codes in order, 0.
     Tree(u128),
-    /// A grid piece in its bounding box, least of its eight images.
+    /// A piece of a grid with at most 8 rows and 8 columns, on an 8x8
+    /// board: the least of its eight images, each moved into the corner.
+    Board(u64),
+    /// A piece of a larger grid in its bounding box, least of its eight images.
     Shape { h: u8, w: u8, cells: u64 },
     /// Any other piece: the adjacency of its vertices renumbered in order.
     Labelled(Vec<u64>),
@@ -70,6 +73,12 @@ pub struct Record {
 pub struct MemoSolver {
     code: GraphCode,
     memo: FastMap<Key, u8>,
+    /// Pieces of small grids by board shape: a map of words, a third the
+    /// size of `memo`'s entries.
+    boards: FastMap<u64, u8>,
+    /// The removals of three or more vertices from the pieces being valued,
+    /// deepest last: one buffer for the whole recursion.
+    options: Vec<u64>,
     /// Pieces evaluated, in order, with the mask they had when first met.
     pub records: Vec<Record>,
     /// Keep `records` (the `graph --out` table).
@@ -81,6 +90,8 @@ impl MemoSolver {
         MemoSolver {
             code: code.clone(),
             memo: FastMap::default(),
+            boards: FastMap::default(),
+            options: Vec::new(),
             records: Vec::new(),
             keep_records: false,
         }
@@ -88,7 +99,7 @@ impl MemoSolver {
 
     /// Distinct pieces evaluated so far.
     pub fn positions(&self) -> u64 {
-        self.memo.len() as u64
+        (self.memo.len() + self.boards.len()) as u64
     }
 
     /// G of the position `mask` of `graph`.
@@ -107,21 +118,60 @@ impl MemoSolver {
 
     /// G of a connected piece: the mex over its options.
     fn piece(&mut self, graph: &Graph, comp: u64, local: &mut FastMap<u64, u8>) -> Result<u8> {
-        if let Some(&v) = local.get(&comp) {
-            return Ok(v);
-        }
-        let key = canonical_key(graph, comp);
-        if let Some(&v) = self.memo.get(&key) {
-            local.insert(comp, v);
-            return Ok(v);
-        }
-        // `comp` is one piece, so its options are the position's options.
-        let mut options = Vec::new();
-        for_each_option(graph, &self.code, comp, |rest| options.push(rest));
+        // A board shape costs a few word operations: looked up directly.
+        // Other keys cost more to build than a lookup of the mask itself.
+        let key = match board_dims(graph) {
+            Some((rows, cols)) => {
+                let board = board_shape(comp, rows, cols);
+                if let Some(&v) = self.boards.get(&board) {
+                    return Ok(v);
+                }
+                Key::Board(board)
+            }
+            None => {
+                if let Some(&v) = local.get(&comp) {
+                    return Ok(v);
+                }
+                let key = canonical_key(graph, comp);
+                if let Some(&v) = self.memo.get(&key) {
+                    local.insert(comp, v);
+                    return Ok(v);
+                }
+                key
+            }
+        };
+        // `comp` is one piece: its options are what each connected set
+        // leaves of it, when the code allows that many pieces. Vertices
+        // and edges, the usual removals, come straight from masks; larger
+        // sets are listed first (in one buffer for the whole recursion).
+        let flood = graph.flood();
+        let vertices = comp.count_ones() as usize;
         let mut seen = [0u64; 5];
-        for rest in options {
-            let g = self.position(graph, rest, local)? as usize;
-            seen[g >> 6] |= 1 << (g & 63);
+        for size in 1..=self.code.max_take().min(vertices) {
+            if self.code.digits[size] == 0 {
+                continue;
+            }
+            match size {
+                1 => {
+                    for v in bits(comp) {
+                        self.mark_option(graph, flood, comp, 1 << v, &mut seen, local)?;
+                    }
+                }
+                2 => {
+                    for edge in flood.edges(comp) {
+                        self.mark_option(graph, flood, comp, edge, &mut seen, local)?;
+                    }
+                }
+                _ => {
+                    let start = self.options.len();
+                    for_each_connected_set(&graph.adj, comp, size, |set| self.options.push(set));
+                    for i in start..self.options.len() {
+                        let set = self.options[i];
+                        self.mark_option(graph, flood, comp, set, &mut seen, local)?;
+                    }
+                    self.options.truncate(start);
+                }
+            }
         }
         let g = (0..320)
             .find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)
@@ -132,8 +182,12 @@ impl MemoSolver {
             )));
         }
         let g = g as u8;
-        self.memo.insert(key, g);
-        local.insert(comp, g);
+        if let Key::Board(board) = key {
+            self.boards.insert(board, g);
+        } else {
+            self.memo.insert(key, g);
+            local.insert(comp, g);
+        }
         if self.keep_records {
             self.records.push(Record {
                 mask: comp,
@@ -143,18 +197,73 @@ impl MemoSolver {
         }
         Ok(g)
     }
+
+    /// Marks in `seen` the value of what removing the connected `set`
+    /// leaves of the piece `comp`, when the code allows that many pieces.
+    fn mark_option(
+        &mut self,
+        graph: &Graph,
+        flood: Flood,
+        comp: u64,
+        set: u64,
+        seen: &mut [u64; 5],
+        local: &mut FastMap<u64, u8>,
+    ) -> Result<()> {
+        let rest = comp & !set;
+        let size = set.count_ones() as usize;
+        // The pieces of `rest`, found once: a third means too many.
+        // `comp` was connected, so `rest` is when the vertices next to
+        // `set` are: grow from one of them until it holds them all.
+        let mut parts = [0u64; 3];
+        let mut count = 0;
+        let mut left = rest;
+        if rest != 0 {
+            let next_to = flood.neighbours(set) & rest;
+            let first = match next_to.is_power_of_two() {
+                true => rest,
+                false => flood.grow_until(rest, next_to.trailing_zeros() as usize, next_to),
+            };
+            if first & next_to == next_to {
+                parts[0] = rest;
+            } else if !self.code.allows(size, 2) {
+                return Ok(()); // two pieces or more, which this removal may not leave
+            } else {
+                parts[0] = first;
+            }
+            left &= !parts[0];
+            count = 1;
+        }
+        while left != 0 && count < 3 {
+            parts[count] = flood.component(left, left.trailing_zeros() as usize);
+            left &= !parts[count];
+            count += 1;
+        }
+        if !self.code.allows(size, count as u32) {
+            return Ok(());
+        }
+        let mut g = 0;
+        for &part in &parts[..count] {
+            g ^= self.piece(graph, part, local)?;
+        }
+        let g = g as usize;
+        seen[g >> 6] |= 1 << (g & 63);
+        Ok(())
+    }
 }
 
 /// The canonical key of the connected piece `comp` of `graph`.
 pub fn canonical_key(graph: &Graph, comp: u64) -> Key {
+    if let Some((rows, cols)) = board_dims(graph) {
+        return Key::Board(board_shape(comp, rows, cols));
+    }
     let vertices = comp.count_ones();
     if graph.edges_within(comp) + 1 == vertices {
         return Key::Tree(tree_code(graph, comp));
     }
-    if let Some((_, cols)) = graph.grid {
-        return grid_shape(comp, cols);
+    match graph.grid {
+        Some((_, cols)) => grid_shape(comp, cols),
+        None => Key::Labelled(graph.induced(comp).adj),
     }
-    Key::Labelled(graph.induced(comp).adj)
 }
 
 /// The AHU code of the tree `comp`, rooted at its centre (the smaller code
@@ -187,6 +296,57 @@ fn rooted_code(graph: &Graph, comp: u64, v: usize, parent: usize) -> (u128, u32)
         len += l;
     }
     (code << 1, len + 1)
+}
+
+/// The grid's size when its pieces fit an 8x8 board.
+pub fn board_dims(graph: &Graph) -> Option<(usize, usize)> {
+    graph.grid.filter(|&(rows, cols)| rows <= 8 && cols <= 8)
+}
+
+/// The least of the eight images of a piece of a grid of at most 8x8, on an
+/// 8x8 board (cell (r, c) is bit 8r + c), each moved into the corner:
+/// the board's symmetries are a few word operations (byte swap, bit
+/// reversal in bytes, transpose), where a cell-by-cell walk was the memo's
+/// largest cost.
+fn board_shape(comp: u64, rows: usize, cols: usize) -> u64 {
+    let row_mask = (1u64 << cols) - 1;
+    let board = (0..rows).fold(0u64, |b, r| b | (comp >> (r * cols) & row_mask) << (8 * r));
+    // into the corner: no cell lies left of the first occupied column, so
+    // one shift moves every row alike
+    let mut occupied = board | board >> 32;
+    occupied |= occupied >> 16;
+    occupied = (occupied | occupied >> 8) & 0xff;
+    let piece = board >> (board.trailing_zeros() & !7) >> occupied.trailing_zeros();
+    let h = 8 - piece.leading_zeros() / 8;
+    let w = 64 - occupied.leading_zeros() - occupied.trailing_zeros();
+    // a mirror of an h x w piece in the corner lands 8 - h rows (8 - w
+    // columns) away from it
+    let flip_rows = |b: u64, h: u32| b.swap_bytes() >> (8 * (8 - h));
+    let flip_cols = |b: u64, w: u32| {
+        let b = (b >> 1) & 0x5555_5555_5555_5555 | (b & 0x5555_5555_5555_5555) << 1;
+        let b = (b >> 2) & 0x3333_3333_3333_3333 | (b & 0x3333_3333_3333_3333) << 2;
+        ((b >> 4) & 0x0f0f_0f0f_0f0f_0f0f | (b & 0x0f0f_0f0f_0f0f_0f0f) << 4) >> (8 - w)
+    };
+    // cell (r, c) to (c, r) in three rounds of block swaps
+    let mut t = piece;
+    let x = 0x0f0f_0f0f_0000_0000 & (t ^ t << 28);
+    t ^= x ^ x >> 28;
+    let x = 0x3333_0000_3333_0000 & (t ^ t << 14);
+    t ^= x ^ x >> 14;
+    let x = 0x5500_5500_5500_5500 & (t ^ t << 7);
+    t ^= x ^ x >> 7;
+    let (pc, tc) = (flip_cols(piece, w), flip_cols(t, h));
+    let images = [
+        piece,
+        flip_rows(piece, h),
+        pc,
+        flip_rows(pc, h),
+        t,
+        flip_rows(t, w),
+        tc,
+        flip_rows(tc, w),
+    ];
+    images.into_iter().fold(u64::MAX, u64::min)
 }
 
 /// The least of the eight images of a grid piece, in its bounding box.
@@ -249,6 +409,43 @@ mod tests {
         assert_eq!(grid_shape(l1, 4), grid_shape(l2, 4));
         // A 2x2 square is not an L.
         assert_ne!(grid_shape(l1, 4), grid_shape(l1 | 1 << 1, 4));
-        let _ = canonical_key(&g, l1);
+        assert_eq!(canonical_key(&g, l1), canonical_key(&g, l2));
+        assert_ne!(canonical_key(&g, l1), canonical_key(&g, l1 | 1 << 1));
+    }
+
+    #[test]
+    fn board_shapes_are_the_bounding_box_shapes() {
+        // Two pieces have the same board shape exactly when they have the
+        // same bounding-box shape, on random pieces of grids up to 8x8.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (rows, cols) in [(3, 5), (8, 8), (5, 7), (8, 3), (1, 8)] {
+            let n = rows * cols;
+            let pieces: Vec<u64> = (0..300)
+                .map(|_| next() & next() & graph::mask_below(n))
+                .filter(|&m| m != 0)
+                .collect();
+            for &a in &pieces {
+                // a piece and a transformed copy of it (transpose, then
+                // mirror) agree; the copy lives on the transposed grid
+                let cells: Vec<(usize, usize)> = bits(a).map(|v| (v / cols, v % cols)).collect();
+                let copy = cells
+                    .iter()
+                    .fold(0u64, |m, &(r, c)| m | 1 << ((cols - 1 - c) * rows + r));
+                assert_eq!(board_shape(a, rows, cols), board_shape(copy, cols, rows));
+                for &b in &pieces {
+                    assert_eq!(
+                        board_shape(a, rows, cols) == board_shape(b, rows, cols),
+                        grid_shape(a, cols) == grid_shape(b, cols),
+                        "{a:#x} {b:#x} on {rows}x{cols}"
+                    );
+                }
+            }
+        }
     }
 }

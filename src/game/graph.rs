@@ -5,6 +5,93 @@
 
 use std::fmt::Write as _;
 
+/// Grows connected components, for the solvers that find many: by
+/// neighbour masks, or on a grid by shifting the whole mask a row or a
+/// column at a time (a few word operations per step, no load per vertex).
+#[derive(Clone, Copy, Debug)]
+pub enum Flood<'a> {
+    Adjacency(&'a [u64]),
+    /// Vertex `r * cols + c`; `not_first` / `not_last` clear the first /
+    /// last column, where a one-column shift wraps to the next row.
+    Grid {
+        cols: u32,
+        not_first: u64,
+        not_last: u64,
+    },
+}
+
+impl Flood<'_> {
+    /// The connected component of `mask` that holds the vertex `start`.
+    pub fn component(&self, mask: u64, start: usize) -> u64 {
+        self.grow_until(mask, start, !0)
+    }
+
+    /// The component of `mask` holding `start`, grown only until it holds
+    /// every vertex of `targets`: a test that pieces join is mostly
+    /// settled a few steps from where they meet.
+    pub fn grow_until(&self, mask: u64, start: usize, targets: u64) -> u64 {
+        let mut comp = 1u64 << start;
+        match *self {
+            Flood::Adjacency(adj) => {
+                let mut frontier = comp;
+                while frontier != 0 && comp & targets != targets {
+                    let grown = bits(frontier).fold(0, |acc, v| acc | adj[v]) & mask & !comp;
+                    comp |= grown;
+                    frontier = grown;
+                }
+                comp
+            }
+            Flood::Grid { .. } => loop {
+                let grown = (comp | self.grid_neighbours(comp)) & mask;
+                if grown == comp || grown & targets == targets {
+                    return grown;
+                }
+                comp = grown;
+            },
+        }
+    }
+
+    /// The vertices adjacent to some vertex of `set`.
+    pub fn neighbours(&self, set: u64) -> u64 {
+        match *self {
+            Flood::Adjacency(adj) => bits(set).fold(0, |acc, v| acc | adj[v]),
+            Flood::Grid { .. } => self.grid_neighbours(set),
+        }
+    }
+
+    /// The edges inside `within`, each as the mask of its two ends: on a
+    /// grid, the cells whose right or lower neighbour is in `within` too.
+    pub fn edges(&self, within: u64) -> impl Iterator<Item = u64> + '_ {
+        let (adj, listed, across, down, cols): (&[u64], u64, u64, u64, usize) = match *self {
+            Flood::Adjacency(adj) => (adj, within, 0, 0, 0),
+            Flood::Grid { cols, not_last, .. } => (
+                &[],
+                0,
+                within & within >> 1 & not_last,
+                within & within >> cols,
+                cols as usize,
+            ),
+        };
+        let higher = move |v: usize| adj[v] & within & !((2u64 << v).wrapping_sub(1));
+        bits(listed)
+            .flat_map(move |v| bits(higher(v)).map(move |u| 1 << v | 1 << u))
+            .chain(bits(across).map(|v| 3 << v))
+            .chain(bits(down).map(move |v| 1 << v | 1 << (v + cols)))
+    }
+
+    fn grid_neighbours(&self, set: u64) -> u64 {
+        let Flood::Grid {
+            cols,
+            not_first,
+            not_last,
+        } = *self
+        else {
+            unreachable!("a grid's flood")
+        };
+        set << cols | set >> cols | (set << 1) & not_first | (set >> 1) & not_last
+    }
+}
+
 /// Vertices a graph may have: positions are `u64` masks.
 pub const MAX_VERTICES: usize = 64;
 
@@ -74,6 +161,21 @@ impl Graph {
             frontier = grown;
         }
         comp
+    }
+
+    /// How this graph's components grow: by word shifts on a grid.
+    pub fn flood(&self) -> Flood<'_> {
+        match self.grid {
+            Some((rows, cols)) if cols < MAX_VERTICES => {
+                let first = (0..rows).fold(0u64, |m, r| m | 1 << (r * cols));
+                Flood::Grid {
+                    cols: cols as u32,
+                    not_first: !first,
+                    not_last: !(first << (cols - 1)),
+                }
+            }
+            _ => Flood::Adjacency(&self.adj),
+        }
     }
 
     /// The connected components of `mask`, lowest vertex first.
