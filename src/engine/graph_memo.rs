@@ -76,9 +76,11 @@ pub struct MemoSolver {
     /// Pieces of small grids by board shape: a map of words, a third the
     /// size of `memo`'s entries.
     boards: FastMap<u64, u8>,
-    /// The removals of three or more vertices from the pieces being valued,
-    /// deepest last: one buffer for the whole recursion.
-    options: Vec<u64>,
+    /// The pieces left by the options of the pieces being valued, deepest
+    /// last, and the removals of three or more vertices listed for them:
+    /// one buffer each for the whole recursion.
+    parts: Vec<Part>,
+    removals: Vec<u64>,
     /// Pieces evaluated, in order, with the mask they had when first met.
     pub records: Vec<Record>,
     /// Keep `records` (the `graph --out` table).
@@ -91,7 +93,8 @@ impl MemoSolver {
             code: code.clone(),
             memo: FastMap::default(),
             boards: FastMap::default(),
-            options: Vec::new(),
+            parts: Vec::new(),
+            removals: Vec::new(),
             records: Vec::new(),
             keep_records: false,
         }
@@ -143,36 +146,51 @@ impl MemoSolver {
         // `comp` is one piece: its options are what each connected set
         // leaves of it, when the code allows that many pieces. Vertices
         // and edges, the usual removals, come straight from masks; larger
-        // sets are listed first (in one buffer for the whole recursion).
+        // sets are listed first. The pieces every option leaves are listed
+        // before any is valued, so their lookups go out together: in a
+        // large memo the cache misses overlap instead of queueing.
         let flood = graph.flood();
+        let dims = board_dims(graph);
         let vertices = comp.count_ones() as usize;
-        let mut seen = [0u64; 5];
+        let base = self.parts.len();
         for size in 1..=self.code.max_take().min(vertices) {
             if self.code.digits[size] == 0 {
                 continue;
             }
             match size {
-                1 => {
-                    for v in bits(comp) {
-                        self.mark_option(graph, flood, comp, 1 << v, &mut seen, local)?;
-                    }
-                }
-                2 => {
-                    for edge in flood.edges(comp) {
-                        self.mark_option(graph, flood, comp, edge, &mut seen, local)?;
-                    }
-                }
+                1 => bits(comp).for_each(|v| self.list_option(flood, dims, comp, 1 << v)),
+                2 => flood
+                    .edges(comp)
+                    .for_each(|edge| self.list_option(flood, dims, comp, edge)),
                 _ => {
-                    let start = self.options.len();
-                    for_each_connected_set(&graph.adj, comp, size, |set| self.options.push(set));
-                    for i in start..self.options.len() {
-                        let set = self.options[i];
-                        self.mark_option(graph, flood, comp, set, &mut seen, local)?;
+                    let start = self.removals.len();
+                    for_each_connected_set(&graph.adj, comp, size, |set| self.removals.push(set));
+                    for i in start..self.removals.len() {
+                        self.list_option(flood, dims, comp, self.removals[i]);
                     }
-                    self.options.truncate(start);
+                    self.removals.truncate(start);
                 }
             }
         }
+        for part in &mut self.parts[base..] {
+            if part.value.is_none() && dims.is_some() {
+                part.value = self.boards.get(&part.board).copied();
+            }
+        }
+        let mut seen = [0u64; 5];
+        let mut option = 0;
+        for i in base..self.parts.len() {
+            let part = self.parts[i];
+            option ^= match part.value {
+                Some(v) => v,
+                None => self.piece(graph, part.mask, local)?,
+            } as usize;
+            if part.last {
+                seen[option >> 6] |= 1 << (option & 63);
+                option = 0;
+            }
+        }
+        self.parts.truncate(base);
         let g = (0..320)
             .find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)
             .unwrap_or(320);
@@ -198,23 +216,15 @@ impl MemoSolver {
         Ok(g)
     }
 
-    /// Marks in `seen` the value of what removing the connected `set`
+    /// Lists in `parts` the pieces that removing the connected `set`
     /// leaves of the piece `comp`, when the code allows that many pieces.
-    fn mark_option(
-        &mut self,
-        graph: &Graph,
-        flood: Flood,
-        comp: u64,
-        set: u64,
-        seen: &mut [u64; 5],
-        local: &mut FastMap<u64, u8>,
-    ) -> Result<()> {
+    fn list_option(&mut self, flood: Flood, dims: Option<(usize, usize)>, comp: u64, set: u64) {
         let rest = comp & !set;
         let size = set.count_ones() as usize;
         // The pieces of `rest`, found once: a third means too many.
         // `comp` was connected, so `rest` is when the vertices next to
         // `set` are: grow from one of them until it holds them all.
-        let mut parts = [0u64; 3];
+        let mut pieces = [0u64; 3];
         let mut count = 0;
         let mut left = rest;
         if rest != 0 {
@@ -224,31 +234,53 @@ impl MemoSolver {
                 false => flood.grow_until(rest, next_to.trailing_zeros() as usize, next_to),
             };
             if first & next_to == next_to {
-                parts[0] = rest;
+                pieces[0] = rest;
             } else if !self.code.allows(size, 2) {
-                return Ok(()); // two pieces or more, which this removal may not leave
+                return; // two pieces or more, which this removal may not leave
             } else {
-                parts[0] = first;
+                pieces[0] = first;
             }
-            left &= !parts[0];
+            left &= !pieces[0];
             count = 1;
         }
         while left != 0 && count < 3 {
-            parts[count] = flood.component(left, left.trailing_zeros() as usize);
-            left &= !parts[count];
+            pieces[count] = flood.component(left, left.trailing_zeros() as usize);
+            left &= !pieces[count];
             count += 1;
         }
         if !self.code.allows(size, count as u32) {
-            return Ok(());
+            return;
         }
-        let mut g = 0;
-        for &part in &parts[..count] {
-            g ^= self.piece(graph, part, local)?;
+        if count == 0 {
+            // the move takes the whole piece: an option of value 0
+            let empty = Part {
+                mask: 0,
+                board: 0,
+                value: Some(0),
+                last: true,
+            };
+            self.parts.push(empty);
         }
-        let g = g as usize;
-        seen[g >> 6] |= 1 << (g & 63);
-        Ok(())
+        for (i, &mask) in pieces[..count].iter().enumerate() {
+            self.parts.push(Part {
+                mask,
+                board: dims.map_or(0, |(rows, cols)| board_shape(mask, rows, cols)),
+                value: None,
+                last: i + 1 == count,
+            });
+        }
     }
+}
+
+/// A piece one option leaves, listed before it is valued.
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    mask: u64,
+    /// Its board shape, on grids that fit a board.
+    board: u64,
+    value: Option<u8>,
+    /// The last piece of its option.
+    last: bool,
 }
 
 /// The canonical key of the connected piece `comp` of `graph`.
