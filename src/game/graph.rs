@@ -153,14 +153,7 @@ impl Graph {
 
     /// The connected component of `mask` that holds the vertex `start`.
     pub fn component(&self, mask: u64, start: usize) -> u64 {
-        let mut comp = 1u64 << start;
-        let mut frontier = comp;
-        while frontier != 0 {
-            let grown = self.neighbours(frontier, mask) & !comp;
-            comp |= grown;
-            frontier = grown;
-        }
-        comp
+        Flood::Adjacency(&self.adj).component(mask, start)
     }
 
     /// How this graph's components grow: by word shifts on a grid.
