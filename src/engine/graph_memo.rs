@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::cpu::graph_level::for_each_connected_set;
+use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::graph::{Flood, bits};
 use crate::game::{Graph, GraphCode};
@@ -201,8 +202,10 @@ impl MemoSolver {
         }
         let g = g as u8;
         if let Key::Board(board) = key {
+            check_growth(&self.boards)?;
             self.boards.insert(board, g);
         } else {
+            check_growth(&self.memo)?;
             self.memo.insert(key, g);
             local.insert(comp, g);
         }
@@ -270,6 +273,22 @@ impl MemoSolver {
             });
         }
     }
+}
+
+/// Refuses to let `map` grow past the memory available: how many pieces a
+/// graph has is not known before they are met, so a memo that outgrows the
+/// machine stops with a clear error instead of swapping or being killed.
+fn check_growth<K, V>(map: &FastMap<K, V>) -> Result<()> {
+    if map.len() < map.capacity() {
+        return Ok(());
+    }
+    // the next table: twice the capacity, at 7/8 load, a control byte each
+    let entry = std::mem::size_of::<(K, V)>() as u64 + 1;
+    let bytes = (2 * map.capacity() as u64 + 16) * 8 / 7 * entry;
+    check_fits(
+        &format!("the memo solver, past {} pieces,", map.len()),
+        bytes,
+    )
 }
 
 /// A piece one option leaves, listed before it is valued.

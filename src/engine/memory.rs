@@ -37,7 +37,7 @@ pub fn check_fits(what: &str, bytes: u64) -> Result<()> {
         && bytes > free
     {
         return Err(Error::Input(format!(
-            "{what} needs about {} of memory; this machine has {} available. Ask for fewer values.",
+            "{what} needs about {} of memory; this machine has {} available. Ask for a smaller run.",
             human(bytes),
             human(free)
         )));
