@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
+use super::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
@@ -112,7 +112,12 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             let start = Instant::now();
             let mut memo = MemoSolver::new(&code);
             memo.keep_records = keep;
-            let value = memo.value(&g, g.all())?;
+            let counter = progress_counter(quiet, "pieces");
+            let tick = counter.clone();
+            memo.progress = Some(Box::new(move |solved| tick.set_position(solved)));
+            let value = memo.value(&g, g.all());
+            counter.finish_and_clear();
+            let value = value?;
             rows = Rows::Pieces(std::mem::take(&mut memo.records));
             // the picture of a grid shows every corner grid, from the same memo
             if let (Some(_), Some((r, c))) = (&plot, g.grid) {

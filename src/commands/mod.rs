@@ -105,6 +105,22 @@ pub fn parse_set(text: &str) -> Result<Vec<u32>> {
 }
 
 /// A progress bar on stderr, hidden with --quiet or when stderr is not a terminal.
+/// A counter on stderr for runs whose total is not known in advance (the
+/// memo solver meets its pieces as it goes); hidden like `progress_bar`.
+pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} {{spinner}} {{human_pos}} {unit}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar
+}
+
 pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();

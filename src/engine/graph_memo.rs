@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::cpu::graph_level::for_each_connected_set;
 use super::memory::check_fits;
+use crate::cpu::graph_level::for_each_connected_set;
 use crate::error::{Error, Result};
 use crate::game::graph::{Flood, bits};
 use crate::game::{Graph, GraphCode};
@@ -86,6 +86,8 @@ pub struct MemoSolver {
     pub records: Vec<Record>,
     /// Keep `records` (the `graph --out` table).
     pub keep_records: bool,
+    /// Told the count of pieces solved, every 2^16 of them.
+    pub progress: Option<Box<dyn Fn(u64)>>,
 }
 
 impl MemoSolver {
@@ -98,6 +100,7 @@ impl MemoSolver {
             removals: Vec::new(),
             records: Vec::new(),
             keep_records: false,
+            progress: None,
         }
     }
 
@@ -208,6 +211,12 @@ impl MemoSolver {
             check_growth(&self.memo)?;
             self.memo.insert(key, g);
             local.insert(comp, g);
+        }
+        let solved = self.positions();
+        if let Some(progress) = &self.progress
+            && solved % (1 << 16) == 0
+        {
+            progress(solved);
         }
         if self.keep_records {
             self.records.push(Record {
