@@ -214,7 +214,7 @@ impl MemoSolver {
         }
         let solved = self.positions();
         if let Some(progress) = &self.progress
-            && solved % (1 << 16) == 0
+            && solved.is_multiple_of(1 << 16)
         {
             progress(solved);
         }
