@@ -1,10 +1,12 @@
-//! Criterion benches of the graph kernel: the dense table of 0.33 and 0.03
-//! on a 4x5 grid on the GPU (when an adapter exists), on the CPU twin, and
-//! the memoised recursion over vertex sets that seed 000's program used.
+//! Criterion benches of the graph solvers: the dense table of 0.33 and 0.03
+//! on a 4x5 grid on the GPU (when an adapter exists) and on the CPU twin,
+//! the memo solver (canonical pieces, one thread), and the memoised
+//! recursion over vertex sets that seed 000's program used.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy::bench::{graph_suite, memo_recursion_baseline, time_graph};
 use grundy::engine::Backend;
+use grundy::engine::graph_memo::MemoSolver;
 use grundy::game::{Graph, GraphCode};
 use grundy::gpu::GpuContext;
 
@@ -27,6 +29,9 @@ fn graph_kernel(c: &mut Criterion) {
         }
         let g = Graph::parse(w.graph).expect("suite graphs parse");
         let code = GraphCode::parse(w.code).expect("suite codes parse");
+        group.bench_with_input(BenchmarkId::new("memo", &name), &w, |b, _| {
+            b.iter(|| MemoSolver::new(&code).value(&g, g.all()).expect("runs"))
+        });
         group.bench_with_input(BenchmarkId::new("baseline", &name), &w, |b, _| {
             b.iter(|| memo_recursion_baseline(&g, &code))
         });
