@@ -297,6 +297,31 @@ fn a_grid_table_shows_g_and_moves_of_every_corner_grid() {
 }
 
 #[test]
+fn a_grid_picture_from_the_memo_equals_the_one_from_the_dense_table() {
+    // The memo solves each corner grid itself; the dense table holds them.
+    let picture = |solver: &str| {
+        let path = tmp(&format!("corners-{solver}.svg"));
+        run_ok(&[
+            "graph",
+            "0.137",
+            "--graph",
+            "grid:4x5",
+            "--solver",
+            solver,
+            "--backend",
+            "cpu",
+            "-q",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let memo = picture("memo");
+    assert!(memo.contains("0.137 on grids up to 4x5"), "{memo:.300}");
+    assert_eq!(memo, picture("dense"));
+}
+
+#[test]
 fn a_large_table_in_svg_is_sampled_with_a_notice() {
     let path = tmp("rect-600.svg");
     let out = run_ok(&[

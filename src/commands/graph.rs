@@ -119,13 +119,15 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             counter.finish_and_clear();
             let value = value?;
             rows = Rows::Pieces(std::mem::take(&mut memo.records));
-            // the picture of a grid shows every corner grid, from the same memo
+            let summary = summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
+                .with_seconds(start.elapsed().as_secs_f64(), None);
+            // the picture of a grid shows every corner grid, from the same
+            // memo (after the count and the time of the whole graph's run)
             if let (Some(_), Some((r, c))) = (&plot, g.grid) {
                 let values = corner_masks(r, c).into_iter().map(|m| memo.value(&g, m));
                 memo_corners = Some(values.collect::<Result<Vec<u8>>>()?);
             }
-            summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
-                .with_seconds(start.elapsed().as_secs_f64(), None)
+            summary
         }
         _ => {
             check_dense(g.n())?;
@@ -308,9 +310,6 @@ enum Rows {
     Reached(Vec<(u64, u8, u8)>, bool),
 }
 
-/// A grid's table as small multiples: G of every corner sub-grid of a rows
-/// and b columns (the grids a <= R, b <= C, which the dense table holds), and
-/// with --moves the moves played from each.
 /// The masks of the a x b corner grids of a grid with `cols` columns, for
 /// a = 1..=rows and b = 1..=cols, row by row.
 fn corner_masks(rows: usize, cols: usize) -> Vec<u64> {
@@ -320,8 +319,9 @@ fn corner_masks(rows: usize, cols: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Heat maps of G (and moves played) of every corner grid, one value per
-/// mask of `corner_masks`.
+/// A grid's table as small multiples: G of every corner sub-grid of a rows
+/// and b columns (a <= R, b <= C), and with --moves the moves played from
+/// each; one value per mask of `corner_masks`.
 fn plot_grid_corners(
     target: &PlotTarget,
     code: &GraphCode,
