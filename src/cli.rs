@@ -335,7 +335,7 @@ pub struct GraphArgs {
     /// Also compute the moves played when the winner plays to empty the graph and the loser to stop it.
     #[arg(long)]
     pub moves: bool,
-    /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout).
+    /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout): every subset with --solver dense, one per canonical piece with memo.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Draw the table here (SVG or PNG by the extension): for grid:RxC (dense), G of every a x b corner grid (and the moves, with --moves) as small multiples; otherwise the values found at each level.
