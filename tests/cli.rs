@@ -308,7 +308,19 @@ fn bench_quick_reports_every_workload() {
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("adapter,cpu_threads,part,workload,size,"));
     let lines: Vec<&str> = text.lines().skip(1).collect();
-    assert_eq!(lines.len(), counts.iter().sum::<usize>() + 1);
+    // the survey's row, and a second row per graph workload for the memo
+    let graphs = v["graphs"].as_array().unwrap();
+    assert_eq!(lines.len(), counts.iter().sum::<usize>() + 1 + graphs.len());
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" memo,")).count(),
+        graphs.len()
+    );
+    // the memo solver is timed against the recursion on the quick grid
+    assert!(
+        graphs
+            .iter()
+            .all(|r| r["memo_over_baseline"].as_f64().unwrap() > 0.0)
+    );
     for part in parts {
         assert!(
             lines.iter().any(|l| l.split(',').nth(2) == Some(part)),
