@@ -349,6 +349,84 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
     Ok(rows)
 }
 
+/// The grids r x c (r <= c) with at most `max` vertices: 30 in the full
+/// sweep (the graph issue's target: each in under 10 s on an H100), 16 with
+/// `--quick`.
+pub fn grid_sweep(quick: bool) -> Vec<(usize, usize)> {
+    let max = if quick { 16 } else { 30 };
+    (1..=max)
+        .flat_map(|r| (r..=max / r).map(move |c| (r, c)))
+        .collect()
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct GridRow {
+    pub code: String,
+    pub graph: String,
+    pub vertices: usize,
+    pub solver: Solver,
+    pub backend: String,
+    pub g: u8,
+    pub seconds: f64,
+}
+
+/// Solves every grid of `grid_sweep` under 0.33 and 0.03 the way `grundy
+/// graph` would (its solver; the dense table on the GPU when there is one).
+fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridRow>> {
+    let backend = gpu.unwrap_or(&Backend::Cpu);
+    let mut rows = Vec::new();
+    for code_text in ["0.33", "0.03"] {
+        let code = GraphCode::parse(code_text).map_err(Error::Input)?;
+        for (r, c) in grid_sweep(quick) {
+            let g = Graph::parse(&format!("grid:{r}x{c}")).map_err(Error::Input)?;
+            let solver = pick_solver(&g, &code, Solver::Auto, false);
+            let start = Instant::now();
+            let (value, used) = match solver {
+                Solver::Memo => (MemoSolver::new(&code).value(&g, g.all())?, "cpu"),
+                _ => {
+                    let tuning = DenseTuning::default();
+                    let run =
+                        solve_dense(&g, &code, backend, false, &tuning, &mut |_| {}, &|_| {})?;
+                    (run.value, run.backend)
+                }
+            };
+            rows.push(GridRow {
+                code: code_text.to_string(),
+                graph: g.spec.clone(),
+                vertices: g.n(),
+                solver,
+                backend: used.to_string(),
+                g: value,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    if !json {
+        println!();
+        println!(
+            "{:<8} {:>6} {:>10} {:>10} {:>22} {:>12}",
+            "grids", "count", "total s", "under 10 s", "slowest", "slowest s"
+        );
+        for code in ["0.33", "0.03"] {
+            let of_code: Vec<&GridRow> = rows.iter().filter(|r| r.code == code).collect();
+            let slowest = of_code
+                .iter()
+                .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
+                .expect("the sweep has grids");
+            println!(
+                "{:<8} {:>6} {:>10.2} {:>10} {:>22} {:>12.3}",
+                code,
+                of_code.len(),
+                of_code.iter().map(|r| r.seconds).sum::<f64>(),
+                of_code.iter().filter(|r| r.seconds < 10.0).count(),
+                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g),
+                slowest.seconds
+            );
+        }
+    }
+    Ok(rows)
+}
+
 /// A table workload: rectangles (boxes) or a Delete Nim rule.
 #[derive(Clone, Copy, Debug)]
 pub struct TupleWorkload {
@@ -969,6 +1047,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         Vec::new()
     };
+    let grids = if args.only.contains(&BenchPart::Grids) {
+        grid_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
     if let Some(path) = &args.out {
         let mut lines = Vec::new();
         for r in &rows {
@@ -978,7 +1061,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.n + 1,
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_seconds,
+                cpu_seconds: Some(r.cpu_seconds),
                 baseline: None,
             });
         }
@@ -989,7 +1072,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.n + 1,
                 gpu_seconds: r.gpu_brute_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_brute_seconds,
+                cpu_seconds: Some(r.cpu_brute_seconds),
                 baseline: Some(("rare values", r.rare_seconds)),
             });
         }
@@ -1000,7 +1083,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.codes as u64 * (r.n + 1),
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_seconds,
+                cpu_seconds: Some(r.cpu_seconds),
                 baseline: r.gpu_brute_seconds.map(|b| ("GPU brute force", b)),
             });
         }
@@ -1011,7 +1094,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.positions,
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_seconds,
+                cpu_seconds: Some(r.cpu_seconds),
                 baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
             });
             lines.push(CsvRow {
@@ -1020,7 +1103,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.memo_pieces,
                 gpu_seconds: None,
                 gpu_kernel_seconds: None,
-                cpu_seconds: r.memo_seconds,
+                cpu_seconds: Some(r.memo_seconds),
                 baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
             });
         }
@@ -1031,7 +1114,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.positions,
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_seconds,
+                cpu_seconds: Some(r.cpu_seconds),
                 baseline: None,
             });
         }
@@ -1042,8 +1125,20 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 size: r.positions,
                 gpu_seconds: r.gpu_seconds,
                 gpu_kernel_seconds: r.gpu_kernel_seconds,
-                cpu_seconds: r.cpu_seconds,
+                cpu_seconds: Some(r.cpu_seconds),
                 baseline: r.walked_cpu_seconds.map(|b| ("walked options", b)),
+            });
+        }
+        for r in &grids {
+            let on_gpu = r.backend == "gpu";
+            lines.push(CsvRow {
+                part: "grids",
+                workload: format!("{} {} {:?}", r.code, r.graph, r.solver).to_lowercase(),
+                size: r.vertices as u64,
+                gpu_seconds: on_gpu.then_some(r.seconds),
+                gpu_kernel_seconds: None,
+                cpu_seconds: (!on_gpu).then_some(r.seconds),
+                baseline: None,
             });
         }
         append_csv(path, adapter.as_deref(), threads, &lines)?;
@@ -1057,6 +1152,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "survey": survey,
             "graphs": graphs,
             "tables": tables,
+            "grids": grids,
             "edge_games": edge_games,
         });
         println!("{report}");
@@ -1077,7 +1173,7 @@ pub struct CsvRow {
     pub size: u64,
     pub gpu_seconds: Option<f64>,
     pub gpu_kernel_seconds: Option<f64>,
-    pub cpu_seconds: f64,
+    pub cpu_seconds: Option<f64>,
     /// Another algorithm timed on the same work: its name and seconds.
     pub baseline: Option<(&'static str, f64)>,
 }
@@ -1138,8 +1234,8 @@ fn append_csv(
             r.size.to_string(),
             f(r.gpu_seconds),
             f(r.gpu_kernel_seconds),
-            format!("{:.6}", r.cpu_seconds),
-            f(r.gpu_seconds.map(|g| r.cpu_seconds / g)),
+            f(r.cpu_seconds),
+            f(r.gpu_seconds.zip(r.cpu_seconds).map(|(g, c)| c / g)),
             r.baseline.map_or(String::new(), |b| b.0.to_string()),
             f(r.baseline.map(|b| b.1)),
         ])

@@ -542,6 +542,9 @@ pub enum BenchPart {
     Tables,
     /// Edge games: dense Game of Arrows / Cycles tables and a spider table.
     Edges,
+    /// Every grid of at most 30 vertices under 0.33 and 0.03, by the solver
+    /// `graph` picks (not in the default suite: minutes on a small CPU).
+    Grids,
 }
 
 /// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.

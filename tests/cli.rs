@@ -273,6 +273,42 @@ fn completions_cover_every_subcommand_and_unknown_shells_exit_2() {
 }
 
 #[test]
+fn bench_grid_sweep_solves_every_small_grid() {
+    let v = json(&grundy(&[
+        "bench",
+        "--quick",
+        "--backend",
+        "cpu",
+        "--only",
+        "grids",
+        "--json",
+    ]));
+    let rows = v["grids"].as_array().unwrap();
+    // r x c with r <= c and rc <= 16, under 0.33 and 0.03
+    assert_eq!(rows.len(), 2 * 27);
+    let g = |code: &str, grid: &str| {
+        let row = rows
+            .iter()
+            .find(|r| r["code"] == code && r["graph"] == grid)
+            .unwrap_or_else(|| panic!("{code} {grid}"));
+        row["g"].as_u64().unwrap()
+    };
+    // 0.03 on 2 x n: N exactly when n is odd (seed 000, Corollary 35)
+    for n in 2..=8 {
+        assert_eq!(g("0.03", &format!("grid:2x{n}")) != 0, n % 2 == 1, "2x{n}");
+    }
+    // 0.33 on 3 x n is a P-position (Conjecture 63), on a path n mod 3
+    for n in 3..=5 {
+        assert_eq!(g("0.33", &format!("grid:3x{n}")), 0, "3x{n}");
+    }
+    for n in 1..=16 {
+        assert_eq!(g("0.33", &format!("grid:1x{n}")), n % 3, "1x{n}");
+    }
+    assert!(rows.iter().any(|r| r["solver"] == "memo"));
+    assert!(rows.iter().any(|r| r["solver"] == "dense"));
+}
+
+#[test]
 fn bench_quick_reports_every_workload() {
     let csv = tmp("bench.csv");
     let _ = std::fs::remove_file(&csv);
