@@ -359,7 +359,7 @@ fn rooted_code(graph: &Graph, comp: u64, v: usize, parent: usize) -> (u128, u32)
 }
 
 /// The grid's size when its pieces fit an 8x8 board.
-pub fn board_dims(graph: &Graph) -> Option<(usize, usize)> {
+fn board_dims(graph: &Graph) -> Option<(usize, usize)> {
     graph.grid.filter(|&(rows, cols)| rows <= 8 && cols <= 8)
 }
 
