@@ -382,18 +382,25 @@ fn memo_equals_dense() {
                 g
             }
         };
-        let table = dense(&g, &c);
-        let mut memo = MemoSolver::new(&c);
         // Every position, not just the whole graph.
-        for mask in (0..table.len() as u64).step_by(1 + table.len() / 200) {
-            assert_eq!(
-                memo.value(&g, mask).unwrap(),
-                table[mask as usize],
-                "{} on {g:?} at {mask:#x}",
-                c.text
-            );
-        }
+        assert_memo_matches_dense(&g, &c, 200);
     }
+}
+
+/// The memo solver's value of about `samples` positions of `g`, spread
+/// over the dense table, equals the table's; returns the table.
+fn assert_memo_matches_dense(g: &Graph, c: &GraphCode, samples: usize) -> Vec<u8> {
+    let table = dense(g, c);
+    let mut memo = MemoSolver::new(c);
+    for mask in (0..table.len() as u64).step_by(1 + table.len() / samples) {
+        assert_eq!(
+            memo.value(g, mask).unwrap(),
+            table[mask as usize],
+            "{} on {g:?} at {mask:#x}",
+            c.text
+        );
+    }
+    table
 }
 
 #[test]
@@ -418,18 +425,9 @@ fn memo_on_grids_equals_dense() {
             _ => random_code(&mut rng),
         };
         let g = graph::grid(rows, cols);
-        let table = dense(&g, &c);
-        let mut memo = MemoSolver::new(&c);
-        for mask in (0..table.len() as u64).step_by(1 + table.len() / 300) {
-            assert_eq!(
-                memo.value(&g, mask).unwrap(),
-                table[mask as usize],
-                "{} on {rows}x{cols} at {mask:#x}",
-                c.text
-            );
-        }
+        let table = assert_memo_matches_dense(&g, &c, 300);
         assert_eq!(
-            memo.value(&g, g.all()).unwrap(),
+            MemoSolver::new(&c).value(&g, g.all()).unwrap(),
             whole(&table),
             "{} on {rows}x{cols}",
             c.text
