@@ -127,7 +127,8 @@ impl MemoSolver {
     fn piece(&mut self, graph: &Graph, comp: u64, local: &mut FastMap<u64, u8>) -> Result<u8> {
         // A board shape costs a few word operations: looked up directly.
         // Other keys cost more to build than a lookup of the mask itself.
-        let key = match board_dims(graph) {
+        let dims = board_dims(graph);
+        let key = match dims {
             Some((rows, cols)) => {
                 let board = board_shape(comp, rows, cols);
                 if let Some(&v) = self.boards.get(&board) {
@@ -154,7 +155,6 @@ impl MemoSolver {
         // before any is valued, so their lookups go out together: in a
         // large memo the cache misses overlap instead of queueing.
         let flood = graph.flood();
-        let dims = board_dims(graph);
         let vertices = comp.count_ones() as usize;
         let base = self.parts.len();
         for size in 1..=self.code.max_take().min(vertices) {

@@ -32,10 +32,10 @@ impl Flood<'_> {
     pub fn grow_until(&self, mask: u64, start: usize, targets: u64) -> u64 {
         let mut comp = 1u64 << start;
         match *self {
-            Flood::Adjacency(adj) => {
+            Flood::Adjacency(_) => {
                 let mut frontier = comp;
                 while frontier != 0 && comp & targets != targets {
-                    let grown = bits(frontier).fold(0, |acc, v| acc | adj[v]) & mask & !comp;
+                    let grown = self.neighbours(frontier) & mask & !comp;
                     comp |= grown;
                     frontier = grown;
                 }
@@ -148,7 +148,7 @@ impl Graph {
 
     /// Vertices of `within` adjacent to some vertex of `set`.
     pub fn neighbours(&self, set: u64, within: u64) -> u64 {
-        bits(set).fold(0, |acc, v| acc | self.adj[v]) & within
+        Flood::Adjacency(&self.adj).neighbours(set) & within
     }
 
     /// The connected component of `mask` that holds the vertex `start`.
