@@ -251,8 +251,9 @@ from one component, bit j allowing that component to be left in j pieces (0.33, 
 Solvers: dense (a table over every vertex subset, up to 34 vertices, on the GPU or the CPU twin) \
 and memo (components under canonical forms: rooted trees, grid symmetries; for trees and \
 larger sparse graphs) and reach (only the positions reachable from the whole graph, with \
---moves; for codes like 0.03 that reach few). auto picks memo for forests and graphs too large \
-for a dense table, reach for --moves on those.\n\n\
+--moves; for codes like 0.03 that reach few). auto picks memo for forests, for grids under \
+codes that never take one vertex (0.03) and for graphs too large for a dense table, reach for \
+--moves on those.\n\n\
 Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
 grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
 grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
@@ -338,7 +339,7 @@ pub struct GraphArgs {
     /// Write one row per evaluated position (mask,size,g[,moves]) here (- for stdout): every subset with --solver dense, one per canonical piece with memo.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Draw the table here (SVG or PNG by the extension): for grid:RxC (dense), G of every a x b corner grid (and the moves, with --moves) as small multiples; otherwise the values found at each level.
+    /// Draw the table here (SVG or PNG by the extension): for grid:RxC, G of every a x b corner grid (and the moves, with --moves) as small multiples; otherwise the values found at each level.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
     /// Print one JSON object summarising the run on stdout.
