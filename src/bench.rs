@@ -284,13 +284,12 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         }
         // The two baselines, timed, each checked against the dense table.
         let code = GraphCode::parse(w.code).map_err(Error::Input)?;
-        let timed = |agrees: &dyn Fn() -> bool| mean_time(agrees);
         let baseline = w
             .baseline
-            .then(|| timed(&|| memo_recursion_baseline(&g, &code).0 == cpu_value));
+            .then(|| mean_time(|| memo_recursion_baseline(&g, &code).0 == cpu_value));
         let seed = w
             .baseline
-            .then(|| timed(&|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
+            .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
         let (memo_s, memo_pieces, memo_value) = time_graph_memo(&w)?;
         if memo_value != cpu_value {
             return Err(Error::Run(format!(

@@ -189,8 +189,8 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         ..summary
     };
     if let (Some(target), Some((r, c)), Rows::Subsets(table, moves)) = (&plot, g.grid, &rows) {
-        let of =
-            |t: &[u8]| -> Vec<u8> { corner_masks(r, c).iter().map(|&m| t[m as usize]).collect() };
+        let corners = corner_masks(r, c);
+        let of = |t: &[u8]| -> Vec<u8> { corners.iter().map(|&m| t[m as usize]).collect() };
         plot_grid_corners(
             target,
             &code,

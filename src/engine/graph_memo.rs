@@ -74,8 +74,8 @@ pub struct Record {
 pub struct MemoSolver {
     code: GraphCode,
     memo: FastMap<Key, u8>,
-    /// Pieces of small grids by board shape: a map of words, a third the
-    /// size of `memo`'s entries.
+    /// Pieces of small grids by board shape: a map of words, entries less
+    /// than half the size of `memo`'s.
     boards: FastMap<u64, u8>,
     /// The pieces left by the options of the pieces being valued, deepest
     /// last, and the removals of three or more vertices listed for them:
@@ -176,8 +176,8 @@ impl MemoSolver {
                 }
             }
         }
-        for part in &mut self.parts[base..] {
-            if part.value.is_none() && dims.is_some() {
+        if dims.is_some() {
+            for part in self.parts[base..].iter_mut().filter(|p| p.value.is_none()) {
                 part.value = self.boards.get(&part.board).copied();
             }
         }
