@@ -7,11 +7,11 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::cli::{BenchArgs, BenchPart, Solver};
-use crate::commands::graph::pick_solver;
+use crate::commands::graph::{pick_solver, solve_memo};
 use crate::engine::arrows_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
-use crate::engine::graph_memo::MemoSolver;
+use crate::engine::grid_levels::GridLevels;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::engine::tuple_kernel::TupleKernel;
@@ -157,17 +157,48 @@ pub fn mean_time<T>(mut run: impl FnMut() -> T) -> (f64, T) {
     (start.elapsed().as_secs_f64() / runs as f64, last)
 }
 
-/// Times the memo solver on one graph workload (one thread, a fresh memo
-/// each run); returns (seconds, canonical pieces solved, G).
-pub fn time_graph_memo(w: &GraphWorkload) -> Result<(f64, u64, u8)> {
+/// The memo solver's times on one graph workload, as `grundy graph
+/// --solver memo` runs it (level by level where that applies, else the
+/// recursion), a fresh memo each run.
+pub struct MemoTimes {
+    /// On one thread: the per-core comparison with the recursion.
+    pub one_thread: f64,
+    /// On every thread, for the level memo (the recursion has one).
+    pub all_threads: Option<f64>,
+    pub pieces: u64,
+    pub value: u8,
+}
+
+pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
     let code = GraphCode::parse(w.code).map_err(Error::Input)?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
-    let (seconds, run) = mean_time(|| {
-        let mut memo = MemoSolver::new(&code);
-        memo.value(&g, g.all()).map(|v| (memo.positions(), v))
-    });
-    let (pieces, value) = run?;
-    Ok((seconds, pieces, value))
+    let hidden = indicatif::ProgressBar::hidden();
+    let run = || solve_memo(&g, &code, false, false, &hidden);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| Error::Run(format!("a one-thread pool: {e}")))?;
+    let (one_thread, first) = one.install(|| mean_time(run));
+    let first = first?;
+    let all_threads = match GridLevels::applies(&g, &code) {
+        Some(_) if rayon::current_num_threads() > 1 => {
+            let (seconds, again) = mean_time(run);
+            if again?.value != first.value {
+                return Err(Error::Run(format!(
+                    "the level memo differs between thread counts for {} on {}",
+                    w.code, w.graph
+                )));
+            }
+            Some(seconds)
+        }
+        _ => None,
+    };
+    Ok(MemoTimes {
+        one_thread,
+        all_threads,
+        pieces: first.positions,
+        value: first.value,
+    })
 }
 
 /// The baseline the seed's program used (Algorithm 2): a plain memoised
@@ -237,9 +268,11 @@ pub struct GraphBenchRow {
     /// Seed 000's Algorithm 2 as described (outcome, ordered map of 0/1 strings), one thread.
     pub seed_algorithm_seconds: Option<f64>,
     pub per_core_over_seed_algorithm: Option<f64>,
-    /// The memo solver (canonical pieces, one thread): its time, the
-    /// pieces it solved, and the baseline's time over it.
+    /// The memo solver (canonical pieces) on one thread: its time, the
+    /// pieces it solved, and the baseline's time over it; and its time on
+    /// every thread where it runs level by level.
     pub memo_seconds: f64,
+    pub memo_all_threads_seconds: Option<f64>,
     pub memo_pieces: u64,
     pub memo_over_baseline: Option<f64>,
     /// The solver `grundy graph` picks for this workload.
@@ -251,7 +284,7 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
     if !json {
         println!();
         println!(
-            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9}",
+            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9} {:>10}",
             "graph",
             "positions",
             "gpu s",
@@ -265,7 +298,8 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             "alg2 s",
             "core/alg2",
             "memo s",
-            "memo/base"
+            "memo/base",
+            "memo all s"
         );
     }
     let mut rows = Vec::new();
@@ -290,8 +324,8 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
         let seed = w
             .baseline
             .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
-        let (memo_s, memo_pieces, memo_value) = time_graph_memo(&w)?;
-        if memo_value != cpu_value {
+        let memo = time_graph_memo(&w)?;
+        if memo.value != cpu_value {
             return Err(Error::Run(format!(
                 "the memo solver differs from the dense table for {} on {}",
                 w.code, w.graph
@@ -319,14 +353,15 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
             seed_algorithm_seconds: seed.map(|b| b.0),
             per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
-            memo_seconds: memo_s,
-            memo_pieces,
-            memo_over_baseline: baseline.map(|b| b.0 / memo_s),
+            memo_seconds: memo.one_thread,
+            memo_all_threads_seconds: memo.all_threads,
+            memo_pieces: memo.pieces,
+            memo_over_baseline: baseline.map(|b| b.0 / memo.one_thread),
             auto_solver: pick_solver(&g, &code, Solver::Auto, false),
         };
         if !json {
             println!(
-                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9}",
+                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9} {:>10}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
                 positions,
                 opt(row.gpu_seconds, 3),
@@ -341,6 +376,7 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
                 opt(row.per_core_over_seed_algorithm, 1),
                 row.memo_seconds,
                 opt(row.memo_over_baseline, 1),
+                opt(row.memo_all_threads_seconds, 3),
             );
         }
         rows.push(row);
@@ -381,7 +417,10 @@ fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridR
             let solver = pick_solver(&g, &code, Solver::Auto, false);
             let start = Instant::now();
             let (value, used) = match solver {
-                Solver::Memo => (MemoSolver::new(&code).value(&g, g.all())?, "cpu"),
+                Solver::Memo => {
+                    let hidden = indicatif::ProgressBar::hidden();
+                    (solve_memo(&g, &code, false, false, &hidden)?.value, "cpu")
+                }
                 _ => {
                     let tuning = DenseTuning::default();
                     let run =
@@ -1098,13 +1137,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             });
             lines.push(CsvRow {
                 part: "graphs",
-                workload: format!("{} {} memo", r.code, r.graph),
+                workload: format!("{} {} memo one thread", r.code, r.graph),
                 size: r.memo_pieces,
                 gpu_seconds: None,
                 gpu_kernel_seconds: None,
                 cpu_seconds: Some(r.memo_seconds),
                 baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
             });
+            if let Some(all) = r.memo_all_threads_seconds {
+                lines.push(CsvRow {
+                    part: "graphs",
+                    workload: format!("{} {} memo all threads", r.code, r.graph),
+                    size: r.memo_pieces,
+                    gpu_seconds: None,
+                    gpu_kernel_seconds: None,
+                    cpu_seconds: Some(all),
+                    baseline: None,
+                });
+            }
         }
         for r in &edge_games {
             lines.push(CsvRow {

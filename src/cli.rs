@@ -250,13 +250,15 @@ Codes: 0.d1d2... with octal digits: d_i says a connected set of i vertices may b
 from one component, bit j allowing that component to be left in j pieces (0.33, 0.03, 0.137).\n\n\
 Solvers: dense (a table over every vertex subset, up to 34 vertices, on the GPU or the CPU twin) \
 and memo (components under canonical forms: rooted trees, grid symmetries; for trees and \
-larger sparse graphs) and reach (only the positions reachable from the whole graph, with \
---moves; for codes like 0.03 that reach few). auto picks memo for forests, for grids under \
-codes that never take one vertex (0.03) and for graphs too large for a dense table, reach for \
---moves on those.\n\n\
+larger sparse graphs; on grids up to 7x7 under codes that take one vertex, such as 0.33, every \
+piece is listed up front and valued level by level on every core) and reach (only the positions \
+reachable from the whole graph, with --moves; for codes like 0.03 that reach few). auto picks \
+memo for forests, for grids under codes that never take one vertex (0.03) and for graphs too \
+large for a dense table, reach for --moves on those.\n\n\
 Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
 grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
 grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
+grundy graph 0.33 --graph grid:5x6 --solver memo --json\n  \
 grundy graph 0.137 --graph 'IheA@GUAo'";
 
 const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
@@ -315,7 +317,7 @@ pub enum Solver {
     Auto,
     /// A table over every vertex subset (GPU or CPU twin).
     Dense,
-    /// Components under canonical forms, remembered (CPU).
+    /// Components under canonical forms, remembered (CPU; level by level on every core for grids up to 7x7 under codes that take one vertex, such as 0.33).
     Memo,
     /// Only the positions reachable from the whole graph, level by level (CPU; gives --moves past 34 vertices).
     Reach,

@@ -345,11 +345,23 @@ fn bench_quick_reports_every_workload() {
     assert!(text.starts_with("adapter,cpu_threads,part,workload,size,"));
     let lines: Vec<&str> = text.lines().skip(1).collect();
     // the survey's row, and a second row per graph workload for the memo
+    // on one thread, a third where the level memo runs on every thread
     let graphs = v["graphs"].as_array().unwrap();
-    assert_eq!(lines.len(), counts.iter().sum::<usize>() + 1 + graphs.len());
+    let all_threads = graphs
+        .iter()
+        .filter(|r| r["memo_all_threads_seconds"].is_number())
+        .count();
     assert_eq!(
-        lines.iter().filter(|l| l.contains(" memo,")).count(),
+        lines.len(),
+        counts.iter().sum::<usize>() + 1 + graphs.len() + all_threads
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" memo one thread,")).count(),
         graphs.len()
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains(" memo all threads,")).count(),
+        all_threads
     );
     // the memo solver is timed against the recursion on the quick grid
     assert!(

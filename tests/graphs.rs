@@ -19,6 +19,7 @@ use grundy::engine::graph_dense::{
 use grundy::engine::graph_kernel::GraphKernel;
 use grundy::engine::graph_memo::MemoSolver;
 use grundy::engine::graph_reach::solve_reachable;
+use grundy::engine::grid_levels::GridLevels;
 use grundy::game::graph::{self, Graph};
 use grundy::game::{Code, GraphCode};
 
@@ -401,6 +402,47 @@ fn assert_memo_matches_dense(g: &Graph, c: &GraphCode, samples: usize) -> Vec<u8
         );
     }
     table
+}
+
+#[test]
+fn level_memo_on_grids_equals_dense() {
+    // Under codes that take one vertex and leave one piece, the memo lists
+    // every piece of a grid up front and values it level by level in
+    // parallel: every position's value (the xor of its pieces') is the
+    // dense table's, on grids square and not, tall and wide.
+    let mut rng = Rng(0x1e7e_15);
+    let shapes = [(4, 5), (5, 4), (3, 7), (7, 3), (4, 4), (2, 7), (1, 7), (3, 3)];
+    for (i, &(rows, cols)) in shapes.iter().cycle().take(16).enumerate() {
+        let c = match i % 4 {
+            0 => code("0.33"),
+            1 => code("0.37"),
+            _ => {
+                // a random code whose first digit may leave one piece
+                let mut c = random_code(&mut rng);
+                let first = [2, 3, 6, 7][rng.below(4) as usize];
+                c.text.replace_range(2..3, &first.to_string());
+                code(&c.text)
+            }
+        };
+        let g = graph::grid(rows, cols);
+        assert_eq!(GridLevels::applies(&g, &c), Some((rows, cols)));
+        let levels = GridLevels::solve(&c, rows, cols, &|_| {}).unwrap();
+        let table = dense(&g, &c);
+        for mask in (0..table.len() as u64).step_by(1 + table.len() / 500) {
+            let want = table[mask as usize];
+            let got = levels.value(mask).unwrap();
+            assert_eq!(got, want, "{} on {rows}x{cols} at {mask:#x}", c.text);
+        }
+        assert_eq!(levels.value(g.all()).unwrap(), whole(&table), "{} on {rows}x{cols}", c.text);
+        // its pieces are the ones the recursion meets from the whole grid
+        let mut memo = MemoSolver::new(&c);
+        memo.value(&g, g.all()).unwrap();
+        assert_eq!(levels.positions(), memo.positions(), "{} on {rows}x{cols}", c.text);
+    }
+    // codes that never take one vertex, and grids past 7x7, go to the recursion
+    assert_eq!(GridLevels::applies(&graph::grid(4, 4), &code("0.03")), None);
+    assert_eq!(GridLevels::applies(&graph::grid(2, 8), &code("0.33")), None);
+    assert_eq!(GridLevels::applies(&graph::path(5), &code("0.33")), None);
 }
 
 #[test]

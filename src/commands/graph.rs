@@ -11,6 +11,7 @@ use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_ta
 use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::{MemoSolver, Record};
 use crate::engine::graph_reach::solve_reachable;
+use crate::engine::grid_levels::GridLevels;
 use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
@@ -42,6 +43,62 @@ pub struct GraphSummary {
     pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
     pub plot: Option<String>,
+}
+
+/// What a memo run found: the whole graph's value, the pieces valued and,
+/// when asked, every piece's row and every corner grid's value.
+pub struct MemoRun {
+    pub value: u8,
+    pub positions: u64,
+    pub records: Vec<Record>,
+    pub corners: Option<Vec<u8>>,
+    /// The time of the whole graph's run (the corners come after it).
+    pub seconds: f64,
+}
+
+/// The memo solver: level by level on every core where it applies (grids
+/// under codes that take single vertices, which reach every piece), else
+/// the recursion from the whole graph.
+pub fn solve_memo(
+    g: &Graph,
+    code: &GraphCode,
+    keep: bool,
+    corners: bool,
+    counter: &indicatif::ProgressBar,
+) -> Result<MemoRun> {
+    let start = Instant::now();
+    let corner_values = |value: &mut dyn FnMut(u64) -> Result<u8>| -> Result<Option<Vec<u8>>> {
+        match (corners, g.grid) {
+            (true, Some((r, c))) => corner_masks(r, c).into_iter().map(value).collect::<Result<_>>().map(Some),
+            _ => Ok(None),
+        }
+    };
+    if let Some((rows, cols)) = GridLevels::applies(g, code) {
+        let levels = GridLevels::solve(code, rows, cols, &|solved| counter.set_position(solved))?;
+        let value = levels.value(g.all())?;
+        let seconds = start.elapsed().as_secs_f64();
+        return Ok(MemoRun {
+            value,
+            positions: levels.positions(),
+            records: if keep { levels.records() } else { Vec::new() },
+            corners: corner_values(&mut |m| levels.value(m))?,
+            seconds,
+        });
+    }
+    let mut memo = MemoSolver::new(code);
+    memo.keep_records = keep;
+    let tick = counter.clone();
+    memo.progress = Some(Box::new(move |solved| tick.set_position(solved)));
+    let value = memo.value(g, g.all())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let records = std::mem::take(&mut memo.records);
+    Ok(MemoRun {
+        value,
+        positions: memo.positions(),
+        records,
+        corners: corner_values(&mut |m| memo.value(g, m))?,
+        seconds,
+    })
 }
 
 /// Which solver `auto` means for this graph.
@@ -110,25 +167,14 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             if args.backend == BackendChoice::Gpu {
                 notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
             }
-            let start = Instant::now();
-            let mut memo = MemoSolver::new(&code);
-            memo.keep_records = keep;
             let counter = progress_counter(quiet, "pieces");
-            let tick = counter.clone();
-            memo.progress = Some(Box::new(move |solved| tick.set_position(solved)));
-            let value = memo.value(&g, g.all());
+            let run = solve_memo(&g, &code, keep, plot.is_some(), &counter);
             counter.finish_and_clear();
-            let value = value?;
-            rows = Rows::Pieces(std::mem::take(&mut memo.records));
-            let summary = summarise(&code, &g, value, memo.positions(), solver, "cpu", None)
-                .with_seconds(start.elapsed().as_secs_f64(), None);
-            // the picture of a grid shows every corner grid, from the same
-            // memo (after the count and the time of the whole graph's run)
-            if let (Some(_), Some((r, c))) = (&plot, g.grid) {
-                let values = corner_masks(r, c).into_iter().map(|m| memo.value(&g, m));
-                memo_corners = Some(values.collect::<Result<Vec<u8>>>()?);
-            }
-            summary
+            let run = run?;
+            rows = Rows::Pieces(run.records);
+            memo_corners = run.corners;
+            summarise(&code, &g, run.value, run.positions, solver, "cpu", None)
+                .with_seconds(run.seconds, None)
         }
         _ => {
             check_dense(g.n())?;

@@ -291,18 +291,36 @@ pub fn for_each_connected_set_from(
     mask: u64,
     size: usize,
     roots: u64,
-    mut visit: impl FnMut(u64),
+    visit: impl FnMut(u64),
 ) {
-    if size == 0 {
+    esu(adj, mask, size, size, roots, visit)
+}
+
+/// Every connected set of at most `max_size` vertices inside `mask` whose
+/// lowest vertex is in `roots`, each once, of every size from 1.
+pub fn for_each_connected_set_up_to(
+    adj: &[u64],
+    mask: u64,
+    max_size: usize,
+    roots: u64,
+    visit: impl FnMut(u64),
+) {
+    esu(adj, mask, 1, max_size, roots, visit)
+}
+
+/// ESU: the connected sets of `min_size` to `max_size` vertices, each met
+/// once, at the depth of its size.
+fn esu(adj: &[u64], mask: u64, min_size: usize, max_size: usize, roots: u64, mut visit: impl FnMut(u64)) {
+    if max_size == 0 {
         return;
     }
     // Single vertices and edges, the usual removals, need no stack.
-    if size <= 2 {
+    if min_size == max_size && max_size <= 2 {
         let mut vs = mask & roots;
         while vs != 0 {
             let v = vs.trailing_zeros();
             vs &= vs - 1;
-            if size == 1 {
+            if max_size == 1 {
                 visit(1 << v);
                 continue;
             }
@@ -318,11 +336,11 @@ pub fn for_each_connected_set_from(
     const SMALL: usize = 8;
     let mut small = [[0u64; SMALL]; 3];
     let mut large: Vec<Vec<u64>>;
-    let [sub, closed, ext]: [&mut [u64]; 3] = if size <= SMALL {
+    let [sub, closed, ext]: [&mut [u64]; 3] = if max_size <= SMALL {
         let [a, b, c] = &mut small;
         [a, b, c]
     } else {
-        large = vec![vec![0u64; size]; 3];
+        large = vec![vec![0u64; max_size]; 3];
         let [a, b, c] = &mut large[..] else {
             unreachable!()
         };
@@ -332,6 +350,12 @@ pub fn for_each_connected_set_from(
     while vs != 0 {
         let v = vs.trailing_zeros();
         vs &= vs - 1;
+        if min_size <= 1 {
+            visit(1 << v);
+        }
+        if max_size == 1 {
+            continue;
+        }
         let above = !((2u64 << v).wrapping_sub(1));
         sub[0] = 1 << v;
         closed[0] = adj[v as usize] | 1 << v;
@@ -348,9 +372,10 @@ pub fn for_each_connected_set_from(
             let w = ext[d].trailing_zeros();
             ext[d] &= ext[d] - 1;
             let next = sub[d] | 1 << w;
-            if d + 2 == size {
+            if d + 2 >= min_size {
                 visit(next);
-            } else {
+            }
+            if d + 2 < max_size {
                 sub[d + 1] = next;
                 closed[d + 1] = closed[d] | adj[w as usize];
                 ext[d + 1] = ext[d] | (adj[w as usize] & mask & above & !closed[d]);
@@ -389,6 +414,15 @@ mod tests {
                         "{spec} mask {mask:b} size {size}"
                     );
                 }
+                // every size at once, from the roots asked for
+                let roots = 0b1100_1011;
+                let mut got = Vec::new();
+                for_each_connected_set_up_to(&g.adj, mask, 5, roots, |s| got.push(s));
+                got.sort();
+                let mut want: Vec<u64> = (1..=5).flat_map(|size| brute(&g, mask, size)).collect();
+                want.retain(|s| roots >> s.trailing_zeros() & 1 == 1);
+                want.sort();
+                assert_eq!(got, want, "{spec} mask {mask:b} up to 5");
             }
         }
         let _ = graph::path(1);

@@ -231,38 +231,9 @@ impl MemoSolver {
     /// Lists in `parts` the pieces that removing the connected `set`
     /// leaves of the piece `comp`, when the code allows that many pieces.
     fn list_option(&mut self, flood: Flood, dims: Option<(usize, usize)>, comp: u64, set: u64) {
-        let rest = comp & !set;
-        let size = set.count_ones() as usize;
-        // The pieces of `rest`, found once: a third means too many.
-        // `comp` was connected, so `rest` is when the vertices next to
-        // `set` are: grow from one of them until it holds them all.
-        let mut pieces = [0u64; 3];
-        let mut count = 0;
-        let mut left = rest;
-        if rest != 0 {
-            let next_to = flood.neighbours(set) & rest;
-            let first = match next_to.is_power_of_two() {
-                true => rest,
-                false => flood.grow_until(rest, next_to.trailing_zeros() as usize, next_to),
-            };
-            if first & next_to == next_to {
-                pieces[0] = rest;
-            } else if !self.code.allows(size, 2) {
-                return; // two pieces or more, which this removal may not leave
-            } else {
-                pieces[0] = first;
-            }
-            left &= !pieces[0];
-            count = 1;
-        }
-        while left != 0 && count < 3 {
-            pieces[count] = flood.component(left, left.trailing_zeros() as usize);
-            left &= !pieces[count];
-            count += 1;
-        }
-        if !self.code.allows(size, count as u32) {
+        let Some((pieces, count)) = option_pieces(&self.code, flood, comp, set) else {
             return;
-        }
+        };
         if count == 0 {
             // the move takes the whole piece: an option of value 0
             let empty = Part {
@@ -282,6 +253,47 @@ impl MemoSolver {
             });
         }
     }
+}
+
+/// The pieces (at most two) that removing the connected `set` leaves of
+/// the connected piece `comp`, and how many; `None` when the code does not
+/// allow a removal of that size to leave that many.
+pub fn option_pieces(
+    code: &GraphCode,
+    flood: Flood,
+    comp: u64,
+    set: u64,
+) -> Option<([u64; 3], usize)> {
+    let rest = comp & !set;
+    let size = set.count_ones() as usize;
+    // The pieces of `rest`, found once: a third means too many.
+    // `comp` was connected, so `rest` is when the vertices next to
+    // `set` are.
+    let mut pieces = [0u64; 3];
+    let mut count = 0;
+    let mut left = rest;
+    if rest != 0 {
+        let next_to = flood.neighbours(set) & rest;
+        let first = match next_to.is_power_of_two() {
+            true => rest,
+            false => flood.first_piece(rest, next_to),
+        };
+        if first & next_to == next_to {
+            pieces[0] = rest;
+        } else if !code.allows(size, 2) {
+            return None; // two pieces or more, which this removal may not leave
+        } else {
+            pieces[0] = first;
+        }
+        left &= !pieces[0];
+        count = 1;
+    }
+    while left != 0 && count < 3 {
+        pieces[count] = flood.component(left, left.trailing_zeros() as usize);
+        left &= !pieces[count];
+        count += 1;
+    }
+    code.allows(size, count as u32).then_some((pieces, count))
 }
 
 /// Refuses to let `map` grow past the memory available: how many pieces a
@@ -369,8 +381,33 @@ fn board_dims(graph: &Graph) -> Option<(usize, usize)> {
 /// reversal in bytes, transpose), where a cell-by-cell walk was the memo's
 /// largest cost.
 fn board_shape(comp: u64, rows: usize, cols: usize) -> u64 {
+    board_key(board_of(comp, rows, cols))
+}
+
+/// The piece `comp` of a `rows` x `cols` grid on the 8x8 board.
+pub fn board_of(comp: u64, rows: usize, cols: usize) -> u64 {
+    if cols == 8 {
+        return comp;
+    }
     let row_mask = (1u64 << cols) - 1;
-    let board = (0..rows).fold(0u64, |b, r| b | (comp >> (r * cols) & row_mask) << (8 * r));
+    (0..rows).fold(0u64, |b, r| b | (comp >> (r * cols) & row_mask) << (8 * r))
+}
+
+/// The least of the eight images of a piece on the 8x8 board.
+pub fn board_key(board: u64) -> u64 {
+    board_images(board).images.into_iter().fold(u64::MAX, u64::min)
+}
+
+/// The eight images of a piece on the board, each in the corner.
+pub struct BoardImages {
+    /// The piece moved into the corner, its mirrors (rows, columns, both),
+    /// then the transpose of each: images 4 to 7 are `w` high and `h` wide.
+    pub images: [u64; 8],
+    pub h: u32,
+    pub w: u32,
+}
+
+pub fn board_images(board: u64) -> BoardImages {
     // into the corner: no cell lies left of the first occupied column, so
     // one shift moves every row alike
     let mut occupied = board | board >> 32;
@@ -406,7 +443,7 @@ fn board_shape(comp: u64, rows: usize, cols: usize) -> u64 {
         tc,
         flip_rows(tc, w),
     ];
-    images.into_iter().fold(u64::MAX, u64::min)
+    BoardImages { images, h, w }
 }
 
 /// The least of the eight images of a grid piece, in its bounding box.

@@ -8,6 +8,7 @@ pub mod graph_dense;
 pub mod graph_kernel;
 pub mod graph_memo;
 pub mod graph_reach;
+pub mod grid_levels;
 pub mod hackenbush;
 pub mod heap_kernel;
 pub mod heap_table;
