@@ -173,7 +173,7 @@ pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
     let code = GraphCode::parse(w.code).map_err(Error::Input)?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
     let hidden = indicatif::ProgressBar::hidden();
-    let run = || solve_memo(&g, &code, false, false, &hidden);
+    let run = || solve_memo(&g, &code, false, false, &hidden, &mut |_| {});
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -419,7 +419,10 @@ fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridR
             let (value, used) = match solver {
                 Solver::Memo => {
                     let hidden = indicatif::ProgressBar::hidden();
-                    (solve_memo(&g, &code, false, false, &hidden)?.value, "cpu")
+                    (
+                        solve_memo(&g, &code, false, false, &hidden, &mut |_| {})?.value,
+                        "cpu",
+                    )
                 }
                 _ => {
                     let tuning = DenseTuning::default();

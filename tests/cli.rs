@@ -356,11 +356,17 @@ fn bench_quick_reports_every_workload() {
         counts.iter().sum::<usize>() + 1 + graphs.len() + all_threads
     );
     assert_eq!(
-        lines.iter().filter(|l| l.contains(" memo one thread,")).count(),
+        lines
+            .iter()
+            .filter(|l| l.contains(" memo one thread,"))
+            .count(),
         graphs.len()
     );
     assert_eq!(
-        lines.iter().filter(|l| l.contains(" memo all threads,")).count(),
+        lines
+            .iter()
+            .filter(|l| l.contains(" memo all threads,"))
+            .count(),
         all_threads
     );
     // the memo solver is timed against the recursion on the quick grid

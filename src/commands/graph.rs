@@ -65,16 +65,23 @@ pub fn solve_memo(
     keep: bool,
     corners: bool,
     counter: &indicatif::ProgressBar,
+    notice: &mut dyn FnMut(&str),
 ) -> Result<MemoRun> {
     let start = Instant::now();
     let corner_values = |value: &mut dyn FnMut(u64) -> Result<u8>| -> Result<Option<Vec<u8>>> {
         match (corners, g.grid) {
-            (true, Some((r, c))) => corner_masks(r, c).into_iter().map(value).collect::<Result<_>>().map(Some),
+            (true, Some((r, c))) => corner_masks(r, c)
+                .into_iter()
+                .map(value)
+                .collect::<Result<_>>()
+                .map(Some),
             _ => Ok(None),
         }
     };
     if let Some((rows, cols)) = GridLevels::applies(g, code) {
-        let levels = GridLevels::solve(code, rows, cols, &|solved| counter.set_position(solved))?;
+        let levels = GridLevels::solve(code, rows, cols, notice, &|solved| {
+            counter.set_position(solved)
+        })?;
         let value = levels.value(g.all())?;
         let seconds = start.elapsed().as_secs_f64();
         return Ok(MemoRun {
@@ -168,7 +175,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
                 notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
             }
             let counter = progress_counter(quiet, "pieces");
-            let run = solve_memo(&g, &code, keep, plot.is_some(), &counter);
+            let run = solve_memo(&g, &code, keep, plot.is_some(), &counter, &mut notice);
             counter.finish_and_clear();
             let run = run?;
             rows = Rows::Pieces(run.records);

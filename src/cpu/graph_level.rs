@@ -310,7 +310,14 @@ pub fn for_each_connected_set_up_to(
 
 /// ESU: the connected sets of `min_size` to `max_size` vertices, each met
 /// once, at the depth of its size.
-fn esu(adj: &[u64], mask: u64, min_size: usize, max_size: usize, roots: u64, mut visit: impl FnMut(u64)) {
+fn esu(
+    adj: &[u64],
+    mask: u64,
+    min_size: usize,
+    max_size: usize,
+    roots: u64,
+    mut visit: impl FnMut(u64),
+) {
     if max_size == 0 {
         return;
     }

@@ -395,7 +395,10 @@ pub fn board_of(comp: u64, rows: usize, cols: usize) -> u64 {
 
 /// The least of the eight images of a piece on the 8x8 board.
 pub fn board_key(board: u64) -> u64 {
-    board_images(board).images.into_iter().fold(u64::MAX, u64::min)
+    board_images(board)
+        .images
+        .into_iter()
+        .fold(u64::MAX, u64::min)
 }
 
 /// The eight images of a piece on the board, each in the corner.

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::graph_memo::{Record, board_images, board_key, board_of, option_pieces};
-use super::memory::check_fits;
+use super::memory::{check_fits, human};
 use crate::cpu::graph_level::{for_each_connected_set, for_each_connected_set_up_to};
 use crate::error::{Error, Result};
 use crate::game::graph::{self, Flood, bits};
@@ -159,19 +159,22 @@ impl GridLevels {
     }
 
     /// Lists and values every piece of the `rows` x `cols` grid under
-    /// `code`, telling `progress` how many are valued as it goes.
+    /// `code`: says (to `notice`) how many pieces and how much memory once
+    /// they are counted, refuses what cannot fit, and tells `progress` how
+    /// many are valued as it goes.
     pub fn solve(
         code: &GraphCode,
         rows: usize,
         cols: usize,
+        notice: &mut dyn FnMut(&str),
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<GridLevels> {
         let counts = GridLevels::count(rows, cols);
         let pieces: u64 = counts.iter().sum();
-        check_fits(
-            &format!("the memo of the {pieces} pieces of grid:{rows}x{cols}"),
-            GridLevels::bytes(&counts),
-        )?;
+        let bytes = GridLevels::bytes(&counts);
+        let what = format!("the memo of the {pieces} pieces of grid:{rows}x{cols}");
+        notice(&format!("{what} takes about {}", human(bytes)));
+        check_fits(&what, bytes)?;
         let levels: Vec<LevelTable> = counts.iter().map(|&c| LevelTable::with_pieces(c)).collect();
         (0..cols).into_par_iter().for_each(|root| {
             for_each_piece_from(rows, cols, root, |key, size| levels[size].insert(key))
@@ -394,7 +397,7 @@ mod tests {
             let g = graph::grid(rows, cols);
             let mut memo = MemoSolver::new(&code);
             let whole = memo.value(&g, g.all()).unwrap();
-            let levels = GridLevels::solve(&code, rows, cols, &|_| {}).unwrap();
+            let levels = GridLevels::solve(&code, rows, cols, &mut |_| {}, &|_| {}).unwrap();
             let counted: u64 = GridLevels::count(rows, cols).iter().sum();
             assert_eq!(levels.positions(), memo.positions(), "{rows}x{cols}");
             assert_eq!(counted, memo.positions(), "{rows}x{cols}");
