@@ -49,6 +49,56 @@ fn graph_json_has_the_contract_fields() {
 }
 
 #[test]
+fn the_level_memo_writes_each_piece_once_with_the_dense_value() {
+    // 0.33 on a grid: every piece listed up front, one per symmetry class
+    let table = |solver: &str| {
+        let path = tmp(&format!("g3x4-{solver}.csv"));
+        let out = grundy(&[
+            "graph",
+            "0.33",
+            "--graph",
+            "grid:3x4",
+            "--solver",
+            solver,
+            "--backend",
+            "cpu",
+            "--json",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        let v = json(&out);
+        let rows: Vec<Vec<u64>> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|f| f.parse().unwrap()).collect())
+            .collect();
+        (v, rows, String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (dense, subsets, _) = table("dense");
+    let (memo, pieces, stderr) = table("memo");
+    assert!(
+        stderr.contains("pieces of grid:3x4 takes about"),
+        "{stderr}"
+    );
+    assert_eq!(memo["g"], dense["g"]);
+    assert_eq!(memo["positions"].as_u64(), Some(pieces.len() as u64));
+    let mut masks: Vec<u64> = pieces.iter().map(|r| r[0]).collect();
+    masks.sort();
+    masks.dedup();
+    assert_eq!(masks.len(), pieces.len());
+    for row in &pieces {
+        assert_eq!(row[1], row[0].count_ones() as u64);
+        assert_eq!(row[2], subsets[row[0] as usize][2], "piece {:#x}", row[0]);
+    }
+    // the 3x4 grid's pieces: 1 cell, 2 dominoes... none twice under symmetry
+    assert_eq!(pieces.iter().filter(|r| r[1] == 1).count(), 1);
+    assert_eq!(pieces.iter().filter(|r| r[1] == 2).count(), 1);
+    assert_eq!(pieces.iter().filter(|r| r[1] == 3).count(), 2);
+    assert_eq!(pieces.iter().filter(|r| r[1] == 4).count(), 5);
+}
+
+#[test]
 fn graph_out_writes_one_row_per_position() {
     let path = tmp("p4.csv");
     let out = grundy(&[

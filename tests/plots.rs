@@ -299,11 +299,12 @@ fn a_grid_table_shows_g_and_moves_of_every_corner_grid() {
 #[test]
 fn a_grid_picture_from_the_memo_equals_the_one_from_the_dense_table() {
     // The memo solves each corner grid itself; the dense table holds them.
-    let picture = |solver: &str| {
-        let path = tmp(&format!("corners-{solver}.svg"));
+    // 0.137 goes to the recursion, 0.33 to the level memo.
+    let picture = |code: &str, solver: &str| {
+        let path = tmp(&format!("corners-{code}-{solver}.svg"));
         run_ok(&[
             "graph",
-            "0.137",
+            code,
             "--graph",
             "grid:4x5",
             "--solver",
@@ -316,9 +317,14 @@ fn a_grid_picture_from_the_memo_equals_the_one_from_the_dense_table() {
         ]);
         std::fs::read_to_string(&path).unwrap()
     };
-    let memo = picture("memo");
-    assert!(memo.contains("0.137 on grids up to 4x5"), "{memo:.300}");
-    assert_eq!(memo, picture("dense"));
+    for code in ["0.137", "0.33"] {
+        let memo = picture(code, "memo");
+        assert!(
+            memo.contains(&format!("{code} on grids up to 4x5")),
+            "{memo:.300}"
+        );
+        assert_eq!(memo, picture(code, "dense"), "{code}");
+    }
 }
 
 #[test]
