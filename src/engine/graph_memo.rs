@@ -268,7 +268,7 @@ pub fn option_pieces(
     let size = set.count_ones() as usize;
     // The pieces of `rest`, found once: a third means too many.
     // `comp` was connected, so `rest` is when the vertices next to
-    // `set` are.
+    // `set` are: grow from one of them until it holds them all.
     let mut pieces = [0u64; 3];
     let mut count = 0;
     let mut left = rest;
@@ -276,7 +276,7 @@ pub fn option_pieces(
         let next_to = flood.neighbours(set) & rest;
         let first = match next_to.is_power_of_two() {
             true => rest,
-            false => flood.first_piece(rest, next_to),
+            false => flood.grow_until(rest, next_to.trailing_zeros() as usize, next_to),
         };
         if first & next_to == next_to {
             pieces[0] = rest;

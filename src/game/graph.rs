@@ -51,35 +51,6 @@ impl Flood<'_> {
         }
     }
 
-    /// Whether the `targets` are joined in `mask`, where every vertex of
-    /// `mask` is joined to some target: a set holding every target when
-    /// they are (then `mask` is one piece), else a whole component of
-    /// `mask` that lacks one. Grown from the first and the last target at
-    /// once, so a split is settled by the smaller side (a removal next to
-    /// a leaf, say) instead of by filling the larger.
-    pub fn first_piece(&self, mask: u64, targets: u64) -> u64 {
-        let mut a = targets & targets.wrapping_neg();
-        let mut b = 1u64 << (63 - targets.leading_zeros());
-        loop {
-            let grown = (a | self.neighbours(a)) & mask;
-            if grown & targets == targets || grown == a {
-                return grown;
-            }
-            a = grown;
-            if b != 0 {
-                let grown = (b | self.neighbours(b)) & mask;
-                if grown & a != 0 {
-                    a |= grown; // one piece: go on from both
-                    b = 0;
-                } else if grown == b {
-                    return b; // a whole component, without the first target
-                } else {
-                    b = grown;
-                }
-            }
-        }
-    }
-
     /// The vertices adjacent to some vertex of `set`.
     pub fn neighbours(&self, set: u64) -> u64 {
         match *self {
