@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On a lent GPU machine, after scripts/gpu-prepare.sh here and with .device
+# and .gl carried: the GPU tests on the card, then the figures BENCHMARKS.md
+# asks for, written under $OUT. One stage per call, each well inside the
+# device tool's 10 minutes:
+#   bash scripts/gpu-figures.sh tests    GRUNDY_REQUIRE_GPU=1 test binaries
+#   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids
+#   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU then CPU
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu-figures}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+tar -C /tmp -xJf .device/bins.tar.xz
+bin=/tmp/bin
+log="$OUT/$1.log"
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    nproc
+    "$bin/grundy" --version
+} 2>&1 | tee "$log"
+
+case "$1" in
+tests)
+    export GRUNDY_REQUIRE_GPU=1
+    for t in gpu graphs survey_kernel arrows tuples; do
+        echo "== $t"
+        "$bin/test-$t" 2>&1 | grep -E "^test result|FAILED|panicked|SKIPPED"
+    done 2>&1 | tee -a "$log"
+    ;;
+bench)
+    "$bin/grundy" bench --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
+    "$bin/grundy" bench --only grids --out "$OUT/grids.csv" 2>&1 | tee -a "$log"
+    ;;
+survey)
+    for backend in gpu cpu; do
+        TIMEFORMAT="survey $backend: %R s"
+        { time "$bin/grundy" survey --digits 3 -n 65536 --backend "$backend" -q \
+            --out "$OUT/survey-$backend.csv"; } 2>&1 | tee -a "$log"
+    done
+    cmp "$OUT/survey-gpu.csv" "$OUT/survey-cpu.csv" && echo "GPU rows = CPU rows" | tee -a "$log"
+    ;;
+*)
+    echo "stage: tests, bench or survey" >&2
+    exit 2
+    ;;
+esac
