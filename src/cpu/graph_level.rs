@@ -296,18 +296,6 @@ pub fn for_each_connected_set_from(
     esu(adj, mask, size, size, roots, visit)
 }
 
-/// Every connected set of at most `max_size` vertices inside `mask` whose
-/// lowest vertex is in `roots`, each once, of every size from 1.
-pub fn for_each_connected_set_up_to(
-    adj: &[u64],
-    mask: u64,
-    max_size: usize,
-    roots: u64,
-    visit: impl FnMut(u64),
-) {
-    esu(adj, mask, 1, max_size, roots, visit)
-}
-
 /// ESU: the connected sets of `min_size` to `max_size` vertices, each met
 /// once, at the depth of its size.
 fn esu(
@@ -339,55 +327,179 @@ fn esu(
         }
         return;
     }
-    // The stack, on the machine stack for the usual small removals.
-    const SMALL: usize = 8;
-    let mut small = [[0u64; SMALL]; 3];
-    let mut large: Vec<Vec<u64>>;
-    let [sub, closed, ext]: [&mut [u64]; 3] = if max_size <= SMALL {
-        let [a, b, c] = &mut small;
-        [a, b, c]
-    } else {
-        large = vec![vec![0u64; max_size]; 3];
-        let [a, b, c] = &mut large[..] else {
-            unreachable!()
-        };
-        [a, b, c]
-    };
+    let mut stack = EsuStack::new(max_size);
     let mut vs = mask & roots;
     while vs != 0 {
-        let v = vs.trailing_zeros();
+        let v = vs.trailing_zeros() as usize;
         vs &= vs - 1;
         if min_size <= 1 {
             visit(1 << v);
         }
-        if max_size == 1 {
+        if max_size > 1 {
+            let root = EsuNode::root(adj, mask, v);
+            grow(adj, mask, min_size, max_size, root, &mut stack, &mut visit);
+        }
+    }
+}
+
+/// A node of ESU's search tree: the set grown so far, its closed
+/// neighbourhood, the vertices it may still grow by, and the vertices
+/// above its first (the only ones it may hold).
+#[derive(Clone, Copy, Debug)]
+pub struct EsuNode {
+    pub set: u64,
+    closed: u64,
+    ext: u64,
+    above: u64,
+}
+
+impl EsuNode {
+    fn root(adj: &[u64], mask: u64, v: usize) -> EsuNode {
+        let above = !((2u64 << v).wrapping_sub(1));
+        EsuNode {
+            set: 1 << v,
+            closed: adj[v] | 1 << v,
+            ext: adj[v] & mask & above,
+            above,
+        }
+    }
+}
+
+/// ESU's tree over the connected sets of at most `max_size` vertices
+/// inside `mask` whose lowest vertex is in `roots`, cut `depth` levels
+/// below the roots: every node down to the cut, each with whether the
+/// sets below it are still to be listed (`grow_from`). A parallel listing
+/// hands the nodes out as tasks; one root's tree alone is most of the work
+/// on a grid's corner.
+pub fn esu_nodes(
+    adj: &[u64],
+    mask: u64,
+    max_size: usize,
+    roots: u64,
+    depth: usize,
+) -> Vec<(EsuNode, bool)> {
+    fn expand(
+        adj: &[u64],
+        mask: u64,
+        max_size: usize,
+        node: EsuNode,
+        depth: usize,
+        out: &mut Vec<(EsuNode, bool)>,
+    ) {
+        let grows = (node.set.count_ones() as usize) < max_size;
+        if depth == 0 || !grows {
+            out.push((node, grows));
+            return;
+        }
+        out.push((node, false));
+        let mut ext = node.ext;
+        while ext != 0 {
+            let w = ext.trailing_zeros() as usize;
+            ext &= ext - 1;
+            let child = EsuNode {
+                set: node.set | 1 << w,
+                closed: node.closed | adj[w],
+                ext: ext | (adj[w] & mask & node.above & !node.closed),
+                above: node.above,
+            };
+            expand(adj, mask, max_size, child, depth - 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    if max_size > 0 {
+        for v in crate::game::graph::bits(mask & roots) {
+            expand(
+                adj,
+                mask,
+                max_size,
+                EsuNode::root(adj, mask, v),
+                depth,
+                &mut out,
+            );
+        }
+    }
+    out
+}
+
+/// Every connected set below `node` in ESU's tree (not its own set), of at
+/// most `max_size` vertices.
+pub fn grow_from(
+    adj: &[u64],
+    mask: u64,
+    max_size: usize,
+    node: EsuNode,
+    mut visit: impl FnMut(u64),
+) {
+    let mut stack = EsuStack::new(max_size);
+    grow(adj, mask, 1, max_size, node, &mut stack, &mut visit);
+}
+
+/// ESU's stack: the set, its closed neighbourhood and the vertices it may
+/// grow by at each depth, on the machine stack for the usual small removals.
+enum EsuStack {
+    Small([[u64; 8]; 3]),
+    Large([Vec<u64>; 3]),
+}
+
+impl EsuStack {
+    /// A stack for sets of at most `max_size` vertices.
+    fn new(max_size: usize) -> EsuStack {
+        match max_size <= 8 {
+            true => EsuStack::Small([[0; 8]; 3]),
+            false => EsuStack::Large([vec![0; max_size], vec![0; max_size], vec![0; max_size]]),
+        }
+    }
+
+    fn parts(&mut self) -> [&mut [u64]; 3] {
+        match self {
+            EsuStack::Small([a, b, c]) => [a, b, c],
+            EsuStack::Large([a, b, c]) => [a, b, c],
+        }
+    }
+}
+
+/// The sets below `node` of `min_size` to `max_size` vertices, each met
+/// once, at the depth of its size.
+#[inline(always)]
+fn grow(
+    adj: &[u64],
+    mask: u64,
+    min_size: usize,
+    max_size: usize,
+    node: EsuNode,
+    stack: &mut EsuStack,
+    visit: &mut impl FnMut(u64),
+) {
+    let start = node.set.count_ones() as usize;
+    if start >= max_size {
+        return;
+    }
+    let [sub, closed, ext] = stack.parts();
+    let above = node.above;
+    sub[0] = node.set;
+    closed[0] = node.closed;
+    ext[0] = node.ext;
+    let mut d = 0usize;
+    loop {
+        if ext[d] == 0 {
+            if d == 0 {
+                break;
+            }
+            d -= 1;
             continue;
         }
-        let above = !((2u64 << v).wrapping_sub(1));
-        sub[0] = 1 << v;
-        closed[0] = adj[v as usize] | 1 << v;
-        ext[0] = adj[v as usize] & mask & above;
-        let mut d = 0usize;
-        loop {
-            if ext[d] == 0 {
-                if d == 0 {
-                    break;
-                }
-                d -= 1;
-                continue;
-            }
-            let w = ext[d].trailing_zeros();
-            ext[d] &= ext[d] - 1;
-            let next = sub[d] | 1 << w;
-            if d + 2 >= min_size {
-                visit(next);
-            }
-            if d + 2 < max_size {
-                sub[d + 1] = next;
-                closed[d + 1] = closed[d] | adj[w as usize];
-                ext[d + 1] = ext[d] | (adj[w as usize] & mask & above & !closed[d]);
-                d += 1;
-            }
+        let w = ext[d].trailing_zeros();
+        ext[d] &= ext[d] - 1;
+        let next = sub[d] | 1 << w;
+        let size = start + d + 1;
+        if size >= min_size {
+            visit(next);
+        }
+        if size < max_size {
+            sub[d + 1] = next;
+            closed[d + 1] = closed[d] | adj[w as usize];
+            ext[d + 1] = ext[d] | (adj[w as usize] & mask & above & !closed[d]);
+            d += 1;
         }
     }
 }
@@ -421,15 +533,24 @@ mod tests {
                         "{spec} mask {mask:b} size {size}"
                     );
                 }
-                // every size at once, from the roots asked for
+                // every size at once, from the roots asked for, through
+                // ESU's tree cut into tasks at each depth
                 let roots = 0b1100_1011;
-                let mut got = Vec::new();
-                for_each_connected_set_up_to(&g.adj, mask, 5, roots, |s| got.push(s));
-                got.sort();
-                let mut want: Vec<u64> = (1..=5).flat_map(|size| brute(&g, mask, size)).collect();
-                want.retain(|s| roots >> s.trailing_zeros() & 1 == 1);
-                want.sort();
-                assert_eq!(got, want, "{spec} mask {mask:b} up to 5");
+                for depth in 0..4 {
+                    let mut got = Vec::new();
+                    for (node, grows) in esu_nodes(&g.adj, mask, 5, roots, depth) {
+                        got.push(node.set);
+                        if grows {
+                            grow_from(&g.adj, mask, 5, node, |s| got.push(s));
+                        }
+                    }
+                    got.sort();
+                    let mut want: Vec<u64> =
+                        (1..=5).flat_map(|size| brute(&g, mask, size)).collect();
+                    want.retain(|s| roots >> s.trailing_zeros() & 1 == 1);
+                    want.sort();
+                    assert_eq!(got, want, "{spec} mask {mask:b} up to 5, cut at {depth}");
+                }
             }
         }
         let _ = graph::path(1);

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::graph_memo::{Record, board_images, board_key, board_of, option_pieces};
 use super::memory::{check_fits, human};
-use crate::cpu::graph_level::{for_each_connected_set, for_each_connected_set_up_to};
+use crate::cpu::graph_level::{EsuNode, esu_nodes, for_each_connected_set, grow_from};
 use crate::error::{Error, Result};
 use crate::game::graph::{self, Flood, bits};
 use crate::game::{Graph, GraphCode};
@@ -140,18 +140,7 @@ impl GridLevels {
     /// How many pieces the grid has of each size (index 0 unused): one per
     /// class under symmetry, counted without being kept.
     pub fn count(rows: usize, cols: usize) -> Vec<u64> {
-        let n = rows * cols;
-        (0..cols)
-            .into_par_iter()
-            .map(|root| {
-                let mut counts = vec![0u64; n + 1];
-                for_each_piece_from(rows, cols, root, |_, size| counts[size] += 1);
-                counts
-            })
-            .reduce(
-                || vec![0u64; n + 1],
-                |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
-            )
+        Listing::new(rows, cols).count()
     }
 
     /// Bytes the level tables take for these counts.
@@ -170,16 +159,17 @@ impl GridLevels {
         notice: &mut dyn FnMut(&str),
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<GridLevels> {
-        let counts = GridLevels::count(rows, cols);
+        let listing = Listing::new(rows, cols);
+        let counts = listing.count();
         let pieces: u64 = counts.iter().sum();
         let bytes = GridLevels::bytes(&counts);
         let what = format!("the memo of the {pieces} pieces of grid:{rows}x{cols}");
         notice(&format!("{what} takes about {}", human(bytes)));
         check_fits(&what, bytes)?;
         let levels: Vec<LevelTable> = counts.iter().map(|&c| LevelTable::with_pieces(c)).collect();
-        (0..cols).into_par_iter().for_each(|root| {
-            for_each_piece_from(rows, cols, root, |key, size| levels[size].insert(key))
-        });
+        (0..listing.tasks.len())
+            .into_par_iter()
+            .for_each(|i| listing.pieces(i, |key, size| levels[size].insert(key)));
         let solver = GridLevels {
             rows,
             cols,
@@ -347,30 +337,86 @@ fn missing(key: u64) -> Error {
     ))
 }
 
-/// Calls `found(key, size)` once for every class of connected pieces of
-/// the `rows` x `cols` grid whose representative's lowest cell is in
-/// column `root` of the first row: the pieces in the grid's corner (they
-/// touch its first row and first column), each kept when it is the least
-/// of its images that fit the grid.
-fn for_each_piece_from(rows: usize, cols: usize, root: usize, mut found: impl FnMut(u64, usize)) {
-    let board = graph::grid(8, 8);
-    let within = board_of(graph::mask_below(rows * cols), rows, cols);
-    for_each_connected_set_up_to(&board.adj, within, rows * cols, 1 << root, |set| {
-        if set & FIRST_COLUMN == 0 {
-            return;
+/// The connected sets in a grid's corner (they touch its first row and
+/// first column), listed by ESU from the cells of the first row, its tree
+/// cut into tasks for every core: one root's tree alone is most of it.
+struct Listing {
+    rows: usize,
+    cols: usize,
+    board: Graph,
+    within: u64,
+    tasks: Vec<(EsuNode, bool)>,
+}
+
+impl Listing {
+    /// Levels of ESU's tree above the tasks: a few hundred of them.
+    const SPLIT_DEPTH: usize = 4;
+
+    fn new(rows: usize, cols: usize) -> Listing {
+        let board = graph::grid(8, 8);
+        let within = board_of(graph::mask_below(rows * cols), rows, cols);
+        let first_row = (1 << cols) - 1;
+        let tasks = esu_nodes(
+            &board.adj,
+            within,
+            rows * cols,
+            first_row,
+            Listing::SPLIT_DEPTH,
+        );
+        Listing {
+            rows,
+            cols,
+            board,
+            within,
+            tasks,
         }
-        let im = board_images(set);
-        let transposed_fits = im.w as usize <= rows && im.h as usize <= cols;
-        let fitting = if transposed_fits { 8 } else { 4 };
-        if im.images[..fitting].iter().all(|&other| set <= other) {
-            let key = im.images.into_iter().fold(u64::MAX, u64::min);
-            found(key, set.count_ones() as usize);
+    }
+
+    /// How many pieces of each size (index 0 unused).
+    fn count(&self) -> Vec<u64> {
+        let n = self.rows * self.cols;
+        (0..self.tasks.len())
+            .into_par_iter()
+            .fold(
+                || vec![0u64; n + 1],
+                |mut counts, i| {
+                    self.pieces(i, |_, size| counts[size] += 1);
+                    counts
+                },
+            )
+            .reduce(
+                || vec![0u64; n + 1],
+                |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+            )
+    }
+
+    /// Calls `found(key, size)` for the classes of pieces whose
+    /// representative is met in task `i`: a set in the grid's corner that
+    /// is the least of its images that fit the grid.
+    fn pieces(&self, i: usize, mut found: impl FnMut(u64, usize)) {
+        let (rows, cols) = (self.rows, self.cols);
+        let mut keep = |set: u64| {
+            if set & FIRST_COLUMN == 0 {
+                return;
+            }
+            let im = board_images(set);
+            let transposed_fits = im.w as usize <= rows && im.h as usize <= cols;
+            let fitting = if transposed_fits { 8 } else { 4 };
+            if im.images[..fitting].iter().all(|&other| set <= other) {
+                let key = im.images.into_iter().fold(u64::MAX, u64::min);
+                found(key, set.count_ones() as usize);
+            }
+        };
+        let (node, grows) = self.tasks[i];
+        keep(node.set);
+        if grows {
+            grow_from(&self.board.adj, self.within, rows * cols, node, keep);
         }
-    })
+    }
 }
 
 /// The least image of the piece `key` that fits a `rows` x `cols` grid in
-/// its corner: the piece `for_each_piece_from` kept for its class.
+/// its corner: the piece `Listing::pieces` keeps for its class.
 fn representative(key: u64, rows: usize, cols: usize) -> u64 {
     let im = board_images(key);
     let fits = |i: usize| match i < 4 {
