@@ -388,20 +388,31 @@ fn memo_equals_dense() {
     }
 }
 
-/// The memo solver's value of about `samples` positions of `g`, spread
-/// over the dense table, equals the table's; returns the table.
-fn assert_memo_matches_dense(g: &Graph, c: &GraphCode, samples: usize) -> Vec<u8> {
+/// `value` of about `samples` positions of `g`, spread over the dense
+/// table, equals the table's; returns the table.
+fn assert_values_match_dense(
+    g: &Graph,
+    c: &GraphCode,
+    samples: usize,
+    mut value: impl FnMut(u64) -> u8,
+) -> Vec<u8> {
     let table = dense(g, c);
-    let mut memo = MemoSolver::new(c);
     for mask in (0..table.len() as u64).step_by(1 + table.len() / samples) {
         assert_eq!(
-            memo.value(g, mask).unwrap(),
+            value(mask),
             table[mask as usize],
-            "{} on {g:?} at {mask:#x}",
-            c.text
+            "{} on {} at {mask:#x}",
+            c.text,
+            g.spec
         );
     }
     table
+}
+
+/// The memo solver's value of sampled positions equals the dense table's.
+fn assert_memo_matches_dense(g: &Graph, c: &GraphCode, samples: usize) -> Vec<u8> {
+    let mut memo = MemoSolver::new(c);
+    assert_values_match_dense(g, c, samples, |mask| memo.value(g, mask).unwrap())
 }
 
 #[test]
@@ -436,12 +447,7 @@ fn level_memo_on_grids_equals_dense() {
         let g = graph::grid(rows, cols);
         assert_eq!(GridLevels::applies(&g, &c), Some((rows, cols)));
         let levels = GridLevels::solve(&c, rows, cols, &mut |_| {}, &|_| {}).unwrap();
-        let table = dense(&g, &c);
-        for mask in (0..table.len() as u64).step_by(1 + table.len() / 500) {
-            let want = table[mask as usize];
-            let got = levels.value(mask).unwrap();
-            assert_eq!(got, want, "{} on {rows}x{cols} at {mask:#x}", c.text);
-        }
+        let table = assert_values_match_dense(&g, &c, 500, |mask| levels.value(mask).unwrap());
         assert_eq!(
             levels.value(g.all()).unwrap(),
             whole(&table),
