@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::cli::{BenchArgs, BenchPart, Solver};
-use crate::commands::graph::{pick_solver, solve_memo};
+use crate::commands::graph::{MemoRun, pick_solver, solve_memo};
 use crate::engine::arrows_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
@@ -169,11 +169,16 @@ pub struct MemoTimes {
     pub value: u8,
 }
 
+/// The memo solver as `grundy graph` runs it, without progress or notices.
+fn quiet_memo(g: &Graph, code: &GraphCode) -> Result<MemoRun> {
+    let hidden = indicatif::ProgressBar::hidden();
+    solve_memo(g, code, false, false, &hidden, &mut |_| {})
+}
+
 pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
     let code = GraphCode::parse(w.code).map_err(Error::Input)?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
-    let hidden = indicatif::ProgressBar::hidden();
-    let run = || solve_memo(&g, &code, false, false, &hidden, &mut |_| {});
+    let run = || quiet_memo(&g, &code);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -417,13 +422,7 @@ fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridR
             let solver = pick_solver(&g, &code, Solver::Auto, false);
             let start = Instant::now();
             let (value, used) = match solver {
-                Solver::Memo => {
-                    let hidden = indicatif::ProgressBar::hidden();
-                    (
-                        solve_memo(&g, &code, false, false, &hidden, &mut |_| {})?.value,
-                        "cpu",
-                    )
-                }
+                Solver::Memo => (quiet_memo(&g, &code)?.value, "cpu"),
                 _ => {
                     let tuning = DenseTuning::default();
                     let run =

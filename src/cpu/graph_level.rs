@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use rayon::prelude::*;
 
 use crate::engine::graph_kernel::{CONNECTED, GraphKernel, MAX_VALUE, OVERFLOW, VALUE_BITS};
+use crate::game::graph::bits;
 
 /// A value above `MAX_VALUE` appeared at this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,31 +292,18 @@ pub fn for_each_connected_set_from(
     mask: u64,
     size: usize,
     roots: u64,
-    visit: impl FnMut(u64),
-) {
-    esu(adj, mask, size, size, roots, visit)
-}
-
-/// ESU: the connected sets of `min_size` to `max_size` vertices, each met
-/// once, at the depth of its size.
-fn esu(
-    adj: &[u64],
-    mask: u64,
-    min_size: usize,
-    max_size: usize,
-    roots: u64,
     mut visit: impl FnMut(u64),
 ) {
-    if max_size == 0 {
+    if size == 0 {
         return;
     }
     // Single vertices and edges, the usual removals, need no stack.
-    if min_size == max_size && max_size <= 2 {
+    if size <= 2 {
         let mut vs = mask & roots;
         while vs != 0 {
             let v = vs.trailing_zeros();
             vs &= vs - 1;
-            if max_size == 1 {
+            if size == 1 {
                 visit(1 << v);
                 continue;
             }
@@ -327,18 +315,10 @@ fn esu(
         }
         return;
     }
-    let mut stack = EsuStack::new(max_size);
-    let mut vs = mask & roots;
-    while vs != 0 {
-        let v = vs.trailing_zeros() as usize;
-        vs &= vs - 1;
-        if min_size <= 1 {
-            visit(1 << v);
-        }
-        if max_size > 1 {
-            let root = EsuNode::root(adj, mask, v);
-            grow(adj, mask, min_size, max_size, root, &mut stack, &mut visit);
-        }
+    let mut stack = EsuStack::new(size);
+    for v in bits(mask & roots) {
+        let root = EsuNode::root(adj, mask, v);
+        grow(adj, mask, size, size, root, &mut stack, &mut visit);
     }
 }
 
@@ -407,7 +387,7 @@ pub fn esu_nodes(
     }
     let mut out = Vec::new();
     if max_size > 0 {
-        for v in crate::game::graph::bits(mask & roots) {
+        for v in bits(mask & roots) {
             expand(
                 adj,
                 mask,
@@ -458,8 +438,8 @@ impl EsuStack {
     }
 }
 
-/// The sets below `node` of `min_size` to `max_size` vertices, each met
-/// once, at the depth of its size.
+/// ESU (Wernicke) below `node`: the sets of `min_size` to `max_size`
+/// vertices, each met once, at the depth of its size.
 #[inline(always)]
 fn grow(
     adj: &[u64],
