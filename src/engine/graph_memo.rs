@@ -388,9 +388,6 @@ fn board_shape(comp: u64, rows: usize, cols: usize) -> u64 {
 
 /// The piece `comp` of a `rows` x `cols` grid on the 8x8 board.
 pub fn board_of(comp: u64, rows: usize, cols: usize) -> u64 {
-    if cols == 8 {
-        return comp;
-    }
     let row_mask = (1u64 << cols) - 1;
     (0..rows).fold(0u64, |b, r| b | (comp >> (r * cols) & row_mask) << (8 * r))
 }
