@@ -13,7 +13,7 @@ use crate::engine::heap_table::HeapTable;
 use crate::engine::rare::rare_parity;
 use crate::engine::sequence::Algorithm;
 use crate::engine::sequence::{SequenceRun, rare_code_for};
-use crate::engine::survey_kernel::{SurveyKernel, choose_mode, runs_on_kernel};
+use crate::engine::survey_kernel::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 use crate::engine::{Backend, HeapEngine, memory};
 use crate::error::{Error, Result};
 use crate::export;
@@ -125,6 +125,35 @@ fn round_end(table: &mut HeapTable, rule: &PeriodRule, to: u64, n: u64) -> Optio
     (to >= n).then_some(period)
 }
 
+/// What a code's table after a GPU round to heap `to` says.
+enum RoundEnd {
+    /// The code is done: its row.
+    Done(SurveyRow),
+    /// Another round, in this mode (`None`: the same).
+    Next(Option<SurveyMode>),
+}
+
+/// The host's part of a GPU round for one code: its row when the round
+/// ends it, else the mode of its next round (`choose_mode`).
+fn after_round(
+    code: &Code,
+    values: Vec<u16>,
+    to: u64,
+    n: u64,
+    algorithm: Algorithm,
+    rare_cap: usize,
+) -> RoundEnd {
+    let mut table = HeapTable::from_wide(values.clone());
+    if let Some(period) = round_end(&mut table, &PeriodRule::for_code(code), to, n) {
+        return RoundEnd::Done(row_of(code, n, &table, period));
+    }
+    if algorithm == Algorithm::Naive {
+        return RoundEnd::Next(None);
+    }
+    let always = algorithm == Algorithm::Rare;
+    RoundEnd::Next(Some(choose_mode(code, &values, rare_cap, always)))
+}
+
 /// The row of a code whose table holds heaps 0..=n.
 fn row_of(code: &Code, n: u64, table: &HeapTable, period: Option<Period>) -> SurveyRow {
     let stats = table.stats();
@@ -209,11 +238,12 @@ pub fn survey_rows_gpu(
     let stride = crate::engine::packed_words(n + 1) as usize;
     let rare_cap = rare_cap(algorithm, n);
     let per_batch = codes_per_batch(ctx, stride.max(rare_cap));
-    // each round reads a batch's tables back and unpacks one code at a
-    // time, and a code's rare list passes through the host
+    // each round reads a batch's tables back, and every thread unpacks one
+    // code's table at a time
+    let threads = rayon::current_num_threads() as u64;
     memory::check_fits(
         &format!("the GPU survey's tables of {} values", n + 1),
-        (per_batch.min(gpu.len()) * stride * 4) as u64 + 8 * (n + 1),
+        (per_batch.min(gpu.len()) * stride * 4) as u64 + threads * 8 * (n + 1),
     )?;
     for batch in gpu.chunks(per_batch) {
         let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
@@ -228,25 +258,31 @@ pub fn survey_rows_gpu(
                 .collect();
             on_gpu.run_to(&targets).map_err(Error::Run)?;
             let tables = on_gpu.tables().map_err(Error::Run)?;
-            for (k, &i) in batch.iter().enumerate() {
-                if !active[k] {
-                    continue;
-                }
-                let code = &codes[i];
-                let values = kern.values(&tables, k, to as usize + 1);
-                let mut table = HeapTable::from_wide(values.clone());
-                if let Some(period) = round_end(&mut table, &PeriodRule::for_code(code), to, n) {
-                    let engine = if on_gpu.is_rare(k) {
-                        HeapEngine::Rare
-                    } else {
-                        HeapEngine::Blocked
-                    };
-                    rows[i] = Some((row_of(code, n, &table, period), engine));
-                    active[k] = false;
-                    done();
-                } else if algorithm != Algorithm::Naive {
-                    let always = algorithm == Algorithm::Rare;
-                    on_gpu.set_mode(k, &choose_mode(code, &values, rare_cap, always));
+            // The codes' tables are independent: the host's part of a round
+            // (period checks, mode choices) runs on every core.
+            let ends: Vec<(usize, RoundEnd)> = (0..batch.len())
+                .into_par_iter()
+                .filter(|&k| active[k])
+                .map(|k| {
+                    let values = kern.values(&tables, k, to as usize + 1);
+                    let end = after_round(&codes[batch[k]], values, to, n, algorithm, rare_cap);
+                    (k, end)
+                })
+                .collect();
+            for (k, end) in ends {
+                match end {
+                    RoundEnd::Done(row) => {
+                        let engine = if on_gpu.is_rare(k) {
+                            HeapEngine::Rare
+                        } else {
+                            HeapEngine::Blocked
+                        };
+                        rows[batch[k]] = Some((row, engine));
+                        active[k] = false;
+                        done();
+                    }
+                    RoundEnd::Next(Some(mode)) => on_gpu.set_mode(k, &mode),
+                    RoundEnd::Next(None) => {}
                 }
             }
             to = (2 * to).min(n);
