@@ -68,7 +68,9 @@ fn survey(c: &mut Criterion) {
             ("gpu brute force", Algorithm::Naive),
         ] {
             group.bench_function(format!("2 digits to 8192 ({name})"), |b| {
-                b.iter(|| survey_rows_gpu(&ctx, &codes, 8192, algorithm, &|| {}).expect("runs"))
+                b.iter(|| {
+                    survey_rows_gpu(&ctx, &codes, 8192, algorithm, None, &|| {}).expect("runs")
+                })
             });
         }
     }

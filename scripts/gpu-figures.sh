@@ -5,7 +5,8 @@
 # device tool's 10 minutes:
 #   bash scripts/gpu-figures.sh tests    GRUNDY_REQUIRE_GPU=1 test binaries
 #   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids
-#   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU then CPU
+#   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU (three
+#                                        workgroup sizes) then CPU
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-figures}
@@ -36,12 +37,21 @@ bench)
     "$bin/grundy" bench --only grids --out "$OUT/grids.csv" 2>&1 | tee -a "$log"
     ;;
 survey)
-    for backend in gpu cpu; do
-        TIMEFORMAT="survey $backend: %R s"
-        { time "$bin/grundy" survey --digits 3 -n 65536 --backend "$backend" -q \
-            --out "$OUT/survey-$backend.csv"; } 2>&1 | tee -a "$log"
+    # the default threads per code (256 on a GPU), then 64 and 1024, then the
+    # CPU; each run's JSON (seconds, kernel_seconds) goes to the log
+    survey() {
+        local name=$1
+        shift
+        TIMEFORMAT="survey $name: %R s"
+        { time "$bin/grundy" survey --digits 3 -n 65536 -q --json \
+            --out "$OUT/survey-$name.csv" "$@"; } 2>&1 | tee -a "$log"
+    }
+    survey gpu --backend gpu
+    for wg in 64 1024; do survey "gpu-wg$wg" --backend gpu --workgroup "$wg"; done
+    survey cpu --backend cpu
+    for f in "$OUT"/survey-gpu*.csv; do
+        cmp "$f" "$OUT/survey-cpu.csv" && echo "$(basename "$f"): GPU rows = CPU rows" | tee -a "$log"
     done
-    cmp "$OUT/survey-gpu.csv" "$OUT/survey-cpu.csv" && echo "GPU rows = CPU rows" | tee -a "$log"
     ;;
 *)
     echo "stage: tests, bench or survey" >&2

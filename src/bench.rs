@@ -932,7 +932,7 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
         };
         let start = Instant::now();
         let (gpu_rows, stats) =
-            crate::commands::survey::survey_rows_gpu(ctx, &codes, n, algorithm, &|| {})?;
+            crate::commands::survey::survey_rows_gpu(ctx, &codes, n, algorithm, None, &|| {})?;
         let secs = start.elapsed().as_secs_f64();
         if rows.iter().zip(&gpu_rows).any(|(c, g)| c.0 != g.0) {
             return Err(Error::Run("GPU and CPU surveys differ".into()));

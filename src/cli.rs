@@ -484,6 +484,9 @@ pub struct SurveyArgs {
     /// Where to compute: auto uses the GPU when an adapter exists (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
+    /// Threads per code on the GPU (default: 256 on a GPU, 64 on a software adapter such as llvmpipe).
+    #[arg(long, value_name = "THREADS")]
+    pub workgroup: Option<u32>,
     /// Write the rows here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,

@@ -465,4 +465,12 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (v["period"].as_u64(), v["preperiod"].as_u64()),
         (Some(34), Some(53))
     );
+    // Rare values run on the CPU, and a GPU run says so.
+    let out = grundy(&["octal", "0.07", "-n", "300", "--json"]);
+    assert_eq!(json(&out)["backend"], "cpu");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("0.07: rare values run on the CPU; --algorithm naive"),
+        "{err}"
+    );
 }

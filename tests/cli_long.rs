@@ -357,3 +357,58 @@ fn survey_rows_match_single_runs() {
     let out = grundy(&["survey", "--digits", "9", "-n", "10"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn survey_workgroup_is_checked_and_reported() {
+    let survey = |extra: &[&str]| {
+        let mut args = vec!["survey", "--digits", "1", "-n", "600", "--json", "-q"];
+        args.extend(extra);
+        grundy(&args)
+    };
+    let cpu = json(&survey(&["--backend", "cpu"]));
+    assert!(cpu["workgroup"].is_null());
+    // The CPU ignores it, and says so.
+    let out = grundy(&[
+        "survey",
+        "--digits",
+        "1",
+        "-n",
+        "60",
+        "--backend",
+        "cpu",
+        "--workgroup",
+        "32",
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ignores it"));
+
+    let out = survey(&["--workgroup", "0"]);
+    if out.status.success() {
+        // No adapter: auto ran on the CPU.
+        assert_ne!(
+            std::env::var("GRUNDY_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "auto chose the CPU"
+        );
+        eprintln!("SKIPPED survey_workgroup_is_checked_and_reported: no GPU adapter");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--workgroup 0: expected 1 to"), "{err}");
+    let out = survey(&["--workgroup", "100000"]);
+    assert_eq!(out.status.code(), Some(2));
+    // A workgroup of 32 threads: reported, and the same rows as the CPU's.
+    let gpu = json(&survey(&["--backend", "gpu", "--workgroup", "32"]));
+    assert_eq!(gpu["workgroup"], 32);
+    let rows = |extra: &[&str]| {
+        let mut args = vec!["survey", "--digits", "2", "-n", "600", "--out", "-", "-q"];
+        args.extend(extra);
+        let out = grundy(&args);
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let cpu_rows = rows(&["--backend", "cpu"]);
+    assert_eq!(cpu_rows.lines().count(), 65);
+    assert_eq!(rows(&["--backend", "gpu", "--workgroup", "32"]), cpu_rows);
+}

@@ -20,7 +20,7 @@ use crate::export;
 use crate::game::Code;
 use crate::gpu::GpuContext;
 use crate::gpu::heap::GpuStats;
-use crate::gpu::survey::{GpuSurvey, codes_per_batch};
+use crate::gpu::survey::{GpuSurvey, check_workgroup, codes_per_batch, default_workgroup};
 use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
@@ -57,6 +57,8 @@ struct SurveySummary {
     brute_force: usize,
     backend: &'static str,
     adapter: Option<String>,
+    /// Threads per code on the GPU (null on the CPU).
+    workgroup: Option<u32>,
     seconds: f64,
     /// Kernel time from GPU timestamp queries (null on the CPU or without them).
     kernel_seconds: Option<f64>,
@@ -212,8 +214,13 @@ pub fn survey_rows_gpu(
     codes: &[Code],
     n: u64,
     algorithm: Algorithm,
+    workgroup: Option<u32>,
     done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, GpuStats)> {
+    let workgroup = match workgroup {
+        Some(threads) => check_workgroup(ctx, threads).map_err(Error::Input)?,
+        None => default_workgroup(ctx),
+    };
     if n >= u32::MAX as u64 / 2 {
         return Err(Error::Input(format!(
             "-n {n}: the GPU survey stops at {}; expected a smaller N or --backend cpu",
@@ -248,7 +255,7 @@ pub fn survey_rows_gpu(
     for batch in gpu.chunks(per_batch) {
         let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
         let kern = SurveyKernel::new(&batch_codes, n, rare_cap);
-        let mut on_gpu = GpuSurvey::new(ctx, &kern).map_err(Error::Run)?;
+        let mut on_gpu = GpuSurvey::new(ctx, &kern, workgroup).map_err(Error::Run)?;
         let mut active = vec![true; batch.len()];
         let mut to = n.min(FIRST_ROUND);
         while active.contains(&true) {
@@ -341,8 +348,21 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let backend = Backend::open(args.backend, &mut notice)?;
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
+    let workgroup = match &backend {
+        Backend::Gpu(ctx) => Some(args.workgroup.unwrap_or_else(|| default_workgroup(ctx))),
+        Backend::Cpu => {
+            if args.workgroup.is_some() {
+                notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
+            }
+            None
+        }
+    };
     let (rows, gpu) = match &backend {
-        Backend::Gpu(ctx) => survey_rows_gpu(ctx, &codes, args.n, args.algorithm, &|| bar.inc(1))?,
+        Backend::Gpu(ctx) => {
+            survey_rows_gpu(ctx, &codes, args.n, args.algorithm, workgroup, &|| {
+                bar.inc(1)
+            })?
+        }
         Backend::Cpu => (
             survey_rows(&codes, args.n, args.algorithm, &|| bar.inc(1))?,
             GpuStats::default(),
@@ -377,6 +397,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             Backend::Gpu(ctx) => Some(ctx.adapter_name()),
             Backend::Cpu => None,
         },
+        workgroup: workgroup.filter(|_| gpu.submissions > 0),
         seconds,
         kernel_seconds: (gpu.kernel_seconds > 0.0).then_some(gpu.kernel_seconds),
         values_per_second: (rows.len() as u64 * (args.n + 1)) as f64 / seconds.max(1e-9),

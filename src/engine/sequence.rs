@@ -33,6 +33,8 @@ pub struct SequenceRun<'a> {
     rare: Option<RareRun>,
     /// Auto found too many rare positions: brute force from here on.
     dense: bool,
+    /// The notice that rare values leave the GPU idle was given.
+    said_rare_on_cpu: bool,
     pub table: HeapTable,
     /// The engine of the last piece.
     pub engine: HeapEngine,
@@ -65,6 +67,7 @@ impl<'a> SequenceRun<'a> {
             rare_code,
             rare: None,
             dense: false,
+            said_rare_on_cpu: false,
             table,
             engine: HeapEngine::Blocked,
             ran_on: "cpu",
@@ -135,6 +138,14 @@ impl<'a> SequenceRun<'a> {
         }
         let start = Instant::now();
         let use_rare = self.rare_code.is_some() && !self.dense;
+        if use_rare && matches!(backend, Backend::Gpu(_)) && !self.said_rare_on_cpu {
+            notice(&format!(
+                "{}: rare values run on the CPU; --algorithm naive runs the blocked brute force \
+                 on the GPU",
+                self.code.name()
+            ));
+            self.said_rare_on_cpu = true;
+        }
         let mut done = if use_rare {
             self.extend_rare(to, notice, progress, stop)?
         } else {

@@ -112,6 +112,18 @@ impl GpuContext {
         source: &str,
         entry_points: &[&str],
     ) -> Vec<wgpu::ComputePipeline> {
+        self.pipelines_with(label, layout, source, entry_points, &[])
+    }
+
+    /// As `pipelines`, with values for the shader's `override` constants.
+    pub fn pipelines_with(
+        &self,
+        label: &str,
+        layout: &wgpu::BindGroupLayout,
+        source: &str,
+        entry_points: &[&str],
+        constants: &[(&str, f64)],
+    ) -> Vec<wgpu::ComputePipeline> {
         let device = &self.device;
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
@@ -130,7 +142,10 @@ impl GpuContext {
                     layout: Some(&pipeline_layout),
                     module: &module,
                     entry_point: Some(entry),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants,
+                        ..Default::default()
+                    },
                     cache: None,
                 })
             })

@@ -13,8 +13,36 @@ use crate::engine::heap_kernel::MAX_WORDS;
 use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode};
 
 const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
-/// Threads per workgroup (WG in the shader).
-const WG: u32 = 64;
+
+/// Threads per code (`WG` in the shader) when `--workgroup` does not say:
+/// 64 on a software adapter, where a barrier switches between all of a
+/// workgroup's threads (llvmpipe, every two-digit code to 16,384: 18 s at
+/// 64, 34 s at 256, 92 s at 1024); 256 on a GPU, where once the sparse codes
+/// are done one code's workgroup may be all that a multiprocessor holds, and
+/// 64 threads (two warps) would leave it mostly idle.
+pub fn default_workgroup(ctx: &GpuContext) -> u32 {
+    if ctx.info.device_type == wgpu::DeviceType::Cpu {
+        64
+    } else {
+        256
+    }
+}
+
+/// `threads` checked against what the adapter allows in one workgroup.
+pub fn check_workgroup(ctx: &GpuContext, threads: u32) -> Result<u32, String> {
+    let most = ctx
+        .limits
+        .max_compute_invocations_per_workgroup
+        .min(ctx.limits.max_compute_workgroup_size_x);
+    if !(1..=most).contains(&threads) {
+        return Err(format!(
+            "--workgroup {threads}: expected 1 to {most} threads, the most the adapter '{}' runs \
+             in one workgroup",
+            ctx.info.name
+        ));
+    }
+    Ok(threads)
+}
 
 /// How many codes' tables of `stride_words` words (and rare lists of
 /// fewer words) fit one binding.
@@ -26,11 +54,11 @@ pub fn codes_per_batch(ctx: &GpuContext, stride_words: usize) -> usize {
 /// fewer where the adapter stops a shader loop after 65535 iterations
 /// counted over the whole dispatch (llvmpipe), so that the option loops of
 /// a block stay inside that budget.
-fn block_for(ctx: &GpuContext, kern: &SurveyKernel, top: u32) -> u32 {
+fn block_for(ctx: &GpuContext, kern: &SurveyKernel, top: u32, workgroup: u32) -> u32 {
     let Some(budget) = loop_budget(ctx) else {
         return SURVEY_BLOCK;
     };
-    let wg = WG as u64;
+    let wg = workgroup as u64;
     let splits = kern.split_digits() as u64;
     // per heap: the split scans, the rare-pair marks, the take scan, the
     // digit loops, and the bitset's clear, c, need and mex scans at their widest
@@ -55,13 +83,19 @@ pub struct GpuSurvey<'a> {
     rare: wgpu::Buffer,
     timer: Option<Timer>,
     groups: (u32, u32),
+    /// Threads per workgroup (per code): `WG` in the shader.
+    workgroup: u32,
     /// The state as last read back.
     pub state_words: Vec<u32>,
     pub stats: GpuStats,
 }
 
 impl<'a> GpuSurvey<'a> {
-    pub fn new(ctx: &'a GpuContext, kern: &'a SurveyKernel) -> Result<GpuSurvey<'a>, String> {
+    pub fn new(
+        ctx: &'a GpuContext,
+        kern: &'a SurveyKernel,
+        workgroup: u32,
+    ) -> Result<GpuSurvey<'a>, String> {
         let table_bytes = (kern.codes * kern.stride * 4) as u64;
         let rare_bytes = (kern.codes * kern.rare_cap * 4) as u64;
         let binding = ctx.max_binding();
@@ -124,7 +158,13 @@ impl<'a> GpuSurvey<'a> {
         });
         let layout = ctx.levels_layout("survey", &[true, false, false, false]);
         let pipeline = ctx
-            .pipelines("survey", &layout, SURVEY_BLOCK_WGSL, &["survey_block"])
+            .pipelines_with(
+                "survey",
+                &layout,
+                SURVEY_BLOCK_WGSL,
+                &["survey_block"],
+                &[("WG", workgroup as f64)],
+            )
             .remove(0);
         let bind_group = ctx.bind_group(
             "survey",
@@ -152,6 +192,7 @@ impl<'a> GpuSurvey<'a> {
             rare,
             timer: ctx.timestamps.then(|| Timer::new(ctx)),
             groups,
+            workgroup,
             state_words,
             stats: GpuStats::default(),
         })
@@ -182,7 +223,7 @@ impl<'a> GpuSurvey<'a> {
     pub fn run_to(&mut self, targets: &[u32]) -> Result<(), String> {
         let ctx = self.ctx;
         let top = targets.iter().copied().max().unwrap_or(0);
-        let block = block_for(ctx, self.kern, top);
+        let block = block_for(ctx, self.kern, top, self.workgroup);
         let mut dispatches = 0;
         for (i, &t) in targets.iter().enumerate() {
             let done = self.state_words[i * STATE_WORDS];
