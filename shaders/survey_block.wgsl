@@ -11,7 +11,7 @@
 // marked. Its rare positions are a list the host fills and the kernel
 // extends; a list that runs full sends the code back to the brute force.
 
-override WG: u32 = 64u;
+override WG: u32 = 64u; // threads per code: the host sets it (`--workgroup`)
 const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
 // Pairs each thread tests per split digit before the workgroup looks at
 // whether every wanted value is marked.

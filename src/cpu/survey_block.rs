@@ -12,6 +12,8 @@ use crate::engine::survey_kernel::{MODE_RARE, STATE_WORDS, SurveyKernel};
 /// Pairs each GPU thread tests per split digit between two looks at `need`
 /// (the twin scans the same runs of pairs, WG × this many).
 const SCAN_PER_THREAD: u32 = 4;
+/// The GPU's threads per code at their fewest default (a software
+/// adapter's); with more the scan's runs are longer, the values the same.
 const WG: u32 = 64;
 
 /// G(i) of the code whose table is `table`.
