@@ -18,8 +18,8 @@ use crate::engine::grid_2d;
 const SOURCE: &str = include_str!("../../shaders/graph_level.wgsl");
 /// The table chunks the shader binds.
 pub const CHUNKS: u64 = 8;
-/// Storage buffers the kernel binds: the chunks and the status words.
-const STORAGE_BINDINGS: u32 = CHUNKS as u32 + 1;
+/// Storage buffers the kernel binds: the graph, the status words and the chunks.
+const STORAGE_BINDINGS: u32 = CHUNKS as u32 + 2;
 /// Positions per submission, roughly (for progress and the status check).
 const BATCH_POSITIONS: u64 = 1 << 24;
 const WG: u64 = 64;
@@ -143,7 +143,7 @@ pub fn dense(
     let graph = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("graph"),
         contents: bytemuck::bytes_of(&graph_data(kern, shift)),
-        usage: wgpu::BufferUsages::UNIFORM,
+        usage: wgpu::BufferUsages::STORAGE,
     });
     let levels = kern.n as u64;
     let params = device.create_buffer(&wgpu::BufferDescriptor {
@@ -266,31 +266,32 @@ fn graph_data(kern: &GraphKernel, chunk_shift: u32) -> GraphData {
 
 fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
     let device = &ctx.device;
-    let uniform = |binding: u32, dynamic: bool, size: usize| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: dynamic,
-            min_binding_size: wgpu::BufferSize::new(size as u64),
-        },
-        count: None,
-    };
-    let mut entries = vec![
-        uniform(0, false, std::mem::size_of::<GraphData>()),
-        uniform(1, true, std::mem::size_of::<Params>()),
-    ];
-    for binding in 2..2 + STORAGE_BINDINGS {
-        entries.push(wgpu::BindGroupLayoutEntry {
+    let buffer = |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool, size: usize| {
+        wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: false },
-                has_dynamic_offset: false,
-                min_binding_size: None,
+                ty,
+                has_dynamic_offset: dynamic,
+                min_binding_size: wgpu::BufferSize::new(size as u64),
             },
             count: None,
-        });
+        }
+    };
+    let read_only = wgpu::BufferBindingType::Storage { read_only: true };
+    let read_write = wgpu::BufferBindingType::Storage { read_only: false };
+    let mut entries = vec![
+        buffer(0, read_only, false, std::mem::size_of::<GraphData>()),
+        buffer(
+            1,
+            wgpu::BufferBindingType::Uniform,
+            true,
+            std::mem::size_of::<Params>(),
+        ),
+    ];
+    // the status words, then the chunks
+    for binding in 2..1 + STORAGE_BINDINGS {
+        entries.push(buffer(binding, read_write, false, 4));
     }
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("graph"),
