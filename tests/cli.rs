@@ -4,7 +4,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{grundy, json, tmp};
+use common::{grundy, json, skip_without_gpu, tmp};
 
 #[test]
 fn octal_json_summary_has_the_contract_fields() {
@@ -451,12 +451,10 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
     ]);
     let v = json(&out);
     if v["backend"] == "cpu" {
-        assert_ne!(
-            std::env::var("GRUNDY_REQUIRE_GPU").as_deref(),
-            Ok("1"),
-            "auto chose the CPU"
+        skip_without_gpu(
+            "auto_runs_on_the_gpu_when_there_is_one",
+            "auto chose the CPU: no GPU adapter",
         );
-        eprintln!("SKIPPED auto_runs_on_the_gpu_when_there_is_one: no GPU adapter");
         return;
     }
     assert_eq!(v["backend"], "gpu");

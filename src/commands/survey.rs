@@ -20,7 +20,7 @@ use crate::export;
 use crate::game::Code;
 use crate::gpu::GpuContext;
 use crate::gpu::heap::GpuStats;
-use crate::gpu::survey::{GpuSurvey, check_workgroup, codes_per_batch, default_workgroup};
+use crate::gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
 use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
@@ -217,10 +217,7 @@ pub fn survey_rows_gpu(
     workgroup: Option<u32>,
     done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, GpuStats)> {
-    let workgroup = match workgroup {
-        Some(threads) => check_workgroup(ctx, threads).map_err(Error::Input)?,
-        None => default_workgroup(ctx),
-    };
+    let workgroup = workgroup_for(ctx, workgroup).map_err(Error::Input)?;
     if n >= u32::MAX as u64 / 2 {
         return Err(Error::Input(format!(
             "-n {n}: the GPU survey stops at {}; expected a smaller N or --backend cpu",
@@ -349,7 +346,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
     let workgroup = match &backend {
-        Backend::Gpu(ctx) => Some(args.workgroup.unwrap_or_else(|| default_workgroup(ctx))),
+        Backend::Gpu(ctx) => Some(workgroup_for(ctx, args.workgroup).map_err(Error::Input)?),
         Backend::Cpu => {
             if args.workgroup.is_some() {
                 notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");

@@ -14,22 +14,21 @@ use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, Surv
 
 const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
 
-/// Threads per code (`WG` in the shader) when `--workgroup` does not say:
-/// 64 on a software adapter, where a barrier switches between all of a
+/// Threads per code (`WG` in the shader): `requested` (`--workgroup`),
+/// checked against what the adapter runs in one workgroup, or by default 64
+/// on a software adapter, where a barrier switches between all of a
 /// workgroup's threads (llvmpipe, every two-digit code to 16,384: 18 s at
-/// 64, 34 s at 256, 92 s at 1024); 256 on a GPU, where once the sparse codes
-/// are done one code's workgroup may be all that a multiprocessor holds, and
-/// 64 threads (two warps) would leave it mostly idle.
-pub fn default_workgroup(ctx: &GpuContext) -> u32 {
-    if ctx.info.device_type == wgpu::DeviceType::Cpu {
-        64
-    } else {
-        256
-    }
-}
-
-/// `threads` checked against what the adapter allows in one workgroup.
-pub fn check_workgroup(ctx: &GpuContext, threads: u32) -> Result<u32, String> {
+/// 64, 34 s at 256, 92 s at 1024), and 256 on a GPU, where once the sparse
+/// codes are done one code's workgroup may be all that a multiprocessor
+/// holds, and 64 threads (two warps) would leave it mostly idle.
+pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32, String> {
+    let Some(threads) = requested else {
+        return Ok(if ctx.info.device_type == wgpu::DeviceType::Cpu {
+            64
+        } else {
+            256
+        });
+    };
     let most = ctx
         .limits
         .max_compute_invocations_per_workgroup

@@ -47,13 +47,19 @@ pub fn gpu_or_skip(test: &str) -> Option<Backend> {
                 Err(e) => e,
                 _ => "no GPU adapter".to_string(),
             };
-            if std::env::var("GRUNDY_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-                panic!("{test}: GRUNDY_REQUIRE_GPU=1 but {why}");
-            }
-            eprintln!("SKIPPED {test}: {why} (set GRUNDY_REQUIRE_GPU=1 to make this a failure)");
+            skip_without_gpu(test, &why);
             None
         }
     }
+}
+
+/// Says that `test` skips its GPU part for `why`; under
+/// `GRUNDY_REQUIRE_GPU=1` the test fails instead.
+pub fn skip_without_gpu(test: &str, why: &str) {
+    if std::env::var("GRUNDY_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+        panic!("{test}: GRUNDY_REQUIRE_GPU=1 but {why}");
+    }
+    eprintln!("SKIPPED {test}: {why} (set GRUNDY_REQUIRE_GPU=1 to make this a failure)");
 }
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
