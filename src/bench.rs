@@ -22,6 +22,7 @@ use crate::game::delete_nim::{DeleteNim, Rule};
 use crate::game::rect::Rect;
 use crate::game::{Code, Graph, GraphCode};
 use crate::gpu::heap::GpuTuning;
+use crate::gpu::survey::workgroup_for;
 
 /// One workload: a code computed to heap `n`.
 #[derive(Clone, Copy, Debug)]
@@ -910,6 +911,11 @@ pub struct SurveyBenchRow {
     /// time over the default's (rare values where they pay).
     pub gpu_brute_seconds: Option<f64>,
     pub gpu_rare_over_brute: Option<f64>,
+    /// The GPU survey at 64 threads per code, the kernel's first shape, when
+    /// the adapter's default is another (a GPU: 256), and its time over the
+    /// default's.
+    pub gpu_64_threads_seconds: Option<f64>,
+    pub gpu_default_over_64_threads: Option<f64>,
     pub certified: usize,
 }
 
@@ -926,21 +932,29 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
     let start = Instant::now();
     let rows = crate::commands::survey::survey_rows(&codes, n, Algorithm::Auto, &|| {})?;
     let cpu_s = start.elapsed().as_secs_f64();
-    let on_gpu = |algorithm: Algorithm| -> Result<Option<(f64, f64)>> {
+    let on_gpu = |algorithm: Algorithm, workgroup: Option<u32>| -> Result<Option<(f64, f64)>> {
         let Some(Backend::Gpu(ctx)) = gpu else {
             return Ok(None);
         };
         let start = Instant::now();
         let (gpu_rows, stats) =
-            crate::commands::survey::survey_rows_gpu(ctx, &codes, n, algorithm, None, &|| {})?;
+            crate::commands::survey::survey_rows_gpu(ctx, &codes, n, algorithm, workgroup, &|| {})?;
         let secs = start.elapsed().as_secs_f64();
         if rows.iter().zip(&gpu_rows).any(|(c, g)| c.0 != g.0) {
             return Err(Error::Run("GPU and CPU surveys differ".into()));
         }
         Ok(Some((secs, stats.kernel_seconds)))
     };
-    let gpu_run = on_gpu(Algorithm::Auto)?;
-    let gpu_brute = on_gpu(Algorithm::Naive)?.map(|r| r.0);
+    let gpu_run = on_gpu(Algorithm::Auto, None)?;
+    let gpu_brute = on_gpu(Algorithm::Naive, None)?.map(|r| r.0);
+    let default_threads = match gpu {
+        Some(Backend::Gpu(ctx)) => Some(workgroup_for(ctx, None).map_err(Error::Run)?),
+        _ => None,
+    };
+    let gpu_64_threads = match default_threads {
+        Some(threads) if threads != 64 => on_gpu(Algorithm::Auto, Some(64))?.map(|r| r.0),
+        _ => None,
+    };
     let values = (rows.len() as u64 * (n + 1)) as f64;
     let row = SurveyBenchRow {
         workload: format!("survey {digits} digits to {n}"),
@@ -954,12 +968,14 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
         gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
         gpu_brute_seconds: gpu_brute,
         gpu_rare_over_brute: gpu_run.zip(gpu_brute).map(|(r, b)| b / r.0),
+        gpu_64_threads_seconds: gpu_64_threads,
+        gpu_default_over_64_threads: gpu_run.zip(gpu_64_threads).map(|(r, o)| o / r.0),
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
     };
     if !json {
         println!();
         println!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>10}",
+            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
             "survey",
             "codes",
             "gpu s",
@@ -969,10 +985,11 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             "cpu values/s",
             "gpu/cpu",
             "gpu brute s",
+            "gpu 64thr s",
             "certified"
         );
         println!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>10}",
+            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>12} {:>10}",
             row.workload,
             row.codes,
             opt(row.gpu_seconds, 3),
@@ -982,6 +999,7 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             row.cpu_values_per_second,
             opt(row.gpu_over_cpu, 2),
             opt(row.gpu_brute_seconds, 3),
+            opt(row.gpu_64_threads_seconds, 3),
             row.certified
         );
     }
@@ -1126,6 +1144,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 cpu_seconds: Some(r.cpu_seconds),
                 baseline: r.gpu_brute_seconds.map(|b| ("GPU brute force", b)),
             });
+            if let Some(b) = r.gpu_64_threads_seconds {
+                lines.push(CsvRow {
+                    part: "survey",
+                    workload: format!("{}, default threads per code", r.workload),
+                    size: r.codes as u64 * (r.n + 1),
+                    gpu_seconds: r.gpu_seconds,
+                    gpu_kernel_seconds: r.gpu_kernel_seconds,
+                    cpu_seconds: None,
+                    baseline: Some(("GPU at 64 threads per code", b)),
+                });
+            }
         }
         for r in &graphs {
             lines.push(CsvRow {
