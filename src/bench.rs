@@ -83,6 +83,7 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
         &GpuTuning::default(),
         &mut |_| {},
         &|_| {},
+        &|| false,
     )?;
     Ok((
         start.elapsed().as_secs_f64(),
@@ -288,8 +289,8 @@ pub struct GraphBenchRow {
 fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
     let threads = rayon::current_num_threads() as f64;
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9} {:>10}",
             "graph",
             "positions",
@@ -366,7 +367,7 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             auto_solver: pick_solver(&g, &code, Solver::Auto, false),
         };
         if !json {
-            println!(
+            crate::outln!(
                 "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9} {:>10}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
                 positions,
@@ -443,10 +444,15 @@ fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridR
         }
     }
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<8} {:>6} {:>10} {:>10} {:>22} {:>12}",
-            "grids", "count", "total s", "under 10 s", "slowest", "slowest s"
+            "grids",
+            "count",
+            "total s",
+            "under 10 s",
+            "slowest",
+            "slowest s"
         );
         for code in ["0.33", "0.03"] {
             let of_code: Vec<&GridRow> = rows.iter().filter(|r| r.code == code).collect();
@@ -454,7 +460,7 @@ fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridR
                 .iter()
                 .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
                 .expect("the sweep has grids");
-            println!(
+            crate::outln!(
                 "{:<8} {:>6} {:>10.2} {:>10} {:>22} {:>12.3}",
                 code,
                 of_code.len(),
@@ -557,8 +563,8 @@ pub struct TupleBenchRow {
 
 fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<TupleBenchRow>> {
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<22} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>9} {:>8}",
             "table",
             "positions",
@@ -613,7 +619,7 @@ fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Tupl
             split_sets_over_walked: walked.map(|s| s / cpu_s),
         };
         if !json {
-            println!(
+            crate::outln!(
                 "{:<22} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>9} {:>8}",
                 row.workload,
                 positions,
@@ -698,8 +704,8 @@ pub struct EdgeBenchRow {
 
 fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeBenchRow>> {
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<24} {:>12} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8}",
             "edge game",
             "positions",
@@ -714,7 +720,7 @@ fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeB
     let mut rows = Vec::new();
     let print = |row: &EdgeBenchRow| {
         if !json {
-            println!(
+            crate::outln!(
                 "{:<24} {:>12} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8}",
                 row.workload,
                 row.positions,
@@ -837,8 +843,8 @@ pub struct RareBenchRow {
 
 fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<RareBenchRow>> {
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<12} {:>8} {:>9} {:>11} {:>11} {:>9} {:>11} {:>11}",
             "rare values",
             "n",
@@ -878,7 +884,7 @@ fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<RareB
             rare_over_gpu_brute: gpu_run.as_ref().map(|r| r.0 / rare_s),
         };
         if !json {
-            println!(
+            crate::outln!(
                 "{:<12} {:>8} {:>9.3} {:>11.3} {:>11} {:>9} {:>11.1} {:>11}",
                 row.workload,
                 row.n,
@@ -973,8 +979,8 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
     };
     if !json {
-        println!();
-        println!(
+        crate::outln!();
+        crate::outln!(
             "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
             "survey",
             "codes",
@@ -988,7 +994,7 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             "gpu 64thr s",
             "certified"
         );
-        println!(
+        crate::outln!(
             "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>12} {:>10}",
             row.workload,
             row.codes,
@@ -1021,11 +1027,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let threads = rayon::current_num_threads();
     if !args.json {
-        println!("GPU: {}", adapter.as_deref().unwrap_or("none"));
-        println!("CPU: {threads} threads (rayon)");
+        crate::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
+        crate::outln!("CPU: {threads} threads (rayon)");
     }
     if !args.json && args.only.contains(&BenchPart::Heaps) {
-        println!(
+        crate::outln!(
             "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
             "workload",
             "n",
@@ -1066,7 +1072,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             )));
         }
         if !args.json {
-            println!(
+            crate::outln!(
                 "{:<14} {:>8} {:>12} {:>12} {:>12.4} {:>14} {:>14.0} {:>8}",
                 row.workload,
                 row.n,
@@ -1235,7 +1241,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "grids": grids,
             "edge_games": edge_games,
         });
-        println!("{report}");
+        crate::outln!("{report}");
     }
     Ok(())
 }

@@ -425,6 +425,9 @@ pub struct SequenceArgs {
     /// The largest N --until-periodic may reach.
     #[arg(long, value_name = "M", default_value_t = 1 << 24, requires = "until_periodic")]
     pub max_n: u64,
+    /// Compute every value even after the period is certified (by default the rest of the table is filled from a certified period; apparent periods never fill).
+    #[arg(long)]
+    pub no_fill: bool,
     /// Rare values (sparse space) or brute force; auto picks rare values when they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,

@@ -11,4 +11,5 @@ pub mod error;
 pub mod export;
 pub mod game;
 pub mod gpu;
+pub mod interrupt;
 pub mod plot;

@@ -6,8 +6,15 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    grundy::interrupt::install();
     let cli = grundy::cli::parse();
-    if let Err(e) = grundy::commands::run(cli) {
+    let result = grundy::commands::run(cli);
+    // A full disk behind `> file` must not end as a success.
+    if let Some(e) = grundy::export::stdout_error() {
+        eprintln!("error: writing to stdout: {e}");
+        std::process::exit(1);
+    }
+    if let Err(e) = result {
         eprintln!("error: {e}");
         std::process::exit(e.exit_code());
     }

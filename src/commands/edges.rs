@@ -196,26 +196,28 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         ArrowRule::Trimmed => "Trimmed Game of Arrows",
         ArrowRule::Cycles => "Game of Cycles",
     };
-    println!("game        {rule}");
+    crate::outln!("game        {rule}");
     if let Some((n, edges)) = &s.trimming {
         let list: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}")).collect();
-        println!(
+        crate::outln!(
             "trimming    T({}): {n} vertices, {} edges: {}",
             s.graph,
             edges.len(),
             list.join(" ")
         );
     } else {
-        println!(
+        crate::outln!(
             "graph       {} ({} vertices, {} edges)",
-            s.graph, s.vertices, s.edges
+            s.graph,
+            s.vertices,
+            s.edges
         );
     }
     if !s.state.is_empty() {
-        println!("state       {}", s.state);
+        crate::outln!("state       {}", s.state);
     }
     if let Some(f) = s.faces {
-        println!("faces       {f} cycle cells");
+        crate::outln!("faces       {f} cycle cells");
     }
     let on = s
         .adapter
@@ -227,9 +229,12 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
     } else {
         "states"
     };
-    println!(
+    crate::outln!(
         "solver      {:?}, {}{on}, {} {unit}, {:.3} s",
-        s.solver, s.backend, s.states, s.seconds
+        s.solver,
+        s.backend,
+        s.states,
+        s.seconds
     );
     let who = if s.outcome == "N" {
         "N-position: the first player wins"
@@ -237,8 +242,8 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         "P-position: the second player wins"
     };
     match s.g {
-        Some(g) => println!("G           {g} ({who})"),
-        None => println!("outcome     {who}"),
+        Some(g) => crate::outln!("G           {g} ({who})"),
+        None => crate::outln!("outcome     {who}"),
     }
     Ok(())
 }
@@ -364,7 +369,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     if args.table.output.out.as_deref() == Some(Path::new("-")) {
         return Ok(());
     }
-    println!(
+    crate::outln!(
         "{} on {}-legged spiders, legs 1..={max}: {} spiders, {p} P-positions, {} pieces, {seconds:.3} s",
         if args.trimmed {
             "Trimmed Game of Arrows"
@@ -376,17 +381,17 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         memo.pieces()
     );
     if args.legs == 3 && max <= 16 {
-        println!("G(S(a,b,c)): one line per (a,b), c = b..={max}");
+        crate::outln!("G(S(a,b,c)): one line per (a,b), c = b..={max}");
         for (legs, g) in rows.iter().zip(&values) {
             if legs[2] == legs[1] {
-                print!("\n{:>2},{:>2} |", legs[0], legs[1]);
+                crate::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
                 for _ in 0..legs[1] - 1 {
-                    print!("   ");
+                    crate::out!("   ");
                 }
             }
-            print!("{g:>3}");
+            crate::out!("{g:>3}");
         }
-        println!();
+        crate::outln!();
     }
     Ok(())
 }
@@ -481,20 +486,23 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
     if args.json {
         return print_json(&summary);
     }
-    println!("game        green Hackenbush");
-    println!(
+    crate::outln!("game        green Hackenbush");
+    crate::outln!(
         "graph       {} ({} edges, ground {:?})",
-        summary.graph, summary.edges, summary.ground
+        summary.graph,
+        summary.edges,
+        summary.ground
     );
-    println!(
+    crate::outln!(
         "positions   {} in {:.3} s",
-        summary.positions, summary.seconds
+        summary.positions,
+        summary.seconds
     );
     let who = if g == 0 {
         "P-position: the second player wins"
     } else {
         "N-position: the first player wins"
     };
-    println!("G           {g} ({who})");
+    crate::outln!("G           {g} ({who})");
     Ok(())
 }

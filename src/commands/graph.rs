@@ -319,16 +319,19 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     if args.json {
         print_json(&summary)?;
     } else if args.out.as_deref() != Some(Path::new("-")) {
-        println!("code        {}", summary.code);
-        println!(
+        crate::outln!("code        {}", summary.code);
+        crate::outln!(
             "graph       {} ({} vertices, {} edges; graph6 {})",
-            summary.graph, summary.vertices, summary.edges, summary.graph6
+            summary.graph,
+            summary.vertices,
+            summary.edges,
+            summary.graph6
         );
         let backend = match &summary.adapter {
             Some(a) => format!("{} ({a})", summary.backend),
             None => summary.backend.to_string(),
         };
-        println!(
+        crate::outln!(
             "solver      {}, {backend}, {} positions, {:.3} s",
             match summary.solver {
                 Solver::Memo => "memo",
@@ -338,17 +341,17 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             summary.positions,
             summary.seconds
         );
-        println!(
+        crate::outln!(
             "G           {} ({}-position: the {} player wins)",
             summary.g,
             summary.outcome,
             if summary.g == 0 { "second" } else { "first" }
         );
         if let Some(m) = summary.moves {
-            println!("moves       {m} (winner plays to empty the graph, loser to stop it)");
+            crate::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
         }
         if let Some(out) = &summary.out {
-            println!("wrote       {out}");
+            crate::outln!("wrote       {out}");
         }
     }
     Ok(())
@@ -584,7 +587,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
     }
     if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
         if long {
-            println!(
+            crate::outln!(
                 "G of {}-podes: row = legs, column = legs of length 2",
                 code.text
             );
@@ -594,21 +597,22 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
                     .filter(|(c, _)| c.iter().sum::<usize>() == k)
                     .map(|(_, v)| v.to_string())
                     .collect();
-                println!("{k:>3} | {}", line.join(" "));
+                crate::outln!("{k:>3} | {}", line.join(" "));
             }
         } else {
             let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
-            println!(
+            crate::outln!(
                 "G of {}-podes with legs of length 1..={}",
-                code.text, args.max_length
+                code.text,
+                args.max_length
             );
-            println!("legs {} g", lengths.join(" "));
+            crate::outln!("legs {} g", lengths.join(" "));
             for (counts, v) in &rows {
                 let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
-                println!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
+                crate::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
             }
         }
-        println!(
+        crate::outln!(
             "{} pieces solved in {:.3} s{}",
             memo.positions(),
             seconds,
@@ -679,13 +683,14 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
         plot_table(target, title, &names, &coords, &values, false, false)?;
     }
     if report_table("bipodes", &code, rows.len(), &memo, seconds, output)? {
-        println!(
+        crate::outln!(
             "G of {} bipodes, middle chain of {} edges: blocks (a2, b2), rows a1, columns b1",
-            code.text, args.middle
+            code.text,
+            args.middle
         );
         for a2 in 0..=a {
             for b2 in 0..=a {
-                println!("a2={a2} b2={b2}");
+                crate::outln!("a2={a2} b2={b2}");
                 for a1 in 0..=a {
                     let line: Vec<String> = (0..=a)
                         .map(|b1| {
@@ -694,11 +699,11 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
                                 .to_string()
                         })
                         .collect();
-                    println!("  {a1} | {}", line.join(" "));
+                    crate::outln!("  {a1} | {}", line.join(" "));
                 }
             }
         }
-        println!("{} pieces solved in {:.3} s", memo.positions(), seconds);
+        crate::outln!("{} pieces solved in {:.3} s", memo.positions(), seconds);
     }
     Ok(())
 }

@@ -62,9 +62,18 @@ pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> 
     Ok(())
 }
 
+/// Checks the outputs a command was given (flag, path) before any work.
+pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
+    let given: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| path.map(|p| (flag, p)))
+        .collect();
+    crate::export::target::check_outputs(&given)
+}
+
 /// Prints one JSON object on stdout.
 pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
-    println!(
+    crate::outln!(
         "{}",
         serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
     );

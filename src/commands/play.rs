@@ -420,14 +420,14 @@ pub fn arrows_play(spec: &str, state: Option<&str>, trimmed: bool) -> Result<Pla
 }
 
 fn print_report(r: &PlayReport) {
-    println!("game        {}", r.game);
-    println!("position    {}", r.position);
+    crate::outln!("game        {}", r.game);
+    crate::outln!("position    {}", r.position);
     for (i, c) in r.components.iter().enumerate() {
         let label = if i == 0 { "components" } else { "" };
-        println!("{label:<11} {:<24} G = {}", c.component, c.g);
+        crate::outln!("{label:<11} {:<24} G = {}", c.component, c.g);
     }
     let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
-    println!(
+    crate::outln!(
         "nim-sum     {} = {}",
         if values.is_empty() {
             "(no component)".into()
@@ -437,21 +437,26 @@ fn print_report(r: &PlayReport) {
         r.nim_sum
     );
     if r.outcome == "P" {
-        println!("outcome     P: the player to move loses; every move leaves a nonzero nim-sum");
+        crate::outln!(
+            "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
+        );
     } else {
-        println!(
+        crate::outln!(
             "outcome     N: the player to move wins with {} move{}",
             r.winning_moves.len(),
             if r.winning_moves.len() == 1 { "" } else { "s" }
         );
         for m in &r.winning_moves {
-            println!(
+            crate::outln!(
                 "  in {} (G {} -> {}): {}",
-                r.components[m.component].component, r.components[m.component].g, m.g, m.text
+                r.components[m.component].component,
+                r.components[m.component].g,
+                m.g,
+                m.text
             );
         }
     }
     for note in &r.notes {
-        println!("note        {note}");
+        crate::outln!("note        {note}");
     }
 }

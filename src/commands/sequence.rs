@@ -3,8 +3,6 @@
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -21,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::export::{self, SequenceWriter, nim_digit};
 use crate::game::Code;
 use crate::gpu::heap::GpuTuning;
+use crate::interrupt;
 use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of a Nim-sequence run.
@@ -49,6 +48,9 @@ pub struct SequenceSummary {
     pub certified: bool,
     /// Values the theorem needs to certify the period found (null: none found).
     pub values_needed: Option<u64>,
+    /// The first heap whose value was filled from the certified period
+    /// instead of computed (null: every value computed).
+    pub filled_from: Option<u64>,
     /// Heaps loaded from --resume (0 for a fresh run).
     pub resumed_heaps: u64,
     pub seconds: f64,
@@ -61,29 +63,114 @@ pub struct SequenceSummary {
     pub plot: Option<String>,
 }
 
-/// Set by Ctrl-C when a checkpoint file is given.
-fn interrupt_flag(enabled: bool) -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    if enabled {
-        let f = flag.clone();
-        // A second handler cannot be set (tests run commands in one
-        // process): Ctrl-C then ends the run without a last checkpoint.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+/// What a run was asked for, checked before any work starts.
+struct Plan {
+    /// Heaps 0..=target (the first target under --until-periodic).
+    target: u64,
+    /// Where checkpoints go (--checkpoint, else the --resume file).
+    checkpoint: Option<PathBuf>,
+    every: Duration,
+    /// Fill the table from a certified period once one is found.
+    fill: bool,
+}
+
+impl Plan {
+    fn check(args: &SequenceArgs) -> Result<Plan> {
+        reject_stdout_clash(args.json, args.out.as_deref())?;
+        let every = Duration::try_from_secs_f64(args.checkpoint_every)
+            .ok()
+            .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
+            .ok_or_else(|| {
+                Error::Input(format!(
+                    "--checkpoint-every {}: expected a number of seconds from 0.001 to \
+                     {MAX_CHECKPOINT_EVERY}",
+                    args.checkpoint_every
+                ))
+            })?;
+        if let (Some(n), true) = (args.n, args.until_periodic)
+            && n > args.max_n
+        {
+            return Err(Error::Input(format!(
+                "-n {n} is above --max-n {}: expected a first N at most the cap",
+                args.max_n
+            )));
+        }
+        let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
+        let ck_flag = if args.checkpoint.is_some() {
+            "--checkpoint"
+        } else {
+            "--resume"
+        };
+        super::check_outputs(&[
+            ("--out", args.out.as_deref()),
+            ("--rare-out", args.rare_out.as_deref()),
+            ("--p-out", args.p_out.as_deref()),
+            (ck_flag, checkpoint.as_deref()),
+            ("--plot", args.plot.as_deref()),
+        ])?;
+        let target = if args.until_periodic {
+            args.n.unwrap_or(1024).min(args.max_n)
+        } else {
+            args.n.unwrap_or(0)
+        };
+        Ok(Plan {
+            target,
+            checkpoint,
+            every,
+            fill: !args.no_fill,
+        })
     }
-    flag
+}
+
+/// The longest --checkpoint-every: a year.
+const MAX_CHECKPOINT_EVERY: u64 = 365 * 24 * 3600;
+
+/// How the computing loop ended.
+struct Computed {
+    period: Option<Period>,
+    /// The first heap whose value came from the certified period.
+    filled_from: Option<u64>,
+}
+
+/// Where the checkpoint file stands.
+struct Saves<'p> {
+    path: Option<&'p Path>,
+    /// Heaps in the file now (loaded from it, or last saved).
+    heaps: u64,
+    last: Instant,
+}
+
+impl Saves<'_> {
+    /// Saves the table unless the file already holds as many heaps: a run
+    /// resumed to a smaller N never shrinks its checkpoint.
+    fn save(&mut self, code: &Code, table: &HeapTable) -> Result<()> {
+        if let Some(path) = self.path
+            && table.len() as u64 > self.heaps
+        {
+            checkpoint::save(path, code, table)?;
+            self.heaps = table.len() as u64;
+        }
+        self.last = Instant::now();
+        Ok(())
+    }
+
+    /// The message for Ctrl-C: what the file holds now, exactly.
+    fn interrupted(&self, code: &Code) -> Error {
+        let path = self.path.map_or(String::new(), |p| p.display().to_string());
+        Error::Interrupted(format!(
+            "interrupted: {path} holds heaps 0..={} of {} (no other output was written); \
+             continue with --resume {path}",
+            self.heaps.saturating_sub(1),
+            code.name()
+        ))
+    }
 }
 
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
     if let Some(why) = crate::cpu::general::unsupported(code) {
         return Err(Error::Input(why));
     }
-    if !(args.checkpoint_every > 0.0 && args.checkpoint_every.is_finite()) {
-        return Err(Error::Input(format!(
-            "--checkpoint-every {}: expected a positive number of seconds",
-            args.checkpoint_every
-        )));
-    }
+    let plan = Plan::check(args)?;
     let plot = PlotTarget::optional(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
@@ -98,64 +185,131 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let resumed_heaps = table.len() as u64;
     let mut run = SequenceRun::new(code, args.algorithm, table)?;
     let backend = Backend::open(args.backend, &mut notice)?;
-    let rule = PeriodRule::for_code(code);
-    let target = if args.until_periodic {
-        args.n.unwrap_or(1024).min(args.max_n)
-    } else {
-        args.n.unwrap_or(0)
-    };
-    let ck_path: Option<PathBuf> = args.checkpoint.clone().or_else(|| args.resume.clone());
-    let interrupted = interrupt_flag(ck_path.is_some());
-    let every = Duration::from_secs_f64(args.checkpoint_every);
-    let last_save = Cell::new(Instant::now());
-    let stop = || {
-        interrupted.load(Ordering::SeqCst)
-            || (ck_path.is_some() && last_save.get().elapsed() >= every)
-    };
-
     let mut writer = match &args.out {
         Some(path) => Some(SequenceWriter::create(
             path,
             args.format,
             &code.text,
             code.min_diff,
-            target + 1,
+            plan.target + 1,
         )?),
         None => None,
     };
-    let mut to = target;
+    let mut saves = Saves {
+        path: plan.checkpoint.as_deref(),
+        heaps: if args.resume == plan.checkpoint {
+            resumed_heaps
+        } else {
+            0
+        },
+        last: Instant::now(),
+    };
+    let computed = {
+        let _listening = plan.checkpoint.is_some().then(interrupt::Listening::start);
+        let computed = compute(
+            &mut run,
+            &backend,
+            args,
+            &plan,
+            &mut saves,
+            &mut writer,
+            &mut notice,
+        )?;
+        saves.save(code, &run.table)?;
+        computed
+    };
+    if let Some(w) = writer {
+        w.finish()?;
+    }
+    write_side_outputs(args, &run.table, run.parity())?;
+    if let Some(target) = &plot {
+        let (split, _) = run.table.rare_summary(run.parity());
+        plot_sequence(target, code, &run.table, split, computed.period)?;
+    }
+    let summary = summarise(
+        code,
+        set,
+        args,
+        &run,
+        &backend,
+        &computed,
+        resumed_heaps,
+        &plan,
+    );
+    if args.json {
+        print_json(&summary)?;
+    } else if args.out.as_deref() != Some(Path::new("-")) {
+        print_summary(&summary, computed.period, &run.table);
+    }
+    Ok(())
+}
+
+/// Extends the table piece by piece: checkpoints when due, stops on Ctrl-C,
+/// fills from a certified period, doubles N under --until-periodic.
+fn compute(
+    run: &mut SequenceRun,
+    backend: &Backend,
+    args: &SequenceArgs,
+    plan: &Plan,
+    saves: &mut Saves,
+    writer: &mut Option<SequenceWriter>,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Computed> {
+    let code = run.code();
+    let rule = PeriodRule::for_code(code);
+    let fill = plan.fill && rule.theorem_applies;
+    let last_save = Cell::new(saves.last);
+    let checkpoints = saves.path.is_some();
+    let stop =
+        || interrupt::requested() || (checkpoints && last_save.get().elapsed() >= plan.every);
+    let mut to = plan.target;
+    let mut filled_from = None;
     let period = loop {
-        let bar = progress_bar(to + 1, quiet, "heaps");
+        // With fill on, stop at doublings to look for a certificate.
+        let piece_to = if fill {
+            to.min((2 * run.table.len() as u64).max(4095))
+        } else {
+            to
+        };
+        let bar = progress_bar(to + 1, args.quiet, "heaps");
         bar.set_position(run.table.len() as u64);
         let done = run.extend(
-            to,
-            &backend,
+            piece_to,
+            backend,
             &GpuTuning::default(),
-            &mut notice,
+            notice,
             &|done| bar.set_position(done),
             &stop,
         )?;
         bar.finish_and_clear();
-        if let Some(w) = &mut writer {
-            run.table.append_to(w)?;
-        }
-        if let Some(path) = &ck_path
-            && (!done || last_save.get().elapsed() >= every)
-        {
-            checkpoint::save(path, code, &run.table)?;
-            last_save.set(Instant::now());
-        }
-        if interrupted.load(Ordering::SeqCst) {
-            let path = ck_path.as_ref().expect("a checkpoint path").display();
-            return Err(Error::Interrupted(format!(
-                "interrupted: {path} holds heaps 0..{}; continue with --resume {path}",
-                run.table.len()
-            )));
+        if interrupt::requested() {
+            saves.save(code, &run.table)?;
+            return Err(saves.interrupted(code));
         }
         if !done {
+            saves.save(code, &run.table)?;
+            last_save.set(saves.last);
             continue;
         }
         let period = run.table.period(&rule);
+        if let Some(p) = period.filter(|p| fill && p.certified && piece_to < to) {
+            filled_from = Some(run.table.len() as u64);
+            run.table.extend_by_period(&p, to);
+            notice(&format!(
+                "{}: period {} from heap {} certified at heap {}; heaps {}..={to} filled from it \
+                 (--no-fill computes them)",
+                code.name(),
+                p.period,
+                p.preperiod,
+                piece_to,
+                piece_to + 1
+            ));
+        } else if piece_to < to {
+            continue;
+        }
+        if let Some(w) = writer.as_mut() {
+            run.table.append_to(w)?;
+        }
         if !args.until_periodic || period.is_some() || to >= args.max_n {
             if args.until_periodic && period.is_none() {
                 notice(&format!(
@@ -167,26 +321,26 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         }
         to = to.saturating_mul(2).max(64).min(args.max_n);
     };
-    if let Some(path) = &ck_path {
-        checkpoint::save(path, code, &run.table)?;
-    }
-    if let Some(w) = writer {
-        w.finish()?;
-    }
-    let n = run.table.len() as u64 - 1;
-    let (split, rare) = run.table.rare_summary(run.parity());
+    Ok(Computed {
+        period,
+        filled_from,
+    })
+}
+
+/// --rare-out and --p-out.
+fn write_side_outputs(args: &SequenceArgs, table: &HeapTable, parity: Option<u32>) -> Result<()> {
     if let Some(path) = &args.rare_out {
-        let rare_heaps = run.table.rare_positions(split);
+        let (split, _) = table.rare_summary(parity);
+        let rare_heaps = table.rare_positions(split);
         export::write_to(path, |w| {
             writeln!(w, "n,g")?;
             for &h in &rare_heaps {
-                writeln!(w, "{h},{}", run.table.get(h as usize))?;
+                writeln!(w, "{h},{}", table.get(h as usize))?;
             }
             Ok(())
         })?;
     }
     if let Some(path) = &args.p_out {
-        let table = &run.table;
         export::write_to(path, |w| {
             writeln!(w, "n")?;
             for h in (0..table.len()).filter(|&h| table.get(h) == 0) {
@@ -195,15 +349,29 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             Ok(())
         })?;
     }
-    if let Some(target) = &plot {
-        plot_sequence(target, code, &run.table, split, period)?;
-    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)] // the summary gathers everything the run knew
+fn summarise(
+    code: &Code,
+    set: Option<Vec<u32>>,
+    args: &SequenceArgs,
+    run: &SequenceRun,
+    backend: &Backend,
+    computed: &Computed,
+    resumed_heaps: u64,
+    plan: &Plan,
+) -> SequenceSummary {
+    let rule = PeriodRule::for_code(code);
+    let period = computed.period;
+    let (_, rare) = run.table.rare_summary(run.parity());
     let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let summary = SequenceSummary {
+    SequenceSummary {
         code: code.text.clone(),
         subtraction_set: set,
         min_diff: code.min_diff,
-        n,
+        n: run.table.len() as u64 - 1,
         backend: run.ran_on,
         adapter: if run.ran_on == "gpu" {
             backend.adapter()
@@ -219,28 +387,23 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         preperiod: period.map(|p| p.preperiod),
         certified: period.is_some_and(|p| p.certified),
         values_needed: period.map(|p| rule.values_needed(p.period, p.preperiod)),
+        filled_from: computed.filled_from,
         resumed_heaps,
         seconds: run.seconds,
         kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),
         p_out: shown(&args.p_out),
-        checkpoint: shown(&ck_path),
+        checkpoint: shown(&plan.checkpoint),
         plot: shown(&args.plot),
-    };
-    if args.json {
-        print_json(&summary)?;
-    } else if args.out.as_deref() != Some(Path::new("-")) {
-        print_summary(&summary, period, &run.table);
     }
-    Ok(())
 }
 
 fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
     let shown = g.len().min(100);
     let digits: String = (0..shown).map(|n| nim_digit(g.get(n))).collect();
     let more = if g.len() > shown { "…" } else { "" };
-    println!(
+    crate::outln!(
         "code        {}{}",
         s.code,
         if s.min_diff > 0 {
@@ -249,7 +412,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
             String::new()
         }
     );
-    println!("heaps       0..={}", s.n);
+    crate::outln!("heaps       0..={}", s.n);
     let backend = match &s.adapter {
         Some(a) => format!("{} ({a})", s.backend),
         None => s.backend.to_string(),
@@ -259,11 +422,13 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
         HeapEngine::Blocked => "blocked brute force",
         HeapEngine::General => "general engine",
     };
-    println!("backend     {backend}, {engine}, {:.3} s", s.seconds);
-    println!("G(0..)      {digits}{more}");
-    println!(
+    crate::outln!("backend     {backend}, {engine}, {:.3} s", s.seconds);
+    crate::outln!("G(0..)      {digits}{more}");
+    crate::outln!(
         "max value   {} (first at heap {}); {} P-positions",
-        s.stats.max_value, s.stats.first_max_at, s.stats.p_positions
+        s.stats.max_value,
+        s.stats.first_max_at,
+        s.stats.p_positions
     );
     let listed: Vec<String> = s
         .stats
@@ -277,7 +442,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
     } else {
         ""
     };
-    println!("P-positions {}{more_p}", listed.join(", "));
+    crate::outln!("P-positions {}{more_p}", listed.join(", "));
     let firsts: Vec<String> = s
         .stats
         .first_heap_with_value
@@ -289,8 +454,8 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
             None => format!("{v}@-"),
         })
         .collect();
-    println!("first heap  {}", firsts.join(" "));
-    println!(
+    crate::outln!("first heap  {}", firsts.join(" "));
+    crate::outln!(
         "rare        mask {}: {} rare heaps{}",
         s.rare.rare_mask,
         s.rare.rare_count,
@@ -299,7 +464,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
             .map_or(String::new(), |h| format!(", the last at {h}"))
     );
     match period {
-        Some(p) => println!(
+        Some(p) => crate::outln!(
             "period      {} from heap {} ({})",
             p.period,
             p.preperiod,
@@ -309,7 +474,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
                 "apparent: the periodicity theorem does not cover this code"
             }
         ),
-        None => println!("period      none found up to heap {}", s.n),
+        None => crate::outln!("period      none found up to heap {}", s.n),
     }
     for (what, path) in [
         ("wrote", &s.out),
@@ -319,7 +484,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
         ("picture", &s.plot),
     ] {
         if let Some(p) = path {
-            println!("{what:<11} {p}");
+            crate::outln!("{what:<11} {p}");
         }
     }
 }

@@ -404,7 +404,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     if args.json {
         print_json(&summary)?;
     } else if args.out.as_deref() != Some(Path::new("-")) {
-        println!(
+        crate::outln!(
             "{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
              {} by rare values, {} by brute force",
             summary.codes,
@@ -418,7 +418,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             summary.brute_force
         );
         if let Some(out) = &summary.out {
-            println!("wrote {out}");
+            crate::outln!("wrote {out}");
         }
     }
     Ok(())

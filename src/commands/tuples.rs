@@ -209,8 +209,8 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
             g.k.map(|k| format!(" (k = {k})")).unwrap_or_default()
         ),
     };
-    println!("{what}");
-    println!(
+    crate::outln!("{what}");
+    crate::outln!(
         "positions {}  P-positions {}  largest value {} at ({})",
         s.positions,
         s.p_positions,
@@ -226,14 +226,14 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
         .as_ref()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
-    println!("backend {}{on}  {:.3} s", s.backend, s.seconds);
+    crate::outln!("backend {}{on}  {:.3} s", s.backend, s.seconds);
     let max = kern.space.max;
     if kern.space.heaps == 2 && max - shift <= 40 {
-        println!();
+        crate::outln!();
         let lo = 1; // stored sizes start at 1
         let label = |x: u32| format!("{:>3}", x - shift);
         let cols: Vec<String> = (lo..=max).map(label).collect();
-        println!("    |{}", cols.join(""));
+        crate::outln!("    |{}", cols.join(""));
         for a in lo..=max {
             let row: Vec<String> = (lo..=max)
                 .map(|b| {
@@ -241,7 +241,7 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
                     format!("{:>3}", run.table[kern.space.rank(&[x, y]) as usize])
                 })
                 .collect();
-            println!("{} |{}", label(a), row.join(""));
+            crate::outln!("{} |{}", label(a), row.join(""));
         }
     }
 }

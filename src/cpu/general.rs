@@ -64,6 +64,17 @@ pub fn unsupported(code: &Code) -> Option<String> {
 
 /// G(0..=n_max) for any code. `progress` is told how many heaps are done.
 pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u16>, String> {
+    sequence_until(code, n_max, progress, &|| false)
+}
+
+/// As `sequence`, ending early (with the heaps done so far) when `stop()`
+/// says so; it is asked every 1024 heaps.
+pub fn sequence_until(
+    code: &Code,
+    n_max: u64,
+    progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u16>, String> {
     if let Some(why) = unsupported(code) {
         return Err(why);
     }
@@ -185,6 +196,9 @@ pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u
         }
         if n % 1024 == 0 {
             progress(n);
+            if stop() {
+                return Ok(g);
+            }
         }
     }
     progress(n_max);

@@ -1,18 +1,25 @@
 //! Checkpoints of a long Nim-sequence run: the code and every value so far,
 //! written to a temporary name and renamed, so a run killed at any moment
-//! leaves the previous checkpoint whole. A JSON header line, then the
-//! values in one or two little-endian bytes each.
+//! leaves the previous checkpoint whole. A JSON header line, the values in
+//! one or two little-endian bytes each, then a CRC-32 (little-endian) of
+//! everything before it. A checkpoint is refused unless its checksum, its
+//! header and its values hold: a damaged file never becomes a wrong table.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::heap_table::HeapTable;
+use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::error::{Error, Result};
 use crate::export::AtomicFile;
 use crate::game::Code;
 
-const FORMAT: &str = "grundy checkpoint v1";
+const FORMAT: &str = "grundy checkpoint v2";
+/// Written before checksums; still read, its values checked.
+const FORMAT_V1: &str = "grundy checkpoint v1";
+/// Heaps recomputed from the rules when a checkpoint is loaded.
+const RECOMPUTED: usize = 2048;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]
 struct Header {
@@ -34,22 +41,31 @@ pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
         heaps: table.len() as u64,
         bytes_per_value: table.bytes_per_value(),
     };
+    let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
     let mut file = AtomicFile::create(path)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut put = |bytes: &[u8]| {
+        crc.update(bytes);
+        file.write_all(bytes).map_err(failed)
+    };
     let line = serde_json::to_string(&header).map_err(|e| Error::Run(e.to_string()))?;
-    writeln!(file, "{line}")?;
+    put(format!("{line}\n").as_bytes())?;
     match table {
-        HeapTable::Narrow(g) => file.write_all(g)?,
+        HeapTable::Narrow(g) => put(g)?,
         HeapTable::Wide(g) => {
             for chunk in g.chunks(1 << 16) {
                 let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-                file.write_all(&bytes)?;
+                put(&bytes)?;
             }
         }
     }
+    file.write_all(&crc.finalize().to_le_bytes())
+        .map_err(failed)?;
     file.commit()
 }
 
-/// Loads a checkpoint of `code` (the same code and min-diff, or exit 2).
+/// Loads a checkpoint of `code`: exit 2 naming the file for a damaged one
+/// (checksum), one of another game, or values the rules cannot give.
 pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::Input(format!("--resume {}: {e}", path.display())))?;
@@ -59,15 +75,7 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
             path.display()
         ))
     };
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| bad("no header line".into()))?;
-    let header: Header =
-        serde_json::from_slice(&bytes[..end]).map_err(|e| bad(format!("bad header ({e})")))?;
-    if header.format != FORMAT {
-        return Err(bad(format!("unknown format '{}'", header.format)));
-    }
+    let (header, body) = parse(&bytes).map_err(bad)?;
     if header.code != code.text || header.min_diff != code.min_diff {
         return Err(Error::Input(format!(
             "--resume {}: the checkpoint is of {} (min-diff {}), not {} (min-diff {}); \
@@ -79,39 +87,111 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
             code.min_diff
         )));
     }
-    let body = &bytes[end + 1..];
-    if body.len() as u64 != header.heaps * header.bytes_per_value {
-        return Err(bad(format!(
+    let table = match header.bytes_per_value {
+        1 => HeapTable::Narrow(body.to_vec()),
+        _ => HeapTable::Wide(
+            body.chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect(),
+        ),
+    };
+    check_values(code, &table).map_err(bad)?;
+    Ok(table)
+}
+
+/// The header and the values' bytes, once the checksum and sizes hold.
+fn parse(bytes: &[u8]) -> std::result::Result<(Header, &[u8]), String> {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or("no header line")?;
+    let header: Header =
+        serde_json::from_slice(&bytes[..end]).map_err(|e| format!("damaged header ({e})"))?;
+    let body = match header.format.as_str() {
+        FORMAT => {
+            let Some(split) = bytes.len().checked_sub(4).filter(|&s| s > end) else {
+                return Err("no checksum at the end: the file is cut short".into());
+            };
+            let stored = u32::from_le_bytes(bytes[split..].try_into().expect("4 bytes"));
+            if crc32fast::hash(&bytes[..split]) != stored {
+                return Err("checksum mismatch: the file is damaged".into());
+            }
+            &bytes[end + 1..split]
+        }
+        FORMAT_V1 => &bytes[end + 1..],
+        other => return Err(format!("unknown format '{other}'")),
+    };
+    if !matches!(header.bytes_per_value, 1 | 2) {
+        return Err(format!("{} bytes per value", header.bytes_per_value));
+    }
+    if Some(body.len() as u64) != header.heaps.checked_mul(header.bytes_per_value) {
+        return Err(format!(
             "{} heaps of {} bytes announced but {} bytes stored",
             header.heaps,
             header.bytes_per_value,
             body.len()
-        )));
+        ));
     }
-    match header.bytes_per_value {
-        1 => Ok(HeapTable::Narrow(body.to_vec())),
-        2 => Ok(HeapTable::Wide(
-            body.chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        )),
-        w => Err(bad(format!("{w} bytes per value"))),
+    Ok((header, body))
+}
+
+/// Values the rules cannot give: the first heaps differ from a fresh
+/// computation, or a value exceeds what xors of earlier values allow (the
+/// mex of values below 2^k is at most 2^k).
+fn check_values(code: &Code, table: &HeapTable) -> std::result::Result<(), String> {
+    let prefix = table.len().min(RECOMPUTED);
+    if prefix > 0 {
+        let mut fresh = SequenceRun::new(code, Algorithm::Auto, HeapTable::default())
+            .map_err(|e| e.to_string())?;
+        fresh
+            .extend_on_cpu(prefix as u64 - 1)
+            .map_err(|e| e.to_string())?;
+        if let Some(n) = (0..prefix).find(|&n| fresh.table.get(n) != table.get(n)) {
+            return Err(format!(
+                "G({n}) = {} but the rules give {}",
+                table.get(n),
+                fresh.table.get(n)
+            ));
+        }
     }
+    let mut max = 0u32;
+    for n in 0..table.len() {
+        let v = table.get(n) as u32;
+        let cap = (max + 1).next_power_of_two();
+        if v > cap {
+            return Err(format!(
+                "G({n}) = {v} is impossible: every earlier value is at most {max}, so G({n}) \
+                 is at most {cap}"
+            ));
+        }
+        max = max.max(v);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("grundy-ck-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("ck")
+    }
+
+    fn computed(code: &Code, to: u64) -> HeapTable {
+        let mut run = SequenceRun::new(code, Algorithm::Auto, HeapTable::default()).unwrap();
+        run.extend_on_cpu(to).unwrap();
+        run.table
+    }
+
     #[test]
     fn a_checkpoint_reads_back_and_refuses_another_game() {
-        let dir = std::env::temp_dir().join(format!("grundy-ck-{}", std::process::id()));
-        let path = dir.join("ck");
+        let path = scratch("back");
         let code = Code::parse("0.16").unwrap();
-        for table in [
-            HeapTable::Narrow(vec![0, 1, 1, 2, 0, 3]),
-            HeapTable::Wide(vec![0, 300, 2, 65535]),
-        ] {
+        let narrow = computed(&code, 3000);
+        let wide = HeapTable::Wide(narrow.clone().into_wide());
+        for table in [narrow, wide] {
             save(&path, &code, &table).unwrap();
             assert_eq!(load(&path, &code).unwrap(), table);
         }
@@ -120,6 +200,49 @@ mod tests {
         assert!(err.to_string().contains("not 0.07"), "{err}");
         std::fs::write(&path, b"{\"format\":\"x\"}\n").unwrap();
         assert!(matches!(load(&path, &code), Err(Error::Input(_))));
-        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn every_flipped_bit_is_refused() {
+        let path = scratch("flip");
+        let code = Code::parse("0.137").unwrap();
+        save(&path, &code, &computed(&code, 5000)).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        // A fixed-seed walk over positions in the header, body and checksum.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for trial in 0..400 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let at = if trial < 100 { trial } else { state as usize } % good.len();
+            let mut bad = good.clone();
+            bad[at] ^= 1 << (state >> 40) % 8;
+            std::fs::write(&path, &bad).unwrap();
+            let err = load(&path, &code).expect_err("a flipped bit must be refused");
+            assert!(matches!(err, Error::Input(_)), "byte {at}: {err}");
+            assert!(
+                err.to_string().contains(&path.display().to_string()),
+                "{err}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn values_the_rules_cannot_give_are_refused_even_with_a_good_checksum() {
+        let path = scratch("values");
+        let code = Code::parse("0.07").unwrap();
+        let mut g = computed(&code, 3000).into_wide();
+        g[0] = 255;
+        save(&path, &code, &HeapTable::Wide(g.clone())).unwrap();
+        let err = load(&path, &code).unwrap_err().to_string();
+        assert!(err.contains("G(0) = 255 but the rules give 0"), "{err}");
+        g[0] = 0;
+        g[2900] = 200; // past the recomputed prefix: values of 0.07 stay below 16
+        save(&path, &code, &HeapTable::Wide(g)).unwrap();
+        let err = load(&path, &code).unwrap_err().to_string();
+        assert!(err.contains("G(2900) = 200 is impossible"), "{err}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

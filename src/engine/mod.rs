@@ -130,9 +130,12 @@ pub fn packed_words(values: u64) -> u64 {
 /// The largest heap a table may reach (u32 heap indices on the GPU).
 pub const MAX_HEAP: u64 = (1 << 31) - 1;
 
-/// Extends `table` (values of heaps below its length) to heaps `0..=to`.
-/// Codes the heap kernels handle run blocked on `backend`; the others run
-/// on the general CPU engine, and `notice` says so when a GPU was open.
+/// Extends `table` (values of heaps below its length) to heaps `0..=to`,
+/// or fewer when `stop()` says so between blocks (the table then ends at
+/// the last finished block). Codes the heap kernels handle run blocked on
+/// `backend`; the others run on the general CPU engine, and `notice` says
+/// so when a GPU was open.
+#[allow(clippy::too_many_arguments)] // the run's three callbacks: notice, progress, stop
 pub fn extend_heap_table(
     code: &Code,
     table: Vec<u16>,
@@ -141,6 +144,7 @@ pub fn extend_heap_table(
     tuning: &GpuTuning,
     notice: &mut dyn FnMut(&str),
     progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
 ) -> Result<HeapRun> {
     if to > MAX_HEAP {
         return Err(Error::Input(format!(
@@ -169,7 +173,8 @@ pub fn extend_heap_table(
             if matches!(backend, Backend::Gpu(_)) {
                 notice(&format!("{why}; running on the general CPU engine"));
             }
-            let full = cpu::general::sequence(code, to, progress).map_err(Error::Input)?;
+            let full =
+                cpu::general::sequence_until(code, to, progress, stop).map_err(Error::Input)?;
             return Ok(HeapRun {
                 table: full,
                 engine: HeapEngine::General,
@@ -193,14 +198,21 @@ pub fn extend_heap_table(
     };
     let (table, gpu, name) = match gpu_ctx {
         None => (
-            cpu_blocked(&kernel_code, table, to as u32, progress)?,
+            cpu_blocked_until(&kernel_code, table, to as u32, progress, stop)?,
             GpuStats::default(),
             "cpu",
         ),
         Some(ctx) => {
-            let (t, stats) =
-                crate::gpu::heap::extend(ctx, &kernel_code, &table, to as u32, tuning, progress)
-                    .map_err(Error::Run)?;
+            let (t, stats) = crate::gpu::heap::extend(
+                ctx,
+                &kernel_code,
+                &table,
+                to as u32,
+                tuning,
+                progress,
+                stop,
+            )
+            .map_err(Error::Run)?;
             (t, stats, "gpu")
         }
     };
@@ -217,9 +229,20 @@ pub fn extend_heap_table(
 /// after block, with the same widening rule as the GPU.
 pub fn cpu_blocked(
     code: &HeapKernelCode,
+    table: Vec<u16>,
+    to: u32,
+    progress: &dyn Fn(u64),
+) -> Result<Vec<u16>> {
+    cpu_blocked_until(code, table, to, progress, &|| false)
+}
+
+/// As `cpu_blocked`, ending after the block during which `stop()` said so.
+pub fn cpu_blocked_until(
+    code: &HeapKernelCode,
     mut table: Vec<u16>,
     to: u32,
     progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
 ) -> Result<Vec<u16>> {
     use cpu::finish_block::{Halt, finish_block};
     let from = table.len() as u32;
@@ -237,6 +260,10 @@ pub fn cpu_blocked(
                 max_value = max_value.max(block_max);
                 next += 1;
                 progress((blk.s + blk.b) as u64);
+                if next < blocks.len() && stop() {
+                    table.truncate((blk.s + blk.b) as usize);
+                    return Ok(table);
+                }
             }
             Err(Halt::TooNarrow { words, .. }) => min_words = words,
             Err(Halt::ValueTooLarge { n }) => {

@@ -76,6 +76,11 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
+    /// The game being computed.
+    pub fn code(&self) -> &'a Code {
+        self.code
+    }
+
     /// How the rare-value algorithm's heaps went (none when it did not run).
     pub fn rare_counts(&self) -> Option<rare::RareCounts> {
         self.rare.as_ref().map(|run| run.counts)
@@ -230,14 +235,19 @@ impl<'a> SequenceRun<'a> {
             let len = self.table.len() as u64;
             let piece_to = to.min((2 * len).max(len + (1 << 20)));
             let wide = std::mem::take(&mut self.table).into_wide();
-            let run =
-                extend_heap_table(self.code, wide, piece_to, backend, tuning, notice, progress)?;
+            let run = extend_heap_table(
+                self.code, wide, piece_to, backend, tuning, notice, progress, stop,
+            )?;
+            let stopped = (run.table.len() as u64) <= piece_to;
             self.table = HeapTable::from_wide(run.table);
             self.engine = run.engine;
             self.ran_on = run.backend;
             self.gpu.kernel_seconds += run.gpu.kernel_seconds;
             self.gpu.submissions += run.gpu.submissions;
             self.gpu.widenings += run.gpu.widenings;
+            if stopped {
+                return Ok(false);
+            }
             if piece_to >= to {
                 return Ok(true);
             }

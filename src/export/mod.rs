@@ -2,11 +2,14 @@
 //! name and renamed when complete, so an interrupted run never leaves a
 //! truncated file that looks whole.
 
-use std::fs::File;
+pub mod target;
+
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use target::Target;
 
 /// How a heap table is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -21,51 +24,89 @@ pub enum Format {
     Raw,
 }
 
-/// A file that appears under its name only once `commit` is called.
+/// A file that appears under its name only once `commit` is called; a
+/// device or FIFO (see `target`) is written into directly.
 pub struct AtomicFile {
-    tmp: PathBuf,
+    /// The temporary file renamed onto `path` by `commit` (none for a device).
+    tmp: Option<PathBuf>,
     path: PathBuf,
     out: Option<BufWriter<File>>,
 }
 
 impl AtomicFile {
     pub fn create(path: &Path) -> Result<AtomicFile> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let cannot = |e: io::Error| Error::Input(format!("cannot write {}: {e}", path.display()));
+        let real = match target::resolve("output", path)? {
+            Target::Special(node) => {
+                let file = OpenOptions::new()
+                    .append(true)
+                    .open(&node)
+                    .map_err(cannot)?;
+                return Ok(AtomicFile {
+                    tmp: None,
+                    path: node,
+                    out: Some(BufWriter::new(file)),
+                });
+            }
+            Target::File(real) => real,
+            Target::Stdout => {
+                return Err(Error::Input(format!(
+                    "{}: expected a file name, not -",
+                    path.display()
+                )));
+            }
+        };
+        if let Some(dir) = real.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| {
                 Error::Input(format!("cannot create directory {}: {e}", dir.display()))
             })?;
         }
-        let name = path.file_name().ok_or_else(|| {
-            Error::Input(format!("--out {}: expected a file name", path.display()))
-        })?;
-        let tmp = path.with_file_name(format!(
+        let name = real
+            .file_name()
+            .ok_or_else(|| Error::Input(format!("{}: expected a file name", path.display())))?;
+        let tmp = real.with_file_name(format!(
             ".{}.partial-{}",
             name.to_string_lossy(),
             std::process::id()
         ));
-        let file = File::create(&tmp)
-            .map_err(|e| Error::Input(format!("cannot write {}: {e}", path.display())))?;
+        let file = File::create(&tmp).map_err(cannot)?;
+        crate::interrupt::add_partial(&tmp);
         Ok(AtomicFile {
-            tmp,
-            path: path.to_path_buf(),
+            tmp: Some(tmp),
+            path: real,
             out: Some(BufWriter::new(file)),
         })
     }
 
     pub fn commit(mut self) -> Result<()> {
-        let out = self.out.take().expect("committed once");
-        let file = out.into_inner().map_err(|e| Error::Run(e.to_string()))?;
-        file.sync_all()?;
-        std::fs::rename(&self.tmp, &self.path)?;
+        let failed = |e: io::Error| Error::Run(format!("writing {}: {e}", self.path.display()));
+        let Some(out) = self.out.take() else {
+            return Ok(());
+        };
+        let file = out.into_inner().map_err(|e| failed(e.into_error()))?;
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(()); // a device: flushed above, nothing to rename
+        };
+        let done = file
+            .sync_all()
+            .and_then(|()| std::fs::rename(&tmp, &self.path));
+        crate::interrupt::drop_partial(&tmp);
+        if let Err(e) = done {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(failed(e));
+        }
         Ok(())
     }
-}
 
-impl AtomicFile {
     /// Overwrites `bytes` at `offset` (a header field) and returns to the end.
     pub fn patch(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
         use std::io::{Seek, SeekFrom};
-        let out = self.out.as_mut().expect("open");
+        if self.tmp.is_none() {
+            return Err(io::Error::other(
+                "a device or FIFO cannot take a header patched at the end",
+            ));
+        }
+        let out = self.out.as_mut().ok_or_else(closed)?;
         out.flush()?;
         let file = out.get_mut();
         file.seek(SeekFrom::Start(offset))?;
@@ -75,21 +116,66 @@ impl AtomicFile {
     }
 }
 
+fn closed() -> io::Error {
+    io::Error::other("the file was already committed")
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out.as_mut().expect("open").write(buf)
+        self.out.as_mut().ok_or_else(closed)?.write(buf)
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.out.as_mut().expect("open").flush()
+        self.out.as_mut().ok_or_else(closed)?.flush()
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(&tmp);
+            crate::interrupt::drop_partial(&tmp);
         }
     }
+}
+
+/// The first error met writing to stdout, if any: `main` reports it and
+/// exits 1, so a full disk behind `> file` never looks like success.
+static STDOUT_ERROR: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Writes to stdout as `print!` does, recording a failure instead of panicking.
+pub fn print_to_stdout(args: std::fmt::Arguments) {
+    if let Err(e) = io::stdout().lock().write_fmt(args) {
+        note_stdout_error(e);
+    }
+}
+
+fn note_stdout_error(e: io::Error) {
+    if let Ok(mut first) = STDOUT_ERROR.lock() {
+        first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// Flushes stdout and returns the first write error met, if any.
+pub fn stdout_error() -> Option<String> {
+    if let Err(e) = io::stdout().lock().flush() {
+        note_stdout_error(e);
+    }
+    STDOUT_ERROR.lock().ok().and_then(|first| first.clone())
+}
+
+/// `println!` that records a write error (see `stdout_error`) instead of panicking.
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::export::print_to_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => {
+        $crate::export::print_to_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` that records a write error instead of panicking.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::export::print_to_stdout(format_args!($($arg)*)) };
 }
 
 /// Writes rows to `path` (`-`: stdout) atomically: `write` gets the sink.

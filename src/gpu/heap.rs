@@ -25,6 +25,8 @@ const PARAMS_STRIDE: u64 = 256;
 const BATCH_BLOCKS: usize = 64;
 /// Option reads per submission, roughly (keeps each submission well under a second).
 const BATCH_WORK: u64 = 1 << 32;
+/// Option reads in the first submission (grown or shrunk by its time).
+const FIRST_BATCH_WORK: u64 = 1 << 24;
 
 const ST_HALT: usize = 0;
 const ST_MAX: usize = 1;
@@ -133,7 +135,9 @@ pub fn block_limit(
     Ok(b)
 }
 
-/// Extends `table` (G of heaps below its length) to heaps `0..=to` on the GPU.
+/// Extends `table` (G of heaps below its length) to heaps `0..=to` on the
+/// GPU, or to the last finished block when `stop()` says so between
+/// submissions.
 pub fn extend(
     ctx: &GpuContext,
     code: &HeapKernelCode,
@@ -141,6 +145,7 @@ pub fn extend(
     to: u32,
     tuning: &GpuTuning,
     progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<u16>, GpuStats), String> {
     let device = &ctx.device;
     let from = table.len() as u32;
@@ -216,10 +221,15 @@ pub fn extend(
     let blocks = plan_blocks(from, to, max_block);
     let mut stats = GpuStats::default();
     let mut next = 0;
+    let mut done = from as u64;
+    let mut batch_work = FIRST_BATCH_WORK;
     while next < blocks.len() {
+        if next > 0 && stop() {
+            break;
+        }
         let mut batch: Vec<Block> = Vec::new();
         let mut work = 0;
-        while next + batch.len() < blocks.len() && batch.len() < BATCH_BLOCKS && work < BATCH_WORK {
+        while next + batch.len() < blocks.len() && batch.len() < BATCH_BLOCKS && work < batch_work {
             let blk = blocks[next + batch.len()];
             work += block_work(code, blk);
             batch.push(blk);
@@ -262,10 +272,13 @@ pub fn extend(
                 pass.dispatch_workgroups(1, 1, 1);
             }
         }
+        let submitted = std::time::Instant::now();
         let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 32, &mut stats)?;
+        batch_work = next_batch_work(batch_work, submitted.elapsed().as_secs_f64());
         match st[ST_HALT] {
             0 => {
                 next += batch.len();
+                done = batch.last().map_or(done, |blk| (blk.s + blk.b) as u64);
                 progress(st[ST_DONE] as u64);
             }
             1 => {
@@ -308,8 +321,21 @@ pub fn extend(
             out.push((*w >> 16) as u16);
         }
     }
-    out.truncate(values as usize);
+    out.truncate(done.min(values) as usize);
     Ok((out, stats))
+}
+
+/// The option reads of the next submission: doubled while a submission
+/// takes under 0.1 s, halved past 0.5 s, so the progress bar moves a few
+/// times a second and Ctrl-C is heard within one on any adapter.
+fn next_batch_work(work: u64, seconds: f64) -> u64 {
+    if seconds < 0.1 {
+        (work * 2).min(BATCH_WORK)
+    } else if seconds > 0.5 {
+        (work / 2).max(FIRST_BATCH_WORK >> 4)
+    } else {
+        work
+    }
 }
 
 /// The two pipelines and their shared layout.

@@ -1,0 +1,239 @@
+//! Where an output path really leads, and the check every output gets
+//! before any work starts: a regular file is written beside itself and
+//! renamed into place; a device, a FIFO or `/dev/stdout` is written into,
+//! never replaced; a symlink is followed and stays a link.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// What an output path leads to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// `-`: standard output.
+    Stdout,
+    /// A device, a FIFO, a socket, or a link under /dev or /proc (such as
+    /// /dev/stdout): opened and written into.
+    Special(PathBuf),
+    /// A regular file, existing or not, at this path (links resolved).
+    File(PathBuf),
+}
+
+/// Links followed before a path is called a loop.
+const MAX_LINKS: usize = 40;
+
+/// Where `path` leads; an input error naming `flag` for a folder, a link
+/// loop or a path that cannot be looked at.
+pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
+    if path == Path::new("-") {
+        return Ok(Target::Stdout);
+    }
+    let bad = |why: String| Error::Input(format!("{flag} {}: {why}", path.display()));
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Target::File(at)),
+            Err(e) => return Err(bad(format!("cannot look at it ({e})"))),
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            if is_system_link(&at) {
+                return Ok(Target::Special(at));
+            }
+            let link = std::fs::read_link(&at).map_err(|e| bad(format!("bad link ({e})")))?;
+            at = match at.parent() {
+                Some(dir) => dir.join(link),
+                None => link,
+            };
+        } else if kind.is_dir() {
+            return Err(bad("is a folder; expected a file name".into()));
+        } else if kind.is_file() {
+            return Ok(Target::File(at));
+        } else {
+            return Ok(Target::Special(at));
+        }
+    }
+    Err(bad("too many levels of symbolic links".into()))
+}
+
+/// /dev/stdout, /dev/fd/N, /proc/self/fd/N: links the system keeps to open
+/// files, whose target may not even be a path.
+fn is_system_link(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+/// Checks every output of a command before it starts: each path resolves
+/// to a file in a writable folder (or a writable device), and no two
+/// outputs lead to the same file. Errors name the flag and the path.
+pub fn check_outputs(outputs: &[(&str, &Path)]) -> Result<()> {
+    let mut seen: HashMap<Target, &str> = HashMap::new();
+    for &(flag, path) in outputs {
+        let target = resolve(flag, path)?;
+        match &target {
+            Target::File(file) => check_folder(flag, path, file)?,
+            Target::Special(node) => check_node(flag, node)?,
+            Target::Stdout => {}
+        }
+        let key = canonical(&target);
+        if is_sink(&key) {
+            continue;
+        }
+        if let Some(first) = seen.insert(key, flag) {
+            return Err(Error::Input(format!(
+                "{flag} {}: {first} writes there too; expected a different path for each output",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The target with its folder made absolute, so two spellings of one file
+/// compare equal.
+fn canonical(target: &Target) -> Target {
+    match target {
+        Target::File(file) => {
+            let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new("."));
+            match (std::fs::canonicalize(dir), file.file_name()) {
+                (Ok(dir), Some(name)) => Target::File(dir.join(name)),
+                _ => target.clone(),
+            }
+        }
+        Target::Special(node) => {
+            Target::Special(std::fs::canonicalize(node).unwrap_or_else(|_| node.clone()))
+        }
+        Target::Stdout => Target::Stdout,
+    }
+}
+
+/// /dev/null and its kind: several outputs may be thrown away there.
+fn is_sink(target: &Target) -> bool {
+    matches!(target, Target::Special(p) if p == Path::new("/dev/null"))
+}
+
+/// The nearest existing folder above `file` takes a new file.
+fn check_folder(flag: &str, path: &Path, file: &Path) -> Result<()> {
+    let bad = |why: String| Error::Input(format!("{flag} {}: {why}", path.display()));
+    if file.file_name().is_none() {
+        return Err(bad("expected a file name".into()));
+    }
+    let mut dir = file.parent().unwrap_or(Path::new(""));
+    loop {
+        let here = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        match std::fs::metadata(here) {
+            Ok(meta) if meta.is_dir() => return probe_folder(here).map_err(bad),
+            Ok(_) => {
+                return Err(bad(format!(
+                    "{} is not a folder; expected a path inside a folder",
+                    here.display()
+                )));
+            }
+            Err(_) => match dir.parent() {
+                Some(up) => dir = up,
+                None => return Err(bad("no existing folder above it".into())),
+            },
+        }
+    }
+}
+
+/// Creates and removes a file in `dir`: the only honest test of writing
+/// there (permissions, read-only mounts, root's bypass of modes).
+fn probe_folder(dir: &Path) -> std::result::Result<(), String> {
+    let probe = dir.join(format!(".grundy-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(format!(
+            "cannot write in {} ({e}); expected a writable folder",
+            dir.display()
+        )),
+    }
+}
+
+/// A device or FIFO we may open for writing.
+fn check_node(flag: &str, node: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(name) = std::ffi::CString::new(node.as_os_str().as_bytes()) else {
+            return Ok(());
+        };
+        // SAFETY: `name` is a valid NUL-terminated string for the call.
+        if unsafe { libc::access(name.as_ptr(), libc::W_OK) } != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(Error::Input(format!(
+                "{flag} {}: cannot write to it ({e})",
+                node.display()
+            )));
+        }
+    }
+    let _ = (flag, node);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grundy-target-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn paths_resolve_to_what_they_lead_to() {
+        let dir = scratch("resolve");
+        let file = dir.join("t.csv");
+        assert_eq!(resolve("--out", Path::new("-")).unwrap(), Target::Stdout);
+        assert_eq!(resolve("--out", &file).unwrap(), Target::File(file.clone()));
+        let err = resolve("--out", &dir).unwrap_err().to_string();
+        assert!(err.contains("is a folder"), "{err}");
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.csv");
+            std::os::unix::fs::symlink("t.csv", &link).unwrap();
+            assert_eq!(
+                resolve("--out", &link).unwrap(),
+                Target::File(dir.join("t.csv"))
+            );
+            let null = resolve("--out", Path::new("/dev/null")).unwrap();
+            assert_eq!(null, Target::Special("/dev/null".into()));
+            let stdout = resolve("--out", Path::new("/dev/stdout")).unwrap();
+            assert_eq!(stdout, Target::Special("/dev/stdout".into()));
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn two_outputs_on_one_file_are_refused() {
+        let dir = scratch("clash");
+        let a = dir.join("a.csv");
+        let same = dir.join(".").join("a.csv");
+        let err = check_outputs(&[("--out", &a), ("--p-out", &same)]).unwrap_err();
+        assert!(matches!(err, Error::Input(_)));
+        assert!(err.to_string().contains("--out writes there too"), "{err}");
+        let b = dir.join("sub/b.csv");
+        check_outputs(&[("--out", &a), ("--p-out", &b)]).unwrap();
+        let null = Path::new("/dev/null");
+        if null.exists() {
+            check_outputs(&[("--out", null), ("--p-out", null)]).unwrap();
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
