@@ -294,12 +294,12 @@ fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Grap
             "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9} {:>10}",
             "graph",
             "positions",
-            "gpu s",
+            &gpu_head("gpu s"),
             "kernel s",
             "cpu s",
-            "gpu pos/s",
+            &gpu_head("gpu pos/s"),
             "cpu pos/s",
-            "gpu/cpu",
+            &gpu_head("gpu/cpu"),
             "baseline s",
             "core/base",
             "alg2 s",
@@ -568,12 +568,12 @@ fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<Tupl
             "{:<22} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>9} {:>8}",
             "table",
             "positions",
-            "gpu s",
+            &gpu_head("gpu s"),
             "kernel s",
             "cpu s",
-            "gpu pos/s",
+            &gpu_head("gpu pos/s"),
             "cpu pos/s",
-            "gpu/cpu",
+            &gpu_head("gpu/cpu"),
             "walked s",
             "sets/walk"
         );
@@ -709,12 +709,12 @@ fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeB
             "{:<24} {:>12} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8}",
             "edge game",
             "positions",
-            "gpu s",
+            &gpu_head("gpu s"),
             "kernel s",
             "cpu s",
-            "gpu pos/s",
+            &gpu_head("gpu pos/s"),
             "cpu pos/s",
-            "gpu/cpu"
+            &gpu_head("gpu/cpu")
         );
     }
     let mut rows = Vec::new();
@@ -850,7 +850,7 @@ fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<RareB
             "n",
             "rare s",
             "cpu brute s",
-            "gpu brute s",
+            &gpu_head("gpu brute s"),
             "kernel s",
             "rare/cpu bf",
             "rare/gpu bf"
@@ -984,14 +984,14 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
             "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
             "survey",
             "codes",
-            "gpu s",
+            &gpu_head("gpu s"),
             "kernel s",
             "cpu s",
-            "gpu values/s",
+            &gpu_head("gpu values/s"),
             "cpu values/s",
-            "gpu/cpu",
-            "gpu brute s",
-            "gpu 64thr s",
+            &gpu_head("gpu/cpu"),
+            &gpu_head("gpu brute s"),
+            &gpu_head("gpu 64thr s"),
             "certified"
         );
         crate::outln!(
@@ -1012,6 +1012,18 @@ fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Survey
     Ok(row)
 }
 
+/// The GPU is a software adapter: its columns say so.
+static SOFTWARE_GPU: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A GPU column's heading ("sw-gpu s" on a software adapter).
+fn gpu_head(head: &str) -> String {
+    if SOFTWARE_GPU.load(std::sync::atomic::Ordering::Relaxed) {
+        format!("sw-{head}")
+    } else {
+        head.to_string()
+    }
+}
+
 pub fn run(args: &BenchArgs) -> Result<()> {
     let mut notice = |m: &str| eprintln!("grundy: {m}");
     let gpu = match args.backend {
@@ -1026,8 +1038,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         _ => None,
     };
     let threads = rayon::current_num_threads();
+    let software = matches!(&gpu, Some(Backend::Gpu(ctx)) if ctx.is_software());
+    SOFTWARE_GPU.store(software, std::sync::atomic::Ordering::Relaxed);
     if !args.json {
         crate::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
+        if software {
+            crate::outln!(
+                "     a software adapter: its columns (sw-gpu) time the CPU emulating a GPU, \
+                 not a GPU"
+            );
+        }
         crate::outln!("CPU: {threads} threads (rayon)");
     }
     if !args.json && args.only.contains(&BenchPart::Heaps) {
@@ -1035,12 +1055,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
             "workload",
             "n",
-            "gpu s",
+            &gpu_head("gpu s"),
             "kernel s",
             "cpu s",
-            "gpu values/s",
+            &gpu_head("gpu values/s"),
             "cpu values/s",
-            "gpu/cpu"
+            &gpu_head("gpu/cpu")
         );
     }
     let mut rows = Vec::new();
@@ -1232,6 +1252,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.json {
         let report = serde_json::json!({
             "adapter": adapter,
+            "software_adapter": software,
             "cpu_threads": threads,
             "workloads": rows,
             "rare": rare,

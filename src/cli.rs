@@ -288,7 +288,8 @@ Solvers: dense (every base-3 number over the edges, level by level from the full
 up to 20 edges, on the GPU or the CPU twin) and memo (forests: the marked edges cut the forest \
 into independent pieces, remembered under canonical forms; any size: pode: and path: specs go \
 past 64 vertices here). auto: memo for forests.\n\n\
---spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g.\n\n\
+--spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g. \
+With --graph, --out writes one row: graph,vertices,edges,state,g,outcome.\n\n\
 Examples:\n  grundy arrows --graph pode:3,3,3\n  \
 grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \
 grundy arrows --graph tree:0,0,1,1,2 --trim\n  \
@@ -330,7 +331,7 @@ pub struct GraphArgs {
     /// The graph: path:N, cycle:N, grid:RxC, pode:..., bipode:.../.../k, tree:..., edges:FILE, graph6.
     #[arg(long, short = 'g', value_name = "SPEC")]
     pub graph: String,
-    /// Where to compute the dense table: auto uses the GPU when an adapter exists.
+    /// Where to compute the dense table: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     #[arg(long, value_enum, default_value = "auto")]
@@ -404,7 +405,7 @@ pub struct SequenceArgs {
         required_unless_present = "until_periodic"
     )]
     pub n: Option<u64>,
-    /// Where to compute: auto uses the GPU when an adapter exists.
+    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Write the table here (- for stdout).
@@ -484,7 +485,7 @@ pub struct SurveyArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
-    /// Where to compute: auto uses the GPU when an adapter exists (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
+    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe) (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Threads per code on the GPU (default: 256 on a GPU, 64 on a software adapter such as llvmpipe).
@@ -523,7 +524,7 @@ pub struct BenchArgs {
     /// Append one CSV row per workload to this file (for comparing machines).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Backends to compare: auto runs the GPU when there is one, and always the CPU.
+    /// Backends to compare: auto runs a real GPU when there is one (gpu: any adapter, software ones too), and always the CPU.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Run only these parts of the suite (comma separated).
@@ -559,7 +560,7 @@ pub enum BenchPart {
 /// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.
 #[derive(Args, Debug)]
 pub struct TableRunArgs {
-    /// Where to compute: auto uses the GPU when an adapter exists.
+    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     #[command(flatten)]

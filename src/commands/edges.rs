@@ -28,7 +28,7 @@ pub struct EdgeGameSummary {
     /// The start state, as arrows u>v.
     pub state: String,
     /// G of the start state (null in the Game of Cycles with faces: only the outcome means something).
-    pub g: Option<u8>,
+    pub g: Option<u16>,
     pub outcome: &'static str,
     /// States in the dense table, or pieces remembered by the memo solver.
     pub states: u64,
@@ -46,7 +46,7 @@ pub struct EdgeGameSummary {
 
 /// What `play` found: G, states (or pieces), the solver, the backend and adapter, seconds, kernel seconds.
 type Played = (
-    u8,
+    u16,
     u64,
     ArrowSolver,
     &'static str,
@@ -95,7 +95,7 @@ fn play(
     let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
     let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
     Ok((
-        run.value,
+        u16::from(run.value),
         run.states,
         solver,
         run.backend,
@@ -166,7 +166,30 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         trimming,
         faces: None,
     };
+    if let Some(path) = &args.table.output.out {
+        write_summary_row(path, &summary)?;
+    }
+    if args.table.output.out.as_deref() == Some(std::path::Path::new("-")) {
+        return Ok(());
+    }
     report(&summary, args.table.output.json)
+}
+
+/// `--out` of one graph: one CSV row (graph,vertices,edges,state,g,outcome).
+fn write_summary_row(path: &std::path::Path, s: &EdgeGameSummary) -> Result<()> {
+    export::write_to(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        csv.write_record(["graph", "vertices", "edges", "state", "g", "outcome"])?;
+        csv.write_record([
+            s.graph.clone(),
+            s.vertices.to_string(),
+            s.edges.to_string(),
+            s.state.clone(),
+            s.g.map_or(String::new(), |g| g.to_string()),
+            s.outcome.to_string(),
+        ])?;
+        csv.flush()
+    })
 }
 
 /// The most edges a spider or path built past the graph specs may have.

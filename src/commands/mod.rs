@@ -19,6 +19,7 @@ use crate::game::Code;
 use crate::plot::PlotTarget;
 
 pub fn run(cli: Cli) -> Result<()> {
+    check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
         Command::Octal(args) => {
             let mut code = Code::parse(&args.code).map_err(|e| Error::Input(e.to_string()))?;
@@ -60,6 +61,47 @@ pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> 
         ));
     }
     Ok(())
+}
+
+/// Every file a command will write, by the flag that names it.
+fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
+    match command {
+        Command::Octal(a) => sequence_outputs(&a.seq),
+        Command::Subtraction(a) => sequence_outputs(&a.seq),
+        Command::Survey(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+        Command::Graph(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+        Command::Podes(a) => table_outputs(&a.output),
+        Command::Bipodes(a) => table_outputs(&a.output),
+        Command::Rect(a) => table_outputs(&a.table.output),
+        Command::DeleteNim(a) => table_outputs(&a.table.output),
+        Command::Arrows(a) => table_outputs(&a.table.output),
+        Command::Bench(a) => vec![("--out", a.out.as_deref())],
+        Command::Cycles(_)
+        | Command::Hackenbush(_)
+        | Command::Play(_)
+        | Command::Completions(_) => Vec::new(),
+    }
+}
+
+/// A table's --out and --plot.
+fn table_outputs(t: &crate::cli::TableOutput) -> Vec<(&'static str, Option<&Path>)> {
+    vec![("--out", t.out.as_deref()), ("--plot", t.plot.as_deref())]
+}
+
+/// A Nim-sequence's outputs; checkpoints go to --resume's file unless
+/// --checkpoint names another.
+fn sequence_outputs(a: &crate::cli::SequenceArgs) -> Vec<(&'static str, Option<&Path>)> {
+    let checkpoint = match &a.checkpoint {
+        Some(path) => ("--checkpoint", Some(path.as_path())),
+        None => ("--resume", a.resume.as_deref()),
+    };
+    vec![
+        ("--out", a.out.as_deref()),
+        ("--rare-out", a.rare_out.as_deref()),
+        ("--p-out", a.p_out.as_deref()),
+        checkpoint,
+        ("--plot", a.plot.as_deref()),
+    ]
 }
 
 /// Checks the outputs a command was given (flag, path) before any work.
@@ -127,6 +169,7 @@ pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
         ))
         .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
     bar
 }
 
@@ -137,10 +180,36 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{rate}}, eta {{eta}})"
         ))
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", whole_rate)
         .progress_chars("=> "),
     );
+    // Redrawn while a long GPU submission or block runs, not only when it ends.
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
     bar
+}
+
+/// The rate as a whole number per second ("1234/s", not "1234.5678/s").
+fn whole_rate(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}/s", rate_text(state.per_sec()));
+}
+
+fn rate_text(per_second: f64) -> String {
+    if per_second.is_finite() {
+        format!("{:.0}", per_second.max(0.0))
+    } else {
+        "-".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_are_whole_numbers() {
+        assert_eq!(super::rate_text(1234.5678), "1235");
+        assert_eq!(super::rate_text(0.2), "0");
+        assert_eq!(super::rate_text(f64::INFINITY), "-");
+    }
 }

@@ -96,18 +96,6 @@ impl Plan {
             )));
         }
         let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
-        let ck_flag = if args.checkpoint.is_some() {
-            "--checkpoint"
-        } else {
-            "--resume"
-        };
-        super::check_outputs(&[
-            ("--out", args.out.as_deref()),
-            ("--rare-out", args.rare_out.as_deref()),
-            ("--p-out", args.p_out.as_deref()),
-            (ck_flag, checkpoint.as_deref()),
-            ("--plot", args.plot.as_deref()),
-        ])?;
         let target = if args.until_periodic {
             args.n.unwrap_or(1024).min(args.max_n)
         } else {

@@ -42,6 +42,8 @@ fn as_head(label: u8) -> u8 {
 
 /// The tag of a chain node: `len` NONE vertices in a line above `below`.
 const CHAIN: u8 = 4;
+/// A piece's value not computed yet.
+const UNKNOWN: u16 = u16::MAX;
 
 /// Values of pieces, remembered across every state it is asked about.
 #[derive(Default)]
@@ -49,8 +51,8 @@ pub struct ArrowMemo {
     /// Interned nodes: (label, sorted child ids), or (CHAIN, [len, below]).
     nodes: Vec<(u8, Vec<u32>)>,
     ids: FastMap<(u8, Vec<u32>), u32>,
-    /// G of the piece rooted at each node (255: not yet known).
-    values: Vec<u8>,
+    /// G of the piece rooted at each node (`UNKNOWN`: not yet known).
+    values: Vec<u16>,
 }
 
 impl ArrowMemo {
@@ -60,7 +62,7 @@ impl ArrowMemo {
 
     /// Distinct rooted pieces valued so far.
     pub fn pieces(&self) -> usize {
-        self.values.iter().filter(|&&v| v != u8::MAX).count()
+        self.values.iter().filter(|&&v| v != UNKNOWN).count()
     }
 
     fn intern(&mut self, key: (u8, Vec<u32>)) -> u32 {
@@ -70,7 +72,7 @@ impl ArrowMemo {
         let id = self.nodes.len() as u32;
         self.nodes.push(key.clone());
         self.ids.insert(key, id);
-        self.values.push(u8::MAX);
+        self.values.push(UNKNOWN);
         id
     }
 
@@ -110,7 +112,7 @@ impl ArrowMemo {
     }
 
     /// G of a state of a forest game; `Err` when the graph has a cycle.
-    pub fn value_of_state(&mut self, game: &ArrowGame, marks: &[u8]) -> Result<u8, String> {
+    pub fn value_of_state(&mut self, game: &ArrowGame, marks: &[u8]) -> Result<u16, String> {
         if game.rule == ArrowRule::Cycles {
             return Err("the decomposition solver plays the Game of Arrows, not Cycles".into());
         }
@@ -140,7 +142,7 @@ impl ArrowMemo {
             }
         }
         let mut seen = vec![false; n];
-        let mut total = 0u8;
+        let mut total = 0u16;
         for root in 0..n {
             if seen[root] || adj[root].is_empty() {
                 continue;
@@ -180,17 +182,22 @@ impl ArrowMemo {
     }
 
     /// G of the piece rooted at node `id`.
-    pub fn value(&mut self, id: u32) -> u8 {
+    pub fn value(&mut self, id: u32) -> u16 {
         let known = self.values[id as usize];
-        if known != u8::MAX {
+        if known != UNKNOWN {
             return known;
         }
-        let mut seen = [0u64; 4];
+        let mut seen = vec![0u64; 4];
         let mut path = Vec::new();
         self.options(id, &mut path, &mut seen);
-        let g = (0..256u32)
-            .find(|&v| seen[(v >> 6) as usize] >> (v & 63) & 1 == 0)
-            .expect("fewer than 256 option values") as u8;
+        // The mex: the first word with a zero bit. Values stay below
+        // UNKNOWN: a piece has far fewer than 65535 options.
+        let word = seen
+            .iter()
+            .position(|&w| w != u64::MAX)
+            .unwrap_or(seen.len());
+        let low = seen.get(word).map_or(0, |w| w.trailing_ones());
+        let g = (64 * word as u32 + low).min(UNKNOWN as u32 - 1) as u16;
         self.values[id as usize] = g;
         g
     }
@@ -212,7 +219,7 @@ impl ArrowMemo {
 
     /// G of the piece the rest of the tree makes when the subtree at
     /// `path`'s end is replaced by `id` (0 when nothing is left).
-    fn value_above(&mut self, path: &[(u32, usize)], id: Option<u32>) -> u8 {
+    fn value_above(&mut self, path: &[(u32, usize)], id: Option<u32>) -> u16 {
         match id {
             None => 0,
             Some(id) => {
@@ -224,7 +231,7 @@ impl ArrowMemo {
 
     /// Marks the values of every move on an edge below node `x`, reached
     /// from the piece's root by `path` (ancestor node, index of the child taken).
-    fn options(&mut self, x: u32, path: &mut Vec<(u32, usize)>, seen: &mut [u64; 4]) {
+    fn options(&mut self, x: u32, path: &mut Vec<(u32, usize)>, seen: &mut Vec<u64>) {
         let (tag, body) = self.nodes[x as usize].clone();
         if tag == CHAIN {
             // the edges inside the chain v1 - ... - v_len - below
@@ -298,7 +305,7 @@ impl ArrowMemo {
     }
 
     /// G of the subtree a move cuts off below an edge (0 when it is one vertex).
-    fn value_below(&mut self, label: u8, children: Vec<u32>) -> u8 {
+    fn value_below(&mut self, label: u8, children: Vec<u32>) -> u16 {
         if children.is_empty() {
             return 0;
         }
@@ -313,8 +320,12 @@ fn forbidden(label: u8, degree: usize, tail: bool) -> bool {
     degree == 0 && label == if tail { OUT } else { IN }
 }
 
-fn mark(seen: &mut [u64; 4], v: u8) {
-    seen[(v >> 6) as usize] |= 1 << (v & 63);
+fn mark(seen: &mut Vec<u64>, v: u16) {
+    let word = (v >> 6) as usize;
+    if word >= seen.len() {
+        seen.resize(word + 1, 0);
+    }
+    seen[word] |= 1 << (v & 63);
 }
 
 /// The vertices connected to `start`, marking them seen.

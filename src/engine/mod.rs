@@ -33,9 +33,10 @@ use heap_kernel::{HeapKernelCode, MAX_BLOCK, plan_blocks};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendChoice {
-    /// The GPU when an adapter exists, else the CPU (said on stderr).
+    /// A real GPU when there is one, else the CPU (said on stderr); never a
+    /// software adapter such as llvmpipe.
     Auto,
-    /// The GPU, or an error when there is none.
+    /// The GPU, even a software adapter (said on stderr), or an error when there is none.
     Gpu,
     /// The CPU (rayon).
     Cpu,
@@ -48,30 +49,50 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Opens what `choice` asks for. `notice` receives the reason when
-    /// `auto` falls back to the CPU.
+    /// Opens what `choice` asks for. `auto` takes a GPU only when it is a
+    /// real device; with a software adapter alone (llvmpipe), or none, it
+    /// runs on the CPU and `notice` says so in one line. `gpu` takes a
+    /// software adapter too (that is how the kernels are tested) and says so.
     pub fn open(choice: BackendChoice, notice: &mut dyn FnMut(&str)) -> Result<Backend> {
-        match choice {
-            BackendChoice::Cpu => Ok(Backend::Cpu),
-            BackendChoice::Gpu => match GpuContext::open().map_err(Error::Run)? {
-                Some(ctx) => Ok(Backend::Gpu(Box::new(ctx))),
-                None => Err(Error::Input(
-                    "--backend gpu: no GPU adapter found (Vulkan, Metal or DX12). Install a driver \
-                     (on Debian, mesa-vulkan-drivers gives a software one) or use --backend cpu"
+        if choice == BackendChoice::Cpu {
+            return Ok(Backend::Cpu);
+        }
+        let Some(adapter) = crate::gpu::context::find_adapter() else {
+            if choice == BackendChoice::Gpu {
+                return Err(Error::Input(
+                    "--backend gpu: no GPU adapter found (Vulkan, Metal or DX12); install the \
+                     GPU's driver, or use --backend cpu"
                         .into(),
-                )),
-            },
-            BackendChoice::Auto => match GpuContext::open() {
-                Ok(Some(ctx)) => Ok(Backend::Gpu(Box::new(ctx))),
-                Ok(None) => {
-                    notice("no GPU adapter found; running on the CPU");
-                    Ok(Backend::Cpu)
+                ));
+            }
+            notice("no GPU found; running on the CPU");
+            return Ok(Backend::Cpu);
+        };
+        let info = adapter.get_info();
+        let software = crate::gpu::context::is_software(&info);
+        if software && choice == BackendChoice::Auto {
+            notice(&format!(
+                "only a software GPU ({}) here; running on the CPU backend, which is faster",
+                info.name
+            ));
+            return Ok(Backend::Cpu);
+        }
+        match GpuContext::from_adapter(adapter) {
+            Ok(ctx) => {
+                if software {
+                    notice(&format!(
+                        "{} is a software adapter (the CPU emulating a GPU): right values, \
+                         slower than --backend cpu",
+                        info.name
+                    ));
                 }
-                Err(e) => {
-                    notice(&format!("{e}; running on the CPU"));
-                    Ok(Backend::Cpu)
-                }
-            },
+                Ok(Backend::Gpu(Box::new(ctx)))
+            }
+            Err(e) if choice == BackendChoice::Gpu => Err(Error::Run(e)),
+            Err(e) => {
+                notice(&format!("{e}; running on the CPU"));
+                Ok(Backend::Cpu)
+            }
         }
     }
 

@@ -2,6 +2,33 @@
 
 use std::sync::mpsc;
 
+/// The best adapter, if any: a discrete GPU before an integrated one, any
+/// GPU before a software one.
+pub fn find_adapter() -> Option<wgpu::Adapter> {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    adapters
+        .into_iter()
+        .min_by_key(|adapter| rank(adapter.get_info().device_type))
+}
+
+/// Lower is preferred.
+fn rank(kind: wgpu::DeviceType) -> u8 {
+    match kind {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+/// A CPU implementation of a GPU API (wgpu's `DeviceType::Cpu`).
+pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu
+}
+
 /// An open GPU: device, queue and what the adapter told us about itself.
 pub struct GpuContext {
     pub device: wgpu::Device,
@@ -13,17 +40,14 @@ pub struct GpuContext {
 }
 
 impl GpuContext {
-    /// Opens the best adapter; `Ok(None)` when the machine has none.
+    /// Opens the best adapter, software or not; `Ok(None)` when the machine
+    /// has none (tests and benches, which run the kernels anywhere).
     pub fn open() -> Result<Option<GpuContext>, String> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            ..Default::default()
-        };
-        let Ok(adapter) = pollster::block_on(instance.request_adapter(&options)) else {
-            return Ok(None);
-        };
+        find_adapter().map(GpuContext::from_adapter).transpose()
+    }
+
+    /// Opens `adapter`'s device and queue.
+    pub fn from_adapter(adapter: wgpu::Adapter) -> Result<GpuContext, String> {
         let info = adapter.get_info();
         let limits = adapter.limits();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
@@ -40,13 +64,19 @@ impl GpuContext {
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
             .map_err(|e| format!("could not open the GPU '{}': {e}", info.name))?;
-        Ok(Some(GpuContext {
+        Ok(GpuContext {
             device,
             queue,
             info,
             limits,
             timestamps,
-        }))
+        })
+    }
+
+    /// The adapter is the CPU emulating a GPU (Mesa's llvmpipe/lavapipe):
+    /// right values, but slower than the CPU backend.
+    pub fn is_software(&self) -> bool {
+        is_software(&self.info)
     }
 
     /// The adapter's name, as the JSON summary gives it.
@@ -62,7 +92,15 @@ impl GpuContext {
             .copied()
             .collect::<Vec<_>>()
             .join(" ");
-        format!("{} ({:?}, {})", self.info.name, self.info.backend, driver)
+        let software = if self.is_software() {
+            ", software adapter"
+        } else {
+            ""
+        };
+        format!(
+            "{} ({:?}, {driver}{software})",
+            self.info.name, self.info.backend
+        )
     }
 
     /// The largest storage binding, in bytes (a buffer cannot be larger either).
