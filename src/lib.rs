@@ -11,5 +11,6 @@ pub mod error;
 pub mod export;
 pub mod game;
 pub mod gpu;
+pub mod input;
 pub mod interrupt;
 pub mod plot;

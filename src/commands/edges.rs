@@ -424,12 +424,13 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
     let cycles = match &args.faces {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Error::Input(format!(
-                    "cannot read the faces file {}: {e}",
-                    path.display()
-                ))
-            })?;
+            let lines = crate::input::read_lines(path, 1 << 20)
+                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
+            let text = lines
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join("\n");
             parse_faces(&text)
                 .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
         }

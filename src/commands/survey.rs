@@ -80,23 +80,35 @@ pub fn all_codes(prefix: &str, digits: u32) -> Vec<String> {
         .collect()
 }
 
-/// The codes of a file: one per line, `#` comments, blank lines skipped.
-fn codes_in(path: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Input(format!("--codes {}: {e}", path.display())))?;
-    let codes: Vec<String> = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
+/// The codes of a file (one per line, `#` comments, blank lines skipped),
+/// parsed; a bad line is named by its number.
+fn codes_in(path: &Path) -> Result<Vec<Code>> {
+    let bad = |why: String| Error::Input(format!("--codes {}: {why}", path.display()));
+    let lines = crate::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
+    let mut codes = Vec::new();
+    for (number, line) in lines {
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let code = Code::parse(text).map_err(|e| {
+            bad(format!(
+                "line {number}: {} is not a code ({e})",
+                crate::input::quoted(text)
+            ))
+        })?;
+        codes.push(code);
+    }
     if codes.is_empty() {
-        return Err(Error::Input(format!(
-            "--codes {}: no codes found; expected one code per line, such as 0.07",
-            path.display()
-        )));
+        return Err(bad(
+            "no codes found; expected one code per line, such as 0.07".into(),
+        ));
     }
     Ok(codes)
 }
+
+/// The largest --codes file read.
+const MAX_CODES_BYTES: u64 = 64 << 20;
 
 /// Every code's row, codes in parallel on the CPU (rayon); `done` is called
 /// as each code finishes.
@@ -305,9 +317,12 @@ pub fn survey_rows_gpu(
 pub fn survey(args: &SurveyArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = PlotTarget::optional(args.plot.as_deref())?;
-    let texts = match (&args.codes, args.digits) {
+    let codes: Vec<Code> = match (&args.codes, args.digits) {
         (Some(path), _) => codes_in(path)?,
-        (None, Some(k)) if (1..=MAX_DIGITS).contains(&k) => all_codes(&args.prefix, k),
+        (None, Some(k)) if (1..=MAX_DIGITS).contains(&k) => all_codes(&args.prefix, k)
+            .iter()
+            .map(|t| Code::parse(t).map_err(|e| Error::Input(format!("survey code '{t}': {e}"))))
+            .collect::<Result<_>>()?,
         (None, k) => {
             return Err(Error::Input(format!(
                 "--digits {}: expected 1 to {MAX_DIGITS} (or --codes FILE)",
@@ -315,10 +330,13 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             )));
         }
     };
-    let codes: Vec<Code> = texts
-        .iter()
-        .map(|t| Code::parse(t).map_err(|e| Error::Input(format!("survey code '{t}': {e}"))))
-        .collect::<Result<_>>()?;
+    if args.n > crate::engine::MAX_HEAP {
+        return Err(Error::Input(format!(
+            "-n {}: expected at most {}",
+            args.n,
+            crate::engine::MAX_HEAP
+        )));
+    }
     for code in &codes {
         if let Some(why) = crate::cpu::general::unsupported(code) {
             return Err(Error::Input(why));

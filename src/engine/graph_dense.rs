@@ -61,9 +61,9 @@ pub fn dense_bytes(n: usize, keep_table: bool, moves: bool) -> u64 {
 pub fn check_dense(n: usize) -> Result<()> {
     if n > DENSE_MAX_VERTICES {
         return Err(Error::Input(format!(
-            "a dense table over {n} vertices needs {} GiB; the dense solver stops at \
+            "a dense table over {n} vertices needs 2^{n} bytes ({}); the dense solver stops at \
              {DENSE_MAX_VERTICES} vertices (use --solver memo for sparse graphs such as trees)",
-            dense_table_bytes(n) >> 30
+            super::memory::human(dense_table_bytes(n))
         )));
     }
     Ok(())

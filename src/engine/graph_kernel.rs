@@ -90,7 +90,7 @@ impl GraphKernel {
 
 /// Bytes of a dense table over `n` vertices.
 pub fn dense_table_bytes(n: usize) -> u64 {
-    1u64 << n
+    1u64.checked_shl(n as u32).unwrap_or(u64::MAX)
 }
 
 /// Connected vertex sets of each size up to `max_take` in the whole graph:

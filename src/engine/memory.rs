@@ -11,7 +11,7 @@ pub fn available_bytes() -> Option<u64> {
 }
 
 pub fn human(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut v = bytes as f64;
     let mut u = 0;
     while v >= 1024.0 && u + 1 < UNITS.len() {
@@ -67,5 +67,6 @@ mod tests {
     fn sizes_read_as_people_write_them() {
         assert_eq!(human(512), "512 B");
         assert_eq!(human(3 << 20), "3.0 MiB");
+        assert_eq!(human(u64::MAX), "16.0 EiB");
     }
 }

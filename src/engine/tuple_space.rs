@@ -23,6 +23,20 @@ pub struct TupleSpace {
     count: u64,
 }
 
+/// Nondecreasing tuples of `heaps` sizes in 1..=max: C(max + heaps − 1,
+/// heaps), saturating at u128::MAX.
+fn tuple_count(heaps: usize, max: u32) -> u128 {
+    let mut count: u128 = 1;
+    for i in 1..=heaps as u128 {
+        // C(m+i-1, i) = C(m+i-2, i-1) * (m+i-1) / i, exact at every step
+        let Some(next) = count.checked_mul(max as u128 + i - 1) else {
+            return u128::MAX;
+        };
+        count = next / i;
+    }
+    count
+}
+
 impl TupleSpace {
     /// The space, or why it cannot be tabulated.
     pub fn new(heaps: usize, max: u32) -> Result<TupleSpace, String> {
@@ -31,6 +45,18 @@ impl TupleSpace {
         }
         if max == 0 {
             return Err("the largest size must be at least 1".into());
+        }
+        // Checked before Pascal's rule below allocates max + heaps rows.
+        let count = tuple_count(heaps, max);
+        if count > MAX_POSITIONS as u128 {
+            let shown = if count == u128::MAX {
+                "more than 10^38".to_string()
+            } else {
+                count.to_string()
+            };
+            return Err(format!(
+                "{heaps} heaps up to {max} make {shown} positions; at most {MAX_POSITIONS} fit one table"
+            ));
         }
         let rows = max as usize + heaps;
         let cols = MAX_HEAPS + 1;

@@ -316,8 +316,10 @@ impl Graph {
             }
             Some(("tree", rest)) => tree(rest).map_err(|e| bad(&e))?,
             Some(("edges", file)) => {
-                let text = std::fs::read_to_string(file)
-                    .map_err(|e| format!("cannot read the edge list {file}: {e}"))?;
+                let lines = crate::input::read_lines(std::path::Path::new(file), MAX_LIST_BYTES)
+                    .map_err(|e| format!("the edge list {file}: {e}"))?;
+                let text: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
+                let text = text.join("\n");
                 edge_list(&text).map_err(|e| format!("bad edge list {file}: {e}"))?
             }
             Some(("graph6" | "g6", rest)) => graph6(rest).map_err(|e| bad(&e))?,
@@ -473,6 +475,9 @@ fn tree(text: &str) -> Result<Graph, String> {
     Ok(g)
 }
 
+/// The largest edge list read (64 vertices have at most 2,016 edges).
+const MAX_LIST_BYTES: u64 = 1 << 20;
+
 /// One `u v` pair per line (vertices from 0), `#` starts a comment.
 pub fn edge_list(text: &str) -> Result<Graph, String> {
     let mut pairs = Vec::new();
@@ -487,8 +492,9 @@ pub fn edge_list(text: &str) -> Result<Graph, String> {
             Some(&[u, v]) if u != v && u < MAX_VERTICES && v < MAX_VERTICES => pairs.push((u, v)),
             _ => {
                 return Err(format!(
-                    "line {}: '{line}'; expected two different vertex numbers 0..{} as 'u v'",
+                    "line {}: {}; expected two different vertex numbers 0..{} as 'u v'",
                     i + 1,
+                    crate::input::quoted(line),
                     MAX_VERTICES - 1
                 ));
             }
