@@ -82,7 +82,7 @@ impl Plan {
             .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
             .ok_or_else(|| {
                 Error::Input(format!(
-                    "--checkpoint-every {}: expected a number of seconds from 0.001 to \
+                    "--checkpoint-every {:?}: expected a number of seconds from 0.001 to \
                      {MAX_CHECKPOINT_EVERY}",
                     args.checkpoint_every
                 ))
