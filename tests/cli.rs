@@ -450,12 +450,17 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         "--json",
     ]);
     let v = json(&out);
-    if v["backend"] == "cpu" {
-        skip_without_gpu(
-            "auto_runs_on_the_gpu_when_there_is_one",
-            "auto chose the CPU: no GPU adapter",
-        );
-        return;
+    match grundy::gpu::GpuContext::open() {
+        Ok(Some(ctx)) if ctx.is_software() => {
+            // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
+            assert_eq!(v["backend"], "cpu");
+            return;
+        }
+        Ok(Some(_)) => {}
+        _ => {
+            assert_eq!(v["backend"], "cpu");
+            return skip_without_gpu("auto_runs_on_the_gpu_when_there_is_one", "no GPU adapter");
+        }
     }
     assert_eq!(v["backend"], "gpu");
     assert!(v["adapter"].is_string());

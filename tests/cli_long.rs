@@ -382,19 +382,20 @@ fn survey_workgroup_is_checked_and_reported() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("ignores it"));
 
-    let out = survey(&["--workgroup", "0"]);
-    if out.status.success() {
-        // No adapter: auto ran on the CPU.
+    let out = survey(&["--backend", "gpu", "--workgroup", "0"]);
+    if out.status.code() != Some(2)
+        || !String::from_utf8_lossy(&out.stderr).contains("--workgroup 0")
+    {
         skip_without_gpu(
             "survey_workgroup_is_checked_and_reported",
-            "auto chose the CPU: no GPU adapter",
+            "--backend gpu found no adapter",
         );
         return;
     }
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--workgroup 0: expected 1 to"), "{err}");
-    let out = survey(&["--workgroup", "100000"]);
+    let out = survey(&["--backend", "gpu", "--workgroup", "100000"]);
     assert_eq!(out.status.code(), Some(2));
     // A workgroup of 32 threads: reported, and the same rows as the CPU's.
     let gpu = json(&survey(&["--backend", "gpu", "--workgroup", "32"]));

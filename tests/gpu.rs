@@ -20,7 +20,9 @@ fn ctx(backend: &Backend) -> &GpuContext {
 
 fn gpu_table(ctx: &GpuContext, code: &Code, n: u32, tuning: &GpuTuning) -> Vec<u16> {
     let k = HeapKernelCode::new(code).unwrap();
-    extend(ctx, &k, &[], n, tuning, &|_| {}).unwrap().0
+    extend(ctx, &k, &[], n, tuning, &|_| {}, &|| false)
+        .unwrap()
+        .0
 }
 
 fn cpu_table(code: &Code, n: u32) -> Vec<u16> {
@@ -43,7 +45,8 @@ fn gpu_equals_cpu_on_random_codes() {
         if block_limit(ctx, &k, n, &GpuTuning::default()).is_err() {
             continue; // a repeating split tail too long for llvmpipe's loop cap
         }
-        let (g, stats) = extend(ctx, &k, &[], n, &GpuTuning::default(), &|_| {}).unwrap();
+        let (g, stats) =
+            extend(ctx, &k, &[], n, &GpuTuning::default(), &|_| {}, &|| false).unwrap();
         assert_eq!(g, cpu_table(&code, n), "{}", code.name());
         widenings += stats.widenings;
         ran += 1;
@@ -117,6 +120,7 @@ fn gpu_extends_a_table_from_an_odd_length() {
         5000,
         &GpuTuning::default(),
         &|_| {},
+        &|| false,
     )
     .unwrap();
     assert_eq!(g, whole);

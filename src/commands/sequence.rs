@@ -14,7 +14,7 @@ use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
-use crate::engine::{Backend, HeapEngine, checkpoint};
+use crate::engine::{Backend, HeapEngine, MAX_HEAP, checkpoint, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, SequenceWriter, nim_digit};
 use crate::game::Code;
@@ -96,6 +96,17 @@ impl Plan {
             )));
         }
         let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
+        let last = if args.until_periodic {
+            args.max_n
+        } else {
+            args.n.unwrap_or(0)
+        };
+        if last > MAX_HEAP {
+            let flag = if args.until_periodic { "--max-n" } else { "-n" };
+            return Err(Error::Input(format!(
+                "{flag} {last} is too large; expected at most {MAX_HEAP}"
+            )));
+        }
         let target = if args.until_periodic {
             args.n.unwrap_or(1024).min(args.max_n)
         } else {
@@ -172,6 +183,11 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     };
     let resumed_heaps = table.len() as u64;
     let mut run = SequenceRun::new(code, args.algorithm, table)?;
+    // Said before any work: a table filled from a period is as large as a computed one.
+    memory::check_fits(
+        &format!("a table of {} values", plan.target + 1),
+        run.memory_needed(plan.target + 1),
+    )?;
     let backend = Backend::open(args.backend, &mut notice)?;
     let mut writer = match &args.out {
         Some(path) => Some(SequenceWriter::create(
@@ -463,6 +479,12 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
             }
         ),
         None => crate::outln!("period      none found up to heap {}", s.n),
+    }
+    if let Some(from) = s.filled_from {
+        crate::outln!(
+            "filled      heaps {from}..={} from the certified period (--no-fill computes them)",
+            s.n
+        );
     }
     for (what, path) in [
         ("wrote", &s.out),

@@ -217,7 +217,7 @@ mod tests {
             state ^= state << 17;
             let at = if trial < 100 { trial } else { state as usize } % good.len();
             let mut bad = good.clone();
-            bad[at] ^= 1 << (state >> 40) % 8;
+            bad[at] ^= 1 << ((state >> 40) % 8);
             std::fs::write(&path, &bad).unwrap();
             let err = load(&path, &code).expect_err("a flipped bit must be refused");
             assert!(matches!(err, Error::Input(_)), "byte {at}: {err}");

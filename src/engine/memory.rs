@@ -57,7 +57,7 @@ mod tests {
         let err = check_fits("a table of 2^62 values", heap_table_bytes(1 << 62)).unwrap_err();
         assert!(matches!(err, Error::Input(_)));
         assert!(
-            err.to_string().contains("TiB of memory") && err.to_string().contains("available"),
+            err.to_string().contains("EiB of memory") && err.to_string().contains("available"),
             "{err}"
         );
         assert!(check_fits("a small table", heap_table_bytes(1000)).is_ok());

@@ -1,0 +1,174 @@
+//! Every subcommand run with hostile arguments: garbage codes and graph
+//! specs, extreme and malformed numbers, odd files. A run may succeed or
+//! refuse (exit 2), never panic (exit 101), die by a signal or hang.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+/// Longest a hostile run may take before it counts as a hang.
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// Runs grundy with `args`; Err describes a panic, a signal or a hang.
+fn survives(args: &[String]) -> Result<(), String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            let mut err = String::new();
+            if let Some(mut pipe) = child.stderr.take() {
+                use std::io::Read;
+                let _ = pipe.read_to_string(&mut err);
+            }
+            return match status.code() {
+                Some(0..=2) => Ok(()),
+                code => Err(format!("{args:?} ended with {code:?}: {err}")),
+            };
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            return Err(format!("{args:?} ran past {LIMIT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Numbers a user might mistype, and the edges of every integer type.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (0u32..30).prop_map(|n| n.to_string()),
+        1 => prop::sample::select(vec![
+            "-1", "18446744073709551615", "18446744073709551616", "4294967295",
+            "4294967296", "2147483647", "2147483648", "65536", "1e30", "NaN", "inf",
+            "", "3.5", "0x10", "٣", "99999999999999999999999999",
+        ])
+        .prop_map(String::from),
+    ]
+}
+
+/// Code-like garbage: digits, points, modifiers and brackets.
+fn code() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[0-9A-Za-z.!?=\\[\\]{},+ -]{0,14}",
+        prop::sample::select(vec![
+            "0.07", "4!.0", "0.[3]", "0.{2,3}", "0.33", "0.03", "4.0"
+        ])
+        .prop_map(String::from),
+    ]
+}
+
+/// Graph specs: a family with hostile parameters, or raw garbage.
+fn graph() -> impl Strategy<Value = String> {
+    let family = prop::sample::select(vec![
+        "path", "cycle", "wheel", "grid", "pode", "bipode", "tree", "graph6", "edges", "nope",
+    ]);
+    prop_oneof![
+        (family.clone(), "[0-9x,/:-]{0,14}").prop_map(|(f, rest)| format!("{f}:{rest}")),
+        (family, number()).prop_map(|(f, n)| format!("{f}:{n}")),
+        "[ -~]{0,20}",
+    ]
+}
+
+fn config() -> Config {
+    Config {
+        cases: 12,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(0x6772_756e_6479),
+        ..Config::default()
+    }
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn sequences(code in code(), n in number(), every in number(), max in number()) {
+        let ck = common::tmp("hostile.ck");
+        let ck = ck.to_str().unwrap();
+        for args in [
+            strings(&["octal", &code, "-n", &n, "--backend", "cpu", "-q"]),
+            strings(&["octal", "0.07", "-n", &n, "--checkpoint-every", &every, "--checkpoint", ck, "-q"]),
+            strings(&["octal", "0.16", "-n", &n, "--until-periodic", "--max-n", &max, "-q"]),
+            strings(&["subtraction", &code, "-n", &n, "-q"]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+
+    #[test]
+    fn surveys(digits in number(), n in number(), lines in prop::collection::vec(code(), 0..4)) {
+        let file = common::tmp("hostile-codes.txt");
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        for args in [
+            strings(&["survey", "--digits", &digits, "-n", &n, "--backend", "cpu", "-q"]),
+            strings(&["survey", "--codes", file.to_str().unwrap(), "-n", &n, "-q"]),
+            strings(&["survey", "--digits", "1", "-n", "30", "--workgroup", &digits, "-q"]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+
+    #[test]
+    fn graphs(code in code(), spec in graph(), k in number(), l in number(), edges in "[0-9 #\n]{0,40}") {
+        let file = common::tmp("hostile-edges.txt");
+        std::fs::write(&file, edges).unwrap();
+        let from_file = format!("edges:{}", file.display());
+        for args in [
+            strings(&["graph", &code, "--graph", &spec, "--backend", "cpu", "-q"]),
+            strings(&["graph", "0.33", "--graph", &from_file, "--backend", "cpu", "-q"]),
+            strings(&["podes", &code, "--max-legs", &k, "--max-length", &l]),
+            strings(&["bipodes", &code, "--middle", &k, "--max", &l]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+
+    #[test]
+    fn tables(max in number(), dims in number(), diff in number(), heaps in number(), k in number(),
+              rule in prop::sample::select(vec!["single", "half", "kdelete", "grundy", "bogus"])) {
+        for args in [
+            strings(&["rect", "--max", &max, "--dims", &dims, "--min-diff", &diff, "--backend", "cpu", "-q"]),
+            strings(&["delete-nim", "--rule", rule, "--heaps", &heaps, "--k", &k, "--max", &max, "--backend", "cpu", "-q"]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+
+    #[test]
+    fn edge_games(spec in graph(), state in "[0-9>,<-]{0,12}", legs in number(), ground in "[0-9,]{0,8}") {
+        for args in [
+            strings(&["arrows", "--graph", &spec, "--state", &state, "--backend", "cpu", "-q"]),
+            strings(&["arrows", "--spiders", &legs, "--legs", &legs, "-q"]),
+            strings(&["cycles", "--graph", &spec, "--state", &state, "--backend", "cpu", "-q"]),
+            strings(&["hackenbush", "--graph", &spec, "--ground", &ground]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+
+    #[test]
+    fn play(code in code(), heaps in "[0-9,]{0,12}", spec in graph(), n in number()) {
+        for args in [
+            strings(&["play", "octal", &code, &heaps]),
+            strings(&["play", "subtraction", &heaps, &n]),
+            strings(&["play", "graph", &code, &spec]),
+            strings(&["play", "arrows", &spec]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+}
