@@ -1,7 +1,7 @@
 //! Criterion benches of the graph solvers: the dense table of 0.33 and 0.03
 //! on a 4x5 grid on the GPU (when an adapter exists) and on the CPU twin,
 //! the memo solver (canonical pieces, one thread), and the memoised
-//! recursion over vertex sets that seed 000's program used.
+//! recursion over vertex sets that Dailly's program used.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy::bench::{graph_suite, memo_recursion_baseline, time_graph};

@@ -1,4 +1,4 @@
-// One level of an edge game (seed 003): every state with `level` marked edges
+// One level of an edge game (Mathews, The Game of Arrows on 3-legged spider graphs): every state with `level` marked edges
 // gets the mex over its followers (every unmarked edge, either way, when the
 // arrow leaves no constrained sink or source). In the Game of Cycles a
 // follower that completes a cycle cell wins at once and counts as value 0.

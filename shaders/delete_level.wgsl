@@ -1,4 +1,4 @@
-// One level of a Delete Nim rule (seed 002): every nondecreasing tuple of n
+// One level of a Delete Nim rule (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim): every nondecreasing tuple of n
 // heaps whose total is params.total gets the mex of its options. A move
 // deletes `delete` heaps and splits `split` of the others into `parts`
 // non-empty heaps each (the rest are kept), so an option has n heaps again

@@ -1,4 +1,4 @@
-// One level of Grundy's game on rectangles or boxes (seed 001): every box
+// One level of Grundy's game on rectangles or boxes (Schrage, A two-dimensional generalization of Grundy's game): every box
 // whose sides sum to params.total gets its value, the mex over its cuts of
 // the xor of the two pieces (both in earlier levels). A side s is cut into
 // i and s - i when s - 2i >= min_diff. Sides are a ranked nondecreasing tuple

@@ -98,7 +98,7 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
 pub struct GraphWorkload {
     pub code: &'static str,
     pub graph: &'static str,
-    /// Also time the memoised-recursion baseline and seed 000's Algorithm 2.
+    /// Also time the memoised-recursion baseline and Dailly's Algorithm 2.
     pub baseline: bool,
 }
 

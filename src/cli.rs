@@ -75,17 +75,17 @@ pub enum Command {
                             grundy subtraction 2,5,7 --until-periodic --json\n\n\
                             The set S = {s1, s2, ...} is the code 0.d1d2... with d_s = 3 for s in S.")]
     Subtraction(SubtractionArgs),
-    /// An octal game on a graph (seed 000, Definition 22): G of the whole graph, every position's value.
+    /// An octal game on a graph (Dailly, Octal games on graphs, Definition 22): G of the whole graph, every position's value.
     #[command(after_help = GRAPH_HELP)]
     Graph(GraphArgs),
-    /// Grundy values of k-podes whose legs have length 1..L (seed 000, Figure 34).
+    /// Grundy values of k-podes whose legs have length 1..L (Dailly, Octal games on graphs, Figure 34).
     #[command(after_help = "Examples:\n  grundy podes 0.33 --max-legs 10\n  \
                             grundy podes 0.33 --max-legs 8 --max-length 3 --out output/podes.csv\n\n\
                             CSV: legs,long_legs,g (legs = k, long_legs = legs of length 2); with \
                             --max-length L > 2: legs,len1,...,lenL,g. Solved on the CPU by the memo \
                             solver (canonical rooted trees), one memo for the whole table.")]
     Podes(PodesArgs),
-    /// Grundy values of bipodes B(a1,a2,b1,b2) with a middle chain of M edges (seed 000, Tables 4-5).
+    /// Grundy values of bipodes B(a1,a2,b1,b2) with a middle chain of M edges (Dailly, Octal games on graphs, Tables 4-5).
     #[command(
         after_help = "Examples:\n  grundy bipodes 0.33 --middle 1 --max 6 --out output/bipodes-1.csv\n  \
                             grundy bipodes 0.33 --middle 2 --max 4\n\n\
@@ -94,13 +94,13 @@ pub enum Command {
                             memo solver, one memo for the whole table."
     )]
     Bipodes(BipodesArgs),
-    /// Grundy's game on rectangles or boxes with sides up to M (seed 001): G of every shape.
+    /// Grundy's game on rectangles or boxes with sides up to M (Schrage, A two-dimensional generalization of Grundy's game): G of every shape.
     #[command(after_help = RECT_HELP)]
     Rect(RectArgs),
-    /// Delete Nim and its many-heap rules (seed 002): G of every nondecreasing tuple of heaps up to X.
+    /// Delete Nim and its many-heap rules (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim): G of every nondecreasing tuple of heaps up to X.
     #[command(after_help = DELETE_NIM_HELP)]
     DeleteNim(DeleteNimArgs),
-    /// The Game of Arrows (seed 003) on a graph, or a table of spiders.
+    /// The Game of Arrows (Mathews, The Game of Arrows on 3-legged spider graphs) on a graph, or a table of spiders.
     #[command(after_help = ARROWS_HELP)]
     Arrows(ArrowsArgs),
     /// Francis Su's Game of Cycles on a plane graph: who wins.
@@ -271,7 +271,7 @@ grundy rect --max 2048 --out output/rect-2048.csv --json\n  \
 grundy rect --max 64 --dims 3 --out output/boxes-64.csv\n  \
 grundy rect --max 200 --min-diff 3 --out -";
 
-const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of seed 002). \
+const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim). \
 Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
 tokens, one GPU dispatch per level. A position with no option has value 0.\n\n\
 CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn.\n\n\
@@ -282,7 +282,7 @@ grundy delete-nim --rule kdelete --heaps 6 --k 3 --max 12 --json";
 
 const ARROWS_HELP: &str = "Players take turns marking an unmarked edge with an arrow; an arrow may not \
 make a vertex a sink (every edge in) or a source (every edge out), so a leaf edge is never marked. \
-The last player to mark wins. --trimmed allows sinks and sources at leaves (seed 003, Section 3): \
+The last player to mark wins. --trimmed allows sinks and sources at leaves (Mathews, The Game of Arrows on 3-legged spider graphs, Section 3): \
 the Game of Arrows on G equals the trimmed game on its trimming T(G) (--trim prints T(G)).\n\n\
 Solvers: dense (every base-3 number over the edges, level by level from the full marking down; \
 up to 20 edges, on the GPU or the CPU twin) and memo (forests: the marked edges cut the forest \

@@ -1,4 +1,4 @@
-//! The Game of Arrows, its trimmed form and the Game of Cycles (seed 003):
+//! The Game of Arrows, its trimmed form and the Game of Cycles (Mathews, The Game of Arrows on 3-legged spider graphs):
 //! the dense solver against the seed's propositions and theorems, the GPU
 //! against the CPU twin, the trimming theorem on random trees.
 
@@ -65,7 +65,7 @@ fn paths_flows_crashes_twigs_and_rods() {
         assert_eq!(trimmed_path(n + 1, &[(n, n + 1)]), n as u8, "T_{n}");
     }
     // The Game of Arrows on a path: player two wins iff the edge count is
-    // even (seed 003, introduction) - from 2 edges on: a single edge can
+    // even (Mathews, The Game of Arrows on 3-legged spider graphs, introduction) - from 2 edges on: a single edge can
     // never be marked (both ends are leaves), so it too is a second-player win
     let single = ArrowGame::new(&path(2), ArrowRule::Arrows, Vec::new());
     assert_eq!(value(&single, &empty(&single)), 0);
@@ -323,7 +323,7 @@ fn the_decomposition_solver_carries_the_theorems_past_dense_tables() {
 
 #[test]
 fn four_odd_legs_are_not_always_a_second_player_win() {
-    // Beyond seed 003: with four legs, odd lengths do not settle it. The
+    // Beyond Mathews, The Game of Arrows on 3-legged spider graphs: with four legs, odd lengths do not settle it. The
     // smallest exception in the spider table to 16 is S(3, 7, 9, 11), an
     // N-position; the trimmed game on its trimming S(2, 6, 8, 10) agrees
     // (Theorem 3.4), and S(3, 7, 9, 9) is P as three odd legs would suggest.

@@ -293,7 +293,7 @@ fn bench_grid_sweep_solves_every_small_grid() {
             .unwrap_or_else(|| panic!("{code} {grid}"));
         row["g"].as_u64().unwrap()
     };
-    // 0.03 on 2 x n: N exactly when n is odd (seed 000, Corollary 35)
+    // 0.03 on 2 x n: N exactly when n is odd (Dailly, Octal games on graphs, Corollary 35)
     for n in 2..=8 {
         assert_eq!(g("0.03", &format!("grid:2x{n}")) != 0, n % 2 == 1, "2x{n}");
     }

@@ -1,4 +1,4 @@
-//! Octal games on graphs (seed 000) from first principles: chains against
+//! Octal games on graphs (Dailly, Octal games on graphs) from first principles: chains against
 //! heaps, forests against the xor rule, k-podes against Theorems 53 and 64,
 //! bipodes against Theorem 61's recursion and Lemma 55, grids against
 //! Corollaries 35 and 42 and the moves of Tables 2 and 3; the GPU kernel

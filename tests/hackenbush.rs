@@ -1,4 +1,4 @@
-//! Green Hackenbush (seed 004) against the principles that value it exactly.
+//! Green Hackenbush (the lecture notes on impartial games (2007)) against the principles that value it exactly.
 
 mod common;
 

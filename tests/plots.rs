@@ -270,7 +270,7 @@ fn every_table_command_draws_a_picture() {
 
 #[test]
 fn a_grid_table_shows_g_and_moves_of_every_corner_grid() {
-    // 0.03 on a grids: G and moves of the a x b corner (seed 000, Table 2: 3 x n)
+    // 0.03 on a grids: G and moves of the a x b corner (Dailly, Octal games on graphs, Table 2: 3 x n)
     let path = tmp("grid-3x4.png");
     run_ok(&[
         "graph",

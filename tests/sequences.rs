@@ -71,7 +71,7 @@ fn grundys_game_matches_seed_001_table_1() {
     assert_eq!(expected.len(), 100);
     let g = blocked("4!.0", 100);
     assert_eq!(&g[1..=100], &expected[..]);
-    // --min-diff 1 is the same game (seed 001, section 4 with d = 1).
+    // --min-diff 1 is the same game (Schrage, A two-dimensional generalization of Grundy's game, section 4 with d = 1).
     let d1 =
         general::sequence(&Code::parse("4.0").unwrap().with_min_diff(1), 100, &|_| {}).unwrap();
     assert_eq!(d1, g);

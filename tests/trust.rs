@@ -606,3 +606,77 @@ fn a_table_filled_from_a_certified_period_equals_the_computed_one() {
     let out = grundy(&["octal", "4!.0", "-n", "5000", "--backend", "cpu", "--json"]);
     assert!(json(&out)["filled_from"].is_null());
 }
+
+/// The README's recipe for `--format raw`, as a reader types it.
+const RAW_RECIPE: &str = "  with open(\"table.raw\", \"rb\") as f:\n      f.readline()\n      g = numpy.fromfile(f, dtype=\"<u2\")\n";
+
+#[test]
+fn a_raw_table_reads_back_as_the_readme_says() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(RAW_RECIPE),
+        "the README's raw recipe changed: update this test"
+    );
+    let raw = tmp("table.raw");
+    let csv = tmp("table.csv");
+    for (path, format) in [(&raw, "raw"), (&csv, "csv")] {
+        let out = grundy(&[
+            "octal",
+            "0.1777",
+            "-n",
+            "3000",
+            "--backend",
+            "cpu",
+            "--format",
+            format,
+            "--out",
+            path.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let expected: Vec<u16> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    // f.readline(): up to and including the first newline; then every u16, little-endian.
+    let bytes = std::fs::read(&raw).unwrap();
+    let body = &bytes[bytes.iter().position(|&b| b == b'\n').unwrap() + 1..];
+    let values: Vec<u16> = body
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(values, expected);
+    // Where Python has numpy, the recipe itself.
+    let script = format!(
+        "import numpy\n{}\nprint(','.join(map(str, g)))\n",
+        RAW_RECIPE
+            .replace("\n  ", "\n")
+            .trim_start()
+            .replace("table.raw", raw.to_str().unwrap())
+    );
+    match Command::new("python3")
+        .args(["-c", "import numpy"])
+        .output()
+    {
+        Ok(probe) if probe.status.success() => {
+            let out = Command::new("python3")
+                .args(["-c", &script])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", stderr(&out));
+            let got: Vec<u16> = String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .split(',')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            assert_eq!(got, expected, "numpy read the raw table differently");
+        }
+        _ => eprintln!(
+            "SKIPPED the numpy half of a_raw_table_reads_back_as_the_readme_says: no numpy"
+        ),
+    }
+}

@@ -1,6 +1,6 @@
-//! Rectangles and boxes (seed 001) and the Delete Nim rules (seed 002): the
+//! Rectangles and boxes (Schrage, A two-dimensional generalization of Grundy's game) and the Delete Nim rules (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim): the
 //! kernels against a naive reading of the rules, the seeds' theorems over
-//! every position up to a bound, Table 2 of seed 001, and GPU = CPU.
+//! every position up to a bound, Table 2 of Schrage, A two-dimensional generalization of Grundy's game, and GPU = CPU.
 
 mod common;
 
@@ -128,7 +128,7 @@ fn kernels_equal_a_naive_reading_of_every_rule() {
 
 #[test]
 fn delete_nim_is_the_2_adic_valuation_of_the_or_plus_one() {
-    // seed 002, Theorem 2.2: G<x, y> = v2((x | y) + 1), heaps 0..=200
+    // Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim, Theorem 2.2: G<x, y> = v2((x | y) + 1), heaps 0..=200
     let table = delete_nim(Rule::Delete, 2, None, 200);
     assert_eq!(table.len(), 201 * 202 / 2);
     for (h, v) in &table {
@@ -398,7 +398,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
 
 #[test]
 fn all_but_one_delete_values_depend_only_on_blocks_of_n_minus_1_sizes() {
-    // Beyond seed 002 (which gives the P-positions only): G of an ABO-delete
+    // Beyond Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim (which gives the P-positions only): G of an ABO-delete
     // position is unchanged when a heap z moves within its block
     // floor((z - 1) / (n - 1)); checked here over every position.
     for (n, max) in [(3, 60), (4, 36), (5, 20)] {

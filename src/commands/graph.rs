@@ -450,7 +450,7 @@ impl GraphSummary {
 }
 
 /// The leg-length multisets of the pode table, `counts[j]` legs of length
-/// j + 1: by number of legs, then by longer legs (as seed 000 Figure 34 reads).
+/// j + 1: by number of legs, then by longer legs (as Dailly, Octal games on graphs, Figure 34 reads).
 pub fn pode_rows(max_legs: usize, max_length: usize) -> Vec<Vec<usize>> {
     fn fill(left: usize, idx: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         if idx == 0 {

@@ -1,5 +1,5 @@
 //! CPU twin of `shaders/delete_level.wgsl`: one level of a Delete Nim rule
-//! (seed 002). A move deletes `delete` heaps and splits `split` of the others
+//! (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim). A move deletes `delete` heaps and splits `split` of the others
 //! into `parts` non-empty heaps each (the rest are kept). Heaps of equal size
 //! play the same role in one order only.
 //!

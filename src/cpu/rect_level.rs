@@ -1,5 +1,5 @@
 //! CPU twin of `shaders/rect_level.wgsl`: one level of Grundy's game on
-//! rectangles or boxes (seed 001). Every box whose sides sum to the level's
+//! rectangles or boxes (Schrage, A two-dimensional generalization of Grundy's game). Every box whose sides sum to the level's
 //! total gets the mex over its cuts of the xor of the two pieces. A side s
 //! is cut into i and s - i when s - 2i >= min_diff.
 

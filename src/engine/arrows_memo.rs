@@ -1,4 +1,4 @@
-//! The decomposition solver for edge games on forests (seed 003, Section 4):
+//! The decomposition solver for edge games on forests (Mathews, The Game of Arrows on 3-legged spider graphs, Section 4):
 //! the marked edges cut a forest into pieces of unmarked edges that are
 //! independent games once every vertex remembers what the marks at it
 //! allow. G of a state is the xor of its pieces' values, and pieces are

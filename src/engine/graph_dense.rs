@@ -246,7 +246,7 @@ pub fn moves_played(winning: bool, options: &[(u8, u8)]) -> u8 {
 
 /// Moves played from every position when the winner plays to empty the
 /// graph (the longest game among winning moves) and the loser plays to stop
-/// that (the shortest): seed 000, Tables 2 and 3.
+/// that (the shortest): Dailly, Octal games on graphs, Tables 2 and 3.
 pub fn moves_table(graph: &Graph, code: &GraphCode, values: &[u8]) -> Vec<u8> {
     let kern = GraphKernel::new(graph, code);
     let mut moves = vec![0u8; values.len()];

@@ -1,7 +1,7 @@
 //! The reachable solver: only the positions reachable from the whole graph,
 //! found level by level from the top, then valued level by level from the
 //! bottom, each level one parallel step. Positions are whole masks (no
-//! component sums), so the moves played (seed 000 Tables 2 and 3) come out
+//! component sums), so the moves played (Dailly, Octal games on graphs, Tables 2 and 3) come out
 //! too, and graphs beyond a dense table's 34 vertices can be asked for them.
 //! It wins where few positions are reachable (0.03: a move takes two
 //! vertices and may not disconnect).

@@ -1,4 +1,4 @@
-//! Green Hackenbush on a rooted graph (seed 004): a position is the mask of
+//! Green Hackenbush on a rooted graph (the 2007 lecture notes on impartial games): a position is the mask of
 //! the edges still standing; a move cuts one and drops every edge no longer
 //! connected to the ground. Positions are remembered by mask (a position
 //! only ever holds grounded edges, so few masks are met).

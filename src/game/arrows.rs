@@ -1,4 +1,4 @@
-//! Edge games of seed 003: the Game of Arrows (mark an unmarked edge with
+//! Edge games of Mathews, The Game of Arrows on 3-legged spider graphs: the Game of Arrows (mark an unmarked edge with
 //! an arrow, never making a sink or a source at a constrained vertex), its
 //! trimmed form (leaves unconstrained), and Francis Su's Game of Cycles
 //! (the Game of Arrows on a plane graph where completing a cycle cell wins
@@ -14,7 +14,7 @@ use super::graph::{Graph, bits};
 pub enum ArrowRule {
     /// No sink or source anywhere (a leaf edge is never marked).
     Arrows,
-    /// Sinks and sources allowed at leaves (seed 003, Section 3).
+    /// Sinks and sources allowed at leaves (Mathews, The Game of Arrows on 3-legged spider graphs, Section 3).
     Trimmed,
     /// The Game of Arrows plus cycle cells: completing one wins at once.
     Cycles,
@@ -265,7 +265,7 @@ pub fn parse_faces(text: &str) -> Result<Vec<Vec<usize>>, String> {
         .collect()
 }
 
-/// The trimming T(G) of seed 003, Definition 3.3: drop the leaves, then
+/// The trimming T(G) of Mathews, The Game of Arrows on 3-legged spider graphs, Definition 3.3: drop the leaves, then
 /// split the graph apart at every vertex that was next to a leaf (each edge
 /// {a, x} at such a vertex a gets its own copy a_x). Returns the trimmed
 /// graph's vertex count and edges; its edges correspond one to one to the

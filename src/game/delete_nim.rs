@@ -1,9 +1,9 @@
-//! Delete Nim and its many-heap rules (seed 002): delete some heaps, split
+//! Delete Nim and its many-heap rules (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim): delete some heaps, split
 //! others, so that a position keeps its number of heaps.
 
 use crate::engine::tuple_space::MAX_HEAPS;
 
-/// A ruleset of seed 002.
+/// A ruleset of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rule {
@@ -90,7 +90,7 @@ impl DeleteNim {
     }
 
     /// Delete Nim's heaps may be empty: its table is VDN's, shifted by one
-    /// (seed 002, after Definition 2.3). The size stored is the heap plus this.
+    /// (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim, after Definition 2.3). The size stored is the heap plus this.
     pub fn shift(&self) -> u32 {
         u32::from(self.rule == Rule::Delete)
     }

@@ -1,4 +1,4 @@
-//! Octal codes played on graphs (seed 000, Definition 22): digit `d_i` says
+//! Octal codes played on graphs (Dailly, Octal games on graphs, Definition 22): digit `d_i` says
 //! whether a connected set of `i` vertices may be removed from a component,
 //! bit `j` of it allowing that component to be left in exactly `j` pieces.
 

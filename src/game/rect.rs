@@ -1,4 +1,4 @@
-//! Grundy's game on rectangles and boxes (seed 001, Sections 3-4): break a
+//! Grundy's game on rectangles and boxes (Schrage, A two-dimensional generalization of Grundy's game, Sections 3-4): break a
 //! box along a grid line into two boxes of unequal size (or whose sides
 //! along the cut differ by at least d); a split is worth the xor of its two
 //! pieces.
