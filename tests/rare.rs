@@ -10,7 +10,7 @@ use grundy::engine::heap_kernel::HeapKernelCode;
 use grundy::engine::heap_table::HeapTable;
 use grundy::engine::rare::RareCode;
 use grundy::engine::sequence::{Algorithm, SequenceRun};
-use grundy::engine::{Backend, HeapEngine, cpu_blocked};
+use grundy::engine::{HeapEngine, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;
 
@@ -24,7 +24,7 @@ fn run(code: &Code, algorithm: Algorithm, n: u64) -> (HeapTable, HeapEngine) {
     let done = run
         .extend(
             n,
-            &Backend::Cpu,
+            &grundy::engine::LazyBackend::cpu(),
             &GpuTuning::default(),
             &mut |_| {},
             &|_| {},

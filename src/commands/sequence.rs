@@ -14,7 +14,7 @@ use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
-use crate::engine::{Backend, HeapEngine, MAX_HEAP, checkpoint, memory};
+use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, checkpoint, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, SequenceWriter, nim_digit};
 use crate::game::Code;
@@ -188,7 +188,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         &format!("a table of {} values", plan.target + 1),
         run.memory_needed(plan.target + 1),
     )?;
-    let backend = Backend::open(args.backend, &mut notice)?;
+    let backend = LazyBackend::new(args.backend, quiet)?;
     let mut writer = match &args.out {
         Some(path) => Some(SequenceWriter::create(
             path,
@@ -252,7 +252,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
 /// fills from a certified period, doubles N under --until-periodic.
 fn compute(
     run: &mut SequenceRun,
-    backend: &Backend,
+    backend: &LazyBackend,
     args: &SequenceArgs,
     plan: &Plan,
     saves: &mut Saves,
@@ -362,7 +362,7 @@ fn summarise(
     set: Option<Vec<u32>>,
     args: &SequenceArgs,
     run: &SequenceRun,
-    backend: &Backend,
+    backend: &LazyBackend,
     computed: &Computed,
     resumed_heaps: u64,
     plan: &Plan,
@@ -377,10 +377,9 @@ fn summarise(
         min_diff: code.min_diff,
         n: run.table.len() as u64 - 1,
         backend: run.ran_on,
-        adapter: if run.ran_on == "gpu" {
-            backend.adapter()
-        } else {
-            None
+        adapter: match backend.opened() {
+            Some(b) if run.ran_on == "gpu" => b.adapter(),
+            _ => None,
         },
         algorithm: args.algorithm,
         engine: run.engine,

@@ -111,6 +111,60 @@ impl Backend {
     }
 }
 
+/// A backend opened the first time work needs it: a run that never leaves
+/// the CPU (rare values, a table filled from its period) never probes for a
+/// GPU, which costs tens of milliseconds even when none is there.
+pub struct LazyBackend {
+    choice: BackendChoice,
+    quiet: bool,
+    opened: std::cell::OnceCell<Backend>,
+}
+
+impl LazyBackend {
+    /// `--backend gpu` opens at once: its errors come before any work.
+    pub fn new(choice: BackendChoice, quiet: bool) -> Result<LazyBackend> {
+        let lazy = LazyBackend {
+            choice,
+            quiet,
+            opened: std::cell::OnceCell::new(),
+        };
+        if choice != BackendChoice::Auto {
+            lazy.get()?;
+        }
+        Ok(lazy)
+    }
+
+    /// The CPU backend, already open.
+    pub fn cpu() -> LazyBackend {
+        let lazy = LazyBackend {
+            choice: BackendChoice::Cpu,
+            quiet: true,
+            opened: std::cell::OnceCell::new(),
+        };
+        let _ = lazy.opened.set(Backend::Cpu);
+        lazy
+    }
+
+    /// The backend, opened now if it was not yet.
+    pub fn get(&self) -> Result<&Backend> {
+        if let Some(backend) = self.opened.get() {
+            return Ok(backend);
+        }
+        let quiet = self.quiet;
+        let backend = Backend::open(self.choice, &mut |m| {
+            if !quiet {
+                eprintln!("grundy: {m}");
+            }
+        })?;
+        Ok(self.opened.get_or_init(|| backend))
+    }
+
+    /// The backend if some work opened it.
+    pub fn opened(&self) -> Option<&Backend> {
+        self.opened.get()
+    }
+}
+
 /// Which engine computed a heap table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

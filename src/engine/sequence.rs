@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare::{self, Outcome, Persist, RareCode, RareRun};
-use crate::engine::{Backend, HeapEngine, extend_heap_table, memory};
+use crate::engine::{Backend, HeapEngine, LazyBackend, extend_heap_table, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
 use crate::gpu::heap::{GpuStats, GpuTuning};
@@ -107,7 +107,7 @@ impl<'a> SequenceRun<'a> {
     pub fn extend_on_cpu(&mut self, to: u64) -> Result<()> {
         self.extend(
             to,
-            &Backend::Cpu,
+            &LazyBackend::cpu(),
             &GpuTuning::default(),
             &mut |_| {},
             &|_| {},
@@ -121,7 +121,7 @@ impl<'a> SequenceRun<'a> {
     pub fn extend(
         &mut self,
         to: u64,
-        backend: &Backend,
+        backend: &LazyBackend,
         tuning: &GpuTuning,
         notice: &mut dyn FnMut(&str),
         progress: &dyn Fn(u64),
@@ -143,7 +143,8 @@ impl<'a> SequenceRun<'a> {
         }
         let start = Instant::now();
         let use_rare = self.rare_code.is_some() && !self.dense;
-        if use_rare && matches!(backend, Backend::Gpu(_)) && !self.said_rare_on_cpu {
+        let gpu_open = matches!(backend.opened(), Some(Backend::Gpu(_)));
+        if use_rare && gpu_open && !self.said_rare_on_cpu {
             notice(&format!(
                 "{}: rare values run on the CPU; --algorithm naive runs the blocked brute force \
                  on the GPU",
@@ -154,11 +155,11 @@ impl<'a> SequenceRun<'a> {
         let mut done = if use_rare {
             self.extend_rare(to, notice, progress, stop)?
         } else {
-            self.extend_brute(to, backend, tuning, notice, progress, stop)?
+            self.extend_brute(to, backend.get()?, tuning, notice, progress, stop)?
         };
         if use_rare && self.dense {
             // Auto gave up on rare values in this call: the rest by brute force.
-            done = self.extend_brute(to, backend, tuning, notice, progress, stop)?;
+            done = self.extend_brute(to, backend.get()?, tuning, notice, progress, stop)?;
         }
         self.seconds += start.elapsed().as_secs_f64();
         Ok(done)
