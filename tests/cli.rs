@@ -421,7 +421,18 @@ const NO_ADAPTER_BACKEND: &str = "metal";
 fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
     let run = |backend: &str| {
         Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(["octal", "0.07", "-n", "300", "--json", "--backend", backend])
+            // The brute force: the run needs a backend (rare values never open one).
+            .args([
+                "octal",
+                "0.07",
+                "-n",
+                "300",
+                "--algorithm",
+                "naive",
+                "--json",
+                "--backend",
+                backend,
+            ])
             .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
             .output()
             .unwrap()

@@ -66,13 +66,37 @@ fn auto_never_runs_on_a_software_adapter() {
         Ok(Some(ctx)) => ctx,
         _ => return skip_without_gpu("auto_never_runs_on_a_software_adapter", "no adapter"),
     };
-    let out = grundy(&["octal", "0.07", "-n", "2000", "--json"]);
+    // The brute force: work a GPU would take, were there a real one.
+    let naive = ["--algorithm", "naive", "--no-fill", "--json"];
+    let out = grundy(&[&["octal", "0.07", "-n", "2000"][..], &naive].concat());
     let summary = json(&out);
     if ctx.is_software() {
         assert_eq!(summary["backend"], "cpu", "{summary}");
         let notice = stderr(&out);
         assert!(notice.contains("only a software GPU"), "{notice}");
         assert_eq!(notice.matches("software").count(), 1, "said once: {notice}");
+        // Every command that opens a GPU follows the same rule.
+        for args in [
+            vec!["rect", "--max", "6", "--json"],
+            vec![
+                "delete-nim",
+                "--rule",
+                "single",
+                "--heaps",
+                "3",
+                "--max",
+                "8",
+                "--json",
+            ],
+            vec!["survey", "--digits", "1", "-n", "100", "--json"],
+            vec![
+                "graph", "0.33", "--graph", "grid:2x3", "--solver", "dense", "--json",
+            ],
+        ] {
+            let out = grundy(&args);
+            assert_eq!(json(&out)["backend"], "cpu", "{args:?}");
+            assert!(stderr(&out).contains("only a software GPU"), "{args:?}");
+        }
         let forced = grundy(&["rect", "--max", "6", "--backend", "gpu", "--json"]);
         assert_eq!(json(&forced)["backend"], "gpu");
         assert!(
@@ -82,16 +106,7 @@ fn auto_never_runs_on_a_software_adapter() {
         );
     } else {
         // A real GPU: auto takes it for the blocked kernels.
-        let naive = grundy(&[
-            "octal",
-            "0.07",
-            "-n",
-            "2000",
-            "--algorithm",
-            "naive",
-            "--json",
-        ]);
-        assert_eq!(json(&naive)["backend"], "gpu");
+        assert_eq!(summary["backend"], "gpu", "{summary}");
     }
 }
 
