@@ -7,13 +7,11 @@ set -euo pipefail
 bin=${1:-target/release/grundy}
 export NODEVICE_SELECT=1
 
-# Wall seconds of one command (stdout and stderr dropped).
+# Wall seconds of one command (its own output dropped); bash's own timer,
+# so the script needs nothing a bare lent machine may lack.
 seconds() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc -l
+    local TIMEFORMAT=%R
+    { time "$@" >/dev/null 2>&1; } 2>&1 || true
 }
 
 row() {
@@ -22,10 +20,11 @@ row() {
     auto=$(seconds "$bin" "$@")
     cpu=$(seconds "$bin" "$@" --backend cpu)
     gpu=$(seconds "$bin" "$@" --backend gpu)
-    printf '%-44s %9.2f %9.2f %9.2f %9.2f\n' "$name" "$auto" "$cpu" "$gpu" "$(echo "$auto / $cpu" | bc -l)"
+    printf '%-44s %9.2f %9.2f %9.2f %9.2f\n' "$name" "$auto" "$cpu" "$gpu" \
+        "$(awk -v a="$auto" -v c="$cpu" 'BEGIN { print (c > 0 ? a / c : 0) }')"
 }
 
-echo "adapter: $("$bin" bench --only heaps --quick --json --backend gpu 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["adapter"])' 2>/dev/null || echo none)"
+"$bin" bench --only heaps --quick --backend gpu 2>/dev/null | grep '^GPU:' || echo "GPU: none"
 printf '%-44s %9s %9s %9s %9s\n' command "auto s" "cpu s" "gpu s" auto/cpu
 row "octal 0.07 -n 100000" octal 0.07 -n 100000
 row "octal 0.07 -n 100000 --no-fill" octal 0.07 -n 100000 --no-fill

@@ -7,6 +7,8 @@
 #   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids
 #   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU (three
 #                                        workgroup sizes) then CPU
+#   bash scripts/gpu-figures.sh auto     the default backend against --backend cpu
+#                                        (scripts/auto-vs-cpu.sh: auto must take the card)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-figures}
@@ -25,6 +27,9 @@ log="$OUT/$1.log"
 } 2>&1 | tee "$log"
 
 case "$1" in
+auto)
+    bash scripts/auto-vs-cpu.sh "$bin/grundy" 2>&1 | tee -a "$log"
+    ;;
 tests)
     export GRUNDY_REQUIRE_GPU=1
     for t in gpu graphs survey_kernel arrows tuples; do
