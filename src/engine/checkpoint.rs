@@ -204,6 +204,31 @@ mod tests {
     }
 
     #[test]
+    fn a_checkpoint_from_before_checksums_is_read_with_its_values_checked() {
+        let path = scratch("v1");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let code = Code::parse("0.07").unwrap();
+        let HeapTable::Narrow(g) = computed(&code, 3000) else {
+            panic!("0.07 fits one byte per value")
+        };
+        let header = format!(
+            "{{\"format\":\"{FORMAT_V1}\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":{},\"bytes_per_value\":1}}\n",
+            g.len()
+        );
+        std::fs::write(&path, [header.as_bytes(), &g].concat()).unwrap();
+        assert_eq!(load(&path, &code).unwrap(), HeapTable::Narrow(g.clone()));
+        let mut bad = g;
+        bad[100] ^= 1;
+        std::fs::write(&path, [header.as_bytes(), &bad].concat()).unwrap();
+        let err = load(&path, &code).unwrap_err().to_string();
+        assert!(
+            err.contains("G(100)") && err.contains("but the rules give"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
     fn every_flipped_bit_is_refused() {
         let path = scratch("flip");
         let code = Code::parse("0.137").unwrap();

@@ -311,6 +311,27 @@ pub fn cpu_blocked(
     cpu_blocked_until(code, table, to, progress, &|| false)
 }
 
+/// Option reads per CPU block, about: past a million heaps the GPU's block
+/// of 2048 heaps would keep one CPU block (and so a Ctrl-C, or a due
+/// checkpoint) waiting for seconds.
+const CPU_BLOCK_WORK: u64 = 1 << 29;
+
+/// The GPU's blocks, each cut into pieces of at most `CPU_BLOCK_WORK`
+/// option reads (a block may start anywhere the table below it is known).
+fn cpu_blocks(from: u32, to: u32) -> Vec<heap_kernel::Block> {
+    let mut blocks = Vec::new();
+    for blk in plan_blocks(from, to, MAX_BLOCK) {
+        let cap = (CPU_BLOCK_WORK / (blk.s as u64).max(1)).clamp(64, MAX_BLOCK as u64) as u32;
+        let mut s = blk.s;
+        while s < blk.s + blk.b {
+            let b = cap.min(blk.s + blk.b - s);
+            blocks.push(heap_kernel::Block { s, b });
+            s += b;
+        }
+    }
+    blocks
+}
+
 /// As `cpu_blocked`, ending after the block during which `stop()` said so.
 pub fn cpu_blocked_until(
     code: &HeapKernelCode,
@@ -324,7 +345,7 @@ pub fn cpu_blocked_until(
     let mut max_value = table.iter().copied().max().unwrap_or(0) as u32;
     table.resize(to as usize + 1, 0);
     let mut min_words = 1;
-    let blocks = plan_blocks(from, to, MAX_BLOCK);
+    let blocks = cpu_blocks(from, to);
     let mut next = 0;
     while next < blocks.len() {
         let blk = blocks[next];
@@ -354,6 +375,27 @@ pub fn cpu_blocked_until(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_blocks_tile_the_heaps_and_shrink_past_a_million() {
+        let blocks = cpu_blocks(5, 3_000_000);
+        assert_eq!(blocks[0].s, 5);
+        for pair in blocks.windows(2) {
+            assert_eq!(pair[0].s + pair[0].b, pair[1].s, "contiguous");
+        }
+        let last = blocks.last().unwrap();
+        assert_eq!(last.s + last.b, 3_000_001);
+        for blk in &blocks {
+            // a piece starts at most one GPU block past where its cap was set
+            assert!(blk.b <= MAX_BLOCK);
+            assert!(blk.s as u64 * blk.b as u64 <= 2 * CPU_BLOCK_WORK, "{blk:?}");
+        }
+        assert!(
+            blocks
+                .iter()
+                .any(|blk| blk.b < MAX_BLOCK && blk.s > 1_000_000)
+        );
+    }
 
     #[test]
     fn grids_fold_past_the_row_limit() {
