@@ -82,8 +82,8 @@ impl Plan {
             .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
             .ok_or_else(|| {
                 Error::Input(format!(
-                    "--checkpoint-every {:?}: expected a number of seconds from 0.001 to \
-                     {MAX_CHECKPOINT_EVERY}",
+                    "--checkpoint-every {:?}: expected a positive number of seconds, at most \
+                     {MAX_CHECKPOINT_EVERY} (a year)",
                     args.checkpoint_every
                 ))
             })?;
@@ -156,6 +156,11 @@ impl Saves<'_> {
     /// The message for Ctrl-C: what the file holds now, exactly.
     fn interrupted(&self, code: &Code) -> Error {
         let path = self.path.map_or(String::new(), |p| p.display().to_string());
+        if self.heaps == 0 {
+            return Error::Interrupted(format!(
+                "interrupted before any heap was done: nothing was written, {path} included"
+            ));
+        }
         Error::Interrupted(format!(
             "interrupted: {path} holds heaps 0..={} of {} (no other output was written); \
              continue with --resume {path}",
