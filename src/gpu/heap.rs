@@ -106,7 +106,7 @@ pub fn chunk_shift_for(ctx: &GpuContext, values: u64, tuning: &GpuTuning) -> Res
 /// the software Vulkan driver, ends every loop of an invocation after 65535
 /// iterations in all, silently), or `None` when there is no such cap.
 pub fn loop_budget(ctx: &GpuContext) -> Option<u64> {
-    (ctx.info.device_type == wgpu::DeviceType::Cpu).then_some(60_000)
+    ctx.is_software().then_some(60_000)
 }
 
 /// The block length to use: the tuning's, shrunk until the in-order kernel
