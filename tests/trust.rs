@@ -97,6 +97,17 @@ fn auto_never_runs_on_a_software_adapter() {
             assert_eq!(json(&out)["backend"], "cpu", "{args:?}");
             assert!(stderr(&out).contains("only a software GPU"), "{args:?}");
         }
+        // bench: auto times the CPU alone; gpu labels llvmpipe's columns.
+        let bench =
+            |backend: &str| grundy(&["bench", "--quick", "--only", "tables", "--backend", backend]);
+        let out = bench("auto");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("GPU: none"));
+        let out = bench("gpu");
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            table.contains("software adapter") && table.contains("sw-gpu s"),
+            "{table}"
+        );
         let forced = grundy(&["rect", "--max", "6", "--backend", "gpu", "--json"]);
         assert_eq!(json(&forced)["backend"], "gpu");
         assert!(
@@ -693,5 +704,36 @@ fn a_raw_table_reads_back_as_the_readme_says() {
         _ => eprintln!(
             "SKIPPED the numpy half of a_raw_table_reads_back_as_the_readme_says: no numpy"
         ),
+    }
+}
+
+#[test]
+fn papers_are_cited_by_author_and_title() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(readme.contains("## References") && readme.contains("Dailly, *Octal games on graphs*"));
+    let mut texts = vec![readme];
+    for command in [
+        "",
+        "graph",
+        "podes",
+        "bipodes",
+        "rect",
+        "delete-nim",
+        "arrows",
+        "hackenbush",
+    ] {
+        let args: Vec<&str> = [command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        texts.push(String::from_utf8_lossy(&grundy(&args).stdout).into_owned());
+    }
+    for text in &texts {
+        assert!(
+            !text.contains("seed 0"),
+            "a file number, not a paper: {}",
+            &text[..text.len().min(200)]
+        );
     }
 }

@@ -23,11 +23,7 @@ const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
 /// holds, and 64 threads (two warps) would leave it mostly idle.
 pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32, String> {
     let Some(threads) = requested else {
-        return Ok(if ctx.is_software() {
-            64
-        } else {
-            256
-        });
+        return Ok(if ctx.is_software() { 64 } else { 256 });
     };
     let most = ctx
         .limits
