@@ -155,3 +155,22 @@ fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
     let mut pipelines = ctx.pipelines("arrows_level", &layout, SOURCE, &["arrows_level"]);
     (layout, pipelines.remove(0))
 }
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+    use crate::engine::arrows_kernel::{DENSE_MAX_EDGES, FACES_PER_EDGE};
+    use crate::gpu::shader_check::{constant, struct_size, validated};
+
+    #[test]
+    fn the_arrows_kernel_validates_and_shares_rust_constants() {
+        let module = validated("arrows_level", SOURCE);
+        assert_eq!(constant(&module, "WG"), WG as u32);
+        assert_eq!(constant(&module, "MAX_EDGES"), DENSE_MAX_EDGES as u32);
+        assert_eq!(constant(&module, "FACES_PER_EDGE"), FACES_PER_EDGE as u32);
+        assert_eq!(
+            struct_size(&module, "Params"),
+            std::mem::size_of::<Params>() as u32
+        );
+    }
+}

@@ -316,3 +316,33 @@ fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
     });
     (layout, pipeline)
 }
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+    use crate::engine::graph_kernel as k;
+    use crate::gpu::shader_check::{constant, struct_size, validated};
+
+    #[test]
+    fn the_graph_kernel_validates_and_shares_rust_constants() {
+        let module = validated("graph_level", SOURCE);
+        let shared = [
+            ("WG", WG as u32),
+            ("MAX_TAKE", k::GPU_MAX_TAKE as u32),
+            ("BINOM_DIM", k::BINOM_DIM as u32),
+            ("MAX_VALUE", k::MAX_VALUE),
+            ("VALUE_BITS", k::VALUE_BITS),
+            ("CONNECTED", k::CONNECTED),
+            ("OVERFLOW", k::OVERFLOW),
+        ];
+        for (name, rust) in shared {
+            assert_eq!(constant(&module, name), rust, "{name}");
+        }
+        let data = std::mem::size_of::<GraphData>() as u32;
+        assert_eq!(struct_size(&module, "GraphData"), data);
+        assert_eq!(
+            struct_size(&module, "Params"),
+            std::mem::size_of::<Params>() as u32
+        );
+    }
+}

@@ -360,3 +360,45 @@ impl Kernels {
         }
     }
 }
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+    use crate::engine::heap_kernel::{self as k, WG};
+    use crate::gpu::shader_check::{constant, struct_size, validated};
+
+    #[test]
+    fn the_heap_kernels_validate_and_share_rust_constants() {
+        for (name, body) in [
+            ("options_below", OPTIONS_BELOW),
+            ("finish_block", FINISH_BLOCK),
+        ] {
+            let module = validated(name, &format!("{COMMON}\n{body}"));
+            let shared = [
+                ("WG", WG as u32),
+                ("MAX_WORDS", k::MAX_WORDS),
+                ("MAX_BLOCK", k::MAX_BLOCK),
+                ("SLICE", k::SLICE),
+                ("ST_HALT", ST_HALT as u32),
+                ("ST_MAX", ST_MAX as u32),
+                ("ST_MIN_WORDS", ST_MIN_WORDS as u32),
+                ("ST_DONE", ST_DONE as u32),
+                ("ST_HALT_AT", ST_HALT_AT as u32),
+                ("MOD_PLAIN", k::MOD_PLAIN),
+                ("MOD_DISTINCT", k::MOD_DISTINCT),
+                ("MOD_NOT_ALL_EQUAL", k::MOD_NOT_ALL_EQUAL),
+                ("MOD_ALL_EQUAL", k::MOD_ALL_EQUAL),
+            ];
+            for (constant_name, rust) in shared {
+                assert_eq!(
+                    constant(&module, constant_name),
+                    rust,
+                    "{name}: {constant_name}"
+                );
+            }
+            let size = std::mem::size_of::<Params>() as u32;
+            assert_eq!(struct_size(&module, "Params"), size, "{name}: Params");
+            assert!(size as u64 <= PARAMS_STRIDE);
+        }
+    }
+}

@@ -5,6 +5,8 @@ pub mod context;
 pub mod graph;
 pub mod heap;
 pub mod levels;
+#[cfg(test)]
+mod shader_check;
 pub mod survey;
 pub mod timer;
 pub mod tuples;

@@ -275,3 +275,20 @@ impl<'a> GpuSurvey<'a> {
         )?))
     }
 }
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+    use crate::engine::survey_kernel::MODE_RARE;
+    use crate::gpu::shader_check::{constant, struct_size, validated};
+
+    #[test]
+    fn the_survey_kernel_validates_and_shares_rust_constants() {
+        let module = validated("survey_block", SURVEY_BLOCK_WGSL);
+        assert_eq!(constant(&module, "MAX_WORDS"), MAX_WORDS);
+        assert_eq!(constant(&module, "STATE_WORDS"), STATE_WORDS as u32);
+        assert_eq!(constant(&module, "MODE_RARE"), MODE_RARE);
+        // The host writes the parameters as eight u32 words.
+        assert_eq!(struct_size(&module, "Params"), 8 * 4);
+    }
+}

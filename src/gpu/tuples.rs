@@ -240,3 +240,27 @@ fn kernels(
         }
     }
 }
+
+#[cfg(test)]
+mod shader_tests {
+    use super::*;
+    use crate::engine::tuple_kernel::OVERFLOW;
+    use crate::engine::tuple_space::MAX_HEAPS;
+    use crate::gpu::shader_check::{constant, struct_size, validated};
+
+    #[test]
+    fn the_tuple_kernels_validate_and_share_rust_constants() {
+        for (name, body) in [("rect_level", RECT_LEVEL), ("delete_level", DELETE_LEVEL)] {
+            let module = validated(name, &format!("{COMMON}\n{body}"));
+            assert_eq!(constant(&module, "WG"), WG as u32, "{name}");
+            assert_eq!(constant(&module, "MAX_HEAPS"), MAX_HEAPS as u32, "{name}");
+            assert_eq!(
+                constant(&module, "VALUE_WORDS"),
+                VALUE_WORDS as u32,
+                "{name}"
+            );
+            assert_eq!(constant(&module, "OVERFLOW"), OVERFLOW, "{name}");
+            assert_eq!(struct_size(&module, "Params") as u64, PARAMS_SIZE, "{name}");
+        }
+    }
+}
