@@ -17,7 +17,7 @@ rm -rf .device && mkdir -p .device/bin
 cp target/release/grundy .device/bin/
 # the test binaries whose GPU tests need an adapter (library-only: they do
 # not run the grundy binary, whose path is compiled into the CLI tests)
-cargo test --release --no-run --message-format=json 2>/dev/null |
+GRUNDY_REQUIRE_GPU=1 cargo test --release --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, shutil, sys
 wanted = {"gpu", "graphs", "survey_kernel", "arrows", "tuples"}

@@ -176,6 +176,10 @@ fn the_game_of_arrows_equals_the_trimmed_game_on_the_trimming() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
     let Some(gpu) = gpu_or_skip("gpu_tables_equal_the_cpu_twin_on_random_graphs") else {
         return;

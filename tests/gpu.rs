@@ -30,6 +30,10 @@ fn cpu_table(code: &Code, n: u32) -> Vec<u16> {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_equals_cpu_on_random_codes() {
     let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_codes") else {
         return;
@@ -57,6 +61,10 @@ fn gpu_equals_cpu_on_random_codes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_equals_cpu_across_blocks_chunks_and_2d_grids() {
     let Some(backend) = gpu_or_skip("gpu_equals_cpu_across_blocks_chunks_and_2d_grids") else {
         return;
@@ -87,6 +95,10 @@ fn gpu_equals_cpu_across_blocks_chunks_and_2d_grids() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_follows_values_that_keep_growing() {
     let Some(backend) = gpu_or_skip("gpu_follows_values_that_keep_growing") else {
         return;
@@ -105,6 +117,10 @@ fn gpu_follows_values_that_keep_growing() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_extends_a_table_from_an_odd_length() {
     let Some(backend) = gpu_or_skip("gpu_extends_a_table_from_an_odd_length") else {
         return;

@@ -561,6 +561,10 @@ fn connected_only_walk_equals_the_full_table() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_equals_cpu_on_random_graphs() {
     let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_graphs") else {
         return;

@@ -126,6 +126,10 @@ fn the_kernel_refuses_what_it_cannot_run() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_survey_kernel_equals_its_twin() {
     let Some(Backend::Gpu(ctx)) = gpu_or_skip("gpu_survey_kernel_equals_its_twin") else {
         return;
@@ -257,6 +261,10 @@ fn choose_mode_takes_rare_values_where_they_pay() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_survey_rows_equal_cpu_survey_rows() {
     let Some(Backend::Gpu(ctx)) = gpu_or_skip("gpu_survey_rows_equal_cpu_survey_rows") else {
         return;

@@ -213,6 +213,10 @@ fn ctrl_c_on_rare_values_saves_too() {
 
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn ctrl_c_on_the_gpu_brute_force_saves() {
     if !matches!(GpuContext::open(), Ok(Some(_))) {
         return skip_without_gpu("ctrl_c_on_the_gpu_brute_force_saves", "no adapter");

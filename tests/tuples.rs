@@ -355,6 +355,10 @@ fn boxes_follow_schrages_three_dimensional_theorem() {
 }
 
 #[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
 fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     let Some(backend) = gpu_or_skip("gpu_tables_equal_the_cpu_twins_on_random_games") else {
         return;
