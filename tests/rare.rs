@@ -5,10 +5,10 @@ mod common;
 
 use common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
-use grundy::analysis::rare::rare_positions;
+use grundy::analysis::rare_split::rare_positions;
 use grundy::engine::heap_kernel::HeapKernelCode;
 use grundy::engine::heap_table::HeapTable;
-use grundy::engine::rare::RareCode;
+use grundy::engine::rare_values::RareCode;
 use grundy::engine::sequence::{Algorithm, SequenceRun};
 use grundy::engine::{HeapEngine, cpu_blocked};
 use grundy::game::Code;

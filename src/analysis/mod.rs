@@ -1,5 +1,5 @@
 //! What a researcher reads first about a table: periods and statistics.
 
 pub mod period;
-pub mod rare;
+pub mod rare_split;
 pub mod stats;

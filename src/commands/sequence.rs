@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
-use crate::analysis::rare::{RareSplit, RareSummary};
+use crate::analysis::rare_split::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::heap_table::HeapTable;

@@ -10,7 +10,7 @@ use super::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::cli::SurveyArgs;
 use crate::engine::heap_table::HeapTable;
-use crate::engine::rare::rare_parity;
+use crate::engine::rare_values::rare_parity;
 use crate::engine::sequence::Algorithm;
 use crate::engine::sequence::{SequenceRun, rare_code_for};
 use crate::engine::survey_kernel::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};

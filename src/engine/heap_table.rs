@@ -3,7 +3,7 @@
 //! range), two bytes after.
 
 use crate::analysis::period::{Period, PeriodRule, find_period};
-use crate::analysis::rare::{self, RareSplit, RareSummary};
+use crate::analysis::rare_split::{self, RareSplit, RareSummary};
 use crate::analysis::stats::{HeapStats, heap_stats};
 use crate::export::SequenceWriter;
 
@@ -137,15 +137,15 @@ impl HeapTable {
 
     pub fn rare_summary(&self, parity: Option<u32>) -> (RareSplit, RareSummary) {
         match self {
-            HeapTable::Narrow(g) => rare::summarize(g, parity),
-            HeapTable::Wide(g) => rare::summarize(g, parity),
+            HeapTable::Narrow(g) => rare_split::summarize(g, parity),
+            HeapTable::Wide(g) => rare_split::summarize(g, parity),
         }
     }
 
     pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
         match self {
-            HeapTable::Narrow(g) => rare::rare_positions(g, split),
-            HeapTable::Wide(g) => rare::rare_positions(g, split),
+            HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
+            HeapTable::Wide(g) => rare_split::rare_positions(g, split),
         }
     }
 

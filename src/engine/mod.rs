@@ -13,7 +13,7 @@ pub mod hackenbush;
 pub mod heap_kernel;
 pub mod heap_table;
 pub mod memory;
-pub mod rare;
+pub mod rare_values;
 pub mod sequence;
 pub mod survey_kernel;
 pub mod tuple_kernel;

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use crate::engine::heap_table::HeapTable;
-use crate::engine::rare::{self, Outcome, Persist, RareCode, RareRun};
+use crate::engine::rare_values::{self, Outcome, Persist, RareCode, RareRun};
 use crate::engine::{Backend, HeapEngine, LazyBackend, extend_heap_table, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
@@ -82,13 +82,13 @@ impl<'a> SequenceRun<'a> {
     }
 
     /// How the rare-value algorithm's heaps went (none when it did not run).
-    pub fn rare_counts(&self) -> Option<rare::RareCounts> {
+    pub fn rare_counts(&self) -> Option<rare_values::RareCounts> {
         self.rare.as_ref().map(|run| run.counts)
     }
 
     /// The position parity the code allows (for the rare statistics).
     pub fn parity(&self) -> Option<u32> {
-        rare::rare_parity(self.code)
+        rare_values::rare_parity(self.code)
     }
 
     /// Bytes a table of `values` heaps will hold in memory at its peak.
@@ -184,11 +184,11 @@ impl<'a> SequenceRun<'a> {
             let outcome = match &mut self.table {
                 HeapTable::Narrow(g) => {
                     let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
-                    rare::extend(code, run, g, to, persist, stop, progress)
+                    rare_values::extend(code, run, g, to, persist, stop, progress)
                 }
                 HeapTable::Wide(g) => {
                     let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
-                    rare::extend(code, run, g, to, persist, stop, progress)
+                    rare_values::extend(code, run, g, to, persist, stop, progress)
                 }
             };
             match outcome {

@@ -4,8 +4,8 @@
 //! the per-code state, tables and rare lists, and the host's choice of rare
 //! mode for each code between rounds.
 
-use crate::analysis::rare::{ValueHistogram, rare_positions};
-use crate::engine::rare::{RareCode, sparse_enough};
+use crate::analysis::rare_split::{ValueHistogram, rare_positions};
+use crate::engine::rare_values::{RareCode, sparse_enough};
 use crate::game::{Code, Modifier};
 
 /// Words of state per code: heaps done, largest value, target (heaps),

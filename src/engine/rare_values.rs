@@ -1,6 +1,6 @@
 //! The rare-value (sparse space) algorithm for one Nim-sequence.
 //!
-//! Under a split of values into rare and common (`analysis::rare`), a split
+//! Under a split of values into rare and common (`analysis::rare_split`), a split
 //! option G(a) ⊕ G(b) is common exactly when one of a, b is a rare position.
 //! So for heap n: mark the take options and, for every breaking digit and
 //! every rare position r, G(r) ⊕ G(n − j − r); now every common option is
@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::analysis::rare::{RareSplit, ValueHistogram, rare_positions};
+use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::heap_kernel::{HeapKernelCode, UNBOUNDED};
 use crate::engine::heap_table::Value;
 use crate::game::Code;
