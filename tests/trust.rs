@@ -741,3 +741,39 @@ fn papers_are_cited_by_author_and_title() {
         );
     }
 }
+
+#[test]
+fn frequent_checkpoints_never_stall_the_general_engine() {
+    // The general engine (moves leaving three heaps) restarts from heap 0 on
+    // every call: a checkpoint due every 0.2 s must not make it start over forever.
+    let ck = tmp("general.ck");
+    let _ = std::fs::remove_file(&ck);
+    let mut child = spawn(&[
+        "octal",
+        "0.F",
+        "-n",
+        "6000",
+        "--backend",
+        "cpu",
+        "--no-fill",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--checkpoint-every",
+        "0.2",
+        "--json",
+    ]);
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("the run did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let summary = json(&out);
+    assert_eq!(
+        (summary["n"].as_u64(), summary["engine"].as_str()),
+        (Some(6000), Some("general"))
+    );
+}

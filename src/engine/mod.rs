@@ -248,8 +248,12 @@ pub fn extend_heap_table(
             if matches!(backend, Backend::Gpu(_)) {
                 notice(&format!("{why}; running on the general CPU engine"));
             }
-            let full =
-                cpu::general::sequence_until(code, to, progress, stop).map_err(Error::Input)?;
+            // The general engine starts from heap 0 on every call, so only
+            // Ctrl-C stops it early: a checkpoint's timer would make it
+            // redo the same heaps forever.
+            let interrupted = || stop() && crate::interrupt::requested();
+            let full = cpu::general::sequence_until(code, to, progress, &interrupted)
+                .map_err(Error::Input)?;
             return Ok(HeapRun {
                 table: full,
                 engine: HeapEngine::General,
