@@ -6,7 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
-use super::timer::{Timer, submit_batch};
+use super::timer::{BatchSize, Timer, submit_batch};
 use crate::engine::heap_kernel::{
     Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips,
     plan_blocks, slices,
@@ -222,14 +222,17 @@ pub fn extend(
     let mut stats = GpuStats::default();
     let mut next = 0;
     let mut done = from as u64;
-    let mut batch_work = FIRST_BATCH_WORK;
+    let mut batch_work = BatchSize::new(FIRST_BATCH_WORK, FIRST_BATCH_WORK >> 4, BATCH_WORK);
     while next < blocks.len() {
         if next > 0 && stop() {
             break;
         }
         let mut batch: Vec<Block> = Vec::new();
         let mut work = 0;
-        while next + batch.len() < blocks.len() && batch.len() < BATCH_BLOCKS && work < batch_work {
+        while next + batch.len() < blocks.len()
+            && batch.len() < BATCH_BLOCKS
+            && work < batch_work.work
+        {
             let blk = blocks[next + batch.len()];
             work += block_work(code, blk);
             batch.push(blk);
@@ -274,7 +277,7 @@ pub fn extend(
         }
         let submitted = std::time::Instant::now();
         let st = submit_batch(ctx, encoder, timer.as_ref(), &status, 32, &mut stats)?;
-        batch_work = next_batch_work(batch_work, submitted.elapsed().as_secs_f64());
+        batch_work.after(submitted.elapsed().as_secs_f64());
         match st[ST_HALT] {
             0 => {
                 next += batch.len();
@@ -323,19 +326,6 @@ pub fn extend(
     }
     out.truncate(done.min(values) as usize);
     Ok((out, stats))
-}
-
-/// The option reads of the next submission: doubled while a submission
-/// takes under 0.1 s, halved past 0.5 s, so the progress bar moves a few
-/// times a second and Ctrl-C is heard within one on any adapter.
-fn next_batch_work(work: u64, seconds: f64) -> u64 {
-    if seconds < 0.1 {
-        (work * 2).min(BATCH_WORK)
-    } else if seconds > 0.5 {
-        (work / 2).max(FIRST_BATCH_WORK >> 4)
-    } else {
-        work
-    }
 }
 
 /// The two pipelines and their shared layout.

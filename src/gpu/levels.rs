@@ -5,7 +5,7 @@
 
 use super::GpuContext;
 use super::heap::GpuStats;
-use super::timer::{Timer, submit_batch};
+use super::timer::{BatchSize, Timer, submit_batch};
 
 /// Uniform offsets must be multiples of 256 bytes: slot i of the parameter
 /// buffer starts at i · PARAMS_STRIDE.
@@ -70,9 +70,8 @@ impl LevelRun<'_> {
         let mut status = vec![0u32; (self.status_bytes / 4) as usize];
         let mut done = 0u64;
         let mut next = 0;
-        // Start small and grow while submissions are quick: the progress
-        // bar then moves a few times a second on any adapter.
-        let mut batch_work = (self.batch_work >> 6).max(1);
+        // Start small and grow while submissions are quick.
+        let mut batch_work = BatchSize::new((self.batch_work >> 6).max(1), 1, self.batch_work);
         while next < dispatches.len() {
             let submitted = std::time::Instant::now();
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
@@ -82,7 +81,7 @@ impl LevelRun<'_> {
                     timestamp_writes: self.timer.map(|t| t.writes()),
                 });
                 let mut work = 0u64;
-                while next < dispatches.len() && (work == 0 || work < batch_work) {
+                while next < dispatches.len() && (work == 0 || work < batch_work.work) {
                     let d = &dispatches[next];
                     if d.groups.0 > 0 {
                         pass.set_pipeline(d.pipeline);
@@ -105,11 +104,7 @@ impl LevelRun<'_> {
             )?;
             check(&status)?;
             progress(done);
-            batch_work = match submitted.elapsed().as_secs_f64() {
-                t if t < 0.1 => (batch_work * 2).min(self.batch_work),
-                t if t > 0.5 => (batch_work / 2).max(1),
-                _ => batch_work,
-            };
+            batch_work.after(submitted.elapsed().as_secs_f64());
         }
         Ok(status)
     }
