@@ -5,7 +5,7 @@
 mod common;
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -15,31 +15,20 @@ const LIMIT: Duration = Duration::from_secs(30);
 
 /// Runs grundy with `args`; Err describes a panic, a signal or a hang.
 fn survives(args: &[String]) -> Result<(), String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            let mut err = String::new();
-            if let Some(mut pipe) = child.stderr.take() {
-                use std::io::Read;
-                let _ = pipe.read_to_string(&mut err);
-            }
-            return match status.code() {
-                Some(0..=2) => Ok(()),
-                code => Err(format!("{args:?} ended with {code:?}: {err}")),
-            };
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            return Err(format!("{args:?} ran past {LIMIT:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let out = common::wait_within(child, LIMIT).ok_or(format!("{args:?} ran past {LIMIT:?}"))?;
+    match out.status.code() {
+        Some(0..=2) => Ok(()),
+        code => Err(format!(
+            "{args:?} ended with {code:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )),
     }
 }
 

@@ -6,9 +6,9 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{grundy, json, skip_without_gpu, tmp};
+use common::{grundy, json, skip_without_gpu, tmp, wait_within};
 use grundy::gpu::GpuContext;
 
 fn stderr(out: &Output) -> String {
@@ -35,16 +35,34 @@ fn interrupt(child: Child, after: Duration, limit: Duration) -> Output {
     std::thread::sleep(after);
     // SAFETY: signals a child process this test started.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let start = Instant::now();
-    let mut child = child;
-    while child.try_wait().expect("waits").is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("the run did not stop within {limit:?} of Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().expect("ends")
+    wait_within(child, limit)
+        .unwrap_or_else(|| panic!("the run did not stop within {limit:?} of Ctrl-C"))
+}
+
+/// Runs grundy with `args` and `--checkpoint NAME` (a fresh scratch file),
+/// presses Ctrl-C after `after`, and checks the run stopped within `limit`
+/// with status 130, saying which heaps the checkpoint holds. Returns the
+/// checkpoint and that count.
+#[cfg(unix)]
+fn interrupt_checkpointed(
+    name: &str,
+    args: &[&str],
+    after: Duration,
+    limit: Duration,
+) -> (std::path::PathBuf, u64) {
+    let ck = tmp(name);
+    let _ = std::fs::remove_file(&ck);
+    let child = spawn(&[args, &["--checkpoint", ck.to_str().unwrap()]].concat());
+    let out = interrupt(child, after, limit);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let message = stderr(&out);
+    let heaps: u64 = message
+        .split("holds heaps 0..=")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the message says what was saved: {message}"));
+    (ck, heaps)
 }
 
 /// Files whose name says they are half-written.
@@ -124,34 +142,26 @@ fn auto_never_runs_on_a_software_adapter() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_on_the_cpu_brute_force_saves_a_checkpoint_that_resumes() {
-    let ck = tmp("brute.ck");
     let out_csv = tmp("brute.csv");
-    let _ = std::fs::remove_file(&ck);
-    let child = spawn(&[
-        "octal",
-        "0.07",
-        "-n",
-        "400000",
-        "--backend",
-        "cpu",
-        "--algorithm",
-        "naive",
-        "--no-fill",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-        "--out",
-        out_csv.to_str().unwrap(),
-    ]);
-    let out = interrupt(child, Duration::from_millis(2500), Duration::from_secs(20));
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    let message = stderr(&out);
-    let heaps: u64 = message
-        .split("holds heaps 0..=")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("the message says what was saved: {message}"));
-    assert!(heaps > 0 && heaps < 400000, "{message}");
+    let (ck, heaps) = interrupt_checkpointed(
+        "brute.ck",
+        &[
+            "octal",
+            "0.07",
+            "-n",
+            "400000",
+            "--backend",
+            "cpu",
+            "--algorithm",
+            "naive",
+            "--no-fill",
+            "--out",
+            out_csv.to_str().unwrap(),
+        ],
+        Duration::from_millis(2500),
+        Duration::from_secs(20),
+    );
+    assert!(heaps > 0 && heaps < 400000, "{heaps}");
     assert!(
         !out_csv.exists(),
         "an interrupted table is never left looking whole"
@@ -177,27 +187,21 @@ fn ctrl_c_on_the_cpu_brute_force_saves_a_checkpoint_that_resumes() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_on_rare_values_saves_too() {
-    let ck = tmp("rare.ck");
-    let _ = std::fs::remove_file(&ck);
-    let child = spawn(&[
-        "octal",
-        "0.137",
-        "-n",
-        "300000000",
-        "--backend",
-        "cpu",
-        "--algorithm",
-        "rare",
-        "--no-fill",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-    ]);
-    let out = interrupt(child, Duration::from_millis(1500), Duration::from_secs(20));
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("holds heaps 0..="),
-        "{}",
-        stderr(&out)
+    let (ck, _) = interrupt_checkpointed(
+        "rare.ck",
+        &[
+            "octal",
+            "0.137",
+            "-n",
+            "300000000",
+            "--backend",
+            "cpu",
+            "--algorithm",
+            "rare",
+            "--no-fill",
+        ],
+        Duration::from_millis(1500),
+        Duration::from_secs(20),
     );
     let resumed = grundy(&[
         "octal",
@@ -221,27 +225,21 @@ fn ctrl_c_on_the_gpu_brute_force_saves() {
     if !matches!(GpuContext::open(), Ok(Some(_))) {
         return skip_without_gpu("ctrl_c_on_the_gpu_brute_force_saves", "no adapter");
     }
-    let ck = tmp("gpu.ck");
-    let _ = std::fs::remove_file(&ck);
-    let child = spawn(&[
-        "octal",
-        "0.07",
-        "-n",
-        "2000000",
-        "--backend",
-        "gpu",
-        "--algorithm",
-        "naive",
-        "--no-fill",
-        "--checkpoint",
-        ck.to_str().unwrap(),
-    ]);
-    let out = interrupt(child, Duration::from_millis(4000), Duration::from_secs(30));
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("holds heaps 0..="),
-        "{}",
-        stderr(&out)
+    let (ck, _) = interrupt_checkpointed(
+        "gpu.ck",
+        &[
+            "octal",
+            "0.07",
+            "-n",
+            "2000000",
+            "--backend",
+            "gpu",
+            "--algorithm",
+            "naive",
+            "--no-fill",
+        ],
+        Duration::from_millis(4000),
+        Duration::from_secs(30),
     );
     let resumed = grundy(&[
         "octal",
@@ -748,7 +746,7 @@ fn frequent_checkpoints_never_stall_the_general_engine() {
     // every call: a checkpoint due every 0.2 s must not make it start over forever.
     let ck = tmp("general.ck");
     let _ = std::fs::remove_file(&ck);
-    let mut child = spawn(&[
+    let child = spawn(&[
         "octal",
         "0.F",
         "-n",
@@ -762,15 +760,7 @@ fn frequent_checkpoints_never_stall_the_general_engine() {
         "0.2",
         "--json",
     ]);
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("the run did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = wait_within(child, Duration::from_secs(120)).expect("the run finishes");
     let summary = json(&out);
     assert_eq!(
         (summary["n"].as_u64(), summary["engine"].as_str()),

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 use grundy::engine::Backend;
 use grundy::game::Code;
@@ -14,6 +15,20 @@ pub fn grundy(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("runs")
+}
+
+/// Waits at most `limit` for `child` to end: its output, or `None` (and the
+/// child killed) when it ran past the limit.
+pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
+    let start = Instant::now();
+    while child.try_wait().expect("waits").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().expect("ends"))
 }
 
 /// A path in a scratch directory of this test binary.
