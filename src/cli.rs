@@ -452,6 +452,18 @@ pub struct SequenceArgs {
     pub plot: Option<PathBuf>,
 }
 
+impl SequenceArgs {
+    /// Where checkpoints go and the flag that named the file: --checkpoint,
+    /// else the --resume file (a resumed run keeps saving to it).
+    pub fn checkpoint_path(&self) -> Option<(&'static str, &std::path::Path)> {
+        match (&self.checkpoint, &self.resume) {
+            (Some(path), _) => Some(("--checkpoint", path)),
+            (None, Some(path)) => Some(("--resume", path)),
+            (None, None) => None,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct OctalArgs {
     /// The code, e.g. 0.07, 4!.0, 0.[3], 0.{2,3}.

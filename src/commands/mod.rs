@@ -88,18 +88,14 @@ fn table_outputs(t: &crate::cli::TableOutput) -> Vec<(&'static str, Option<&Path
     vec![("--out", t.out.as_deref()), ("--plot", t.plot.as_deref())]
 }
 
-/// A Nim-sequence's outputs; checkpoints go to --resume's file unless
-/// --checkpoint names another.
+/// A Nim-sequence's outputs, its checkpoint file among them.
 fn sequence_outputs(a: &crate::cli::SequenceArgs) -> Vec<(&'static str, Option<&Path>)> {
-    let checkpoint = match &a.checkpoint {
-        Some(path) => ("--checkpoint", Some(path.as_path())),
-        None => ("--resume", a.resume.as_deref()),
-    };
+    let (flag, checkpoint) = a.checkpoint_path().unzip();
     vec![
         ("--out", a.out.as_deref()),
         ("--rare-out", a.rare_out.as_deref()),
         ("--p-out", a.p_out.as_deref()),
-        checkpoint,
+        (flag.unwrap_or("--checkpoint"), checkpoint),
         ("--plot", a.plot.as_deref()),
     ]
 }

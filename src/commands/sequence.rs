@@ -95,7 +95,7 @@ impl Plan {
                 args.max_n
             )));
         }
-        let checkpoint = args.checkpoint.clone().or_else(|| args.resume.clone());
+        let checkpoint = args.checkpoint_path().map(|(_, path)| path.to_path_buf());
         let last = if args.until_periodic {
             args.max_n
         } else {
