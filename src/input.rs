@@ -56,6 +56,16 @@ pub fn read_lines(path: &Path, max_bytes: u64) -> Result<Vec<(usize, String)>, S
     Ok(lines)
 }
 
+/// The text of `path` under the same bounds as `read_lines`, for parsers
+/// that take a whole text (their line numbers stay the file's).
+pub fn read_text(path: &Path, max_bytes: u64) -> Result<String, String> {
+    let lines: Vec<String> = read_lines(path, max_bytes)?
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect();
+    Ok(lines.join("\n"))
+}
+
 /// A line as an error quotes it: at most `QUOTED` characters.
 pub fn quoted(line: &str) -> String {
     let mut chars = line.chars();

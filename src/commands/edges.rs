@@ -424,13 +424,8 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
     let cycles = match &args.faces {
         Some(path) => {
-            let lines = crate::input::read_lines(path, 1 << 20)
+            let text = crate::input::read_text(path, 1 << 20)
                 .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
-            let text = lines
-                .into_iter()
-                .map(|(_, l)| l)
-                .collect::<Vec<_>>()
-                .join("\n");
             parse_faces(&text)
                 .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
         }

@@ -316,10 +316,8 @@ impl Graph {
             }
             Some(("tree", rest)) => tree(rest).map_err(|e| bad(&e))?,
             Some(("edges", file)) => {
-                let lines = crate::input::read_lines(std::path::Path::new(file), MAX_LIST_BYTES)
+                let text = crate::input::read_text(std::path::Path::new(file), MAX_LIST_BYTES)
                     .map_err(|e| format!("the edge list {file}: {e}"))?;
-                let text: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
-                let text = text.join("\n");
                 edge_list(&text).map_err(|e| format!("bad edge list {file}: {e}"))?
             }
             Some(("graph6" | "g6", rest)) => graph6(rest).map_err(|e| bad(&e))?,
