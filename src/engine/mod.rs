@@ -136,13 +136,11 @@ impl LazyBackend {
 
     /// The CPU backend, already open.
     pub fn cpu() -> LazyBackend {
-        let lazy = LazyBackend {
+        LazyBackend {
             choice: BackendChoice::Cpu,
             quiet: true,
-            opened: std::cell::OnceCell::new(),
-        };
-        let _ = lazy.opened.set(Backend::Cpu);
-        lazy
+            opened: std::cell::OnceCell::from(Backend::Cpu),
+        }
     }
 
     /// The backend, opened now if it was not yet.
