@@ -484,6 +484,11 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
         ),
         None => crate::outln!("period      none found up to heap {}", s.n),
     }
+    print_outputs(s);
+}
+
+/// The summary's last lines: values filled from the period, files written.
+fn print_outputs(s: &SequenceSummary) {
     if let Some(from) = s.filled_from {
         crate::outln!(
             "filled      heaps {from}..={} from the certified period (--no-fill computes them)",

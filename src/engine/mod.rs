@@ -246,19 +246,7 @@ pub fn extend_heap_table(
             if matches!(backend, Backend::Gpu(_)) {
                 notice(&format!("{why}; running on the general CPU engine"));
             }
-            // The general engine starts from heap 0 on every call, so only
-            // Ctrl-C stops it early: a checkpoint's timer would make it
-            // redo the same heaps forever.
-            let interrupted = || stop() && crate::interrupt::requested();
-            let full = cpu::general::sequence_until(code, to, progress, &interrupted)
-                .map_err(Error::Input)?;
-            return Ok(HeapRun {
-                table: full,
-                engine: HeapEngine::General,
-                backend: "cpu",
-                gpu: GpuStats::default(),
-                seconds: start.elapsed().as_secs_f64(),
-            });
+            return general_run(code, to, progress, stop);
         }
     };
     let gpu_ctx = match backend {
@@ -298,6 +286,28 @@ pub fn extend_heap_table(
         engine: HeapEngine::Blocked,
         backend: name,
         gpu,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Heaps `0..=to` on the general engine (codes leaving three or more heaps).
+fn general_run(
+    code: &Code,
+    to: u64,
+    progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<HeapRun> {
+    let start = Instant::now();
+    // It starts from heap 0 on every call, so only Ctrl-C stops it early: a
+    // checkpoint's timer would make it redo the same heaps forever.
+    let interrupted = || stop() && crate::interrupt::requested();
+    let table =
+        cpu::general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
+    Ok(HeapRun {
+        table,
+        engine: HeapEngine::General,
+        backend: "cpu",
+        gpu: GpuStats::default(),
         seconds: start.elapsed().as_secs_f64(),
     })
 }
