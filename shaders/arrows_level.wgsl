@@ -6,7 +6,7 @@
 // thread t takes the level's k-subset of colex rank t >> k, orienting its
 // j-th edge by bit j of t. The table holds one byte per base-3 number, four
 // to a word: the value plus one, 0 for a number that is not a state.
-// status[0] counts the states. CPU twin: src/cpu/arrows_level.rs.
+// status[0] counts the states. CPU twin: src/kernel/arrows/arrows_level.rs.
 
 const WG: u32 = 64u;
 const MAX_EDGES: u32 = 20u;

@@ -9,7 +9,7 @@
 // tuple S of `split` sizes: the values of its options are gathered once per
 // S (split_sets, right after the level of S's total) and a position ORs in
 // the sets of its sub-tuples instead of splitting them again.
-// CPU twin: src/cpu/delete_level.rs.
+// CPU twin: src/kernel/tuples/delete_level.rs.
 
 // game[0]: heaps, game[1]: the largest heap, game[2]: how many move kinds are
 // walked one option at a time, game[3]: split of the kind held in split sets

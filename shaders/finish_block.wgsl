@@ -1,7 +1,7 @@
 // Phase B of a block [s, s + b): one workgroup walks the heaps in order,
 // adds to each heap's below-bitset the options that touch the block (a heap
 // >= s, read from workgroup memory), takes the mex and stores it. Writes the
-// block to the table at the end. CPU twin: src/cpu/finish_block.rs.
+// block to the table at the end. CPU twin: src/kernel/heap/finish_block.rs.
 
 var<workgroup> blk: array<u32, MAX_BLOCK / 2u>; // the block's values, two per word
 var<workgroup> mex_best: atomic<u32>;

@@ -7,7 +7,7 @@
 // Vertex sets are u64 masks held as vec2<u32> (x: vertices 0-31, y: 32-63).
 // The table holds one byte per mask, four to a word, over eight chunks: the
 // value in bits 0-6, bit 7 set when the position is connected.
-// CPU twin: src/cpu/graph_level.rs.
+// CPU twin: src/kernel/graph/graph_level.rs.
 
 const WG: u32 = 64u;
 const MAX_TAKE: u32 = 8u;

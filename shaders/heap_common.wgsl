@@ -1,7 +1,7 @@
 // Shared by the heap-game kernels (options_below, finish_block): the block's
 // parameters, the value table split over four storage bindings, the digit
 // rules of a take-and-break code and the option bitset. The CPU twin of this
-// file is src/cpu/heap_common.rs.
+// file is src/kernel/heap/common.rs.
 
 const WG: u32 = 64u;          // threads per workgroup
 const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535

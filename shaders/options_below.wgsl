@@ -3,7 +3,7 @@
 // already final. Each heap's options are cut into `slices` workgroups of at
 // most SLICE options per digit (so no invocation loops for long), and each
 // workgroup ORs its bitset into the heap's bitset in `below`.
-// CPU twin: src/cpu/options_below.rs.
+// CPU twin: src/kernel/heap/options_below.rs.
 
 @compute @workgroup_size(WG)
 fn options_below(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

@@ -3,7 +3,7 @@
 // value of every option in a workgroup bitset (the threads share the option
 // scan), takes the mex and appends it to the code's table. The same dispatch
 // is recorded many times: each code's progress lives in `state`, so codes
-// that reach their target simply stop. CPU twin: src/cpu/survey_block.rs.
+// that reach their target simply stop. CPU twin: src/kernel/survey/survey_block.rs.
 //
 // A code in rare mode (src/engine/rare.rs has the algorithm) marks only the
 // split pairs with a rare part, takes c, the smallest common value left

@@ -2,7 +2,7 @@
 // the bindings, the colex rank of a nondecreasing tuple of sizes 1..max, and
 // the mex over a bitset of option values below 256.
 // A tuple h0 <= h1 <= ... is the set c_i = h_i - 1 + i, ranked as
-// sum of C(c_i, i + 1). CPU twin: src/cpu/tuple_common.rs.
+// sum of C(c_i, i + 1). CPU twin: src/kernel/tuples/common.rs.
 
 const WG: u32 = 64u;
 const MAX_HEAPS: u32 = 8u;

@@ -14,7 +14,6 @@ use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
 use crate::engine::grid_levels::GridLevels;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
-use crate::engine::tuple_kernel::TupleKernel;
 use crate::engine::{Backend, BackendChoice, extend_heap_table, tuple_table};
 use crate::error::{Error, Result};
 use crate::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};
@@ -23,6 +22,7 @@ use crate::game::rect::Rect;
 use crate::game::{Code, Graph, GraphCode};
 use crate::gpu::heap::GpuTuning;
 use crate::gpu::survey::workgroup_for;
+use crate::kernel::tuples::TupleKernel;
 
 /// One workload: a code computed to heap `n`.
 #[derive(Clone, Copy, Debug)]

@@ -5,11 +5,11 @@
 mod common;
 
 use common::{Rng, gpu_or_skip, random_kernel_code};
-use grundy::engine::heap_kernel::HeapKernelCode;
 use grundy::engine::{Backend, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::GpuContext;
 use grundy::gpu::heap::{GpuTuning, block_limit, extend};
+use grundy::kernel::heap::HeapKernelCode;
 
 fn ctx(backend: &Backend) -> &GpuContext {
     match backend {

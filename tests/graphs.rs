@@ -10,18 +10,18 @@ use std::collections::HashMap;
 
 use common::{Rng, gpu_or_skip};
 use grundy::commands::graph::{bipode_of, pode_of, pode_rows};
-use grundy::cpu::general;
 use grundy::engine::Backend;
+use grundy::engine::general;
 use grundy::engine::graph_dense::{
     DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
     solve_dense,
 };
-use grundy::engine::graph_kernel::GraphKernel;
 use grundy::engine::graph_memo::MemoSolver;
 use grundy::engine::graph_reach::solve_reachable;
 use grundy::engine::grid_levels::GridLevels;
 use grundy::game::graph::{self, Graph};
 use grundy::game::{Code, GraphCode};
+use grundy::kernel::graph::GraphKernel;
 
 fn code(text: &str) -> GraphCode {
     GraphCode::parse(text).unwrap()

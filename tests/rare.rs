@@ -6,13 +6,13 @@ mod common;
 use common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
-use grundy::engine::heap_kernel::HeapKernelCode;
 use grundy::engine::heap_table::HeapTable;
 use grundy::engine::rare_values::RareCode;
 use grundy::engine::sequence::{Algorithm, SequenceRun};
 use grundy::engine::{HeapEngine, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;
+use grundy::kernel::heap::HeapKernelCode;
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
     cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()

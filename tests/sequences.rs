@@ -6,10 +6,10 @@ mod common;
 
 use common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
-use grundy::cpu::general;
 use grundy::engine::cpu_blocked;
-use grundy::engine::heap_kernel::HeapKernelCode;
+use grundy::engine::general;
 use grundy::game::Code;
+use grundy::kernel::heap::HeapKernelCode;
 
 fn blocked(code: &str, n: u32) -> Vec<u16> {
     let code = Code::parse(code).unwrap();

@@ -7,14 +7,14 @@ mod common;
 
 use common::{Rng, gpu_or_skip};
 use grundy::commands::survey::{all_codes, survey_rows, survey_rows_gpu};
-use grundy::cpu::survey_block::survey_block;
 use grundy::engine::Backend;
 use grundy::engine::sequence::Algorithm;
-use grundy::engine::survey_kernel::{
-    MODE_RARE, STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode, choose_mode, runs_on_kernel,
-};
 use grundy::game::Code;
 use grundy::gpu::survey::GpuSurvey;
+use grundy::kernel::survey::survey_block::survey_block;
+use grundy::kernel::survey::{
+    MODE_RARE, STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode, choose_mode, runs_on_kernel,
+};
 
 /// Random codes the kernel runs: prefix 0 or 4, one to five octal digits.
 fn random_codes(rng: &mut Rng, count: usize) -> Vec<Code> {
@@ -82,7 +82,7 @@ fn twin_tables(kern: &SurveyKernel, n: u32, block: u32) -> (Vec<u32>, Vec<u32>) 
 fn general(codes: &[Code], n: u32) -> Vec<Vec<u16>> {
     codes
         .iter()
-        .map(|code| grundy::cpu::general::sequence(code, n as u64, &|_| {}).unwrap())
+        .map(|code| grundy::engine::general::sequence(code, n as u64, &|_| {}).unwrap())
         .collect()
 }
 
@@ -239,7 +239,7 @@ fn the_twin_in_rare_mode_equals_the_general_engine() {
 fn choose_mode_takes_rare_values_where_they_pay() {
     let mode_of = |text: &str, n: u32| {
         let code = Code::parse(text).unwrap();
-        let g = grundy::cpu::general::sequence(&code, n as u64, &|_| {}).unwrap();
+        let g = grundy::engine::general::sequence(&code, n as u64, &|_| {}).unwrap();
         choose_mode(&code, &g, n as usize, false)
     };
     // .106's sparse split is the position-parity one (breaking digit 3: t = 1).

@@ -6,12 +6,13 @@ mod common;
 
 use std::collections::HashMap;
 
-use grundy::cpu::general;
-use grundy::engine::tuple_kernel::TupleKernel;
-use grundy::engine::tuple_table::{LevelPlan, cpu_table, solve};
+use grundy::engine::general;
+use grundy::engine::tuple_table::{cpu_table, solve};
 use grundy::game::Code;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
+use grundy::kernel::tuples::LevelPlan;
+use grundy::kernel::tuples::TupleKernel;
 
 use common::{Rng, gpu_or_skip};
 

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
-use crate::engine::graph_kernel::DENSE_MAX_VERTICES;
 use crate::engine::graph_memo::{MemoSolver, Record};
 use crate::engine::graph_reach::solve_reachable;
 use crate::engine::grid_levels::GridLevels;
@@ -18,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::GraphCode;
 use crate::game::graph::{self, Graph, MAX_VERTICES};
+use crate::kernel::graph::DENSE_MAX_VERTICES;
 use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of `graph`.

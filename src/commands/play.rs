@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
 use crate::engine::arrows_dense::solve_dense;
-use crate::engine::arrows_kernel::ArrowKernel;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::for_each_option;
 use crate::engine::graph_memo::MemoSolver;
@@ -20,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::game::arrows::{ArrowGame, ArrowRule};
 use crate::game::graph::bits;
 use crate::game::{Code, Graph, GraphCode};
+use crate::kernel::arrows::ArrowKernel;
 
 /// The largest heap `play` computes a table for.
 pub const MAX_PLAY_HEAP: u64 = 1 << 24;
@@ -190,7 +190,7 @@ fn set_text(set: &[u32]) -> String {
 
 /// A sum of heaps of a take-and-break game.
 pub fn heap_play(code: &Code, heaps_text: &str, name: String) -> Result<PlayReport> {
-    if let Some(why) = crate::cpu::general::unsupported(code) {
+    if let Some(why) = crate::engine::general::unsupported(code) {
         return Err(Error::Input(why));
     }
     let heaps = parse_heaps(heaps_text)?;

@@ -171,7 +171,7 @@ impl Saves<'_> {
 }
 
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    if let Some(why) = crate::cpu::general::unsupported(code) {
+    if let Some(why) = crate::engine::general::unsupported(code) {
         return Err(Error::Input(why));
     }
     let plan = Plan::check(args)?;

@@ -13,7 +13,6 @@ use crate::engine::heap_table::HeapTable;
 use crate::engine::rare_values::rare_parity;
 use crate::engine::sequence::Algorithm;
 use crate::engine::sequence::{SequenceRun, rare_code_for};
-use crate::engine::survey_kernel::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 use crate::engine::{Backend, HeapEngine, memory};
 use crate::error::{Error, Result};
 use crate::export;
@@ -21,6 +20,7 @@ use crate::game::Code;
 use crate::gpu::GpuContext;
 use crate::gpu::heap::GpuStats;
 use crate::gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
+use crate::kernel::survey::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 use crate::plot::{self, PlotTarget};
 
 /// Heaps of the first round; each further round doubles until a period is
@@ -251,7 +251,7 @@ pub fn survey_rows_gpu(
         rows[i] = Some(row);
     }
     let mut stats = GpuStats::default();
-    let stride = crate::engine::packed_words(n + 1) as usize;
+    let stride = crate::kernel::packed_words(n + 1) as usize;
     let rare_cap = rare_cap(algorithm, n);
     let per_batch = codes_per_batch(ctx, stride.max(rare_cap));
     // each round reads a batch's tables back, and every thread unpacks one
@@ -338,7 +338,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         )));
     }
     for code in &codes {
-        if let Some(why) = crate::cpu::general::unsupported(code) {
+        if let Some(why) = crate::engine::general::unsupported(code) {
             return Err(Error::Input(why));
         }
     }

@@ -8,12 +8,12 @@ use serde::Serialize;
 use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::Backend;
-use crate::engine::tuple_kernel::{TupleKernel, TupleRule};
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::delete_nim::DeleteNim;
 use crate::game::rect::Rect;
+use crate::kernel::tuples::{TupleKernel, TupleRule};
 use crate::plot::PlotTarget;
 
 /// What a table is of, as its JSON summary names it.

@@ -1,17 +1,17 @@
 //! The dense edge-game solver: every base-3 number over the edges, walked
 //! level by level from the fullest (all edges marked) down, on the GPU
-//! (`gpu::arrows`) or on the CPU twin (`cpu::arrows_level`).
+//! (`gpu::arrows`) or on the CPU twin (`kernel::arrows::arrows_level`).
 
 use std::sync::atomic::AtomicU8;
 use std::time::Instant;
 
 use super::Backend;
-use super::arrows_kernel::ArrowKernel;
 use super::memory::check_fits;
-use crate::cpu::arrows_level::arrows_level;
 use crate::error::{Error, Result};
 use crate::game::arrows::ArrowGame;
 use crate::gpu::heap::GpuStats;
+use crate::kernel::arrows::ArrowKernel;
+use crate::kernel::arrows::arrows_level::arrows_level;
 
 /// A dense run and how it went.
 pub struct ArrowDenseRun {

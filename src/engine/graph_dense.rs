@@ -1,6 +1,6 @@
 //! The dense solver: a table over every vertex subset, walked level by level
 //! (level = popcount) on the GPU (`gpu::graph`) or on the CPU twin
-//! (`cpu::graph_level`), and the moves table computed from it.
+//! (`kernel::graph::graph_level`), and the moves table computed from it.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
@@ -8,14 +8,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::Backend;
-use super::graph_kernel::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
 use super::memory::check_fits;
-use crate::cpu::graph_level::{
-    for_each_connected_set, graph_level, graph_level_connected, next_colex,
-};
 use crate::error::{Error, Result};
+use crate::game::connected_sets::{for_each_connected_set, next_colex};
 use crate::game::{Graph, GraphCode};
 use crate::gpu::heap::GpuStats;
+use crate::kernel::graph::graph_level::{graph_level, graph_level_connected};
+use crate::kernel::graph::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
 
 /// Knobs tests turn to reach the paths large tables take.
 #[derive(Clone, Copy, Debug)]

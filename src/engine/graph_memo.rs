@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::memory::check_fits;
-use crate::cpu::graph_level::for_each_connected_set;
 use crate::error::{Error, Result};
+use crate::game::connected_sets::for_each_connected_set;
 use crate::game::graph::{Flood, bits};
 use crate::game::{Graph, GraphCode};
 

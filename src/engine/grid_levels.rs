@@ -17,8 +17,8 @@ use rayon::prelude::*;
 
 use super::graph_memo::{Record, board_images, board_key, board_of, option_pieces};
 use super::memory::{check_fits, human};
-use crate::cpu::graph_level::{EsuNode, esu_nodes, for_each_connected_set, grow_from};
 use crate::error::{Error, Result};
+use crate::game::connected_sets::{EsuNode, esu_nodes, for_each_connected_set, grow_from};
 use crate::game::graph::{self, Flood, bits};
 use crate::game::{Graph, GraphCode};
 

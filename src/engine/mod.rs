@@ -1,33 +1,28 @@
 //! Level plans, tables and the drivers that walk levels on either backend.
 
 pub mod arrows_dense;
-pub mod arrows_kernel;
 pub mod arrows_memo;
 pub mod checkpoint;
+pub mod general;
 pub mod graph_dense;
-pub mod graph_kernel;
 pub mod graph_memo;
 pub mod graph_reach;
 pub mod grid_levels;
 pub mod hackenbush;
-pub mod heap_kernel;
 pub mod heap_table;
 pub mod memory;
 pub mod rare_values;
 pub mod sequence;
-pub mod survey_kernel;
-pub mod tuple_kernel;
-pub mod tuple_space;
 pub mod tuple_table;
 
 use std::time::Instant;
 
-use crate::cpu;
 use crate::error::{Error, Result};
 use crate::game::Code;
 use crate::gpu::GpuContext;
 use crate::gpu::heap::{GpuStats, GpuTuning};
-use heap_kernel::{HeapKernelCode, MAX_BLOCK, plan_blocks};
+use crate::kernel::heap::{self as heap_kernel, HeapKernelCode, MAX_BLOCK, plan_blocks};
+pub use crate::kernel::{grid_2d, packed_words};
 
 /// The backend the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -185,21 +180,6 @@ pub struct HeapRun {
     pub seconds: f64,
 }
 
-/// Workgroups for `count` heaps folded into rows of at most `max_x`.
-pub fn grid_2d(count: u32, max_x: u32) -> (u32, u32) {
-    let max_x = max_x.max(1);
-    if count <= max_x {
-        (count.max(1), 1)
-    } else {
-        (max_x, count.div_ceil(max_x))
-    }
-}
-
-/// u32 words holding `values` u16 values, two per word.
-pub fn packed_words(values: u64) -> u64 {
-    values.div_ceil(2).max(1)
-}
-
 /// The largest heap a table may reach (u32 heap indices on the GPU).
 pub const MAX_HEAP: u64 = (1 << 31) - 1;
 
@@ -301,8 +281,7 @@ fn general_run(
     // It starts from heap 0 on every call, so only Ctrl-C stops it early: a
     // checkpoint's timer would make it redo the same heaps forever.
     let interrupted = || stop() && crate::interrupt::requested();
-    let table =
-        cpu::general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
+    let table = general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
     Ok(HeapRun {
         table,
         engine: HeapEngine::General,
@@ -352,7 +331,7 @@ pub fn cpu_blocked_until(
     progress: &dyn Fn(u64),
     stop: &dyn Fn() -> bool,
 ) -> Result<Vec<u16>> {
-    use cpu::finish_block::{Halt, finish_block};
+    use crate::kernel::heap::finish_block::{Halt, finish_block};
     let from = table.len() as u32;
     let mut max_value = table.iter().copied().max().unwrap_or(0) as u32;
     table.resize(to as usize + 1, 0);
@@ -361,8 +340,8 @@ pub fn cpu_blocked_until(
     let mut next = 0;
     while next < blocks.len() {
         let blk = blocks[next];
-        let words = cpu::heap_common::capacity_words(max_value, min_words);
-        let below = cpu::options_below::options_below(code, &table, blk, words);
+        let words = crate::kernel::heap::common::capacity_words(max_value, min_words);
+        let below = crate::kernel::heap::options_below::options_below(code, &table, blk, words);
         match finish_block(code, &mut table, blk, words, &below) {
             Ok(block_max) => {
                 max_value = max_value.max(block_max);
@@ -407,13 +386,5 @@ mod tests {
                 .iter()
                 .any(|blk| blk.b < MAX_BLOCK && blk.s > 1_000_000)
         );
-    }
-
-    #[test]
-    fn grids_fold_past_the_row_limit() {
-        assert_eq!(grid_2d(1, 65535), (1, 1));
-        assert_eq!(grid_2d(65535, 65535), (65535, 1));
-        assert_eq!(grid_2d(65536, 65535), (65535, 2));
-        assert_eq!(grid_2d(20, 7), (7, 3));
     }
 }

@@ -1,19 +1,18 @@
 //! The driver for games over ranked tuples (rectangles and boxes, Delete Nim
 //! rules): levels by total, walked on the GPU (`gpu::tuples`) or on the CPU
-//! twins (`cpu::rect_level`, `cpu::delete_level`).
+//! twins (`kernel::tuples::rect_level`, `kernel::tuples::delete_level`).
 
 use std::sync::atomic::AtomicU32;
 use std::time::Instant;
 
 use super::Backend;
 use super::memory::{check_fits, human};
-use super::tuple_kernel::{MAX_VALUE, TupleKernel, TupleRule, VALUE_WORDS};
-use super::tuple_space::Levels;
-use crate::cpu::delete_level::{delete_level, split_sets_level};
-use crate::cpu::rect_level::rect_level;
-use crate::cpu::tuple_common::Overflow;
 use crate::error::{Error, Result};
 use crate::gpu::heap::GpuStats;
+use crate::kernel::tuples::common::Overflow;
+use crate::kernel::tuples::delete_level::{delete_level, split_sets_level};
+use crate::kernel::tuples::rect_level::rect_level;
+use crate::kernel::tuples::{LevelPlan, MAX_VALUE, TupleKernel, TupleRule, VALUE_WORDS};
 
 /// A whole table and how it was made.
 pub struct TupleRun {
@@ -22,33 +21,6 @@ pub struct TupleRun {
     pub backend: &'static str,
     pub seconds: f64,
     pub gpu: GpuStats,
-}
-
-/// The levels of the positions, and of the split tuples when the kernel
-/// gathers split sets.
-pub struct LevelPlan {
-    pub positions: Levels,
-    pub split: Option<Levels>,
-}
-
-impl LevelPlan {
-    pub fn new(kern: &TupleKernel) -> LevelPlan {
-        LevelPlan {
-            positions: kern.space.levels(),
-            split: kern.split_sets.as_ref().map(|(_, s)| s.levels()),
-        }
-    }
-
-    /// The split tuples whose total is that of position level `l`.
-    pub fn split_level(&self, l: usize) -> &[u32] {
-        let total = self.positions.lowest + l as u64;
-        match &self.split {
-            Some(s) if total >= s.lowest && ((total - s.lowest) as usize) < s.len() => {
-                s.level((total - s.lowest) as usize)
-            }
-            _ => &[],
-        }
-    }
 }
 
 /// Host bytes a run needs: the kernel's tables, the table read back, and

@@ -1,7 +1,7 @@
 //! Delete Nim and its many-heap rules (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim): delete some heaps, split
 //! others, so that a position keeps its number of heaps.
 
-use crate::engine::tuple_space::MAX_HEAPS;
+use super::MAX_HEAPS;
 
 /// A ruleset of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]

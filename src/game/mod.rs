@@ -4,6 +4,7 @@ pub mod code;
 
 pub use code::{Code, CodeError, Digit, Modifier};
 pub mod arrows;
+pub mod connected_sets;
 pub mod graph;
 pub mod graph_code;
 
@@ -11,3 +12,7 @@ pub use graph::Graph;
 pub use graph_code::GraphCode;
 pub mod delete_nim;
 pub mod rect;
+
+/// The most heaps (or dimensions) a tuple game may have: the tuple kernels
+/// keep a tuple in private arrays of this length.
+pub const MAX_HEAPS: usize = 8;

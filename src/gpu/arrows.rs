@@ -8,8 +8,8 @@ use super::GpuContext;
 use super::heap::GpuStats;
 use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
 use super::timer::Timer;
-use crate::engine::arrows_kernel::ArrowKernel;
-use crate::engine::grid_2d;
+use crate::kernel::arrows::ArrowKernel;
+use crate::kernel::grid_2d;
 
 const SOURCE: &str = include_str!("../../shaders/arrows_level.wgsl");
 const WG: u64 = 64;
@@ -159,8 +159,8 @@ fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
 #[cfg(test)]
 mod shader_tests {
     use super::*;
-    use crate::engine::arrows_kernel::{DENSE_MAX_EDGES, FACES_PER_EDGE};
     use crate::gpu::shader_check::{constant, struct_size, validated};
+    use crate::kernel::arrows::{DENSE_MAX_EDGES, FACES_PER_EDGE};
 
     #[test]
     fn the_arrows_kernel_validates_and_shares_rust_constants() {

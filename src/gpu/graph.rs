@@ -8,12 +8,12 @@ use super::GpuContext;
 use super::heap::GpuStats;
 use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
 use super::timer::Timer;
-use crate::cpu::graph_level::Overflow;
-use crate::engine::graph_kernel::{
+use crate::kernel::graph::graph_level::Overflow;
+use crate::kernel::graph::{
     BINOM_DIM, GPU_MAX_TAKE, GraphKernel, VALUE_BITS, connected_set_counts, dense_table_bytes,
     strip_flags,
 };
-use crate::engine::grid_2d;
+use crate::kernel::grid_2d;
 
 const SOURCE: &str = include_str!("../../shaders/graph_level.wgsl");
 /// The table chunks the shader binds.
@@ -320,8 +320,8 @@ fn kernel(ctx: &GpuContext) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
 #[cfg(test)]
 mod shader_tests {
     use super::*;
-    use crate::engine::graph_kernel as k;
     use crate::gpu::shader_check::{constant, struct_size, validated};
+    use crate::kernel::graph as k;
 
     #[test]
     fn the_graph_kernel_validates_and_shares_rust_constants() {

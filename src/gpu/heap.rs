@@ -7,11 +7,11 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::timer::{BatchSize, Timer, submit_batch};
-use crate::engine::heap_kernel::{
+use crate::kernel::heap::{
     Block, HeapKernelCode, MAX_BLOCK, MAX_WORDS, below_loop_trips, block_work, finish_loop_trips,
     plan_blocks, slices,
 };
-use crate::engine::{grid_2d, packed_words};
+use crate::kernel::{grid_2d, packed_words};
 
 const COMMON: &str = include_str!("../../shaders/heap_common.wgsl");
 const OPTIONS_BELOW: &str = include_str!("../../shaders/options_below.wgsl");
@@ -354,8 +354,8 @@ impl Kernels {
 #[cfg(test)]
 mod shader_tests {
     use super::*;
-    use crate::engine::heap_kernel::{self as k, WG};
     use crate::gpu::shader_check::{constant, struct_size, validated};
+    use crate::kernel::heap::{self as k, WG};
 
     #[test]
     fn the_heap_kernels_validate_and_share_rust_constants() {

@@ -8,9 +8,9 @@ use wgpu::util::DeviceExt;
 use super::GpuContext;
 use super::heap::{GpuStats, loop_budget};
 use super::timer::{Timer, submit_batch};
-use crate::engine::grid_2d;
-use crate::engine::heap_kernel::MAX_WORDS;
-use crate::engine::survey_kernel::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode};
+use crate::kernel::grid_2d;
+use crate::kernel::heap::MAX_WORDS;
+use crate::kernel::survey::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode};
 
 const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
 
@@ -210,7 +210,7 @@ impl<'a> GpuSurvey<'a> {
     /// Whether code `i` ran its last round in rare mode (a full list sends
     /// a code back to the brute force).
     pub fn is_rare(&self, i: usize) -> bool {
-        self.state_words[i * STATE_WORDS + 4] == crate::engine::survey_kernel::MODE_RARE
+        self.state_words[i * STATE_WORDS + 4] == crate::kernel::survey::MODE_RARE
     }
 
     /// Runs every code to `targets[i]` heaps (a code already there does
@@ -279,8 +279,8 @@ impl<'a> GpuSurvey<'a> {
 #[cfg(test)]
 mod shader_tests {
     use super::*;
-    use crate::engine::survey_kernel::MODE_RARE;
     use crate::gpu::shader_check::{constant, struct_size, validated};
+    use crate::kernel::survey::MODE_RARE;
 
     #[test]
     fn the_survey_kernel_validates_and_shares_rust_constants() {

@@ -8,10 +8,10 @@ use super::GpuContext;
 use super::heap::GpuStats;
 use super::levels::{LevelDispatch, LevelRun, PARAMS_STRIDE};
 use super::timer::Timer;
-use crate::cpu::tuple_common::Overflow;
-use crate::engine::grid_2d;
-use crate::engine::tuple_kernel::{TupleKernel, TupleRule, VALUE_WORDS};
-use crate::engine::tuple_table::LevelPlan;
+use crate::kernel::grid_2d;
+use crate::kernel::tuples::LevelPlan;
+use crate::kernel::tuples::common::Overflow;
+use crate::kernel::tuples::{TupleKernel, TupleRule, VALUE_WORDS};
 
 const COMMON: &str = include_str!("../../shaders/tuple_common.wgsl");
 const RECT_LEVEL: &str = include_str!("../../shaders/rect_level.wgsl");
@@ -244,9 +244,9 @@ fn kernels(
 #[cfg(test)]
 mod shader_tests {
     use super::*;
-    use crate::engine::tuple_kernel::OVERFLOW;
-    use crate::engine::tuple_space::MAX_HEAPS;
     use crate::gpu::shader_check::{constant, struct_size, validated};
+    use crate::kernel::tuples::OVERFLOW;
+    use crate::kernel::tuples::space::MAX_HEAPS;
 
     #[test]
     fn the_tuple_kernels_validate_and_share_rust_constants() {

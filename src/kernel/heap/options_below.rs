@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use super::heap_common::Bits;
-use crate::engine::heap_kernel::{Block, HeapKernelCode, SLICE, slices};
+use super::common::Bits;
+use crate::kernel::heap::{Block, HeapKernelCode, SLICE, slices};
 
 /// The option bitsets (`words` words per heap) of heaps `s..s + b` from
 /// options whose heaps all lie below `s`.

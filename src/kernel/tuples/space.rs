@@ -4,11 +4,9 @@
 //! A tuple h1 <= h2 <= ... <= hn with sizes in 1..=max is the strictly
 //! increasing set c_i = h_i - 1 + i (i from 0), ranked in colex order:
 //! rank = sum over i of C(c_i, i + 1). The same rule runs in
-//! `shaders/tuple_common.wgsl` and `src/cpu/tuple_common.rs`.
+//! `shaders/tuple_common.wgsl` and `src/kernel/tuples/common.rs`.
 
-/// The most heaps (or dimensions) a tuple may have: the kernels keep a
-/// tuple in private arrays of this length.
-pub const MAX_HEAPS: usize = 8;
+pub use crate::game::MAX_HEAPS;
 /// The most positions a table may hold (u32 ranks, one u32 value each).
 pub const MAX_POSITIONS: u64 = 1 << 31;
 

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicU32;
 
 use rayon::prelude::*;
 
-use super::tuple_common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
-use crate::engine::tuple_kernel::{TupleKernel, TupleRule};
+use super::common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
+use crate::kernel::tuples::{TupleKernel, TupleRule};
 
 /// The sides `s` with side d replaced by v <= s[d], kept sorted.
 fn with_side(s: &Tuple, dims: usize, d: usize, v: u32) -> Tuple {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::arrows_kernel::{ArrowKernel, DENSE_MAX_EDGES, FACES_PER_EDGE};
+use crate::kernel::arrows::{ArrowKernel, DENSE_MAX_EDGES, FACES_PER_EDGE};
 
 /// A state as the kernel holds it: the mark of every edge, and its index.
 pub type Marks = [u32; DENSE_MAX_EDGES];

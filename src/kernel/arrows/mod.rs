@@ -5,6 +5,8 @@
 //! states with k marked edges, C(E, k) * 2^k of them: thread t takes the
 //! k-subset of colex rank t >> k and orients its j-th edge by bit j of t.
 
+pub mod arrows_level;
+
 use crate::game::arrows::{ArrowGame, ArrowRule};
 
 /// The most edges a dense table may have (3^20 < 2^32 table indices).

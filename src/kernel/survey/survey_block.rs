@@ -6,8 +6,8 @@
 
 use rayon::prelude::*;
 
-use super::heap_common::{Bits, capacity_words};
-use crate::engine::survey_kernel::{MODE_RARE, STATE_WORDS, SurveyKernel};
+use crate::kernel::heap::common::{Bits, capacity_words};
+use crate::kernel::survey::{MODE_RARE, STATE_WORDS, SurveyKernel};
 
 /// Pairs each GPU thread tests per split digit between two looks at `need`
 /// (the twin scans the same runs of pairs, WG × this many).

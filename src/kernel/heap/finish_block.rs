@@ -1,8 +1,8 @@
 //! CPU twin of `shaders/finish_block.wgsl`: phase B of a block, the heaps in
 //! order, each adding the options that touch the block and taking the mex.
 
-use super::heap_common::Bits;
-use crate::engine::heap_kernel::{Block, HeapKernelCode, MAX_WORDS};
+use super::common::Bits;
+use crate::kernel::heap::{Block, HeapKernelCode, MAX_WORDS};
 
 /// Why a block stopped before its end (the GPU's `ST_HALT` reasons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,11 @@
 //! The kernels handle the codes whose moves leave at most two heaps (octal
 //! codes with `!`, `?`, `=` and `--min-diff`, subtraction games, Grundy's
 //! game). Codes that split into three or more heaps run on the general CPU
-//! engine (`cpu::general`).
+//! engine (`engine::general`).
+
+pub mod common;
+pub mod finish_block;
+pub mod options_below;
 
 use crate::game::{Code, Modifier};
 

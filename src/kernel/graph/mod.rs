@@ -1,7 +1,9 @@
-//! What `shaders/graph_level.wgsl` and its CPU twin `cpu::graph_level`
+//! What `shaders/graph_level.wgsl` and its CPU twin `kernel::graph::graph_level`
 //! share: the dense table over all vertex subsets (one byte per subset,
 //! indexed by the subset's mask), and the ranks that enumerate the subsets
 //! of one popcount (a level) in colex order.
+
+pub mod graph_level;
 
 use crate::game::{Graph, GraphCode};
 
@@ -99,7 +101,7 @@ pub fn connected_set_counts(adj: &[u64], max_take: usize) -> Vec<u64> {
     let mut counts = vec![0u64; max_take + 1];
     let all = crate::game::graph::mask_below(adj.len());
     for (size, count) in counts.iter_mut().enumerate().skip(1) {
-        crate::cpu::graph_level::for_each_connected_set(adj, all, size, |_| *count += 1);
+        crate::game::connected_sets::for_each_connected_set(adj, all, size, |_| *count += 1);
     }
     counts
 }

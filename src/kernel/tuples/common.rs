@@ -4,8 +4,8 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::engine::tuple_kernel::{OVERFLOW, VALUE_WORDS};
-use crate::engine::tuple_space::MAX_HEAPS;
+use crate::kernel::tuples::space::MAX_HEAPS;
+use crate::kernel::tuples::{OVERFLOW, VALUE_WORDS};
 
 /// A tuple as the kernels hold it.
 pub type Tuple = [u32; MAX_HEAPS];

@@ -1,7 +1,7 @@
 //! CPU twin of `shaders/heap_common.wgsl`: digit lookup, bitset width and
 //! the two-heap split rule, read the same way as on the GPU.
 
-use crate::engine::heap_kernel::{HeapKernelCode, MAX_WORDS, MOD_ALL_EQUAL, MOD_PLAIN};
+use crate::kernel::heap::{HeapKernelCode, MAX_WORDS, MOD_ALL_EQUAL, MOD_PLAIN};
 
 impl HeapKernelCode {
     pub fn digit(&self, j: u32) -> u32 {

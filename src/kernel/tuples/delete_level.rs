@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::tuple_common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
-use crate::engine::tuple_kernel::{TupleKernel, VALUE_WORDS};
+use super::common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
+use crate::kernel::tuples::{TupleKernel, VALUE_WORDS};
 
 const SPLIT: u32 = 0;
 const KEEP: u32 = 1;

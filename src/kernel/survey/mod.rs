@@ -1,12 +1,14 @@
 //! What the survey kernel (`shaders/survey_block.wgsl`, CPU twin
-//! `src/cpu/survey_block.rs`) needs of a batch of codes: each code's digits
+//! `src/kernel/survey/survey_block.rs`) needs of a batch of codes: each code's digits
 //! as bit sets of the heap counts it may leave (0, 1 or 2), the layout of
 //! the per-code state, tables and rare lists, and the host's choice of rare
 //! mode for each code between rounds.
 
+pub mod survey_block;
+
 use crate::analysis::rare_split::{ValueHistogram, rare_positions};
-use crate::engine::rare_values::{RareCode, sparse_enough};
 use crate::game::{Code, Modifier};
+use crate::kernel::rare::{RareCode, sparse_enough};
 
 /// Words of state per code: heaps done, largest value, target (heaps),
 /// overflow, mode, rare mask, position parity (0 none, 1 + t), rare count.
@@ -77,7 +79,7 @@ impl SurveyKernel {
             digits_len: digits_len as u32,
             digits,
             codes: codes.len(),
-            stride: crate::engine::packed_words(n + 1) as usize,
+            stride: crate::kernel::packed_words(n + 1) as usize,
             rare_cap: rare_cap.max(1),
         }
     }

@@ -2,10 +2,15 @@
 //! about a game: its tuple space and the words of its rule, laid out as
 //! `shaders/rect_level.wgsl` and `shaders/delete_level.wgsl` read them.
 
+pub mod common;
+pub mod delete_level;
+pub mod rect_level;
+pub mod space;
+
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
 
-use super::tuple_space::TupleSpace;
+use space::{Levels, TupleSpace};
 
 /// Values below this are held by the mex bitsets (8 words of 32 bits).
 pub const VALUE_WORDS: usize = 8;
@@ -136,6 +141,33 @@ fn multinomial(n: u64, m: &MoveKind) -> u64 {
 fn partitions(z: u64, p: u64) -> u64 {
     let fact = (1..p).product::<u64>().max(1);
     z.saturating_pow(p as u32 - 1) / fact + 1
+}
+
+/// The levels of the positions, and of the split tuples when the kernel
+/// gathers split sets.
+pub struct LevelPlan {
+    pub positions: Levels,
+    pub split: Option<Levels>,
+}
+
+impl LevelPlan {
+    pub fn new(kern: &TupleKernel) -> LevelPlan {
+        LevelPlan {
+            positions: kern.space.levels(),
+            split: kern.split_sets.as_ref().map(|(_, s)| s.levels()),
+        }
+    }
+
+    /// The split tuples whose total is that of position level `l`.
+    pub fn split_level(&self, l: usize) -> &[u32] {
+        let total = self.positions.lowest + l as u64;
+        match &self.split {
+            Some(s) if total >= s.lowest && ((total - s.lowest) as usize) < s.len() => {
+                s.level((total - s.lowest) as usize)
+            }
+            _ => &[],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,83 @@
+//! The rare-value algorithm's contract (the engine's `rare_values` runs it
+//! on the CPU, the survey kernel's rare mode on the GPU): a code as the
+//! algorithm reads it, and when a table is sparse enough for it to pay.
+
+use crate::game::Code;
+use crate::kernel::heap::{HeapKernelCode, UNBOUNDED};
+
+/// The position parity t of `code`'s rare/common split, when its breaking
+/// digits all sit at indices of one parity (none when rare values do not run it).
+pub fn rare_parity(code: &Code) -> Option<u32> {
+    RareCode::new(code).ok().and_then(|rc| rc.parity)
+}
+
+/// A code as the rare-value algorithm reads it.
+#[derive(Clone, Debug)]
+pub struct RareCode {
+    /// (j, digit bits 0..1): take j, leave nothing (bit 0) or one heap (bit 1).
+    pub takes: Vec<(u32, u32)>,
+    /// (j, d): take j and split the rest into two heaps differing by at least d.
+    pub splits: Vec<(u32, u32)>,
+    /// j: take j and split the rest into two equal heaps (value 0).
+    pub equal_splits: Vec<u32>,
+    /// Some(t) when every breaking digit sits at an index ≡ t (mod 2).
+    pub parity: Option<u32>,
+}
+
+impl RareCode {
+    /// `Err` says why the algorithm does not apply: it needs finitely many
+    /// digits and at least one that splits a heap in two.
+    pub fn new(code: &Code) -> Result<RareCode, String> {
+        let k = HeapKernelCode::new(code)?;
+        if k.take_jmax == UNBOUNDED || k.split_jmax == UNBOUNDED {
+            return Err(format!(
+                "{}: the rare-value algorithm needs a finite code (no repeating tail)",
+                code.text
+            ));
+        }
+        let mut takes = Vec::new();
+        let mut splits = Vec::new();
+        let mut equal_splits = Vec::new();
+        for j in 0..=k.take_jmax.max(k.split_jmax) {
+            let d = k.digit(j);
+            if j >= 1 && d & 3 != 0 {
+                takes.push((j, d & 3));
+            }
+            if d & 4 != 0 {
+                let modifier = (d >> 8) & 3;
+                if modifier == crate::kernel::heap::MOD_ALL_EQUAL {
+                    if k.min_diff == 0 {
+                        equal_splits.push(j);
+                    }
+                } else {
+                    let plain = modifier == crate::kernel::heap::MOD_PLAIN;
+                    splits.push((j, if plain { k.min_diff } else { k.min_diff.max(1) }));
+                }
+            }
+        }
+        if splits.is_empty() {
+            return Err(format!(
+                "{}: no digit splits a heap into two heaps of free sizes, so there are no rare values to use",
+                code.text
+            ));
+        }
+        let t = splits[0].0 & 1;
+        let parity = splits.iter().all(|&(j, _)| j & 1 == t).then_some(t);
+        Ok(RareCode {
+            takes,
+            splits,
+            equal_splits,
+            parity,
+        })
+    }
+}
+
+/// Rare positions beyond one in `DENSE_RATIO` make the scan cost more than
+/// the brute force saves.
+const DENSE_RATIO: usize = 8;
+
+/// Whether `rare` rare positions among `heaps` heaps leave the table sparse
+/// enough for the rare-value scan to pay.
+pub fn sparse_enough(rare: usize, heaps: usize) -> bool {
+    rare * DENSE_RATIO <= heaps
+}

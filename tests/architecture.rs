@@ -1,0 +1,338 @@
+//! The architecture as tests: layers import only downward, no two files of
+//! `src/` import each other (directly or round a longer loop), and no
+//! function is longer than a screen. These read the sources, so they run
+//! anywhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Top-level modules from the bottom layer up; a module may import only
+/// from modules of a lower rank (and itself).
+const LAYERS: &[(&str, u32)] = &[
+    ("error", 0),
+    ("input", 0),
+    ("interrupt", 0),
+    ("export", 1),
+    ("game", 2),
+    ("analysis", 3),
+    ("kernel", 4),
+    ("gpu", 5),
+    ("engine", 6),
+    ("plot", 7),
+    ("cli", 8),
+    ("bench", 9),
+    ("commands", 10),
+    ("lib", 11),
+    ("main", 11),
+];
+
+/// The longest function, in lines from `fn` to its closing brace.
+const MAX_FN_LINES: usize = 80;
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `src/`, as its module path ("engine::graph_dense").
+fn modules() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                let mut p = prefix.to_vec();
+                p.push(name);
+                walk(&path, &p, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut p = prefix.to_vec();
+                if name != "mod" {
+                    p.push(name);
+                }
+                let key = if p.is_empty() {
+                    "lib".to_string()
+                } else {
+                    p.join("::")
+                };
+                out.insert(key, path);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&src(), &[], &mut out);
+    out
+}
+
+/// The file's code without comments or its test module (tests may reach
+/// anywhere).
+fn code_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let code = match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    code.lines()
+        .map(|line| match line.find("//") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Paths the file names: `crate::a::b`, `super::a`, and in `use` lines
+/// the groups `a::{b, c::d}` expanded.
+fn named_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = (bytes[i..].starts_with(b"crate::") || bytes[i..].starts_with(b"super::"))
+            && (i == 0 || !is_ident(bytes[i - 1]));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < bytes.len() && (is_ident(bytes[j]) || bytes[j] == b':') {
+            j += 1;
+        }
+        let head = code[i..j].trim_end_matches(':').to_string();
+        if code[j..].starts_with('{') {
+            let close = matching_brace(code, j);
+            for part in split_group(&code[j + 1..close]) {
+                out.push(format!("{head}::{part}"));
+            }
+            i = close;
+        } else {
+            out.push(head);
+            i = j;
+        }
+    }
+    out
+}
+
+fn matching_brace(code: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (k, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + k;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+/// "a, b::{c, d}, e as f" → a, b::c, b::d, e
+fn split_group(group: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (k, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(group[start..k].to_string());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(group[start..].to_string());
+    let mut out = Vec::new();
+    for part in parts {
+        let part = part.split(" as ").next().unwrap().trim().to_string();
+        if part.is_empty() {
+            continue;
+        }
+        match part.find("::{") {
+            Some(at) => {
+                let close = matching_brace(&part, at + 2);
+                for inner in split_group(&part[at + 3..close]) {
+                    out.push(format!("{}::{inner}", &part[..at]));
+                }
+            }
+            None => out.push(part),
+        }
+    }
+    out
+}
+
+/// The file a path leads into: the longest module prefix of it.
+fn resolve(from: &str, path: &str, modules: &BTreeMap<String, PathBuf>) -> Option<String> {
+    let mut segs: Vec<&str> = Vec::new();
+    let mut rest = path.split("::").peekable();
+    match rest.next()? {
+        "crate" => {}
+        "super" => {
+            let mut here: Vec<&str> = if from == "lib" {
+                vec![]
+            } else {
+                from.split("::").collect()
+            };
+            here.pop();
+            while rest.peek() == Some(&"super") {
+                rest.next();
+                here.pop();
+            }
+            segs.extend(here);
+        }
+        _ => return None,
+    }
+    segs.extend(rest.filter(|s| *s != "self" && *s != "*"));
+    for len in (1..=segs.len()).rev() {
+        let key = segs[..len].join("::");
+        if modules.contains_key(&key) {
+            return Some(key);
+        }
+    }
+    // Crate-root items are the exported macros (`outln!`), defined in `export`.
+    Some(if segs.is_empty() { "lib" } else { "export" }.to_string())
+}
+
+/// File → files it imports from.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let mut graph = BTreeMap::new();
+    for (name, path) in &modules {
+        let mut to = BTreeSet::new();
+        for p in named_paths(&code_of(path)) {
+            if let Some(target) = resolve(name, &p, &modules)
+                && &target != name
+            {
+                to.insert(target);
+            }
+        }
+        graph.insert(name.clone(), to);
+    }
+    graph
+}
+
+fn rank(module: &str) -> u32 {
+    let top = module.split("::").next().unwrap();
+    LAYERS
+        .iter()
+        .find(|(name, _)| *name == top)
+        .map(|&(_, r)| r)
+        .unwrap_or_else(|| panic!("{top} is in no layer: add it to LAYERS"))
+}
+
+#[test]
+fn layers_import_only_downward() {
+    let mut upward = Vec::new();
+    for (from, targets) in imports() {
+        for to in targets {
+            let same_top = from.split("::").next() == to.split("::").next();
+            if !same_top && rank(&to) >= rank(&from) {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that do not go down:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn no_two_files_import_each_other() {
+    let graph = imports();
+    // Tarjan would do; files are few, so a search from each file suffices.
+    let mut cycles = Vec::new();
+    for start in graph.keys() {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((at, trail)) = stack.pop() {
+            for next in &graph[&at] {
+                if next == start {
+                    cycles.push(trail.join(" -> ") + " -> " + start);
+                } else if seen.insert(next.clone()) {
+                    let mut t = trail.clone();
+                    t.push(next.clone());
+                    stack.push((next.clone(), t));
+                }
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+/// (file, function, lines) of every function longer than `MAX_FN_LINES`.
+fn long_functions() -> Vec<(String, String, usize)> {
+    let mut out = Vec::new();
+    for (name, path) in modules() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = line.len() - trimmed.len();
+            let Some(fn_at) = trimmed.find("fn ") else {
+                continue;
+            };
+            let prefix = &trimmed[..fn_at];
+            let is_item = prefix
+                .split_whitespace()
+                .all(|w| ["pub", "pub(crate)", "const", "unsafe", "async"].contains(&w));
+            if !is_item || trimmed.ends_with(';') {
+                continue;
+            }
+            let close = " ".repeat(indent) + "}";
+            let end =
+                (i..lines.len()).find(|&k| lines[k] == close || (k == i && line.ends_with('}')));
+            if let Some(end) = end {
+                let len = end - i + 1;
+                if len > MAX_FN_LINES {
+                    let fn_name = trimmed[fn_at + 3..]
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .next()
+                        .unwrap()
+                        .to_string();
+                    out.push((name.clone(), fn_name, len));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_function_is_longer_than_a_screen() {
+    let long = long_functions();
+    let listing: Vec<String> = long
+        .iter()
+        .map(|(file, f, n)| format!("{file}::{f}: {n} lines"))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FN_LINES} lines:\n{}",
+        listing.join("\n")
+    );
+}
+
+#[test]
+fn the_checks_see_what_they_check() {
+    // The parser finds the imports it must: a check that sees nothing passes.
+    let graph = imports();
+    assert!(graph["engine::graph_dense"].contains("kernel::graph"));
+    assert!(graph["gpu::graph"].contains("kernel::graph"));
+    assert!(graph["commands"].len() > 3);
+    let paths = named_paths("use crate::a::{b, c::{d, e as f}};\nuse super::g;");
+    assert_eq!(
+        paths,
+        [
+            "crate::a::b",
+            "crate::a::c::d",
+            "crate::a::c::e",
+            "super::g"
+        ]
+    );
+    assert!(modules().len() > 60);
+}
