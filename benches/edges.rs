@@ -3,12 +3,12 @@
 //! exists) and on the CPU twin.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::{edge_suite, time_edges};
+use grundy::bench::edges::{edge_suite, time_edges};
 use grundy::engine::Backend;
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 fn edge_kernels(c: &mut Criterion) {
-    let gpu = GpuContext::open()
+    let gpu = Runner::open()
         .ok()
         .flatten()
         .map(|ctx| Backend::Gpu(Box::new(ctx)));

@@ -4,14 +4,14 @@
 //! recursion over vertex sets that Dailly's program used.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::{graph_suite, memo_recursion_baseline, time_graph};
+use grundy::bench::graphs::{graph_suite, memo_recursion_baseline, time_graph};
 use grundy::engine::Backend;
 use grundy::engine::graph_memo::MemoSolver;
 use grundy::game::{Graph, GraphCode};
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 fn graph_kernel(c: &mut Criterion) {
-    let gpu = GpuContext::open()
+    let gpu = Runner::open()
         .ok()
         .flatten()
         .map(|ctx| Backend::Gpu(Box::new(ctx)));

@@ -4,15 +4,16 @@
 //! force on the same codes; the survey of every 2-digit code.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::{Workload, rare_suite, suite, time_rare, time_workload};
-use grundy::commands::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::bench::heaps::{Workload, suite, time_workload};
+use grundy::bench::rare::{rare_suite, time_rare};
+use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::engine::Backend;
 use grundy::engine::sequence::Algorithm;
 use grundy::game::Code;
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 fn heap_kernels(c: &mut Criterion) {
-    let gpu = GpuContext::open()
+    let gpu = Runner::open()
         .ok()
         .flatten()
         .map(|ctx| Backend::Gpu(Box::new(ctx)));
@@ -62,14 +63,15 @@ fn survey(c: &mut Criterion) {
     group.bench_function("2 digits to 8192 (cpu)", |b| {
         b.iter(|| survey_rows(&codes, 8192, Algorithm::Auto, &|| {}).expect("runs"))
     });
-    if let Some(ctx) = GpuContext::open().ok().flatten() {
+    if let Some(ctx) = Runner::open().ok().flatten() {
         for (name, algorithm) in [
             ("gpu", Algorithm::Auto),
             ("gpu brute force", Algorithm::Naive),
         ] {
             group.bench_function(format!("2 digits to 8192 ({name})"), |b| {
                 b.iter(|| {
-                    survey_rows_gpu(&ctx, &codes, 8192, algorithm, None, &|| {}).expect("runs")
+                    let wg = grundy::gpu::survey::workgroup_for(&ctx, None).expect("a workgroup");
+                    survey_rows_gpu(&ctx, &codes, 8192, algorithm, wg, &|| {}).expect("runs")
                 })
             });
         }

@@ -3,12 +3,12 @@
 //! the CPU twins, and the CPU walking every option instead of split sets.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::{time_tuples, tuple_suite};
+use grundy::bench::tables::{time_tuples, tuple_suite};
 use grundy::engine::Backend;
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 fn tuple_kernels(c: &mut Criterion) {
-    let gpu = GpuContext::open()
+    let gpu = Runner::open()
         .ok()
         .flatten()
         .map(|ctx| Backend::Gpu(Box::new(ctx)));

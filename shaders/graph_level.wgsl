@@ -40,8 +40,8 @@ struct Params {
 // A storage buffer, not a uniform one: every thread reads it at its own
 // vertices and binomials, and NVIDIA serves a uniform buffer read at
 // different addresses within a warp one address at a time.
-@group(0) @binding(0) var<storage, read> graph: GraphData;
-@group(0) @binding(1) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> graph: GraphData;
+@group(0) @binding(0) var<uniform> params: Params;
 // status[0]: set when a value overflowed a byte; status[1..3]: that mask
 @group(0) @binding(2) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> t0: array<atomic<u32>>;

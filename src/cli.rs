@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engine::BackendChoice;
+pub use crate::engine::graph_solve::Solver;
 use crate::engine::sequence::Algorithm;
 use crate::export::Format;
 
@@ -309,20 +310,6 @@ a Nim heap of size n; trees follow the colon principle, cycles the fusion princi
 Examples:\n  grundy hackenbush --graph path:6 --ground 0\n  \
 grundy hackenbush --graph cycle:5 --ground 0 --json\n  \
 grundy hackenbush --graph grid:3x3 --ground 0,1,2";
-
-/// How `graph` solves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Solver {
-    /// memo for forests, for grids under codes that never take one vertex (0.03), and for graphs too large for a dense table (reach with --moves); else dense.
-    Auto,
-    /// A table over every vertex subset (GPU or CPU twin).
-    Dense,
-    /// Components under canonical forms, remembered (CPU; level by level on every core for grids up to 7x7 under codes that take one vertex, such as 0.33).
-    Memo,
-    /// Only the positions reachable from the whole graph, level by level (CPU; gives --moves past 34 vertices).
-    Reach,
-}
 
 #[derive(Args, Debug)]
 pub struct GraphArgs {

@@ -203,16 +203,45 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let mut graph = BTreeMap::new();
     for (name, path) in &modules {
         let mut to = BTreeSet::new();
-        for p in named_paths(&code_of(path)) {
+        let code = code_of(path);
+        for p in named_paths(&code) {
             if let Some(target) = resolve(name, &p, &modules)
                 && &target != name
             {
                 to.insert(target);
             }
         }
+        to.extend(children_named(name, &code, &modules));
         graph.insert(name.clone(), to);
     }
     graph
+}
+
+/// A module's own submodules that its code names (`heaps::rows(..)`,
+/// `pub use backend::Backend`): edges from a parent down to a child.
+fn children_named(name: &str, code: &str, modules: &BTreeMap<String, PathBuf>) -> Vec<String> {
+    let prefix = if name == "lib" {
+        String::new()
+    } else {
+        format!("{name}::")
+    };
+    let mut out = Vec::new();
+    for child in modules.keys() {
+        let Some(rest) = child.strip_prefix(&prefix) else {
+            continue;
+        };
+        if rest.contains("::") || child == name {
+            continue;
+        }
+        let named = code.match_indices(&format!("{rest}::")).any(|(at, _)| {
+            let before = code[..at].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        });
+        if named {
+            out.push(child.clone());
+        }
+    }
+    out
 }
 
 fn rank(module: &str) -> u32 {

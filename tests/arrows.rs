@@ -210,7 +210,7 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
         let start = empty(&game);
         let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &mut |_| {}, &|_| {}).unwrap();
         let run = solve_dense(&game, &start, &gpu, true, &mut |m| panic!("{m}"), &|_| {}).unwrap();
-        assert_eq!(run.backend, "gpu");
+        assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(
             (run.value, run.states),
             (cpu.value, cpu.states),

@@ -464,7 +464,7 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         "--json",
     ]);
     let v = json(&out);
-    match grundy::gpu::GpuContext::open() {
+    match grundy::gpu::Runner::open() {
         Ok(Some(ctx)) if ctx.is_software() => {
             // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
             assert_eq!(v["backend"], "cpu");

@@ -7,18 +7,18 @@ mod common;
 use common::{Rng, gpu_or_skip, random_kernel_code};
 use grundy::engine::{Backend, cpu_blocked};
 use grundy::game::Code;
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 use grundy::gpu::heap::{GpuTuning, block_limit, extend};
 use grundy::kernel::heap::HeapKernelCode;
 
-fn ctx(backend: &Backend) -> &GpuContext {
+fn ctx(backend: &Backend) -> &Runner {
     match backend {
         Backend::Gpu(ctx) => ctx,
         Backend::Cpu => unreachable!(),
     }
 }
 
-fn gpu_table(ctx: &GpuContext, code: &Code, n: u32, tuning: &GpuTuning) -> Vec<u16> {
+fn gpu_table(ctx: &Runner, code: &Code, n: u32, tuning: &GpuTuning) -> Vec<u16> {
     let k = HeapKernelCode::new(code).unwrap();
     extend(ctx, &k, &[], n, tuning, &|_| {}, &|| false)
         .unwrap()

@@ -593,7 +593,7 @@ fn gpu_equals_cpu_on_random_graphs() {
         let run = solve_dense(&g, &c, &backend, true, &tuning, &mut notice, &|_| {}).unwrap();
         assert_eq!(
             run.backend,
-            "gpu",
+            grundy::engine::Ran::Gpu,
             "{} on {} vertices: {notices:?}",
             c.text,
             g.n()
@@ -608,7 +608,7 @@ fn gpu_equals_cpu_on_random_graphs() {
 
 #[test]
 fn benchmark_baselines_agree_with_the_dense_table() {
-    use grundy::bench::{memo_recursion_baseline, seed_algorithm_2};
+    use grundy::bench::graphs::{memo_recursion_baseline, seed_algorithm_2};
     let mut rng = Rng(0x9a7_0008);
     for _ in 0..20 {
         let c = random_code(&mut rng);

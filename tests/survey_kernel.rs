@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Rng, gpu_or_skip};
-use grundy::commands::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::engine::Backend;
 use grundy::engine::sequence::Algorithm;
 use grundy::game::Code;
@@ -278,8 +278,10 @@ fn gpu_survey_rows_equal_cpu_survey_rows() {
     let n = 5000;
     let cpu = survey_rows(&codes, n, Algorithm::Auto, &|| {}).unwrap();
     for algorithm in [Algorithm::Auto, Algorithm::Naive] {
-        let (gpu, stats) = survey_rows_gpu(&ctx, &codes, n, algorithm, None, &|| {}).unwrap();
-        assert!(stats.submissions > 0);
+        let before = ctx.counters().submits;
+        let workgroup = grundy::gpu::survey::workgroup_for(&ctx, None).unwrap();
+        let (gpu, on_gpu) = survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|| {}).unwrap();
+        assert!(on_gpu && ctx.counters().submits > before);
         for ((c, _), (g, _)) in cpu.iter().zip(&gpu) {
             assert_eq!(
                 serde_json::to_value(c).unwrap(),

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use common::{grundy, json, skip_without_gpu, tmp, wait_within};
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -80,7 +80,7 @@ fn partials(dir: &Path) -> Vec<String> {
 
 #[test]
 fn auto_never_runs_on_a_software_adapter() {
-    let ctx = match GpuContext::open() {
+    let ctx = match Runner::open() {
         Ok(Some(ctx)) => ctx,
         _ => return skip_without_gpu("auto_never_runs_on_a_software_adapter", "no adapter"),
     };
@@ -222,7 +222,7 @@ fn ctrl_c_on_rare_values_saves_too() {
     ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
 )]
 fn ctrl_c_on_the_gpu_brute_force_saves() {
-    if !matches!(GpuContext::open(), Ok(Some(_))) {
+    if !matches!(Runner::open(), Ok(Some(_))) {
         return skip_without_gpu("ctrl_c_on_the_gpu_brute_force_saves", "no adapter");
     }
     let (ck, _) = interrupt_checkpointed(

@@ -396,7 +396,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     for kern in kernels {
         let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &|_| {}).unwrap();
         let run = solve(&kern, &backend, &mut |m| panic!("{m}"), &|_| {}).unwrap();
-        assert_eq!(run.backend, "gpu");
+        assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(run.table, cpu, "{:?}", kern.rule);
     }
 }

@@ -10,7 +10,7 @@ use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::hackenbush::Hackenbush;
-use crate::engine::{Backend, BackendChoice};
+use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
@@ -33,10 +33,9 @@ pub struct EdgeGameSummary {
     /// States in the dense table, or pieces remembered by the memo solver.
     pub states: u64,
     pub solver: ArrowSolver,
-    pub backend: &'static str,
-    pub adapter: Option<String>,
+    #[serde(flatten)]
+    pub ran: RanOn,
     pub seconds: f64,
-    pub kernel_seconds: Option<f64>,
     /// The trimming T(G), with --trim: its vertex count and edges.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trimming: Option<(usize, Vec<(usize, usize)>)>,
@@ -44,16 +43,8 @@ pub struct EdgeGameSummary {
     pub faces: Option<usize>,
 }
 
-/// What `play` found: G, states (or pieces), the solver, the backend and adapter, seconds, kernel seconds.
-type Played = (
-    u16,
-    u64,
-    ArrowSolver,
-    &'static str,
-    Option<String>,
-    f64,
-    Option<f64>,
-);
+/// What `play` found: G, states (or pieces), the solver, where it ran, seconds.
+type Played = (u16, u64, ArrowSolver, RanOn, f64);
 
 /// Solves one game from `start` (opening the GPU only for a dense table).
 fn play(
@@ -80,7 +71,7 @@ fn play(
         let mut memo = ArrowMemo::new();
         let g = memo.value_of_state(game, start).map_err(Error::Input)?;
         let seconds = begin.elapsed().as_secs_f64();
-        return Ok((g, memo.pieces() as u64, solver, "cpu", None, seconds, None));
+        return Ok((g, memo.pieces() as u64, solver, RanOn::cpu(), seconds));
     }
     let backend = Backend::open(choice, &mut notice)?;
     let bar = progress_bar(
@@ -92,16 +83,12 @@ fn play(
         bar.set_position(d)
     })?;
     bar.finish_and_clear();
-    let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
-    let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
     Ok((
         u16::from(run.value),
         run.states,
         solver,
-        run.backend,
-        adapter,
+        backend.ran_on(run.backend),
         run.seconds,
-        kernel,
     ))
 }
 
@@ -142,7 +129,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let (g, states, solver, name, adapter, seconds, kernel) = play(
+    let (g, states, solver, ran, seconds) = play(
         &game,
         &start,
         args.solver,
@@ -159,10 +146,8 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         outcome: if g == 0 { "P" } else { "N" },
         states,
         solver,
-        backend: name,
-        adapter,
+        ran,
         seconds,
-        kernel_seconds: kernel,
         trimming,
         faces: None,
     };
@@ -243,6 +228,7 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         crate::outln!("faces       {f} cycle cells");
     }
     let on = s
+        .ran
         .adapter
         .as_ref()
         .map(|a| format!(" ({a})"))
@@ -255,7 +241,7 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
     crate::outln!(
         "solver      {:?}, {}{on}, {} {unit}, {:.3} s",
         s.solver,
-        s.backend,
+        s.ran.backend,
         s.states,
         s.seconds
     );
@@ -440,7 +426,7 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let (g, states, solver, name, adapter, seconds, kernel) =
+    let (g, states, solver, ran, seconds) =
         play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
@@ -452,10 +438,8 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         outcome: if g == 0 { "P" } else { "N" },
         states,
         solver,
-        backend: name,
-        adapter,
+        ran,
         seconds,
-        kernel_seconds: kernel,
         trimming: None,
         faces: Some(game.faces.len()),
     };

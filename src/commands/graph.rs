@@ -6,18 +6,17 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
-use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, Solver, TableOutput};
+use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_memo::{MemoSolver, Record};
 use crate::engine::graph_reach::solve_reachable;
-use crate::engine::grid_levels::GridLevels;
+use crate::engine::graph_solve::{Solver, corner_masks, pick_solver, solve_memo};
 use crate::engine::memory::{check_fits, human};
-use crate::engine::{Backend, BackendChoice};
+use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::GraphCode;
 use crate::game::graph::{self, Graph, MAX_VERTICES};
-use crate::kernel::graph::DENSE_MAX_VERTICES;
 use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of `graph`.
@@ -34,100 +33,14 @@ pub struct GraphSummary {
     /// Positions evaluated (dense: every subset; memo: distinct pieces).
     pub positions: u64,
     pub solver: Solver,
-    pub backend: &'static str,
-    pub adapter: Option<String>,
+    #[serde(flatten)]
+    pub ran: RanOn,
     /// Moves played from the whole graph (with --moves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<u8>,
     pub seconds: f64,
-    pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
     pub plot: Option<String>,
-}
-
-/// What a memo run found: the whole graph's value, the pieces valued and,
-/// when asked, every piece's row and every corner grid's value.
-pub struct MemoRun {
-    pub value: u8,
-    pub positions: u64,
-    pub records: Vec<Record>,
-    pub corners: Option<Vec<u8>>,
-    /// The time of the whole graph's run (the corners come after it).
-    pub seconds: f64,
-}
-
-/// The memo solver: level by level on every core where it applies (grids
-/// under codes that take single vertices, which reach every piece), else
-/// the recursion from the whole graph.
-pub fn solve_memo(
-    g: &Graph,
-    code: &GraphCode,
-    keep: bool,
-    corners: bool,
-    counter: &indicatif::ProgressBar,
-    notice: &mut dyn FnMut(&str),
-) -> Result<MemoRun> {
-    let start = Instant::now();
-    let corner_values = |value: &mut dyn FnMut(u64) -> Result<u8>| -> Result<Option<Vec<u8>>> {
-        match (corners, g.grid) {
-            (true, Some((r, c))) => corner_masks(r, c)
-                .into_iter()
-                .map(value)
-                .collect::<Result<_>>()
-                .map(Some),
-            _ => Ok(None),
-        }
-    };
-    if let Some((rows, cols)) = GridLevels::applies(g, code) {
-        let levels = GridLevels::solve(code, rows, cols, notice, &|solved| {
-            counter.set_position(solved)
-        })?;
-        let value = levels.value(g.all())?;
-        let seconds = start.elapsed().as_secs_f64();
-        return Ok(MemoRun {
-            value,
-            positions: levels.positions(),
-            records: if keep { levels.records() } else { Vec::new() },
-            corners: corner_values(&mut |m| levels.value(m))?,
-            seconds,
-        });
-    }
-    let mut memo = MemoSolver::new(code);
-    memo.keep_records = keep;
-    let tick = counter.clone();
-    memo.progress = Some(Box::new(move |solved| tick.set_position(solved)));
-    let value = memo.value(g, g.all())?;
-    let seconds = start.elapsed().as_secs_f64();
-    let records = std::mem::take(&mut memo.records);
-    Ok(MemoRun {
-        value,
-        positions: memo.positions(),
-        records,
-        corners: corner_values(&mut |m| memo.value(g, m))?,
-        seconds,
-    })
-}
-
-/// Which solver `auto` means for this graph.
-pub fn pick_solver(graph: &Graph, code: &GraphCode, asked: Solver, moves: bool) -> Solver {
-    match asked {
-        Solver::Auto if moves && graph.n() > DENSE_MAX_VERTICES => Solver::Reach,
-        Solver::Auto if moves => Solver::Dense,
-        Solver::Auto => {
-            let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
-            // A code that never takes one vertex (0.03) reaches few of a
-            // grid's subsets, and the memo keys grid pieces by shape:
-            // thousands of pieces where the table has millions (0.03 on
-            // 3x10: 0.2 s against 2 s, on 2x15 0.01 s against 2.8 s).
-            let sparse_grid = code.digits[1] == 0 && graph.grid.is_some();
-            if forest || sparse_grid || graph.n() > DENSE_MAX_VERTICES {
-                Solver::Memo
-            } else {
-                Solver::Dense
-            }
-        }
-        s => s,
-    }
 }
 
 pub fn graph(args: &GraphArgs) -> Result<()> {
@@ -142,219 +55,277 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             eprintln!("grundy: {m}");
         }
     };
-    // What --out writes: every subset (dense) or every canonical piece (memo).
-    let mut rows = Rows::Pieces(Vec::new());
-    let mut memo_corners = None;
-    let keep = args.out.is_some() || plot.is_some();
-    let summary = match solver {
-        Solver::Reach => {
-            if args.backend == BackendChoice::Gpu {
-                notice(
-                    "the reach solver runs on the CPU; --solver dense puts the table on the GPU",
-                );
-            }
-            let bar = progress_bar(1 << g.n().min(40), quiet, "positions");
-            let run = solve_reachable(&g, &code, keep, &|done| bar.set_position(done))?;
-            bar.finish_and_clear();
-            let mut s = summarise(&code, &g, run.value, run.positions, solver, "cpu", None);
-            if args.moves {
-                s.moves = Some(run.moves);
-            }
-            rows = Rows::Reached(run.rows, args.moves);
-            s.with_seconds(run.seconds, None)
-        }
-        Solver::Memo => {
-            if args.moves {
-                return Err(Error::Input(
-                    "--moves needs the dense solver (moves do not add over components); \
-                     drop --solver memo"
-                        .into(),
-                ));
-            }
-            if args.backend == BackendChoice::Gpu {
-                notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
-            }
-            let counter = progress_counter(quiet, "pieces");
-            let run = solve_memo(&g, &code, keep, plot.is_some(), &counter, &mut notice);
-            counter.finish_and_clear();
-            let run = run?;
-            rows = Rows::Pieces(run.records);
-            memo_corners = run.corners;
-            summarise(&code, &g, run.value, run.positions, solver, "cpu", None)
-                .with_seconds(run.seconds, None)
-        }
-        _ => {
-            check_dense(g.n())?;
-            let keep_table = keep || args.moves;
-            if keep && g.n() > 20 {
-                notice(&format!(
-                    "--out will hold {} rows, one per subset (about {})",
-                    1u64 << g.n(),
-                    human((1u64 << g.n()) * (12 + 2 * g.n() as u64 / 3))
-                ));
-            }
-            check_fits(
-                &format!("a dense table over {} vertices", g.n()),
-                dense_bytes(g.n(), keep_table, args.moves),
-            )?;
-            let backend = Backend::open(args.backend, &mut notice)?;
-            let bar = progress_bar(1 << g.n(), quiet, "positions");
-            let run = solve_dense(
-                &g,
-                &code,
-                &backend,
-                keep_table,
-                &DenseTuning::default(),
-                &mut notice,
-                &|done| bar.set_position(done),
-            )?;
-            bar.finish_and_clear();
-            let adapter = (run.backend == "gpu").then(|| backend.adapter()).flatten();
-            let mut s = summarise(
-                &code,
-                &g,
-                run.value,
-                run.positions,
-                solver,
-                run.backend,
-                adapter,
-            );
-            let mut seconds = run.seconds;
-            if let Some(table) = run.table {
-                let moves = args.moves.then(|| {
-                    let start = Instant::now();
-                    let m = moves_table(&g, &code, &table);
-                    seconds += start.elapsed().as_secs_f64();
-                    m
-                });
-                if let Some(m) = &moves {
-                    s.moves = Some(m[m.len() - 1]);
-                }
-                rows = Rows::Subsets(table, moves);
-            }
-            let kernel = (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds);
-            s.with_seconds(seconds, kernel)
-        }
+    let solved = match solver {
+        Solver::Reach => run_reach(args, &g, &code, plot.is_some(), &mut notice)?,
+        Solver::Memo => run_memo(args, &g, &code, plot.is_some(), &mut notice)?,
+        _ => run_dense(args, &g, &code, plot.is_some(), &mut notice)?,
     };
     let summary = GraphSummary {
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
-        ..summary
+        ..solved.summary
     };
-    if let (Some(target), Some((r, c)), Rows::Subsets(table, moves)) = (&plot, g.grid, &rows) {
-        let corners = corner_masks(r, c);
-        let of = |t: &[u8]| -> Vec<u8> { corners.iter().map(|&m| t[m as usize]).collect() };
-        plot_grid_corners(
-            target,
-            &code,
-            r,
-            c,
-            &of(table),
-            moves.as_deref().map(of).as_deref(),
-        )?;
-    } else if let (Some(target), Some((r, c)), Some(values)) = (&plot, g.grid, &memo_corners) {
-        plot_grid_corners(target, &code, r, c, values, None)?;
-    } else if let Some(target) = &plot {
-        let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match &rows {
-            Rows::Subsets(table, _) => Box::new(
-                table
-                    .iter()
-                    .enumerate()
-                    .map(|(mask, &v)| ((mask as u64).count_ones(), u32::from(v))),
-            ),
-            Rows::Reached(reached, _) => Box::new(
-                reached
-                    .iter()
-                    .map(|&(mask, v, _)| (mask.count_ones(), u32::from(v))),
-            ),
-            Rows::Pieces(records) => Box::new(records.iter().map(|r| (r.size, u32::from(r.g)))),
-        };
-        let what = match &rows {
-            Rows::Pieces(_) => "connected pieces solved",
-            Rows::Reached(..) => "positions reachable from the whole graph",
-            Rows::Subsets(..) => "every vertex subset",
-        };
-        let title = format!("{} on {}: {what}", code.text, args.graph);
-        plot::chart(target, &plot::level_chart(title, "vertices left", pairs))?;
+    if let Some(target) = &plot {
+        plot_graph(target, args, &g, &code, &solved.rows, &solved.corners)?;
     }
     if let Some(path) = &args.out {
-        export::write_to(path, |w| {
-            let mut csv = csv::Writer::from_writer(w);
-            let mut header = vec!["mask", "size", "g"];
-            if args.moves {
-                header.push("moves");
-            }
-            csv.write_record(&header).map_err(csv_error)?;
-            match &rows {
-                Rows::Subsets(table, moves) => {
-                    for (mask, &v) in table.iter().enumerate() {
-                        let size = (mask as u64).count_ones();
-                        match moves {
-                            Some(m) => csv.serialize((mask, size, v, m[mask])),
-                            None => csv.serialize((mask, size, v)),
-                        }
-                        .map_err(csv_error)?;
-                    }
-                }
-                Rows::Reached(reached, with_moves) => {
-                    for &(mask, v, m) in reached {
-                        let size = mask.count_ones();
-                        if *with_moves {
-                            csv.serialize((mask, size, v, m))
-                        } else {
-                            csv.serialize((mask, size, v))
-                        }
-                        .map_err(csv_error)?;
-                    }
-                }
-                Rows::Pieces(records) => {
-                    for r in records {
-                        csv.serialize((r.mask, r.size, r.g)).map_err(csv_error)?;
-                    }
-                }
-            }
-            csv.flush()
-        })?;
+        write_rows(path, &solved.rows, args.moves)?;
     }
     if args.json {
-        print_json(&summary)?;
+        print_json(&summary)
     } else if args.out.as_deref() != Some(Path::new("-")) {
-        crate::outln!("code        {}", summary.code);
-        crate::outln!(
-            "graph       {} ({} vertices, {} edges; graph6 {})",
-            summary.graph,
-            summary.vertices,
-            summary.edges,
-            summary.graph6
-        );
-        let backend = match &summary.adapter {
-            Some(a) => format!("{} ({a})", summary.backend),
-            None => summary.backend.to_string(),
-        };
-        crate::outln!(
-            "solver      {}, {backend}, {} positions, {:.3} s",
-            match summary.solver {
-                Solver::Memo => "memo",
-                Solver::Reach => "reach",
-                _ => "dense",
-            },
-            summary.positions,
-            summary.seconds
-        );
-        crate::outln!(
-            "G           {} ({}-position: the {} player wins)",
-            summary.g,
-            summary.outcome,
-            if summary.g == 0 { "second" } else { "first" }
-        );
-        if let Some(m) = summary.moves {
-            crate::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
-        }
-        if let Some(out) = &summary.out {
-            crate::outln!("wrote       {out}");
-        }
+        print_graph(&summary);
+        Ok(())
+    } else {
+        Ok(())
     }
-    Ok(())
+}
+
+/// A solved graph: its summary, what --out writes (every subset, every
+/// reachable position, or every canonical piece), and the corner grids'
+/// values when the memo solver found them.
+struct Solved {
+    summary: GraphSummary,
+    rows: Rows,
+    corners: Option<Vec<u8>>,
+}
+
+fn run_reach(
+    args: &GraphArgs,
+    g: &Graph,
+    code: &GraphCode,
+    plot: bool,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Solved> {
+    if args.backend == BackendChoice::Gpu {
+        notice("the reach solver runs on the CPU; --solver dense puts the table on the GPU");
+    }
+    let keep = args.out.is_some() || plot;
+    let bar = progress_bar(1 << g.n().min(40), args.quiet, "positions");
+    let run = solve_reachable(g, code, keep, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let mut summary = summarise(
+        code,
+        g,
+        run.value,
+        run.positions,
+        Solver::Reach,
+        RanOn::cpu(),
+    );
+    summary.moves = args.moves.then_some(run.moves);
+    summary.seconds = run.seconds;
+    Ok(Solved {
+        summary,
+        rows: Rows::Reached(run.rows, args.moves),
+        corners: None,
+    })
+}
+
+fn run_memo(
+    args: &GraphArgs,
+    g: &Graph,
+    code: &GraphCode,
+    plot: bool,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Solved> {
+    if args.moves {
+        return Err(Error::Input(
+            "--moves needs the dense solver (moves do not add over components); \
+             drop --solver memo"
+                .into(),
+        ));
+    }
+    if args.backend == BackendChoice::Gpu {
+        notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
+    }
+    let keep = args.out.is_some() || plot;
+    let counter = progress_counter(args.quiet, "pieces");
+    let tick = counter.clone();
+    let progress = Box::new(move |solved| tick.set_position(solved));
+    let run = solve_memo(g, code, keep, plot, progress, notice);
+    counter.finish_and_clear();
+    let run = run?;
+    let mut summary = summarise(
+        code,
+        g,
+        run.value,
+        run.positions,
+        Solver::Memo,
+        RanOn::cpu(),
+    );
+    summary.seconds = run.seconds;
+    Ok(Solved {
+        summary,
+        rows: Rows::Pieces(run.records),
+        corners: run.corners,
+    })
+}
+
+fn run_dense(
+    args: &GraphArgs,
+    g: &Graph,
+    code: &GraphCode,
+    plot: bool,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Solved> {
+    check_dense(g.n())?;
+    let keep = args.out.is_some() || plot;
+    let keep_table = keep || args.moves;
+    if keep && g.n() > 20 {
+        notice(&format!(
+            "--out will hold {} rows, one per subset (about {})",
+            1u64 << g.n(),
+            human((1u64 << g.n()) * (12 + 2 * g.n() as u64 / 3))
+        ));
+    }
+    check_fits(
+        &format!("a dense table over {} vertices", g.n()),
+        dense_bytes(g.n(), keep_table, args.moves),
+    )?;
+    let backend = Backend::open(args.backend, notice)?;
+    let bar = progress_bar(1 << g.n(), args.quiet, "positions");
+    let tuning = DenseTuning::default();
+    let run = solve_dense(g, code, &backend, keep_table, &tuning, notice, &|done| {
+        bar.set_position(done)
+    })?;
+    bar.finish_and_clear();
+    let ran_on = backend.ran_on(run.backend);
+    let mut summary = summarise(code, g, run.value, run.positions, Solver::Dense, ran_on);
+    summary.seconds = run.seconds;
+    let mut rows = Rows::Pieces(Vec::new());
+    if let Some(table) = run.table {
+        let moves = args.moves.then(|| {
+            let start = Instant::now();
+            let m = moves_table(g, code, &table);
+            summary.seconds += start.elapsed().as_secs_f64();
+            m
+        });
+        summary.moves = moves.as_ref().map(|m| m[m.len() - 1]);
+        rows = Rows::Subsets(table, moves);
+    }
+    Ok(Solved {
+        summary,
+        rows,
+        corners: None,
+    })
+}
+
+/// The plot: a grid's corner sub-grids, else values by level.
+fn plot_graph(
+    target: &PlotTarget,
+    args: &GraphArgs,
+    g: &Graph,
+    code: &GraphCode,
+    rows: &Rows,
+    memo_corners: &Option<Vec<u8>>,
+) -> Result<()> {
+    if let (Some((r, c)), Rows::Subsets(table, moves)) = (g.grid, rows) {
+        let corners = corner_masks(r, c);
+        let of = |t: &[u8]| -> Vec<u8> { corners.iter().map(|&m| t[m as usize]).collect() };
+        let moves = moves.as_deref().map(of);
+        return plot_grid_corners(target, code, r, c, &of(table), moves.as_deref());
+    }
+    if let (Some((r, c)), Some(values)) = (g.grid, memo_corners) {
+        return plot_grid_corners(target, code, r, c, values, None);
+    }
+    let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match rows {
+        Rows::Subsets(table, _) => Box::new(
+            table
+                .iter()
+                .enumerate()
+                .map(|(mask, &v)| ((mask as u64).count_ones(), u32::from(v))),
+        ),
+        Rows::Reached(reached, _) => Box::new(
+            reached
+                .iter()
+                .map(|&(mask, v, _)| (mask.count_ones(), u32::from(v))),
+        ),
+        Rows::Pieces(records) => Box::new(records.iter().map(|r| (r.size, u32::from(r.g)))),
+    };
+    let what = match rows {
+        Rows::Pieces(_) => "connected pieces solved",
+        Rows::Reached(..) => "positions reachable from the whole graph",
+        Rows::Subsets(..) => "every vertex subset",
+    };
+    let title = format!("{} on {}: {what}", code.text, args.graph);
+    plot::chart(target, &plot::level_chart(title, "vertices left", pairs))
+}
+
+/// `--out`: mask, size, g (and moves) per row.
+fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
+    export::write_to(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        let mut header = vec!["mask", "size", "g"];
+        if with_moves {
+            header.push("moves");
+        }
+        csv.write_record(&header).map_err(csv_error)?;
+        match rows {
+            Rows::Subsets(table, moves) => {
+                for (mask, &v) in table.iter().enumerate() {
+                    let size = (mask as u64).count_ones();
+                    match moves {
+                        Some(m) => csv.serialize((mask, size, v, m[mask])),
+                        None => csv.serialize((mask, size, v)),
+                    }
+                    .map_err(csv_error)?;
+                }
+            }
+            Rows::Reached(reached, with_moves) => {
+                for &(mask, v, m) in reached {
+                    let size = mask.count_ones();
+                    match with_moves {
+                        true => csv.serialize((mask, size, v, m)),
+                        false => csv.serialize((mask, size, v)),
+                    }
+                    .map_err(csv_error)?;
+                }
+            }
+            Rows::Pieces(records) => {
+                for r in records {
+                    csv.serialize((r.mask, r.size, r.g)).map_err(csv_error)?;
+                }
+            }
+        }
+        csv.flush()
+    })
+}
+
+fn print_graph(summary: &GraphSummary) {
+    crate::outln!("code        {}", summary.code);
+    crate::outln!(
+        "graph       {} ({} vertices, {} edges; graph6 {})",
+        summary.graph,
+        summary.vertices,
+        summary.edges,
+        summary.graph6
+    );
+    let backend = match &summary.ran.adapter {
+        Some(a) => format!("{} ({a})", summary.ran.backend),
+        None => summary.ran.backend.to_string(),
+    };
+    crate::outln!(
+        "solver      {}, {backend}, {} positions, {:.3} s",
+        match summary.solver {
+            Solver::Memo => "memo",
+            Solver::Reach => "reach",
+            _ => "dense",
+        },
+        summary.positions,
+        summary.seconds
+    );
+    crate::outln!(
+        "G           {} ({}-position: the {} player wins)",
+        summary.g,
+        summary.outcome,
+        if summary.g == 0 { "second" } else { "first" }
+    );
+    if let Some(m) = summary.moves {
+        crate::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
+    }
+    if let Some(out) = &summary.out {
+        crate::outln!("wrote       {out}");
+    }
 }
 
 /// The rows of `graph --out`.
@@ -365,15 +336,6 @@ enum Rows {
     Pieces(Vec<Record>),
     /// Every reachable position (mask, G, moves), and whether to write moves.
     Reached(Vec<(u64, u8, u8)>, bool),
-}
-
-/// The masks of the a x b corner grids of a grid with `cols` columns, for
-/// a = 1..=rows and b = 1..=cols, row by row.
-fn corner_masks(rows: usize, cols: usize) -> Vec<u64> {
-    let corner = |a: usize, b: usize| (0..a).map(|i| ((1u64 << b) - 1) << (i * cols)).sum();
-    (1..=rows)
-        .flat_map(|a| (1..=cols).map(move |b| corner(a, b)))
-        .collect()
 }
 
 /// A grid's table as small multiples: G of every corner sub-grid of a rows
@@ -416,8 +378,7 @@ fn summarise(
     value: u8,
     positions: u64,
     solver: Solver,
-    backend: &'static str,
-    adapter: Option<String>,
+    ran: RanOn,
 ) -> GraphSummary {
     GraphSummary {
         code: code.text.clone(),
@@ -429,23 +390,11 @@ fn summarise(
         outcome: if value == 0 { "P" } else { "N" },
         positions,
         solver,
-        backend,
-        adapter,
+        ran,
         moves: None,
         seconds: 0.0,
-        kernel_seconds: None,
         out: None,
         plot: None,
-    }
-}
-
-impl GraphSummary {
-    fn with_seconds(self, seconds: f64, kernel_seconds: Option<f64>) -> GraphSummary {
-        GraphSummary {
-            seconds,
-            kernel_seconds,
-            ..self
-        }
     }
 }
 

@@ -14,7 +14,7 @@ use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
-use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, checkpoint, memory};
+use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn, checkpoint, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, SequenceWriter, nim_digit};
 use crate::game::Code;
@@ -30,8 +30,8 @@ pub struct SequenceSummary {
     pub subtraction_set: Option<Vec<u32>>,
     pub min_diff: u32,
     pub n: u64,
-    pub backend: &'static str,
-    pub adapter: Option<String>,
+    #[serde(flatten)]
+    pub ran: RanOn,
     /// The algorithm asked for, and the engine that computed the last values.
     pub algorithm: Algorithm,
     pub engine: HeapEngine,
@@ -54,8 +54,6 @@ pub struct SequenceSummary {
     /// Heaps loaded from --resume (0 for a fresh run).
     pub resumed_heaps: u64,
     pub seconds: f64,
-    /// Kernel time from GPU timestamp queries (null on the CPU or without them).
-    pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
     pub rare_out: Option<String>,
     pub p_out: Option<String>,
@@ -381,11 +379,9 @@ fn summarise(
         subtraction_set: set,
         min_diff: code.min_diff,
         n: run.table.len() as u64 - 1,
-        backend: run.ran_on,
-        adapter: match backend.opened() {
-            Some(b) if run.ran_on == "gpu" => b.adapter(),
-            _ => None,
-        },
+        ran: backend
+            .opened()
+            .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
         algorithm: args.algorithm,
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
@@ -398,7 +394,6 @@ fn summarise(
         filled_from: computed.filled_from,
         resumed_heaps,
         seconds: run.seconds,
-        kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),
         p_out: shown(&args.p_out),
@@ -421,9 +416,9 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
         }
     );
     crate::outln!("heaps       0..={}", s.n);
-    let backend = match &s.adapter {
-        Some(a) => format!("{} ({a})", s.backend),
-        None => s.backend.to_string(),
+    let backend = match &s.ran.adapter {
+        Some(a) => format!("{} ({a})", s.ran.backend),
+        None => s.ran.backend.to_string(),
     };
     let engine = match s.engine {
         HeapEngine::Rare => "rare values",

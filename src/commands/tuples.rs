@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
-use crate::engine::Backend;
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
+use crate::engine::{Backend, RanOn};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::delete_nim::DeleteNim;
@@ -48,10 +48,9 @@ pub struct TupleSummary {
     pub levels: u64,
     /// Options of moves that keep no heap gathered once per split tuple.
     pub split_sets: bool,
-    pub backend: &'static str,
-    pub adapter: Option<String>,
+    #[serde(flatten)]
+    pub ran: RanOn,
     pub seconds: f64,
-    pub kernel_seconds: Option<f64>,
     pub out: Option<String>,
     pub plot: Option<String>,
 }
@@ -150,10 +149,8 @@ fn table(
         max_value_at: at.iter().map(|x| x - shift).collect(),
         levels: hi - lo + 1,
         split_sets: kern.split_sets.is_some(),
-        backend: run.backend,
-        adapter: (run.backend == "gpu").then(|| backend.adapter()).flatten(),
+        ran: backend.ran_on(run.backend),
         seconds: run.seconds,
-        kernel_seconds: (run.gpu.kernel_seconds > 0.0).then_some(run.gpu.kernel_seconds),
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
         plot: args.output.plot.as_ref().map(|p| p.display().to_string()),
     };
@@ -222,11 +219,12 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
             .join(",")
     );
     let on = s
+        .ran
         .adapter
         .as_ref()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
-    crate::outln!("backend {}{on}  {:.3} s", s.backend, s.seconds);
+    crate::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
     let max = kern.space.max;
     if kern.space.heaps == 2 && max - shift <= 40 {
         crate::outln!();

@@ -5,11 +5,11 @@
 use std::sync::atomic::AtomicU8;
 use std::time::Instant;
 
-use super::Backend;
+use super::backend::{Backend, Dual, Ran};
 use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::arrows::ArrowGame;
-use crate::gpu::heap::GpuStats;
+use crate::gpu::{Runner, Unfit};
 use crate::kernel::arrows::ArrowKernel;
 use crate::kernel::arrows::arrows_level::arrows_level;
 
@@ -21,9 +21,8 @@ pub struct ArrowDenseRun {
     pub table: Option<Vec<u8>>,
     /// States in the table.
     pub states: u64,
-    pub backend: &'static str,
+    pub backend: Ran,
     pub seconds: f64,
-    pub gpu: GpuStats,
 }
 
 /// Solves `game` from `start` with a dense table on `backend` (the GPU when
@@ -38,37 +37,60 @@ pub fn solve_dense(
 ) -> Result<ArrowDenseRun> {
     let kern = ArrowKernel::new(game).map_err(Error::Input)?;
     let begin = Instant::now();
-    let start_index = kern.index(start);
-    if let Backend::Gpu(ctx) = backend {
-        match crate::gpu::arrows::plan(ctx, &kern) {
-            Ok(()) => {
-                let run = crate::gpu::arrows::dense(ctx, &kern, start_index, keep_table, progress)
-                    .map_err(Error::Run)?;
-                return Ok(ArrowDenseRun {
-                    value: run.start_byte - 1,
-                    table: run.table,
-                    states: run.states,
-                    backend: "gpu",
-                    seconds: begin.elapsed().as_secs_f64(),
-                    gpu: run.stats,
-                });
-            }
-            Err(why) => notice(&format!("{why}; running the CPU twin")),
-        }
-    }
-    check_fits(
-        &format!("a dense table over {} edges", kern.edges),
-        kern.table_bytes(),
-    )?;
-    let (table, states) = cpu_dense(&kern, progress);
+    let start = kern.index(start);
+    let job = DenseJob {
+        kern,
+        start,
+        keep_table,
+        progress,
+    };
+    let ((start_byte, table, states), ran) = super::backend::run(&job, backend, notice)?;
     Ok(ArrowDenseRun {
-        value: table[start_index as usize] - 1,
-        table: keep_table.then_some(table),
+        value: start_byte - 1,
+        table,
         states,
-        backend: "cpu",
+        backend: ran,
         seconds: begin.elapsed().as_secs_f64(),
-        gpu: GpuStats::default(),
     })
+}
+
+/// A dense table on either backend: (the start state's byte, the table
+/// when kept, the states in it).
+struct DenseJob<'a> {
+    kern: ArrowKernel,
+    start: u32,
+    keep_table: bool,
+    progress: &'a dyn Fn(u64),
+}
+
+impl Dual for DenseJob<'_> {
+    type Output = (u8, Option<Vec<u8>>, u64);
+
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
+        crate::gpu::arrows::fits(runner, &self.kern)
+    }
+
+    fn on_gpu(&self, runner: &Runner) -> Result<Self::Output> {
+        let run = crate::gpu::arrows::dense(
+            runner,
+            &self.kern,
+            self.start,
+            self.keep_table,
+            self.progress,
+        )?;
+        Ok((run.start_byte, run.table, run.states))
+    }
+
+    fn on_cpu(&self) -> Result<Self::Output> {
+        let kern = &self.kern;
+        check_fits(
+            &format!("a dense table over {} edges", kern.edges),
+            kern.table_bytes(),
+        )?;
+        let (table, states) = cpu_dense(kern, self.progress);
+        let start_byte = table[self.start as usize];
+        Ok((start_byte, self.keep_table.then_some(table), states))
+    }
 }
 
 /// The whole table on the CPU twin; returns it and how many states it holds.

@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::Backend;
+use super::backend::{Backend, Dual, Ran};
 use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::connected_sets::{for_each_connected_set, next_colex};
 use crate::game::{Graph, GraphCode};
-use crate::gpu::heap::GpuStats;
+use crate::gpu::{Runner, Unfit};
 use crate::kernel::graph::graph_level::{graph_level, graph_level_connected};
 use crate::kernel::graph::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
 
@@ -40,10 +40,9 @@ pub struct DenseRun {
     pub table: Option<Vec<u8>>,
     /// G of the whole graph.
     pub value: u8,
-    pub backend: &'static str,
+    pub backend: Ran,
     pub positions: u64,
     pub seconds: f64,
-    pub gpu: GpuStats,
 }
 
 /// Host bytes a dense run needs: the table, and the moves table with it.
@@ -80,55 +79,76 @@ pub fn solve_dense(
     progress: &dyn Fn(u64),
 ) -> Result<DenseRun> {
     check_dense(graph.n())?;
-    let kern = GraphKernel::new(graph, code);
     let start = Instant::now();
-    let positions = dense_table_bytes(graph.n());
-    if let Backend::Gpu(ctx) = backend {
-        match crate::gpu::graph::plan(ctx, &kern, tuning.chunk_shift) {
-            Ok(_) => {
-                let run = crate::gpu::graph::dense(
-                    ctx,
-                    &kern,
-                    tuning.chunk_shift,
-                    tuning.max_groups_x,
-                    keep_table,
-                    progress,
-                )
-                .map_err(Error::Run)?;
-                return Ok(DenseRun {
-                    table: run.table,
-                    value: run.value,
-                    backend: "gpu",
-                    positions,
-                    seconds: start.elapsed().as_secs_f64(),
-                    gpu: run.stats,
-                });
-            }
-            Err(why) => notice(&format!("{why}; running the CPU twin")),
-        }
-    }
-    check_fits(
-        &format!("a dense table over {} vertices on the CPU", graph.n()),
-        dense_table_bytes(graph.n()),
-    )?;
-    // Without splits into two pieces, a connected graph reaches only
-    // connected positions: when no table is kept, evaluate just those.
-    let connected_only =
-        !keep_table && graph.is_connected(graph.all()) && code.digits.iter().all(|d| d & 4 == 0);
-    let (table, evaluated) = if connected_only {
-        cpu_dense_connected(&kern, progress)?
-    } else {
-        (cpu_dense(&kern, progress)?, positions)
+    let job = DenseJob {
+        graph,
+        code,
+        kern: GraphKernel::new(graph, code),
+        keep_table,
+        tuning,
+        progress,
     };
-    let value = table[(positions - 1) as usize];
+    let ((table, value, positions), ran) = super::backend::run(&job, backend, notice)?;
     Ok(DenseRun {
-        table: keep_table.then_some(table),
+        table,
         value,
-        backend: "cpu",
-        positions: evaluated,
+        backend: ran,
+        positions,
         seconds: start.elapsed().as_secs_f64(),
-        gpu: GpuStats::default(),
     })
+}
+
+/// A dense table on either backend: (the table when kept, G of the whole
+/// graph, positions evaluated).
+struct DenseJob<'a> {
+    graph: &'a Graph,
+    code: &'a GraphCode,
+    kern: GraphKernel,
+    keep_table: bool,
+    tuning: &'a DenseTuning,
+    progress: &'a dyn Fn(u64),
+}
+
+impl Dual for DenseJob<'_> {
+    type Output = (Option<Vec<u8>>, u8, u64);
+
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
+        crate::gpu::graph::fits(runner, &self.kern, self.tuning.chunk_shift).map(|_| ())
+    }
+
+    fn on_gpu(&self, runner: &Runner) -> Result<Self::Output> {
+        let t = self.tuning;
+        let run = crate::gpu::graph::dense(
+            runner,
+            &self.kern,
+            t.chunk_shift,
+            t.max_groups_x,
+            self.keep_table,
+            self.progress,
+        )?;
+        Ok((run.table, run.value, dense_table_bytes(self.graph.n())))
+    }
+
+    fn on_cpu(&self) -> Result<Self::Output> {
+        let (graph, code) = (self.graph, self.code);
+        let positions = dense_table_bytes(graph.n());
+        check_fits(
+            &format!("a dense table over {} vertices on the CPU", graph.n()),
+            positions,
+        )?;
+        // Without splits into two pieces, a connected graph reaches only
+        // connected positions: when no table is kept, evaluate just those.
+        let connected_only = !self.keep_table
+            && graph.is_connected(graph.all())
+            && code.digits.iter().all(|d| d & 4 == 0);
+        let (table, evaluated) = if connected_only {
+            cpu_dense_connected(&self.kern, self.progress)?
+        } else {
+            (cpu_dense(&self.kern, self.progress)?, positions)
+        };
+        let value = table[(positions - 1) as usize];
+        Ok((self.keep_table.then_some(table), value, evaluated))
+    }
 }
 
 /// Views a byte table as atomics so rayon workers can fill one level at once.

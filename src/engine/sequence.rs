@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare_values::{self, Outcome, Persist, RareCode, RareRun};
-use crate::engine::{Backend, HeapEngine, LazyBackend, extend_heap_table, memory};
+use crate::engine::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
-use crate::gpu::heap::{GpuStats, GpuTuning};
+use crate::gpu::heap::GpuTuning;
 
 /// Which algorithm computes a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -38,9 +38,8 @@ pub struct SequenceRun<'a> {
     pub table: HeapTable,
     /// The engine of the last piece.
     pub engine: HeapEngine,
-    /// "gpu" or "cpu": where the last piece ran.
-    pub ran_on: &'static str,
-    pub gpu: GpuStats,
+    /// Where the last piece ran.
+    pub ran_on: Ran,
     pub seconds: f64,
 }
 
@@ -70,8 +69,7 @@ impl<'a> SequenceRun<'a> {
             said_rare_on_cpu: false,
             table,
             engine: HeapEngine::Blocked,
-            ran_on: "cpu",
-            gpu: GpuStats::default(),
+            ran_on: Ran::Cpu,
             seconds: 0.0,
         })
     }
@@ -179,7 +177,7 @@ impl<'a> SequenceRun<'a> {
             Persist::GiveUpWhenDense
         };
         self.engine = HeapEngine::Rare;
-        self.ran_on = "cpu";
+        self.ran_on = Ran::Cpu;
         loop {
             let outcome = match &mut self.table {
                 HeapTable::Narrow(g) => {
@@ -243,9 +241,6 @@ impl<'a> SequenceRun<'a> {
             self.table = HeapTable::from_wide(run.table);
             self.engine = run.engine;
             self.ran_on = run.backend;
-            self.gpu.kernel_seconds += run.gpu.kernel_seconds;
-            self.gpu.submissions += run.gpu.submissions;
-            self.gpu.widenings += run.gpu.widenings;
             if stopped {
                 return Ok(false);
             }

@@ -5,10 +5,10 @@
 use std::sync::atomic::AtomicU32;
 use std::time::Instant;
 
-use super::Backend;
+use super::backend::{Backend, Dual, Ran};
 use super::memory::{check_fits, human};
 use crate::error::{Error, Result};
-use crate::gpu::heap::GpuStats;
+use crate::gpu::{Runner, Unfit};
 use crate::kernel::tuples::common::Overflow;
 use crate::kernel::tuples::delete_level::{delete_level, split_sets_level};
 use crate::kernel::tuples::rect_level::rect_level;
@@ -18,9 +18,8 @@ use crate::kernel::tuples::{LevelPlan, MAX_VALUE, TupleKernel, TupleRule, VALUE_
 pub struct TupleRun {
     /// `table[rank]` = G of the tuple of that rank.
     pub table: Vec<u32>,
-    pub backend: &'static str,
+    pub backend: Ran,
     pub seconds: f64,
-    pub gpu: GpuStats,
 }
 
 /// Host bytes a run needs: the kernel's tables, the table read back, and
@@ -42,32 +41,44 @@ pub fn solve(
         host_bytes(kern),
     )?;
     let start = Instant::now();
-    let plan = LevelPlan::new(kern);
-    if let Backend::Gpu(ctx) = backend {
-        match crate::gpu::tuples::plan(ctx, kern) {
-            Ok(()) => {
-                let (table, gpu) =
-                    crate::gpu::tuples::solve(ctx, kern, &plan, progress).map_err(|e| match e {
-                        crate::gpu::tuples::Failure::Overflow(o) => overflow_error(kern, o),
-                        crate::gpu::tuples::Failure::Device(m) => Error::Run(m),
-                    })?;
-                return Ok(TupleRun {
-                    table,
-                    backend: "gpu",
-                    seconds: start.elapsed().as_secs_f64(),
-                    gpu,
-                });
-            }
-            Err(why) => notice(&format!("{why}; running the same kernels on the CPU")),
-        }
-    }
-    let table = cpu_table(kern, &plan, progress).map_err(|o| overflow_error(kern, o))?;
+    let job = TableJob {
+        kern,
+        plan: LevelPlan::new(kern),
+        progress,
+    };
+    let (table, ran) = super::backend::run(&job, backend, notice)?;
     Ok(TupleRun {
         table,
-        backend: "cpu",
+        backend: ran,
         seconds: start.elapsed().as_secs_f64(),
-        gpu: GpuStats::default(),
     })
+}
+
+/// The whole table on either backend.
+struct TableJob<'a> {
+    kern: &'a TupleKernel,
+    plan: LevelPlan,
+    progress: &'a dyn Fn(u64),
+}
+
+impl Dual for TableJob<'_> {
+    type Output = Vec<u32>;
+
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
+        crate::gpu::tuples::fits(runner, self.kern)
+    }
+
+    fn on_gpu(&self, runner: &Runner) -> Result<Vec<u32>> {
+        use crate::gpu::tuples::{Failure, solve};
+        solve(runner, self.kern, &self.plan, self.progress).map_err(|e| match e {
+            Failure::Overflow(o) => overflow_error(self.kern, o),
+            Failure::Device(e) => e,
+        })
+    }
+
+    fn on_cpu(&self) -> Result<Vec<u32>> {
+        cpu_table(self.kern, &self.plan, self.progress).map_err(|o| overflow_error(self.kern, o))
+    }
 }
 
 /// The whole table on the CPU twins, level after level.

@@ -1,15 +1,12 @@
 //! Level-by-level runs (graph, arrows and tuple tables): one dispatch per
-//! level or step, each binding its own slot of one parameter buffer, as many
-//! dispatches per submission as a batch of work allows, and the status words
-//! read back after each submission.
+//! level or step, each binding its own parameter slot, as many dispatches
+//! per submission as a batch of work allows, and the status words read
+//! back after each submission.
 
-use super::GpuContext;
-use super::heap::GpuStats;
-use super::timer::{BatchSize, Timer, submit_batch};
-
-/// Uniform offsets must be multiples of 256 bytes: slot i of the parameter
-/// buffer starts at i · PARAMS_STRIDE.
-pub const PARAMS_STRIDE: u64 = 256;
+use super::Runner;
+use super::batch::BatchSize;
+use crate::error::Result;
+use crate::kernel::PARAMS_STRIDE;
 
 /// One dispatch of a run.
 pub struct LevelDispatch<'a> {
@@ -42,11 +39,10 @@ impl<'a> LevelDispatch<'a> {
     }
 }
 
-/// The bind group, timer and status buffer a run shares between its dispatches.
+/// The bind group and status buffer a run shares between its dispatches.
 pub struct LevelRun<'a> {
     pub label: &'a str,
     pub bind_group: &'a wgpu::BindGroup,
-    pub timer: Option<&'a Timer>,
     pub status: &'a wgpu::Buffer,
     /// Status bytes read back after each submission.
     pub status_bytes: u64,
@@ -59,14 +55,13 @@ impl LevelRun<'_> {
     /// Records `dispatches` in order; after each submission `check` sees the
     /// status words (an `Err` ends the run) and `progress` the positions done.
     /// Returns the last status words (zeros without a dispatch).
-    pub fn run<E: From<String>>(
+    pub fn run(
         &self,
-        ctx: &GpuContext,
+        runner: &Runner,
         dispatches: &[LevelDispatch],
-        stats: &mut GpuStats,
-        check: &mut dyn FnMut(&[u32]) -> Result<(), E>,
+        check: &mut dyn FnMut(&[u32]) -> Result<()>,
         progress: &dyn Fn(u64),
-    ) -> Result<Vec<u32>, E> {
+    ) -> Result<Vec<u32>> {
         let mut status = vec![0u32; (self.status_bytes / 4) as usize];
         let mut done = 0u64;
         let mut next = 0;
@@ -74,12 +69,7 @@ impl LevelRun<'_> {
         let mut batch_work = BatchSize::new((self.batch_work >> 6).max(1), 1, self.batch_work);
         while next < dispatches.len() {
             let submitted = std::time::Instant::now();
-            let mut encoder = ctx.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some(self.label),
-                    timestamp_writes: self.timer.map(|t| t.writes()),
-                });
+            let record = |pass: &mut wgpu::ComputePass<'_>| {
                 let mut work = 0u64;
                 while next < dispatches.len() && (work == 0 || work < batch_work.work) {
                     let d = &dispatches[next];
@@ -93,15 +83,8 @@ impl LevelRun<'_> {
                     done += d.done;
                     next += 1;
                 }
-            }
-            status = submit_batch(
-                ctx,
-                encoder,
-                self.timer,
-                self.status,
-                self.status_bytes,
-                stats,
-            )?;
+            };
+            status = runner.submit(self.label, record, self.status, self.status_bytes)?;
             check(&status)?;
             progress(done);
             batch_work.after(submitted.elapsed().as_secs_f64());

@@ -1,14 +1,15 @@
-//! The GPU backend: wgpu context, buffers and one module per shader family.
+//! The GPU backend: the wgpu device, the one runner every family runs
+//! through, and one module per family with its buffers and dispatch plan.
 
 pub mod arrows;
+pub mod batch;
 pub mod context;
 pub mod graph;
 pub mod heap;
 pub mod levels;
-#[cfg(test)]
-mod shader_check;
+pub mod runner;
 pub mod survey;
-pub mod timer;
 pub mod tuples;
 
 pub use context::GpuContext;
+pub use runner::{GpuCounters, Runner, Unfit};

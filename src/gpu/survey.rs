@@ -1,27 +1,28 @@
-//! Runs `shaders/survey_block.wgsl`: a batch of codes on the GPU, one
-//! workgroup per code, the tables and rare lists resident between rounds. A
-//! round records the same dispatch as many times as the furthest code
-//! needs, in one pass.
+//! The survey on the GPU: `kernel::survey::SURVEY_BLOCK_SHADER` over a
+//! batch of codes, one workgroup per code, the tables and rare lists
+//! resident between rounds. A round records the same dispatch as many times
+//! as the furthest code needs, in one pass.
 
-use wgpu::util::DeviceExt;
+use std::sync::Arc;
 
-use super::GpuContext;
-use super::heap::{GpuStats, loop_budget};
-use super::timer::{Timer, submit_batch};
+use super::heap::loop_budget;
+use super::runner::{ParamSlots, Pipelines};
+use super::{GpuContext, Runner, Unfit};
+use crate::error::{Error, Result};
 use crate::kernel::grid_2d;
 use crate::kernel::heap::MAX_WORDS;
-use crate::kernel::survey::{STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode};
-
-const SURVEY_BLOCK_WGSL: &str = include_str!("../../shaders/survey_block.wgsl");
+use crate::kernel::survey::{
+    Params, STATE_WORDS, SURVEY_BLOCK, SURVEY_BLOCK_SHADER, SurveyKernel, SurveyMode,
+};
 
 /// Threads per code (`WG` in the shader): `requested` (`--workgroup`),
 /// checked against what the adapter runs in one workgroup, or by default 64
 /// on a software adapter, where a barrier switches between all of a
-/// workgroup's threads (llvmpipe, every two-digit code to 16,384: 18 s at
-/// 64, 34 s at 256, 92 s at 1024), and 256 on a GPU, where once the sparse
-/// codes are done one code's workgroup may be all that a multiprocessor
-/// holds, and 64 threads (two warps) would leave it mostly idle.
-pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32, String> {
+/// workgroup's threads (BENCHMARKS.md, the survey's threads per code), and
+/// 256 on a GPU, where once the sparse codes are done one code's workgroup
+/// may be all that a multiprocessor holds, and 64 threads (two warps) would
+/// leave it mostly idle.
+pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32> {
     let Some(threads) = requested else {
         return Ok(if ctx.is_software() { 64 } else { 256 });
     };
@@ -30,11 +31,11 @@ pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32, St
         .max_compute_invocations_per_workgroup
         .min(ctx.limits.max_compute_workgroup_size_x);
     if !(1..=most).contains(&threads) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--workgroup {threads}: expected 1 to {most} threads, the most the adapter '{}' runs \
              in one workgroup",
             ctx.info.name
-        ));
+        )));
     }
     Ok(threads)
 }
@@ -68,128 +69,83 @@ fn block_for(ctx: &GpuContext, kern: &SurveyKernel, top: u32, workgroup: u32) ->
 
 /// A batch of codes on the GPU.
 pub struct GpuSurvey<'a> {
-    ctx: &'a GpuContext,
+    runner: &'a Runner,
     kern: &'a SurveyKernel,
-    pipeline: wgpu::ComputePipeline,
+    pipelines: Arc<Pipelines>,
     bind_group: wgpu::BindGroup,
-    params: wgpu::Buffer,
+    params: ParamSlots,
+    params_now: Params,
     state: wgpu::Buffer,
     table: wgpu::Buffer,
     rare: wgpu::Buffer,
-    timer: Option<Timer>,
     groups: (u32, u32),
     /// Threads per workgroup (per code): `WG` in the shader.
     workgroup: u32,
     /// The state as last read back.
     pub state_words: Vec<u32>,
-    pub stats: GpuStats,
+}
+
+/// `Ok` when this adapter can hold the batch's tables and rare lists.
+pub fn fits(runner: &Runner, kern: &SurveyKernel) -> std::result::Result<(), Unfit> {
+    let table_bytes = (kern.codes * kern.stride * 4) as u64;
+    let rare_bytes = (kern.codes * kern.rare_cap * 4) as u64;
+    let binding = runner.max_binding();
+    if table_bytes.max(rare_bytes) > binding {
+        return Err(Unfit(format!(
+            "{} tables of {} words (and rare lists of {} words) need {} MiB; the adapter '{}' \
+             binds at most {} MiB",
+            kern.codes,
+            kern.stride,
+            kern.rare_cap,
+            table_bytes.max(rare_bytes) >> 20,
+            runner.info.name,
+            binding >> 20
+        )));
+    }
+    Ok(())
 }
 
 impl<'a> GpuSurvey<'a> {
     pub fn new(
-        ctx: &'a GpuContext,
+        runner: &'a Runner,
         kern: &'a SurveyKernel,
         workgroup: u32,
-    ) -> Result<GpuSurvey<'a>, String> {
-        let table_bytes = (kern.codes * kern.stride * 4) as u64;
-        let rare_bytes = (kern.codes * kern.rare_cap * 4) as u64;
-        let binding = ctx.max_binding();
-        if table_bytes.max(rare_bytes) > binding {
-            return Err(format!(
-                "{} tables of {} words (and rare lists of {} words) need {} MiB; the adapter '{}' \
-                 binds at most {} MiB",
-                kern.codes,
-                kern.stride,
-                kern.rare_cap,
-                table_bytes.max(rare_bytes) >> 20,
-                ctx.info.name,
-                binding >> 20
-            ));
-        }
-        let device = &ctx.device;
+    ) -> Result<GpuSurvey<'a>> {
+        fits(runner, kern).map_err(|u| Error::Run(u.0))?;
         let groups = grid_2d(
             kern.codes as u32,
-            ctx.limits.max_compute_workgroups_per_dimension,
+            runner.limits.max_compute_workgroups_per_dimension,
         );
-        let params: [u32; 8] = [
-            kern.codes as u32,
-            groups.0,
-            SURVEY_BLOCK,
-            kern.digits_len,
-            kern.stride as u32,
-            kern.rare_cap as u32,
-            0,
-            0,
-        ];
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("survey params"),
-            contents: bytemuck::cast_slice(&params),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
-        let digits = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("survey digits"),
-            contents: bytemuck::cast_slice(&kern.digits),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
+        let params_now = Params {
+            codes: kern.codes as u32,
+            groups_x: groups.0,
+            block: SURVEY_BLOCK,
+            digits_len: kern.digits_len,
+            stride: kern.stride as u32,
+            rare_cap: kern.rare_cap as u32,
+            pad: [0; 2],
+        };
+        let params = runner.param_slots::<Params>("survey params", 1);
+        let digits = runner.storage("survey digits", bytemuck::cast_slice(&kern.digits));
         let state_words = kern.fresh_state();
-        let state = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("survey state"),
-            contents: bytemuck::cast_slice(&state_words),
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-        });
-        let table = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("survey tables"),
-            size: table_bytes.max(4),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let rare = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("survey rare lists"),
-            size: rare_bytes.max(4),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let layout = ctx.levels_layout("survey", &[true, false, false, false]);
-        let pipeline = ctx
-            .pipelines_with(
-                "survey",
-                &layout,
-                SURVEY_BLOCK_WGSL,
-                &["survey_block"],
-                &[("WG", workgroup as f64)],
-            )
-            .remove(0);
-        let bind_group = ctx.bind_group(
-            "survey",
-            &layout,
-            vec![
-                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &params,
-                    offset: 0,
-                    size: None,
-                }),
-                digits.as_entire_binding(),
-                state.as_entire_binding(),
-                table.as_entire_binding(),
-                rare.as_entire_binding(),
-            ],
-        );
+        let state = runner.storage("survey state", bytemuck::cast_slice(&state_words));
+        let table = runner.zeroed("survey tables", (kern.codes * kern.stride * 4) as u64);
+        let rare = runner.zeroed("survey rare lists", (kern.codes * kern.rare_cap * 4) as u64);
+        let pipelines = runner.pipelines(&SURVEY_BLOCK_SHADER, &[("WG", workgroup as f64)]);
+        let bind_group = runner.bind(&pipelines, &params, &[&digits, &state, &table, &rare]);
         Ok(GpuSurvey {
-            ctx,
+            runner,
             kern,
-            pipeline,
+            pipelines,
             bind_group,
             params,
+            params_now,
             state,
             table,
             rare,
-            timer: ctx.timestamps.then(|| Timer::new(ctx)),
             groups,
             workgroup,
             state_words,
-            stats: GpuStats::default(),
         })
     }
 
@@ -201,9 +157,8 @@ impl<'a> GpuSurvey<'a> {
             && !positions.is_empty()
         {
             let at = (self.kern.rare_list_at(i) * 4) as u64;
-            self.ctx
-                .queue
-                .write_buffer(&self.rare, at, bytemuck::cast_slice(positions));
+            self.runner
+                .write(&self.rare, at, bytemuck::cast_slice(positions));
         }
     }
 
@@ -215,80 +170,51 @@ impl<'a> GpuSurvey<'a> {
 
     /// Runs every code to `targets[i]` heaps (a code already there does
     /// nothing); returns an error when a value passed 65535.
-    pub fn run_to(&mut self, targets: &[u32]) -> Result<(), String> {
-        let ctx = self.ctx;
+    pub fn run_to(&mut self, targets: &[u32]) -> Result<()> {
         let top = targets.iter().copied().max().unwrap_or(0);
-        let block = block_for(ctx, self.kern, top, self.workgroup);
+        let block = block_for(self.runner, self.kern, top, self.workgroup);
         let mut dispatches = 0;
         for (i, &t) in targets.iter().enumerate() {
             let done = self.state_words[i * STATE_WORDS];
             self.state_words[i * STATE_WORDS + 2] = t.max(done);
             dispatches = dispatches.max(t.saturating_sub(done).div_ceil(block));
         }
-        // Params word 2 is the block: heaps per workgroup per dispatch.
-        ctx.queue
-            .write_buffer(&self.params, 8, bytemuck::bytes_of(&block));
-        ctx.queue
-            .write_buffer(&self.state, 0, bytemuck::cast_slice(&self.state_words));
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("survey"),
-                timestamp_writes: self.timer.as_ref().map(Timer::writes),
-            });
-            pass.set_pipeline(&self.pipeline);
+        self.params_now.block = block;
+        self.runner.write_params(&self.params, &[self.params_now]);
+        let state = bytemuck::cast_slice(&self.state_words);
+        self.runner.write(&self.state, 0, state);
+        let record = |pass: &mut wgpu::ComputePass<'_>| {
+            pass.set_pipeline(self.pipelines.entry("survey_block"));
             pass.set_bind_group(0, &self.bind_group, &[0]);
             for _ in 0..dispatches {
                 pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
             }
-        }
+        };
         let bytes = (self.state_words.len() * 4) as u64;
-        self.state_words = submit_batch(
-            ctx,
-            encoder,
-            self.timer.as_ref(),
-            &self.state,
-            bytes,
-            &mut self.stats,
-        )?;
+        self.state_words = self.runner.submit("survey", record, &self.state, bytes)?;
         for (i, st) in self.state_words.chunks(STATE_WORDS).enumerate() {
             if st[3] != 0 {
-                return Err(format!("code {i} of the batch has a value above 65535"));
+                return Err(Error::Run(format!(
+                    "code {i} of the batch has a value above 65535"
+                )));
             }
             if st[0] != st[2] {
-                return Err(format!(
+                return Err(Error::Run(format!(
                     "code {i} of the batch stopped at heap {} of {}",
                     st[0], st[2]
-                ));
+                )));
             }
         }
         Ok(())
     }
 
     /// Every code's table as the kernel lays it out.
-    pub fn tables(&self) -> Result<Vec<u32>, String> {
+    pub fn tables(&self) -> Result<Vec<u32>> {
         let bytes = (self.kern.codes * self.kern.stride * 4) as u64;
-        Ok(bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
+        Ok(bytemuck::pod_collect_to_vec(&self.runner.read(
             &self.table,
             0,
             bytes.max(4),
         )?))
-    }
-}
-
-#[cfg(test)]
-mod shader_tests {
-    use super::*;
-    use crate::gpu::shader_check::{constant, struct_size, validated};
-    use crate::kernel::survey::MODE_RARE;
-
-    #[test]
-    fn the_survey_kernel_validates_and_shares_rust_constants() {
-        let module = validated("survey_block", SURVEY_BLOCK_WGSL);
-        assert_eq!(constant(&module, "MAX_WORDS"), MAX_WORDS);
-        assert_eq!(constant(&module, "STATE_WORDS"), STATE_WORDS as u32);
-        assert_eq!(constant(&module, "MODE_RARE"), MODE_RARE);
-        // The host writes the parameters as eight u32 words.
-        assert_eq!(struct_size(&module, "Params"), 8 * 4);
     }
 }

@@ -9,8 +9,44 @@ pub mod arrows;
 pub mod graph;
 pub mod heap;
 pub mod rare;
+#[cfg(test)]
+mod shader_check;
 pub mod survey;
 pub mod tuples;
+
+/// Uniform offsets must be multiples of 256 bytes: parameter slot i starts
+/// at i · PARAMS_STRIDE, and a dispatch binds its slot by a dynamic offset.
+pub const PARAMS_STRIDE: u64 = 256;
+
+/// One WGSL module as the GPU runner builds it: its sources (a shared
+/// prelude first), its entry points, and its bindings. Binding 0 is always
+/// the parameters (a uniform read at a dynamic offset); bindings 1, 2, …
+/// are storage buffers, read-only where `read_only` says so. The CPU twin of
+/// each entry point has the entry point's name, in the family's folder.
+pub struct Shader {
+    pub name: &'static str,
+    pub sources: &'static [&'static str],
+    pub entry_points: &'static [&'static str],
+    pub read_only: &'static [bool],
+}
+
+impl Shader {
+    /// The WGSL text handed to the device: the sources in order.
+    pub fn source(&self) -> String {
+        self.sources.join("\n")
+    }
+}
+
+/// Every shader of every family (the naga test validates each).
+pub const SHADERS: &[&Shader] = &[
+    &heap::OPTIONS_BELOW,
+    &heap::FINISH_BLOCK,
+    &graph::GRAPH_LEVEL,
+    &arrows::ARROWS_LEVEL,
+    &tuples::RECT_LEVEL,
+    &tuples::DELETE_LEVEL,
+    &survey::SURVEY_BLOCK_SHADER,
+];
 
 /// Workgroups for `count` heaps folded into rows of at most `max_x`.
 pub fn grid_2d(count: u32, max_x: u32) -> (u32, u32) {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use grundy::engine::Backend;
 use grundy::game::Code;
-use grundy::gpu::GpuContext;
+use grundy::gpu::Runner;
 
 /// Runs the `grundy` binary with `args`.
 pub fn grundy(args: &[&str]) -> Output {
@@ -55,11 +55,11 @@ pub fn json(out: &Output) -> serde_json::Value {
 /// The GPU, or `None` with a skip notice; under `GRUNDY_REQUIRE_GPU=1` a
 /// missing adapter fails the test instead.
 pub fn gpu_or_skip(test: &str) -> Option<Backend> {
-    match GpuContext::open() {
+    match Runner::open() {
         Ok(Some(ctx)) => Some(Backend::Gpu(Box::new(ctx))),
         other => {
             let why = match other {
-                Err(e) => e,
+                Err(e) => e.to_string(),
                 _ => "no GPU adapter".to_string(),
             };
             skip_without_gpu(test, &why);

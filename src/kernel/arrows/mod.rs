@@ -8,6 +8,7 @@
 pub mod arrows_level;
 
 use crate::game::arrows::{ArrowGame, ArrowRule};
+use crate::kernel::Shader;
 
 /// The most edges a dense table may have (3^20 < 2^32 table indices).
 pub const DENSE_MAX_EDGES: usize = 20;
@@ -149,4 +150,25 @@ impl ArrowKernel {
             .map(|(&m, &p)| m as u32 * p)
             .sum()
     }
+}
+/// `shaders/arrows_level.wgsl`: storage bindings are the game (read), the
+/// table and the status words.
+pub const ARROWS_LEVEL: Shader = Shader {
+    name: "arrows_level",
+    sources: &[include_str!("../../../shaders/arrows_level.wgsl")],
+    entry_points: &["arrows_level"],
+    read_only: &[true, false, false],
+};
+
+/// Threads per workgroup (`WG`).
+pub const WG: u64 = 64;
+
+/// One level's parameters.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Params {
+    pub level: u32,
+    pub count: u32,
+    pub groups_x: u32,
+    pub pad: u32,
 }

@@ -6,6 +6,7 @@
 pub mod graph_level;
 
 use crate::game::{Graph, GraphCode};
+use crate::kernel::Shader;
 
 /// Vertices a dense table may have (2^34 bytes = 16 GiB).
 pub const DENSE_MAX_VERTICES: usize = 34;
@@ -104,6 +105,72 @@ pub fn connected_set_counts(adj: &[u64], max_take: usize) -> Vec<u64> {
         crate::game::connected_sets::for_each_connected_set(adj, all, size, |_| *count += 1);
     }
     counts
+}
+
+/// `shaders/graph_level.wgsl`: storage bindings are the graph (read), the
+/// status words, and the eight table chunks.
+pub const GRAPH_LEVEL: Shader = Shader {
+    name: "graph_level",
+    sources: &[include_str!("../../../shaders/graph_level.wgsl")],
+    entry_points: &["graph_level"],
+    read_only: &[
+        true, false, false, false, false, false, false, false, false, false,
+    ],
+};
+
+/// The table chunks the graph kernel binds.
+pub const CHUNKS: u64 = 8;
+/// Threads per workgroup (`WG`).
+pub const WG: u64 = 64;
+
+/// The graph as the shader reads it (`GraphData`): neighbour masks,
+/// binomials, digits, in vec4 rows.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GraphData {
+    pub adj: [[u32; 4]; 32],
+    pub binom: [[u32; 4]; 307],
+    pub digits: [[u32; 4]; 17],
+    pub n: u32,
+    pub max_take: u32,
+    pub chunk_shift: u32,
+    pub pad: u32,
+}
+
+/// One level's parameters.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Params {
+    pub level: u32,
+    pub count: u32,
+    pub groups_x: u32,
+    pub pad: u32,
+}
+
+impl GraphKernel {
+    /// The graph's data for the shader, with its table cut in chunks of
+    /// 2^`chunk_shift` words.
+    pub fn graph_data(&self, chunk_shift: u32) -> GraphData {
+        use bytemuck::Zeroable;
+        let mut d = GraphData::zeroed();
+        for (v, &a) in self.adj.iter().enumerate() {
+            d.adj[v / 2][(v % 2) * 2] = a as u32;
+            d.adj[v / 2][(v % 2) * 2 + 1] = (a >> 32) as u32;
+        }
+        for c in 0..BINOM_DIM {
+            for i in 0..BINOM_DIM {
+                let k = c * BINOM_DIM + i;
+                d.binom[k / 4][k % 4] = self.binomial(c, i).min(u32::MAX as u64) as u32;
+            }
+        }
+        for (i, &digit) in self.digits.iter().enumerate() {
+            d.digits[i / 4][i % 4] = digit as u32;
+        }
+        d.n = self.n as u32;
+        d.max_take = self.max_take() as u32;
+        d.chunk_shift = chunk_shift;
+        d
+    }
 }
 
 #[cfg(test)]

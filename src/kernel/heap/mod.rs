@@ -11,6 +11,7 @@ pub mod finish_block;
 pub mod options_below;
 
 use crate::game::{Code, Modifier};
+use crate::kernel::Shader;
 
 /// Heaps finished in order by one workgroup; `MAX_BLOCK` in the shaders.
 pub const MAX_BLOCK: u32 = 2048;
@@ -192,6 +193,61 @@ pub fn block_work(code: &HeapKernelCode, block: Block) -> u64 {
         code.take_jmax as u64 + 64
     };
     per_heap * block.b as u64
+}
+
+const HEAP_COMMON: &str = include_str!("../../../shaders/heap_common.wgsl");
+
+/// Storage bindings of the heap kernels: digits (read), the below bitsets,
+/// the status words, and the four table chunks.
+const HEAP_BINDINGS: &[bool] = &[true, false, false, false, false, false, false];
+
+/// The first pass over a block: every option whose heaps lie below it.
+pub const OPTIONS_BELOW: Shader = Shader {
+    name: "options_below",
+    sources: &[
+        HEAP_COMMON,
+        include_str!("../../../shaders/options_below.wgsl"),
+    ],
+    entry_points: &["options_below"],
+    read_only: HEAP_BINDINGS,
+};
+
+/// The second: the block's heaps in order, one workgroup.
+pub const FINISH_BLOCK: Shader = Shader {
+    name: "finish_block",
+    sources: &[
+        HEAP_COMMON,
+        include_str!("../../../shaders/finish_block.wgsl"),
+    ],
+    entry_points: &["finish_block"],
+    read_only: HEAP_BINDINGS,
+};
+
+/// The table chunks the heap kernels bind.
+pub const CHUNKS: u64 = 4;
+
+/// Status words the kernels leave (`status[ST_*]`).
+pub const ST_HALT: usize = 0;
+pub const ST_MAX: usize = 1;
+pub const ST_MIN_WORDS: usize = 2;
+pub const ST_DONE: usize = 3;
+pub const ST_HALT_AT: usize = 4;
+
+/// One block's parameters (`Params` in heap_common.wgsl).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable, Debug)]
+pub struct Params {
+    pub s: u32,
+    pub b: u32,
+    pub groups_x: u32,
+    pub prefix_len: u32,
+    pub tail_len: u32,
+    pub min_diff: u32,
+    pub chunk_shift: u32,
+    pub take_jmax: u32,
+    pub split_jmax: u32,
+    pub slices: u32,
+    pub pad: [u32; 2],
 }
 
 #[cfg(test)]

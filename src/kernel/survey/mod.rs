@@ -8,6 +8,7 @@ pub mod survey_block;
 
 use crate::analysis::rare_split::{ValueHistogram, rare_positions};
 use crate::game::{Code, Modifier};
+use crate::kernel::Shader;
 use crate::kernel::rare::{RareCode, sparse_enough};
 
 /// Words of state per code: heaps done, largest value, target (heaps),
@@ -148,4 +149,26 @@ pub fn choose_mode(code: &Code, g: &[u16], rare_cap: usize, always: bool) -> Sur
             .map(|n| n as u32)
             .collect(),
     }
+}
+/// `shaders/survey_block.wgsl`: storage bindings are the digits (read), the
+/// state words, the tables and the rare lists.
+pub const SURVEY_BLOCK_SHADER: Shader = Shader {
+    name: "survey_block",
+    sources: &[include_str!("../../../shaders/survey_block.wgsl")],
+    entry_points: &["survey_block"],
+    read_only: &[true, false, false, false],
+};
+
+/// The batch's parameters (`Params`; word 2, the heaps per workgroup per
+/// dispatch, changes between rounds).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Params {
+    pub codes: u32,
+    pub groups_x: u32,
+    pub block: u32,
+    pub digits_len: u32,
+    pub stride: u32,
+    pub rare_cap: u32,
+    pub pad: [u32; 2],
 }

@@ -9,6 +9,7 @@ pub mod space;
 
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
+use crate::kernel::Shader;
 
 use space::{Levels, TupleSpace};
 
@@ -168,6 +169,49 @@ impl LevelPlan {
             _ => &[],
         }
     }
+}
+
+const TUPLE_COMMON: &str = include_str!("../../../shaders/tuple_common.wgsl");
+
+/// Storage bindings of the tuple kernels: game, binomials, order (read);
+/// table, status; split order (read); split sets.
+const TUPLE_BINDINGS: &[bool] = &[true, true, true, false, false, true, false];
+
+/// `shaders/rect_level.wgsl`: Grundy's game on rectangles and boxes.
+pub const RECT_LEVEL: Shader = Shader {
+    name: "rect_level",
+    sources: &[
+        TUPLE_COMMON,
+        include_str!("../../../shaders/rect_level.wgsl"),
+    ],
+    entry_points: &["rect_level"],
+    read_only: TUPLE_BINDINGS,
+};
+
+/// `shaders/delete_level.wgsl`: the Delete Nim rules, and the split sets
+/// their moves read.
+pub const DELETE_LEVEL: Shader = Shader {
+    name: "delete_level",
+    sources: &[
+        TUPLE_COMMON,
+        include_str!("../../../shaders/delete_level.wgsl"),
+    ],
+    entry_points: &["delete_level", "split_sets_level"],
+    read_only: TUPLE_BINDINGS,
+};
+
+/// Threads per workgroup (`WG`).
+pub const WG: u64 = 64;
+
+/// One step's parameters: the ranks `order[start..start + count]`, all of
+/// tuple total `total`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Params {
+    pub start: u32,
+    pub count: u32,
+    pub groups_x: u32,
+    pub total: u32,
 }
 
 #[cfg(test)]

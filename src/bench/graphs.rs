@@ -1,0 +1,427 @@
+//! Graph workloads: dense tables on grids (GPU against CPU), the memo
+//! solver, the memoised-recursion baselines, and the sweep over grids.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::report::{CsvRow, gpu_head, mean_time, opt, with_kernel_seconds};
+use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
+use crate::engine::graph_solve::{MemoRun, Solver, pick_solver, solve_memo};
+use crate::engine::grid_levels::GridLevels;
+use crate::engine::{Backend, Ran};
+use crate::error::{Error, Result};
+use crate::game::{Graph, GraphCode};
+
+/// A graph workload: the dense table of a code on a graph, and the memo
+/// solver on the same graph.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphWorkload {
+    pub code: &'static str,
+    pub graph: &'static str,
+    /// Also time the memoised-recursion baseline and Dailly's Algorithm 2.
+    pub baseline: bool,
+}
+
+/// 0.33 and 0.03 on grids: 4x6 and 5x5, and 5x6 (30 vertices, 2^30
+/// positions) in the full suite; 4x5 with `--quick`. The baselines run
+/// wherever they finish in seconds: to 4x6 for 0.33, on every grid for
+/// 0.03 (few positions are reachable when every move takes two vertices).
+pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
+    let grids: &[&str] = if quick {
+        &["grid:4x5"]
+    } else {
+        &["grid:4x5", "grid:4x6", "grid:5x5", "grid:5x6"]
+    };
+    grids
+        .iter()
+        .flat_map(|&graph| {
+            ["0.33", "0.03"].map(|code| GraphWorkload {
+                code,
+                graph,
+                baseline: code == "0.03" || Graph::parse(graph).is_ok_and(|g| g.n() <= 24),
+            })
+        })
+        .collect()
+}
+
+/// Times the dense table of one graph workload; returns (seconds, kernel seconds, G).
+pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)> {
+    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    let start = Instant::now();
+    let tuning = DenseTuning::default();
+    let (run, kernel) = with_kernel_seconds(backend, || {
+        solve_dense(&g, &code, backend, false, &tuning, &mut |_| {}, &|_| {})
+    })?;
+    Ok((start.elapsed().as_secs_f64(), kernel, run.value))
+}
+
+/// The memo solver's times on one graph workload, as `grundy graph
+/// --solver memo` runs it (level by level where that applies, else the
+/// recursion), a fresh memo each run.
+pub struct MemoTimes {
+    /// On one thread: the per-core comparison with the recursion.
+    pub one_thread: f64,
+    /// On every thread, for the level memo (the recursion has one).
+    pub all_threads: Option<f64>,
+    pub pieces: u64,
+    pub value: u8,
+}
+
+/// The memo solver as `grundy graph` runs it, without progress or notices.
+fn quiet_memo(g: &Graph, code: &GraphCode) -> Result<MemoRun> {
+    solve_memo(g, code, false, false, Box::new(|_| {}), &mut |_| {})
+}
+
+pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
+    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    let run = || quiet_memo(&g, &code);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| Error::Run(format!("a one-thread pool: {e}")))?;
+    let (one_thread, first) = one.install(|| mean_time(run));
+    let first = first?;
+    let all_threads = match GridLevels::applies(&g, &code) {
+        Some(_) if rayon::current_num_threads() > 1 => {
+            let (seconds, again) = mean_time(run);
+            if again?.value != first.value {
+                return Err(Error::Run(format!(
+                    "the level memo differs between thread counts for {} on {}",
+                    w.code, w.graph
+                )));
+            }
+            Some(seconds)
+        }
+        _ => None,
+    };
+    Ok(MemoTimes {
+        one_thread,
+        all_threads,
+        pieces: first.positions,
+        value: first.value,
+    })
+}
+
+/// The baseline the seed's program used (Algorithm 2): a plain memoised
+/// recursion over vertex sets, one thread, no component sums. Returns
+/// (G of the whole graph, positions evaluated).
+pub fn memo_recursion_baseline(g: &Graph, code: &GraphCode) -> (u8, usize) {
+    fn solve(g: &Graph, code: &GraphCode, mask: u64, memo: &mut HashMap<u64, u8>) -> u8 {
+        if let Some(&v) = memo.get(&mask) {
+            return v;
+        }
+        let mut options = Vec::new();
+        for_each_option(g, code, mask, |o| options.push(o));
+        let seen: Vec<u8> = options
+            .into_iter()
+            .map(|o| solve(g, code, o, memo))
+            .collect();
+        let v = (0..=255u8).find(|v| !seen.contains(v)).unwrap_or(255);
+        memo.insert(mask, v);
+        v
+    }
+    let mut memo = HashMap::new();
+    let v = solve(g, code, g.all(), &mut memo);
+    (v, memo.len())
+}
+
+/// Dailly's Algorithm 2 (Octal games on graphs) as its text describes it: the outcome only (stop
+/// at the first move to a P-position), positions kept in an ordered map
+/// (C++'s std::map) under strings of 0s and 1s. Returns (N-position?,
+/// positions stored).
+pub fn seed_algorithm_2(g: &Graph, code: &GraphCode) -> (bool, usize) {
+    fn key(mask: u64, n: usize) -> String {
+        (0..n)
+            .map(|v| if mask >> v & 1 == 1 { '1' } else { '0' })
+            .collect()
+    }
+    fn solve(g: &Graph, code: &GraphCode, mask: u64, table: &mut BTreeMap<String, bool>) -> bool {
+        if let Some(&n) = table.get(&key(mask, g.n())) {
+            return n;
+        }
+        let mut options = Vec::new();
+        for_each_option(g, code, mask, |o| options.push(o));
+        let n = options.into_iter().any(|o| !solve(g, code, o, table));
+        table.insert(key(mask, g.n()), n);
+        n
+    }
+    let mut table = BTreeMap::new();
+    let n = solve(g, code, g.all(), &mut table);
+    (n, table.len())
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct GraphBenchRow {
+    pub code: String,
+    pub graph: String,
+    pub positions: u64,
+    pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    pub gpu_positions_per_second: Option<f64>,
+    pub cpu_positions_per_second: f64,
+    /// CPU time / GPU time: above 1 the GPU is faster.
+    pub gpu_over_cpu: Option<f64>,
+    /// The baseline's time on one thread, when run.
+    pub baseline_seconds: Option<f64>,
+    /// Baseline time / (dense CPU time x threads): the speed-up per core.
+    pub per_core_over_baseline: Option<f64>,
+    /// Dailly's Algorithm 2 as described (outcome, ordered map of 0/1 strings), one thread.
+    pub seed_algorithm_seconds: Option<f64>,
+    pub per_core_over_seed_algorithm: Option<f64>,
+    /// The memo solver (canonical pieces) on one thread: its time, the
+    /// pieces it solved, and the baseline's time over it; and its time on
+    /// every thread where it runs level by level.
+    pub memo_seconds: f64,
+    pub memo_all_threads_seconds: Option<f64>,
+    pub memo_pieces: u64,
+    pub memo_over_baseline: Option<f64>,
+    /// The solver `grundy graph` picks for this workload.
+    pub auto_solver: Solver,
+}
+
+pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
+    let threads = rayon::current_num_threads() as f64;
+    if !json {
+        crate::outln!();
+        crate::outln!(
+            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9} {:>10}",
+            "graph",
+            "positions",
+            &gpu_head("gpu s"),
+            "kernel s",
+            "cpu s",
+            &gpu_head("gpu pos/s"),
+            "cpu pos/s",
+            &gpu_head("gpu/cpu"),
+            "baseline s",
+            "core/base",
+            "alg2 s",
+            "core/alg2",
+            "memo s",
+            "memo/base",
+            "memo all s"
+        );
+    }
+    let mut rows = Vec::new();
+    for w in graph_suite(quick) {
+        let g = Graph::parse(w.graph).map_err(Error::Input)?;
+        let positions = 1u64 << g.n();
+        let gpu_run = gpu.map(|b| time_graph(&w, b)).transpose()?;
+        let (cpu_s, _, cpu_value) = time_graph(&w, &Backend::Cpu)?;
+        if let Some((_, _, v)) = gpu_run
+            && v != cpu_value
+        {
+            return Err(Error::Run(format!(
+                "GPU and CPU differ for {} on {}",
+                w.code, w.graph
+            )));
+        }
+        // The two baselines, timed, each checked against the dense table.
+        let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+        let baseline = w
+            .baseline
+            .then(|| mean_time(|| memo_recursion_baseline(&g, &code).0 == cpu_value));
+        let seed = w
+            .baseline
+            .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
+        let memo = time_graph_memo(&w)?;
+        if memo.value != cpu_value {
+            return Err(Error::Run(format!(
+                "the memo solver differs from the dense table for {} on {}",
+                w.code, w.graph
+            )));
+        }
+        for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
+            if let Some((_, false)) = run {
+                return Err(Error::Run(format!(
+                    "{name} differs from the dense table for {} on {}",
+                    w.code, w.graph
+                )));
+            }
+        }
+        let row = GraphBenchRow {
+            code: w.code.to_string(),
+            graph: w.graph.to_string(),
+            positions,
+            gpu_seconds: gpu_run.map(|r| r.0),
+            gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
+            cpu_seconds: cpu_s,
+            gpu_positions_per_second: gpu_run.map(|r| positions as f64 / r.0),
+            cpu_positions_per_second: positions as f64 / cpu_s,
+            gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
+            baseline_seconds: baseline.map(|b| b.0),
+            per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
+            seed_algorithm_seconds: seed.map(|b| b.0),
+            per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
+            memo_seconds: memo.one_thread,
+            memo_all_threads_seconds: memo.all_threads,
+            memo_pieces: memo.pieces,
+            memo_over_baseline: baseline.map(|b| b.0 / memo.one_thread),
+            auto_solver: pick_solver(&g, &code, Solver::Auto, false),
+        };
+        if !json {
+            crate::outln!(
+                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9} {:>10}",
+                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
+                positions,
+                opt(row.gpu_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
+                row.cpu_seconds,
+                opt(row.gpu_positions_per_second, 0),
+                row.cpu_positions_per_second,
+                opt(row.gpu_over_cpu, 2),
+                opt(row.baseline_seconds, 2),
+                opt(row.per_core_over_baseline, 1),
+                opt(row.seed_algorithm_seconds, 2),
+                opt(row.per_core_over_seed_algorithm, 1),
+                row.memo_seconds,
+                opt(row.memo_over_baseline, 1),
+                opt(row.memo_all_threads_seconds, 3),
+            );
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The grids r x c (r <= c) with at most `max` vertices: 30 in the full
+/// sweep (the graph issue's target: each in under 10 s on an H100), 16 with
+/// `--quick`.
+pub fn grid_sweep(quick: bool) -> Vec<(usize, usize)> {
+    let max = if quick { 16 } else { 30 };
+    (1..=max)
+        .flat_map(|r| (r..=max / r).map(move |c| (r, c)))
+        .collect()
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct GridRow {
+    pub code: String,
+    pub graph: String,
+    pub vertices: usize,
+    pub solver: Solver,
+    pub backend: Ran,
+    pub g: u8,
+    pub seconds: f64,
+}
+
+/// Solves every grid of `grid_sweep` under 0.33 and 0.03 the way `grundy
+/// graph` would (its solver; the dense table on the GPU when there is one).
+pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridRow>> {
+    let backend = gpu.unwrap_or(&Backend::Cpu);
+    let mut rows = Vec::new();
+    for code_text in ["0.33", "0.03"] {
+        let code = GraphCode::parse(code_text).map_err(Error::Input)?;
+        for (r, c) in grid_sweep(quick) {
+            let g = Graph::parse(&format!("grid:{r}x{c}")).map_err(Error::Input)?;
+            let solver = pick_solver(&g, &code, Solver::Auto, false);
+            let start = Instant::now();
+            let (value, used) = match solver {
+                Solver::Memo => (quiet_memo(&g, &code)?.value, Ran::Cpu),
+                _ => {
+                    let tuning = DenseTuning::default();
+                    let run =
+                        solve_dense(&g, &code, backend, false, &tuning, &mut |_| {}, &|_| {})?;
+                    (run.value, run.backend)
+                }
+            };
+            rows.push(GridRow {
+                code: code_text.to_string(),
+                graph: g.spec.clone(),
+                vertices: g.n(),
+                solver,
+                backend: used,
+                g: value,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    if !json {
+        crate::outln!();
+        crate::outln!(
+            "{:<8} {:>6} {:>10} {:>10} {:>22} {:>12}",
+            "grids",
+            "count",
+            "total s",
+            "under 10 s",
+            "slowest",
+            "slowest s"
+        );
+        for code in ["0.33", "0.03"] {
+            let of_code: Vec<&GridRow> = rows.iter().filter(|r| r.code == code).collect();
+            let slowest = of_code
+                .iter()
+                .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
+                .expect("the sweep has grids");
+            crate::outln!(
+                "{:<8} {:>6} {:>10.2} {:>10} {:>22} {:>12.3}",
+                code,
+                of_code.len(),
+                of_code.iter().map(|r| r.seconds).sum::<f64>(),
+                of_code.iter().filter(|r| r.seconds < 10.0).count(),
+                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g),
+                slowest.seconds
+            );
+        }
+    }
+    Ok(rows)
+}
+
+pub fn csv_rows(rows: &[GraphBenchRow]) -> Vec<CsvRow> {
+    let mut lines = Vec::new();
+    for r in rows {
+        lines.push(CsvRow {
+            part: "graphs",
+            workload: format!("{} {}", r.code, r.graph),
+            size: r.positions,
+            gpu_seconds: r.gpu_seconds,
+            gpu_kernel_seconds: r.gpu_kernel_seconds,
+            cpu_seconds: Some(r.cpu_seconds),
+            baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
+        });
+        lines.push(CsvRow {
+            part: "graphs",
+            workload: format!("{} {} memo one thread", r.code, r.graph),
+            size: r.memo_pieces,
+            gpu_seconds: None,
+            gpu_kernel_seconds: None,
+            cpu_seconds: Some(r.memo_seconds),
+            baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
+        });
+        if let Some(all) = r.memo_all_threads_seconds {
+            lines.push(CsvRow {
+                part: "graphs",
+                workload: format!("{} {} memo all threads", r.code, r.graph),
+                size: r.memo_pieces,
+                gpu_seconds: None,
+                gpu_kernel_seconds: None,
+                cpu_seconds: Some(all),
+                baseline: None,
+            });
+        }
+    }
+    lines
+}
+
+pub fn grid_csv_rows(rows: &[GridRow]) -> Vec<CsvRow> {
+    rows.iter()
+        .map(|r| {
+            let on_gpu = r.backend == Ran::Gpu;
+            CsvRow {
+                part: "grids",
+                workload: format!("{} {} {:?}", r.code, r.graph, r.solver).to_lowercase(),
+                size: r.vertices as u64,
+                gpu_seconds: on_gpu.then_some(r.seconds),
+                gpu_kernel_seconds: None,
+                cpu_seconds: (!on_gpu).then_some(r.seconds),
+                baseline: None,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,149 @@
+//! The heap workloads: octal and Grundy's game tables, blocked, GPU against CPU.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::report::{CsvRow, gpu_head, opt, with_kernel_seconds};
+use crate::engine::{Backend, extend_heap_table};
+use crate::error::{Error, Result};
+use crate::game::Code;
+use crate::gpu::heap::GpuTuning;
+
+/// One workload: a code computed to heap `n`.
+#[derive(Clone, Copy, Debug)]
+pub struct Workload {
+    pub name: &'static str,
+    pub code: &'static str,
+    pub n: u64,
+}
+
+/// The suite: a quadratic octal game without sparse space (`0.007`) and
+/// Grundy's game, at 2^16 heaps (2^14 with `--quick`).
+pub fn suite(quick: bool) -> Vec<Workload> {
+    let n = if quick { 1 << 14 } else { 1 << 16 };
+    vec![
+        Workload {
+            name: "octal 0.007",
+            code: "0.007",
+            n,
+        },
+        Workload {
+            name: "grundy 4!.0",
+            code: "4!.0",
+            n,
+        },
+        Workload {
+            name: "kayles 0.77",
+            code: "0.77",
+            n,
+        },
+    ]
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct BenchRow {
+    pub workload: String,
+    pub code: String,
+    pub n: u64,
+    pub gpu_seconds: Option<f64>,
+    pub gpu_kernel_seconds: Option<f64>,
+    pub cpu_seconds: f64,
+    pub gpu_values_per_second: Option<f64>,
+    pub cpu_values_per_second: f64,
+    /// CPU time / GPU time: above 1 the GPU is faster.
+    pub gpu_over_cpu: Option<f64>,
+    /// Both backends gave the same table.
+    pub agree: Option<bool>,
+}
+
+/// Times one workload on `backend`; returns (seconds, kernel seconds, table).
+pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u16>)> {
+    let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
+    let start = Instant::now();
+    let tuning = GpuTuning::default();
+    let (run, kernel) = with_kernel_seconds(backend, || {
+        extend_heap_table(
+            &code,
+            Vec::new(),
+            w.n,
+            backend,
+            &tuning,
+            &mut |_| {},
+            &|_| {},
+            &|| false,
+        )
+    })?;
+    Ok((start.elapsed().as_secs_f64(), kernel, run.table))
+}
+
+/// Times every heap workload on the GPU (when given) and the CPU, and
+/// prints a row each unless `json`.
+pub fn heap_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<BenchRow>> {
+    if !json {
+        crate::outln!(
+            "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
+            "workload",
+            "n",
+            &gpu_head("gpu s"),
+            "kernel s",
+            "cpu s",
+            &gpu_head("gpu values/s"),
+            "cpu values/s",
+            &gpu_head("gpu/cpu")
+        );
+    }
+    let mut rows = Vec::new();
+    for w in suite(quick) {
+        let gpu_run = gpu.map(|b| time_workload(&w, b)).transpose()?;
+        let (cpu_s, _, cpu_table) = time_workload(&w, &Backend::Cpu)?;
+        let values = (w.n + 1) as f64;
+        let row = BenchRow {
+            workload: w.name.to_string(),
+            code: w.code.to_string(),
+            n: w.n,
+            gpu_seconds: gpu_run.as_ref().map(|r| r.0),
+            gpu_kernel_seconds: gpu_run.as_ref().map(|r| r.1).filter(|k| *k > 0.0),
+            cpu_seconds: cpu_s,
+            gpu_values_per_second: gpu_run.as_ref().map(|r| values / r.0),
+            cpu_values_per_second: values / cpu_s,
+            gpu_over_cpu: gpu_run.as_ref().map(|r| cpu_s / r.0),
+            agree: gpu_run.as_ref().map(|r| r.2 == cpu_table),
+        };
+        if row.agree == Some(false) {
+            return Err(Error::Run(format!(
+                "GPU and CPU tables differ for {}",
+                w.code
+            )));
+        }
+        if !json {
+            crate::outln!(
+                "{:<14} {:>8} {:>12} {:>12} {:>12.4} {:>14} {:>14.0} {:>8}",
+                row.workload,
+                row.n,
+                opt(row.gpu_seconds, 4),
+                opt(row.gpu_kernel_seconds, 4),
+                row.cpu_seconds,
+                opt(row.gpu_values_per_second, 0),
+                row.cpu_values_per_second,
+                opt(row.gpu_over_cpu, 2)
+            );
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+pub fn csv_rows(rows: &[BenchRow]) -> Vec<CsvRow> {
+    rows.iter()
+        .map(|r| CsvRow {
+            part: "heaps",
+            workload: r.workload.clone(),
+            size: r.n + 1,
+            gpu_seconds: r.gpu_seconds,
+            gpu_kernel_seconds: r.gpu_kernel_seconds,
+            cpu_seconds: Some(r.cpu_seconds),
+            baseline: None,
+        })
+        .collect()
+}

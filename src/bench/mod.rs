@@ -1,0 +1,175 @@
+//! `grundy bench`: the same work on the GPU and the CPU, timed in one run,
+//! one module per workload family.
+
+pub mod edges;
+pub mod graphs;
+pub mod heaps;
+pub mod rare;
+pub mod report;
+pub mod survey;
+pub mod tables;
+
+use crate::cli::{BenchArgs, BenchPart};
+use crate::engine::{Backend, BackendChoice};
+use crate::error::{Error, Result};
+use report::CsvRow;
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let mut notice = |m: &str| eprintln!("grundy: {m}");
+    let gpu = match args.backend {
+        BackendChoice::Cpu => None,
+        choice => match Backend::open(choice, &mut notice)? {
+            Backend::Gpu(ctx) => Some(Backend::Gpu(ctx)),
+            Backend::Cpu => None,
+        },
+    };
+    let adapter = match &gpu {
+        Some(Backend::Gpu(ctx)) => Some(ctx.adapter_detail()),
+        _ => None,
+    };
+    let threads = rayon::current_num_threads();
+    let software = matches!(&gpu, Some(Backend::Gpu(ctx)) if ctx.is_software());
+    report::SOFTWARE_GPU.store(software, std::sync::atomic::Ordering::Relaxed);
+    if !args.json {
+        crate::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
+        if software {
+            crate::outln!(
+                "     a software adapter: its columns (sw-gpu) time the CPU emulating a GPU, \
+                 not a GPU"
+            );
+        }
+        crate::outln!("CPU: {threads} threads (rayon)");
+    }
+    let rows = match args.only.contains(&BenchPart::Heaps) {
+        true => heaps::heap_rows(gpu.as_ref(), args.quick, args.json)?,
+        false => Vec::new(),
+    };
+    let graphs = if args.only.contains(&BenchPart::Graphs) {
+        graphs::graph_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let rare = if args.only.contains(&BenchPart::Rare) {
+        rare::rare_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let survey = if args.only.contains(&BenchPart::Survey) {
+        Some(survey::survey_bench(gpu.as_ref(), args.quick, args.json)?)
+    } else {
+        None
+    };
+    let edge_games = if args.only.contains(&BenchPart::Edges) {
+        edges::edge_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let tables = if args.only.contains(&BenchPart::Tables) {
+        tables::tuple_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    let grids = if args.only.contains(&BenchPart::Grids) {
+        graphs::grid_rows(gpu.as_ref(), args.quick, args.json)?
+    } else {
+        Vec::new()
+    };
+    if let Some(path) = &args.out {
+        let lines: Vec<CsvRow> = [
+            heaps::csv_rows(&rows),
+            rare::csv_rows(&rare),
+            survey.as_ref().map_or(Vec::new(), survey::csv_rows),
+            graphs::csv_rows(&graphs),
+            edges::csv_rows(&edge_games),
+            tables::csv_rows(&tables),
+            graphs::grid_csv_rows(&grids),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        append_csv(path, adapter.as_deref(), threads, &lines)?;
+    }
+    if args.json {
+        let report = serde_json::json!({
+            "adapter": adapter,
+            "software_adapter": software,
+            "cpu_threads": threads,
+            "workloads": rows,
+            "rare": rare,
+            "survey": survey,
+            "graphs": graphs,
+            "tables": tables,
+            "grids": grids,
+            "edge_games": edge_games,
+        });
+        crate::outln!("{report}");
+    }
+    Ok(())
+}
+
+const CSV_HEADER: [&str; 11] = [
+    "adapter",
+    "cpu_threads",
+    "part",
+    "workload",
+    "size",
+    "gpu_seconds",
+    "gpu_kernel_seconds",
+    "cpu_seconds",
+    "gpu_over_cpu",
+    "baseline",
+    "baseline_seconds",
+];
+
+/// Appends rows to a CSV that collects runs from many machines; refuses a
+/// file whose header is not this one (another program's, or an older grundy's).
+fn append_csv(
+    path: &std::path::Path,
+    adapter: Option<&str>,
+    threads: usize,
+    rows: &[CsvRow],
+) -> Result<()> {
+    let header = CSV_HEADER.join(",");
+    let new = !path.exists() || std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
+    if !new {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Input(format!("cannot read {}: {e}", path.display())))?;
+        let first = text.lines().next().unwrap_or("");
+        if first != header {
+            return Err(Error::Input(format!(
+                "--out {}: its header is '{first}'; expected '{header}' (a file grundy bench \
+                 started), or a new file",
+                path.display()
+            )));
+        }
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::Input(format!("cannot append to {}: {e}", path.display())))?;
+    let mut w = csv::Writer::from_writer(file);
+    let csv_err = |e: csv::Error| Error::Run(e.to_string());
+    if new {
+        w.write_record(CSV_HEADER).map_err(csv_err)?;
+    }
+    let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6}"));
+    for r in rows {
+        w.write_record([
+            adapter.unwrap_or("none").to_string(),
+            threads.to_string(),
+            r.part.to_string(),
+            r.workload.clone(),
+            r.size.to_string(),
+            f(r.gpu_seconds),
+            f(r.gpu_kernel_seconds),
+            f(r.cpu_seconds),
+            f(r.gpu_seconds.zip(r.cpu_seconds).map(|(g, c)| c / g)),
+            r.baseline.map_or(String::new(), |b| b.0.to_string()),
+            f(r.baseline.map(|b| b.1)),
+        ])
+        .map_err(csv_err)?;
+    }
+    w.flush()?;
+    Ok(())
+}

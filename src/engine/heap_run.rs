@@ -1,0 +1,260 @@
+//! Heap tables extended block by block: the heap kernels on the GPU or
+//! their CPU twins, or the general engine for codes the kernels cannot run.
+
+use std::time::Instant;
+
+use super::backend::{Backend, Dual, Ran};
+use super::{general, memory};
+use crate::error::{Error, Result};
+use crate::game::Code;
+use crate::gpu::heap::GpuTuning;
+use crate::gpu::{Runner, Unfit};
+use crate::kernel::heap::{self as heap_kernel, HeapKernelCode, MAX_BLOCK, plan_blocks};
+
+/// Which engine computed a heap table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HeapEngine {
+    /// The blocked kernels (GPU, or their CPU twins).
+    Blocked,
+    /// The general CPU engine (codes that leave three or more heaps).
+    General,
+    /// The rare-value (sparse space) algorithm (CPU, or the survey kernel's rare mode).
+    Rare,
+}
+
+/// A heap table extended by one call, with how it was made.
+pub struct HeapRun {
+    pub table: Vec<u16>,
+    pub engine: HeapEngine,
+    /// Where the values were computed.
+    pub backend: Ran,
+    pub seconds: f64,
+}
+
+/// The largest heap a table may reach (u32 heap indices on the GPU).
+pub const MAX_HEAP: u64 = (1 << 31) - 1;
+
+/// Extends `table` (values of heaps below its length) to heaps `0..=to`,
+/// or fewer when `stop()` says so between blocks (the table then ends at
+/// the last finished block). Codes the heap kernels handle run blocked on
+/// `backend`; the others run on the general CPU engine, and `notice` says
+/// so when a GPU was open.
+#[allow(clippy::too_many_arguments)] // the run's three callbacks: notice, progress, stop
+pub fn extend_heap_table(
+    code: &Code,
+    table: Vec<u16>,
+    to: u64,
+    backend: &Backend,
+    tuning: &GpuTuning,
+    notice: &mut dyn FnMut(&str),
+    progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<HeapRun> {
+    if to > MAX_HEAP {
+        return Err(Error::Input(format!(
+            "-n {to} is too large; expected at most {MAX_HEAP}"
+        )));
+    }
+    memory::check_fits(
+        &format!("a table of {} values", to + 1),
+        memory::heap_table_bytes(to + 1),
+    )?;
+    let start = Instant::now();
+    if table.len() as u64 > to {
+        let mut table = table;
+        table.truncate(to as usize + 1);
+        return Ok(HeapRun {
+            table,
+            engine: HeapEngine::Blocked,
+            backend: backend.ran(),
+            seconds: 0.0,
+        });
+    }
+    let kernel_code = match HeapKernelCode::new(code) {
+        Ok(k) => k,
+        Err(why) => {
+            if matches!(backend, Backend::Gpu(_)) {
+                notice(&format!("{why}; running on the general CPU engine"));
+            }
+            return general_run(code, to, progress, stop);
+        }
+    };
+    let job = BlockedJob {
+        code: &kernel_code,
+        table: std::cell::Cell::new(table),
+        to: to as u32,
+        tuning,
+        progress,
+        stop,
+    };
+    let (table, ran) = super::backend::run(&job, backend, notice)?;
+    Ok(HeapRun {
+        table,
+        engine: HeapEngine::Blocked,
+        backend: ran,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The blocked scheme on either backend: extend `table` to heap `to`.
+struct BlockedJob<'a> {
+    code: &'a HeapKernelCode,
+    table: std::cell::Cell<Vec<u16>>,
+    to: u32,
+    tuning: &'a GpuTuning,
+    progress: &'a dyn Fn(u64),
+    stop: &'a dyn Fn() -> bool,
+}
+
+impl Dual for BlockedJob<'_> {
+    type Output = Vec<u16>;
+
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
+        let values = self.to as u64 + 1;
+        crate::gpu::heap::chunk_shift_for(runner, values, self.tuning)?;
+        crate::gpu::heap::block_limit(runner, self.code, self.to, self.tuning).map(|_| ())
+    }
+
+    fn on_gpu(&self, runner: &Runner) -> Result<Vec<u16>> {
+        let table = self.table.take();
+        let run = crate::gpu::heap::extend(
+            runner,
+            self.code,
+            &table,
+            self.to,
+            self.tuning,
+            self.progress,
+            self.stop,
+        );
+        Ok(run?.0)
+    }
+
+    fn on_cpu(&self) -> Result<Vec<u16>> {
+        cpu_blocked_until(
+            self.code,
+            self.table.take(),
+            self.to,
+            self.progress,
+            self.stop,
+        )
+    }
+}
+
+/// Heaps `0..=to` on the general engine (codes leaving three or more heaps).
+fn general_run(
+    code: &Code,
+    to: u64,
+    progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<HeapRun> {
+    let start = Instant::now();
+    // It starts from heap 0 on every call, so only Ctrl-C stops it early: a
+    // checkpoint's timer would make it redo the same heaps forever.
+    let interrupted = || stop() && crate::interrupt::requested();
+    let table = general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
+    Ok(HeapRun {
+        table,
+        engine: HeapEngine::General,
+        backend: Ran::Cpu,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The blocked scheme on the CPU: the CPU twins of the two kernels, block
+/// after block, with the same widening rule as the GPU.
+pub fn cpu_blocked(
+    code: &HeapKernelCode,
+    table: Vec<u16>,
+    to: u32,
+    progress: &dyn Fn(u64),
+) -> Result<Vec<u16>> {
+    cpu_blocked_until(code, table, to, progress, &|| false)
+}
+
+/// Option reads per CPU block, about: past a million heaps the GPU's block
+/// of 2048 heaps would keep one CPU block (and so a Ctrl-C, or a due
+/// checkpoint) waiting for seconds.
+const CPU_BLOCK_WORK: u64 = 1 << 29;
+
+/// The GPU's blocks, each cut into pieces of at most `CPU_BLOCK_WORK`
+/// option reads (a block may start anywhere the table below it is known).
+fn cpu_blocks(from: u32, to: u32) -> Vec<heap_kernel::Block> {
+    let mut blocks = Vec::new();
+    for blk in plan_blocks(from, to, MAX_BLOCK) {
+        let cap = (CPU_BLOCK_WORK / (blk.s as u64).max(1)).clamp(64, MAX_BLOCK as u64) as u32;
+        let mut s = blk.s;
+        while s < blk.s + blk.b {
+            let b = cap.min(blk.s + blk.b - s);
+            blocks.push(heap_kernel::Block { s, b });
+            s += b;
+        }
+    }
+    blocks
+}
+
+/// As `cpu_blocked`, ending after the block during which `stop()` said so.
+pub fn cpu_blocked_until(
+    code: &HeapKernelCode,
+    mut table: Vec<u16>,
+    to: u32,
+    progress: &dyn Fn(u64),
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u16>> {
+    use crate::kernel::heap::finish_block::{Halt, finish_block};
+    let from = table.len() as u32;
+    let mut max_value = table.iter().copied().max().unwrap_or(0) as u32;
+    table.resize(to as usize + 1, 0);
+    let mut min_words = 1;
+    let blocks = cpu_blocks(from, to);
+    let mut next = 0;
+    while next < blocks.len() {
+        let blk = blocks[next];
+        let words = crate::kernel::heap::common::capacity_words(max_value, min_words);
+        let below = crate::kernel::heap::options_below::options_below(code, &table, blk, words);
+        match finish_block(code, &mut table, blk, words, &below) {
+            Ok(block_max) => {
+                max_value = max_value.max(block_max);
+                next += 1;
+                progress((blk.s + blk.b) as u64);
+                if next < blocks.len() && stop() {
+                    table.truncate((blk.s + blk.b) as usize);
+                    return Ok(table);
+                }
+            }
+            Err(Halt::TooNarrow { words, .. }) => min_words = words,
+            Err(Halt::ValueTooLarge { n }) => {
+                return Err(Error::Run(format!(
+                    "G({n}) is larger than 65535, the most a u16 table holds"
+                )));
+            }
+        }
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_blocks_tile_the_heaps_and_shrink_past_a_million() {
+        let blocks = cpu_blocks(5, 3_000_000);
+        assert_eq!(blocks[0].s, 5);
+        for pair in blocks.windows(2) {
+            assert_eq!(pair[0].s + pair[0].b, pair[1].s, "contiguous");
+        }
+        let last = blocks.last().unwrap();
+        assert_eq!(last.s + last.b, 3_000_001);
+        for blk in &blocks {
+            // a piece starts at most one GPU block past where its cap was set
+            assert!(blk.b <= MAX_BLOCK);
+            assert!(blk.s as u64 * blk.b as u64 <= 2 * CPU_BLOCK_WORK, "{blk:?}");
+        }
+        assert!(
+            blocks
+                .iter()
+                .any(|blk| blk.b < MAX_BLOCK && blk.s > 1_000_000)
+        );
+    }
+}

@@ -1,0 +1,335 @@
+//! The survey driver: many codes to the same N, each in rounds that double
+//! until a period is certified or N is reached, the codes in parallel on
+//! the CPU or one workgroup each on the GPU (`gpu::survey`), with the same
+//! rounds on both so the rows are the same.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::backend::{Backend, Ran};
+use super::heap_run::HeapEngine;
+use super::heap_table::HeapTable;
+use super::memory;
+use super::sequence::{Algorithm, SequenceRun};
+use crate::analysis::period::{Period, PeriodRule};
+use crate::error::{Error, Result};
+use crate::game::Code;
+use crate::gpu::Runner;
+use crate::gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
+use crate::kernel::rare::rare_parity;
+use crate::kernel::survey::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
+
+/// Heaps of the first round; each further round doubles until a period is
+/// certified or N is reached.
+const FIRST_ROUND: u64 = 4096;
+
+/// The most digits `--digits` takes (8^6 = 262144 codes).
+pub const MAX_DIGITS: u32 = 6;
+
+/// One row of the survey.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SurveyRow {
+    pub code: String,
+    pub n: u64,
+    pub period: Option<u64>,
+    pub preperiod: Option<u64>,
+    pub certified: bool,
+    pub max_value: u16,
+    pub first_max_at: u64,
+    pub p_positions: u64,
+    pub rare_mask: String,
+    pub rare_count: u64,
+    pub last_rare: Option<u64>,
+}
+
+/// Every code `prefix.d1..dK` with digits 0-7, in numeric order.
+pub fn all_codes(prefix: &str, digits: u32) -> Vec<String> {
+    (0..8u64.pow(digits))
+        .map(|i| {
+            let mut text = format!("{prefix}.");
+            for k in (0..digits).rev() {
+                text.push(char::from(b'0' + (i >> (3 * k) & 7) as u8));
+            }
+            text
+        })
+        .collect()
+}
+
+/// A survey's rows and where they ran.
+pub struct SurveyRun {
+    pub rows: Vec<(SurveyRow, HeapEngine)>,
+    /// The GPU when any code ran there.
+    pub ran: Ran,
+    /// Threads per code on the GPU.
+    pub workgroup: Option<u32>,
+}
+
+/// Every code's row on `backend`; `done` is called as each code finishes.
+pub fn survey(
+    codes: &[Code],
+    n: u64,
+    algorithm: Algorithm,
+    backend: &Backend,
+    workgroup: Option<u32>,
+    done: &(dyn Fn() + Sync),
+) -> Result<SurveyRun> {
+    match backend {
+        Backend::Gpu(runner) => {
+            let workgroup = workgroup_for(runner, workgroup)?;
+            let (rows, on_gpu) = survey_rows_gpu(runner, codes, n, algorithm, workgroup, done)?;
+            Ok(SurveyRun {
+                rows,
+                ran: if on_gpu { Ran::Gpu } else { Ran::Cpu },
+                workgroup: on_gpu.then_some(workgroup),
+            })
+        }
+        Backend::Cpu => Ok(SurveyRun {
+            rows: survey_rows(codes, n, algorithm, done)?,
+            ran: Ran::Cpu,
+            workgroup: None,
+        }),
+    }
+}
+
+/// Every code's row, codes in parallel on the CPU (rayon); `done` is called
+/// as each code finishes.
+pub fn survey_rows(
+    codes: &[Code],
+    n: u64,
+    algorithm: Algorithm,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<(SurveyRow, HeapEngine)>> {
+    codes
+        .par_iter()
+        .map(|code| {
+            let row = survey_row(code, n, algorithm);
+            done();
+            row
+        })
+        .collect()
+}
+
+/// After a round to heap `to`: the period when the code is done (a
+/// certified period fills the table to `n`; or `to` is `n`), `None` to go on.
+fn round_end(table: &mut HeapTable, rule: &PeriodRule, to: u64, n: u64) -> Option<Option<Period>> {
+    let period = table.period(rule);
+    if let Some(p) = period.filter(|p| p.certified) {
+        table.extend_by_period(&p, n);
+        return Some(Some(p));
+    }
+    (to >= n).then_some(period)
+}
+
+/// What a code's table after a GPU round to heap `to` says.
+enum RoundEnd {
+    /// The code is done: its row.
+    Done(SurveyRow),
+    /// Another round, in this mode (`None`: the same).
+    Next(Option<SurveyMode>),
+}
+
+/// The host's part of a GPU round for one code: its row when the round
+/// ends it, else the mode of its next round (`choose_mode`).
+fn after_round(
+    code: &Code,
+    values: Vec<u16>,
+    to: u64,
+    n: u64,
+    algorithm: Algorithm,
+    rare_cap: usize,
+) -> RoundEnd {
+    let mut table = HeapTable::from_wide(values.clone());
+    if let Some(period) = round_end(&mut table, &PeriodRule::for_code(code), to, n) {
+        return RoundEnd::Done(row_of(code, n, &table, period));
+    }
+    if algorithm == Algorithm::Naive {
+        return RoundEnd::Next(None);
+    }
+    let always = algorithm == Algorithm::Rare;
+    RoundEnd::Next(Some(choose_mode(code, &values, rare_cap, always)))
+}
+
+/// The row of a code whose table holds heaps 0..=n.
+fn row_of(code: &Code, n: u64, table: &HeapTable, period: Option<Period>) -> SurveyRow {
+    let stats = table.stats();
+    let (_, rare) = table.rare_summary(rare_parity(code));
+    SurveyRow {
+        code: code.name(),
+        n,
+        period: period.map(|p| p.period),
+        preperiod: period.map(|p| p.preperiod),
+        certified: period.is_some_and(|p| p.certified),
+        max_value: stats.max_value,
+        first_max_at: stats.first_max_at,
+        p_positions: stats.p_positions,
+        rare_mask: rare.rare_mask,
+        rare_count: rare.rare_count,
+        last_rare: rare.last_rare,
+    }
+}
+
+/// G(0..=n) of one code on the CPU and its row.
+pub fn survey_row(code: &Code, n: u64, algorithm: Algorithm) -> Result<(SurveyRow, HeapEngine)> {
+    let mut run = SequenceRun::new(code, algorithm, HeapTable::default())?;
+    let rule = PeriodRule::for_code(code);
+    // Short tables first: once a period is certified the rest follows from it.
+    let mut to = n.min(FIRST_ROUND);
+    let period = loop {
+        run.extend_on_cpu(to)?;
+        if let Some(period) = round_end(&mut run.table, &rule, to, n) {
+            break period;
+        }
+        to = (2 * to).min(n);
+    };
+    Ok((row_of(code, n, &run.table, period), run.engine))
+}
+
+/// Rare list words per code on the GPU: `--algorithm auto` starts rare mode
+/// only under one rare heap in 8 (`sparse_enough`), and a code whose list
+/// outgrows that during a round goes back to the brute force; `rare` keeps
+/// every rare position; `naive` needs no list.
+fn rare_cap(algorithm: Algorithm, n: u64) -> usize {
+    match algorithm {
+        Algorithm::Auto => (n as usize + 1) / 8 + 64,
+        Algorithm::Rare => n as usize + 1,
+        Algorithm::Naive => 1,
+    }
+}
+
+/// Every code's row with the codes on the GPU, one workgroup each, in the
+/// same rounds as on the CPU (so the rows are the same); codes the kernel
+/// does not run (modifiers, tails, three heaps) go to the CPU. Returns the
+/// rows and whether any code ran on the GPU.
+pub fn survey_rows_gpu(
+    runner: &Runner,
+    codes: &[Code],
+    n: u64,
+    algorithm: Algorithm,
+    workgroup: u32,
+    done: &(dyn Fn() + Sync),
+) -> Result<(Vec<(SurveyRow, HeapEngine)>, bool)> {
+    if n >= u32::MAX as u64 / 2 {
+        return Err(Error::Input(format!(
+            "-n {n}: the GPU survey stops at {}; expected a smaller N or --backend cpu",
+            u32::MAX / 2 - 1
+        )));
+    }
+    let (gpu, cpu): (Vec<usize>, Vec<usize>) =
+        (0..codes.len()).partition(|&i| runs_on_kernel(&codes[i]));
+    let mut rows: Vec<Option<(SurveyRow, HeapEngine)>> = vec![None; codes.len()];
+    let cpu_rows: Vec<(usize, (SurveyRow, HeapEngine))> = cpu
+        .par_iter()
+        .map(|&i| {
+            let row = survey_row(&codes[i], n, algorithm);
+            done();
+            row.map(|r| (i, r))
+        })
+        .collect::<Result<_>>()?;
+    for (i, row) in cpu_rows {
+        rows[i] = Some(row);
+    }
+    let stride = crate::kernel::packed_words(n + 1) as usize;
+    let rare_cap = rare_cap(algorithm, n);
+    let per_batch = codes_per_batch(runner, stride.max(rare_cap));
+    // each round reads a batch's tables back, and every thread unpacks one
+    // code's table at a time
+    let threads = rayon::current_num_threads() as u64;
+    memory::check_fits(
+        &format!("the GPU survey's tables of {} values", n + 1),
+        (per_batch.min(gpu.len()) * stride * 4) as u64 + threads * 8 * (n + 1),
+    )?;
+    for batch in gpu.chunks(per_batch) {
+        let batch_codes: Vec<&Code> = batch.iter().map(|&i| &codes[i]).collect();
+        let kern = SurveyKernel::new(&batch_codes, n, rare_cap);
+        let mut on_gpu = GpuSurvey::new(runner, &kern, workgroup)?;
+        let batch_rows = Batch {
+            codes: &batch_codes,
+            n,
+            algorithm,
+            rare_cap,
+        }
+        .run(&kern, &mut on_gpu, done)?;
+        for (&i, row) in batch.iter().zip(batch_rows) {
+            rows[i] = Some(row);
+        }
+    }
+    let rows = rows.into_iter().map(|r| r.expect("every code has a row"));
+    Ok((rows.collect(), !gpu.is_empty()))
+}
+
+/// One batch of codes on the GPU.
+struct Batch<'a> {
+    codes: &'a [&'a Code],
+    n: u64,
+    algorithm: Algorithm,
+    rare_cap: usize,
+}
+
+impl Batch<'_> {
+    /// Rounds until every code of the batch is done: the first round is
+    /// the brute force; after each the host chooses every code's mode for
+    /// the next from its table so far (rare values under the best split
+    /// when they pay, `choose_mode`).
+    fn run(
+        &self,
+        kern: &SurveyKernel,
+        on_gpu: &mut GpuSurvey,
+        done: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(SurveyRow, HeapEngine)>> {
+        let mut rows = vec![None; self.codes.len()];
+        let mut to = self.n.min(FIRST_ROUND);
+        while rows.contains(&None) {
+            let targets: Vec<u32> = rows
+                .iter()
+                .map(|r| if r.is_none() { to as u32 + 1 } else { 0 })
+                .collect();
+            on_gpu.run_to(&targets)?;
+            let tables = on_gpu.tables()?;
+            // The codes' tables are independent: the host's part of a round
+            // (period checks, mode choices) runs on every core.
+            let ends: Vec<(usize, RoundEnd)> = (0..self.codes.len())
+                .into_par_iter()
+                .filter(|&k| rows[k].is_none())
+                .map(|k| {
+                    let values = kern.values(&tables, k, to as usize + 1);
+                    let (code, n) = (self.codes[k], self.n);
+                    (
+                        k,
+                        after_round(code, values, to, n, self.algorithm, self.rare_cap),
+                    )
+                })
+                .collect();
+            for (k, end) in ends {
+                match end {
+                    RoundEnd::Done(row) => {
+                        let engine = match on_gpu.is_rare(k) {
+                            true => HeapEngine::Rare,
+                            false => HeapEngine::Blocked,
+                        };
+                        rows[k] = Some((row, engine));
+                        done();
+                    }
+                    RoundEnd::Next(Some(mode)) => on_gpu.set_mode(k, &mode),
+                    RoundEnd::Next(None) => {}
+                }
+            }
+            to = (2 * to).min(self.n);
+        }
+        Ok(rows.into_iter().map(|r| r.expect("done")).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_codes_counts_in_octal() {
+        let codes = all_codes("0", 2);
+        assert_eq!(codes.len(), 64);
+        assert_eq!(codes[0], "0.00");
+        assert_eq!(codes[9], "0.11");
+        assert_eq!(codes[63], "0.77");
+        assert_eq!(all_codes("4", 1)[7], "4.7");
+    }
+}

@@ -1,0 +1,239 @@
+//! Shaders checked without a GPU (tests only): naga parses and validates a
+//! WGSL source exactly as the host hands it to wgpu, and reads back the
+//! constants and struct sizes the shader shares with Rust, so a type error
+//! or a constant copied wrong fails `cargo test` on a machine with no
+//! adapter at all. Every shader of `kernel::SHADERS` is checked, with its
+//! bindings against its registry entry, and each family's shared constants
+//! and structs against the Rust side.
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+
+/// The module of `source`, parsed and validated; panics with naga's
+/// message, naming `label`, when either fails.
+pub fn validated(label: &str, source: &str) -> naga::Module {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
+    Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
+    module
+}
+
+/// The value of the shader's `const NAME: u32` (or the default of an
+/// `override`).
+pub fn constant(module: &naga::Module, name: &str) -> u32 {
+    let init = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .map(|(_, c)| c.init)
+        .or_else(|| {
+            module
+                .overrides
+                .iter()
+                .find(|(_, o)| o.name.as_deref() == Some(name))
+                .and_then(|(_, o)| o.init)
+        })
+        .unwrap_or_else(|| panic!("the shader has no constant {name}"));
+    match module.global_expressions[init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("{name} is {other:?}, not a u32 literal"),
+    }
+}
+
+/// The size in bytes of the shader's struct `name`, as WGSL lays it out.
+pub fn struct_size(module: &naga::Module, name: &str) -> u32 {
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).expect("a layout");
+    let (handle, _) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("the shader has no struct {name}"));
+    layouter[handle].size
+}
+
+/// The module's bindings as (binding, read-only storage?) with binding 0
+/// the uniform parameters: (0, None), (1, Some(true)), ….
+fn bindings(module: &naga::Module) -> Vec<(u32, Option<bool>)> {
+    let mut out: Vec<(u32, Option<bool>)> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, var)| {
+            let binding = var.binding.as_ref()?;
+            assert_eq!(binding.group, 0);
+            let read_only = match var.space {
+                naga::AddressSpace::Uniform => None,
+                naga::AddressSpace::Storage { access } => {
+                    Some(!access.contains(naga::StorageAccess::STORE))
+                }
+                other => panic!("binding {} in {other:?}", binding.binding),
+            };
+            Some((binding.binding, read_only))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_shader_validates_with_the_bindings_its_registry_entry_names() {
+    for shader in super::SHADERS {
+        let module = validated(shader.name, &shader.source());
+        let mut want = vec![(0, None)];
+        want.extend(
+            shader
+                .read_only
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| (i as u32 + 1, Some(r))),
+        );
+        // A read_write binding may be only read by one entry point's module.
+        let got = bindings(&module);
+        assert_eq!(got.len(), want.len(), "{}: bindings {got:?}", shader.name);
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g.0, w.0, "{}", shader.name);
+            assert!(
+                g.1 == w.1 || w.1 == Some(false),
+                "{}: binding {} is {:?}, registry {:?}",
+                shader.name,
+                g.0,
+                g.1,
+                w.1
+            );
+        }
+        for entry in shader.entry_points {
+            assert!(
+                module.entry_points.iter().any(|e| e.name == *entry),
+                "{}: no entry point {entry}",
+                shader.name
+            );
+        }
+    }
+}
+
+fn check(module: &naga::Module, label: &str, shared: &[(&str, u32)], structs: &[(&str, usize)]) {
+    for &(name, rust) in shared {
+        assert_eq!(constant(module, name), rust, "{label}: {name}");
+    }
+    for &(name, rust) in structs {
+        assert_eq!(struct_size(module, name) as usize, rust, "{label}: {name}");
+        assert!(rust as u64 <= super::PARAMS_STRIDE || name != "Params");
+    }
+}
+
+#[test]
+fn the_heap_kernels_share_rust_constants() {
+    use super::heap::{self as k, *};
+    for shader in [&OPTIONS_BELOW, &FINISH_BLOCK] {
+        let module = validated(shader.name, &shader.source());
+        let shared = [
+            ("WG", k::WG as u32),
+            ("MAX_WORDS", MAX_WORDS),
+            ("MAX_BLOCK", MAX_BLOCK),
+            ("SLICE", SLICE),
+            ("ST_HALT", ST_HALT as u32),
+            ("ST_MAX", ST_MAX as u32),
+            ("ST_MIN_WORDS", ST_MIN_WORDS as u32),
+            ("ST_DONE", ST_DONE as u32),
+            ("ST_HALT_AT", ST_HALT_AT as u32),
+            ("MOD_PLAIN", MOD_PLAIN),
+            ("MOD_DISTINCT", MOD_DISTINCT),
+            ("MOD_NOT_ALL_EQUAL", MOD_NOT_ALL_EQUAL),
+            ("MOD_ALL_EQUAL", MOD_ALL_EQUAL),
+        ];
+        check(
+            &module,
+            shader.name,
+            &shared,
+            &[("Params", size_of::<Params>())],
+        );
+    }
+}
+
+#[test]
+fn the_graph_kernel_shares_rust_constants() {
+    use super::graph::*;
+    let module = validated("graph_level", &GRAPH_LEVEL.source());
+    let shared = [
+        ("WG", WG as u32),
+        ("MAX_TAKE", GPU_MAX_TAKE as u32),
+        ("BINOM_DIM", BINOM_DIM as u32),
+        ("MAX_VALUE", MAX_VALUE),
+        ("VALUE_BITS", VALUE_BITS),
+        ("CONNECTED", CONNECTED),
+        ("OVERFLOW", OVERFLOW),
+    ];
+    let structs = [
+        ("GraphData", size_of::<GraphData>()),
+        ("Params", size_of::<Params>()),
+    ];
+    check(&module, "graph_level", &shared, &structs);
+    assert_eq!(GRAPH_LEVEL.read_only.len() as u64, CHUNKS + 2);
+}
+
+#[test]
+fn the_arrows_kernel_shares_rust_constants() {
+    use super::arrows::*;
+    let module = validated("arrows_level", &ARROWS_LEVEL.source());
+    let shared = [
+        ("WG", WG as u32),
+        ("MAX_EDGES", DENSE_MAX_EDGES as u32),
+        ("FACES_PER_EDGE", FACES_PER_EDGE as u32),
+    ];
+    check(
+        &module,
+        "arrows_level",
+        &shared,
+        &[("Params", size_of::<Params>())],
+    );
+}
+
+#[test]
+fn the_tuple_kernels_share_rust_constants() {
+    use super::tuples::*;
+    for shader in [&RECT_LEVEL, &DELETE_LEVEL] {
+        let module = validated(shader.name, &shader.source());
+        let shared = [
+            ("WG", WG as u32),
+            ("MAX_HEAPS", space::MAX_HEAPS as u32),
+            ("VALUE_WORDS", VALUE_WORDS as u32),
+            ("OVERFLOW", OVERFLOW),
+        ];
+        check(
+            &module,
+            shader.name,
+            &shared,
+            &[("Params", size_of::<Params>())],
+        );
+    }
+}
+
+#[test]
+fn the_survey_kernel_shares_rust_constants() {
+    use super::survey::*;
+    let module = validated("survey_block", &SURVEY_BLOCK_SHADER.source());
+    let shared = [
+        ("MAX_WORDS", super::heap::MAX_WORDS),
+        ("STATE_WORDS", STATE_WORDS as u32),
+        ("MODE_RARE", MODE_RARE),
+    ];
+    check(
+        &module,
+        "survey_block",
+        &shared,
+        &[("Params", size_of::<Params>())],
+    );
+}
+
+#[test]
+fn a_shader_with_a_type_error_is_refused() {
+    let broken = "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }";
+    let caught = std::panic::catch_unwind(|| validated("broken", broken));
+    assert!(caught.is_err(), "naga accepted a type error");
+    let fine = validated(
+        "fine",
+        "const N: u32 = 7u;\n@compute @workgroup_size(1) fn main() {}",
+    );
+    assert_eq!(constant(&fine, "N"), 7);
+}
