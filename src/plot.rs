@@ -623,17 +623,7 @@ pub fn panels_from_rows(
         ImageKind::Png => MAX_SIDE,
         ImageKind::Svg => (SVG_CELLS as f64).sqrt() as usize,
     };
-    // every panel spans the same ranges, so small multiples compare cell for cell
-    let range = |f: fn(&[u32]) -> u32| {
-        let all = coords.chunks_exact(d).map(f);
-        (all.clone().min().unwrap_or(0), all.max().unwrap_or(0))
-    };
-    let ((mut x0, mut x1), (mut y0, mut y1)) =
-        (range(|r| r[r.len() - 2]), range(|r| r[r.len() - 1]));
-    if symmetric {
-        (x0, y0) = (x0.min(y0), x0.min(y0));
-        (x1, y1) = (x1.max(y1), x1.max(y1));
-    }
+    let (x0, x1, y0, y1) = shared_ranges(coords, d, symmetric);
     let side = (x1 - x0 + 1).max(y1 - y0 + 1) as usize;
     let step = side.div_ceil(limit).max(1) as u32;
     if step > 1 {
@@ -646,42 +636,87 @@ pub fn panels_from_rows(
             }
         ));
     }
-    let mut panels = Vec::new();
-    for (prefix, cells) in groups.into_iter().take(MAX_PANELS) {
-        let cols = ((x1 - x0) / step + 1) as usize;
-        let rows = ((y1 - y0) / step + 1) as usize;
-        let mut grid = vec![None; cols * rows];
+    let frame = Frame {
+        x0,
+        y0,
+        cols: ((x1 - x0) / step + 1) as usize,
+        rows: ((y1 - y0) / step + 1) as usize,
+        step,
+    };
+    let panels = groups
+        .into_iter()
+        .take(MAX_PANELS)
+        .map(|(prefix, cells)| {
+            let title = prefix
+                .iter()
+                .zip(names)
+                .map(|(v, n)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            frame.panel(title, (xs, ys), &cells, symmetric)
+        })
+        .collect();
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    (panels, note)
+}
+
+/// The x and y ranges every panel spans, so small multiples compare cell
+/// for cell; a symmetric table spans the same range on both axes.
+fn shared_ranges(coords: &[u32], d: usize, symmetric: bool) -> (u32, u32, u32, u32) {
+    let range = |f: fn(&[u32]) -> u32| {
+        let all = coords.chunks_exact(d).map(f);
+        (all.clone().min().unwrap_or(0), all.max().unwrap_or(0))
+    };
+    let ((x0, x1), (y0, y1)) = (range(|r| r[r.len() - 2]), range(|r| r[r.len() - 1]));
+    match symmetric {
+        true => (x0.min(y0), x1.max(y1), x0.min(y0), x1.max(y1)),
+        false => (x0, x1, y0, y1),
+    }
+}
+
+/// The cells every panel shows: from (x0, y0), one in `step` each way.
+struct Frame {
+    x0: u32,
+    y0: u32,
+    cols: usize,
+    rows: usize,
+    step: u32,
+}
+
+impl Frame {
+    /// A panel of `cells` (x, y, value), mirrored when symmetric.
+    fn panel(
+        &self,
+        title: String,
+        labels: (&str, &str),
+        cells: &[(u32, u32, u32)],
+        symmetric: bool,
+    ) -> Panel {
+        let mut grid = vec![None; self.cols * self.rows];
+        let (x0, y0, step) = (self.x0, self.y0, self.step);
         let mut put = |x: u32, y: u32, v: u32| {
             if (x - x0).is_multiple_of(step) && (y - y0).is_multiple_of(step) {
-                grid[((y - y0) / step) as usize * cols + ((x - x0) / step) as usize] = Some(v);
+                grid[((y - y0) / step) as usize * self.cols + ((x - x0) / step) as usize] = Some(v);
             }
         };
-        for &(x, y, v) in &cells {
+        for &(x, y, v) in cells {
             put(x, y, v);
             if symmetric {
                 put(y, x, v);
             }
         }
-        let title = prefix
-            .iter()
-            .zip(names)
-            .map(|(v, n)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        panels.push(Panel {
+        Panel {
             title,
-            x_label: xs.to_string(),
-            y_label: ys.to_string(),
+            x_label: labels.0.to_string(),
+            y_label: labels.1.to_string(),
             x0,
             y0,
             step,
-            cols,
-            rows,
+            cols: self.cols,
+            rows: self.rows,
             cells: grid,
-        });
+        }
     }
-    let note = (!notes.is_empty()).then(|| notes.join("; "));
-    (panels, note)
 }
 
 /// A table of one coordinate as a chart of its values.

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{Rng, gpu_or_skip};
-use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::engine::Backend;
 use grundy::engine::sequence::Algorithm;
+use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
 use grundy::gpu::survey::GpuSurvey;
 use grundy::kernel::survey::survey_block::survey_block;

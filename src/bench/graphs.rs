@@ -186,7 +186,6 @@ pub struct GraphBenchRow {
 }
 
 pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
-    let threads = rayon::current_num_threads() as f64;
     if !json {
         crate::outln!();
         crate::outln!(
@@ -210,66 +209,12 @@ pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
     }
     let mut rows = Vec::new();
     for w in graph_suite(quick) {
-        let g = Graph::parse(w.graph).map_err(Error::Input)?;
-        let positions = 1u64 << g.n();
-        let gpu_run = gpu.map(|b| time_graph(&w, b)).transpose()?;
-        let (cpu_s, _, cpu_value) = time_graph(&w, &Backend::Cpu)?;
-        if let Some((_, _, v)) = gpu_run
-            && v != cpu_value
-        {
-            return Err(Error::Run(format!(
-                "GPU and CPU differ for {} on {}",
-                w.code, w.graph
-            )));
-        }
-        // The two baselines, timed, each checked against the dense table.
-        let code = GraphCode::parse(w.code).map_err(Error::Input)?;
-        let baseline = w
-            .baseline
-            .then(|| mean_time(|| memo_recursion_baseline(&g, &code).0 == cpu_value));
-        let seed = w
-            .baseline
-            .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
-        let memo = time_graph_memo(&w)?;
-        if memo.value != cpu_value {
-            return Err(Error::Run(format!(
-                "the memo solver differs from the dense table for {} on {}",
-                w.code, w.graph
-            )));
-        }
-        for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
-            if let Some((_, false)) = run {
-                return Err(Error::Run(format!(
-                    "{name} differs from the dense table for {} on {}",
-                    w.code, w.graph
-                )));
-            }
-        }
-        let row = GraphBenchRow {
-            code: w.code.to_string(),
-            graph: w.graph.to_string(),
-            positions,
-            gpu_seconds: gpu_run.map(|r| r.0),
-            gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
-            cpu_seconds: cpu_s,
-            gpu_positions_per_second: gpu_run.map(|r| positions as f64 / r.0),
-            cpu_positions_per_second: positions as f64 / cpu_s,
-            gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
-            baseline_seconds: baseline.map(|b| b.0),
-            per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
-            seed_algorithm_seconds: seed.map(|b| b.0),
-            per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
-            memo_seconds: memo.one_thread,
-            memo_all_threads_seconds: memo.all_threads,
-            memo_pieces: memo.pieces,
-            memo_over_baseline: baseline.map(|b| b.0 / memo.one_thread),
-            auto_solver: pick_solver(&g, &code, Solver::Auto, false),
-        };
+        let row = graph_row(&w, gpu)?;
         if !json {
             crate::outln!(
                 "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9} {:>10}",
                 format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
-                positions,
+                row.positions,
                 opt(row.gpu_seconds, 3),
                 opt(row.gpu_kernel_seconds, 3),
                 row.cpu_seconds,
@@ -288,6 +233,61 @@ pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// One graph workload: the dense table on both backends, the baselines and
+/// the memo solver, each checked against the CPU's dense table.
+fn graph_row(w: &GraphWorkload, gpu: Option<&Backend>) -> Result<GraphBenchRow> {
+    let threads = rayon::current_num_threads() as f64;
+    let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    let positions = 1u64 << g.n();
+    let gpu_run = gpu.map(|b| time_graph(w, b)).transpose()?;
+    let (cpu_s, _, cpu_value) = time_graph(w, &Backend::Cpu)?;
+    let differs = |what: &str| {
+        Error::Run(format!(
+            "{what} differs from the dense table for {} on {}",
+            w.code, w.graph
+        ))
+    };
+    if gpu_run.is_some_and(|(_, _, v)| v != cpu_value) {
+        return Err(differs("the GPU"));
+    }
+    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let baseline = w
+        .baseline
+        .then(|| mean_time(|| memo_recursion_baseline(&g, &code).0 == cpu_value));
+    let seed = w
+        .baseline
+        .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
+    let memo = time_graph_memo(w)?;
+    if memo.value != cpu_value {
+        return Err(differs("the memo solver"));
+    }
+    for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
+        if let Some((_, false)) = run {
+            return Err(differs(name));
+        }
+    }
+    Ok(GraphBenchRow {
+        code: w.code.to_string(),
+        graph: w.graph.to_string(),
+        positions,
+        gpu_seconds: gpu_run.map(|r| r.0),
+        gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
+        cpu_seconds: cpu_s,
+        gpu_positions_per_second: gpu_run.map(|r| positions as f64 / r.0),
+        cpu_positions_per_second: positions as f64 / cpu_s,
+        gpu_over_cpu: gpu_run.map(|r| cpu_s / r.0),
+        baseline_seconds: baseline.map(|b| b.0),
+        per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
+        seed_algorithm_seconds: seed.map(|b| b.0),
+        per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
+        memo_seconds: memo.one_thread,
+        memo_all_threads_seconds: memo.all_threads,
+        memo_pieces: memo.pieces,
+        memo_over_baseline: baseline.map(|b| b.0 / memo.one_thread),
+        auto_solver: pick_solver(&g, &code, Solver::Auto, false),
+    })
 }
 
 /// The grids r x c (r <= c) with at most `max` vertices: 30 in the full

@@ -14,21 +14,22 @@ use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
 use report::CsvRow;
 
-pub fn run(args: &BenchArgs) -> Result<()> {
+/// The GPU `bench` compares with the CPU (none with `--backend cpu`), its
+/// description, and whether it is a software adapter; says which unless
+/// `--json`.
+fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)> {
     let mut notice = |m: &str| eprintln!("grundy: {m}");
     let gpu = match args.backend {
         BackendChoice::Cpu => None,
         choice => match Backend::open(choice, &mut notice)? {
-            Backend::Gpu(ctx) => Some(Backend::Gpu(ctx)),
+            Backend::Gpu(runner) => Some(Backend::Gpu(runner)),
             Backend::Cpu => None,
         },
     };
-    let adapter = match &gpu {
-        Some(Backend::Gpu(ctx)) => Some(ctx.adapter_detail()),
-        _ => None,
+    let (adapter, software) = match &gpu {
+        Some(Backend::Gpu(runner)) => (Some(runner.adapter_detail()), runner.is_software()),
+        _ => (None, false),
     };
-    let threads = rayon::current_num_threads();
-    let software = matches!(&gpu, Some(Backend::Gpu(ctx)) if ctx.is_software());
     report::SOFTWARE_GPU.store(software, std::sync::atomic::Ordering::Relaxed);
     if !args.json {
         crate::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
@@ -38,8 +39,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                  not a GPU"
             );
         }
-        crate::outln!("CPU: {threads} threads (rayon)");
+        crate::outln!("CPU: {} threads (rayon)", rayon::current_num_threads());
     }
+    Ok((gpu, adapter, software))
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let (gpu, adapter, software) = open_gpu(args)?;
+    let threads = rayon::current_num_threads();
     let rows = match args.only.contains(&BenchPart::Heaps) {
         true => heaps::heap_rows(gpu.as_ref(), args.quick, args.json)?,
         false => Vec::new(),
@@ -93,6 +100,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let report = serde_json::json!({
             "adapter": adapter,
             "software_adapter": software,
+            "gpu": gpu.as_ref().and_then(Backend::gpu_counters),
             "cpu_threads": threads,
             "workloads": rows,
             "rare": rare,

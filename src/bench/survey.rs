@@ -92,37 +92,41 @@ pub fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Su
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
     };
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
-            "survey",
-            "codes",
-            &gpu_head("gpu s"),
-            "kernel s",
-            "cpu s",
-            &gpu_head("gpu values/s"),
-            "cpu values/s",
-            &gpu_head("gpu/cpu"),
-            &gpu_head("gpu brute s"),
-            &gpu_head("gpu 64thr s"),
-            "certified"
-        );
-        crate::outln!(
-            "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>12} {:>10}",
-            row.workload,
-            row.codes,
-            opt(row.gpu_seconds, 3),
-            opt(row.gpu_kernel_seconds, 3),
-            row.cpu_seconds,
-            opt(row.gpu_values_per_second, 0),
-            row.cpu_values_per_second,
-            opt(row.gpu_over_cpu, 2),
-            opt(row.gpu_brute_seconds, 3),
-            opt(row.gpu_64_threads_seconds, 3),
-            row.certified
-        );
+        print_row(&row);
     }
     Ok(row)
+}
+
+fn print_row(row: &SurveyBenchRow) {
+    crate::outln!();
+    crate::outln!(
+        "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
+        "survey",
+        "codes",
+        &gpu_head("gpu s"),
+        "kernel s",
+        "cpu s",
+        &gpu_head("gpu values/s"),
+        "cpu values/s",
+        &gpu_head("gpu/cpu"),
+        &gpu_head("gpu brute s"),
+        &gpu_head("gpu 64thr s"),
+        "certified"
+    );
+    crate::outln!(
+        "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>12} {:>10}",
+        row.workload,
+        row.codes,
+        opt(row.gpu_seconds, 3),
+        opt(row.gpu_kernel_seconds, 3),
+        row.cpu_seconds,
+        opt(row.gpu_values_per_second, 0),
+        row.cpu_values_per_second,
+        opt(row.gpu_over_cpu, 2),
+        opt(row.gpu_brute_seconds, 3),
+        opt(row.gpu_64_threads_seconds, 3),
+        row.certified
+    );
 }
 
 pub fn csv_rows(r: &SurveyBenchRow) -> Vec<CsvRow> {

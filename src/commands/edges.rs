@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
+use super::output::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
@@ -289,19 +289,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     } else {
         ArrowRule::Arrows
     };
-    let mut rows: Vec<Vec<usize>> = Vec::new();
-    let mut legs = vec![1usize; args.legs];
-    loop {
-        rows.push(legs.clone());
-        // next nondecreasing tuple of leg lengths up to max
-        let Some(i) = (0..legs.len()).rev().find(|&i| legs[i] < max) else {
-            break;
-        };
-        legs[i] += 1;
-        for j in i + 1..legs.len() {
-            legs[j] = legs[i];
-        }
-    }
+    let rows = leg_tuples(args.legs, max);
     let begin = Instant::now();
     let bar = progress_bar(rows.len() as u64, args.table.quiet, "spiders");
     let mut memo = ArrowMemo::new();
@@ -316,10 +304,10 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     }
     bar.finish_and_clear();
     let seconds = begin.elapsed().as_secs_f64();
-    let names = ["a", "b", "c", "d"];
+    let names = &["a", "b", "c", "d"][..args.legs];
     if let Some(path) = &args.table.output.out {
         export::write_to(path, |w| {
-            writeln!(w, "{},g", names[..args.legs].join(","))?;
+            writeln!(w, "{},g", names.join(","))?;
             for (legs, g) in rows.iter().zip(&values) {
                 let cols: Vec<String> = legs.iter().map(usize::to_string).collect();
                 writeln!(w, "{},{g}", cols.join(","))?;
@@ -327,71 +315,75 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
             Ok(())
         })?;
     }
+    let title = format!(
+        "{} on {}-legged spiders, legs 1..={max}",
+        game_name(args),
+        args.legs
+    );
     if let Some(target) = &plot {
         let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
         let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
-        let title = format!(
-            "{} on {}-legged spiders, legs 1..={max}",
-            if args.trimmed {
-                "Trimmed Game of Arrows"
-            } else {
-                "Game of Arrows"
-            },
-            args.legs
-        );
         // a spider's value does not depend on the order of its legs
-        plot_table(
-            target,
-            title,
-            &names[..args.legs],
-            &coords,
-            &vals,
-            true,
-            args.table.quiet,
-        )?;
+        let quiet = args.table.quiet;
+        plot_table(target, title.clone(), names, &coords, &vals, true, quiet)?;
     }
-    let p = values.iter().filter(|&&g| g == 0).count();
+    let output = &args.table.output;
+    let shown = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.display().to_string());
     let summary = SpiderSummary {
         rule,
         legs: args.legs,
         max,
         rows: rows.len(),
-        p_positions: p,
+        p_positions: values.iter().filter(|&&g| g == 0).count(),
         pieces: memo.pieces(),
         seconds,
-        out: args
-            .table
-            .output
-            .out
-            .as_ref()
-            .map(|p| p.display().to_string()),
-        plot: args
-            .table
-            .output
-            .plot
-            .as_ref()
-            .map(|p| p.display().to_string()),
+        out: shown(&output.out),
+        plot: shown(&output.plot),
     };
-    if args.table.output.json {
+    if output.json {
         return print_json(&summary);
     }
-    if args.table.output.out.as_deref() == Some(Path::new("-")) {
-        return Ok(());
+    if output.out.as_deref() != Some(Path::new("-")) {
+        print_spiders(&title, &summary, &rows, &values);
     }
+    Ok(())
+}
+
+fn game_name(args: &ArrowsArgs) -> &'static str {
+    match args.trimmed {
+        true => "Trimmed Game of Arrows",
+        false => "Game of Arrows",
+    }
+}
+
+/// Every nondecreasing tuple of `legs` leg lengths from 1 to `max`.
+fn leg_tuples(legs: usize, max: usize) -> Vec<Vec<usize>> {
+    let mut rows = Vec::new();
+    let mut tuple = vec![1usize; legs];
+    loop {
+        rows.push(tuple.clone());
+        let Some(i) = (0..tuple.len()).rev().find(|&i| tuple[i] < max) else {
+            return rows;
+        };
+        tuple[i] += 1;
+        for j in i + 1..tuple.len() {
+            tuple[j] = tuple[i];
+        }
+    }
+}
+
+/// The summary line, and for three legs up to 16 the table itself.
+fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[u16]) {
     crate::outln!(
-        "{} on {}-legged spiders, legs 1..={max}: {} spiders, {p} P-positions, {} pieces, {seconds:.3} s",
-        if args.trimmed {
-            "Trimmed Game of Arrows"
-        } else {
-            "Game of Arrows"
-        },
-        args.legs,
-        rows.len(),
-        memo.pieces()
+        "{title}: {} spiders, {} P-positions, {} pieces, {:.3} s",
+        s.rows,
+        s.p_positions,
+        s.pieces,
+        s.seconds
     );
-    if args.legs == 3 && max <= 16 {
-        crate::outln!("G(S(a,b,c)): one line per (a,b), c = b..={max}");
-        for (legs, g) in rows.iter().zip(&values) {
+    if s.legs == 3 && s.max <= 16 {
+        crate::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
+        for (legs, g) in rows.iter().zip(values) {
             if legs[2] == legs[1] {
                 crate::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
                 for _ in 0..legs[1] - 1 {
@@ -402,7 +394,6 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         }
         crate::outln!();
     }
-    Ok(())
 }
 
 pub fn cycles(args: &CyclesArgs) -> Result<()> {

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
+use super::output::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_memo::{MemoSolver, Record};
@@ -488,45 +488,28 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         rows.push((counts, v));
     }
     let seconds = start.elapsed().as_secs_f64();
+    // With legs of length 1 and 2 a pode is (legs, long legs): two columns.
     let long = args.max_length == 2;
+    let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
+    let columns = |counts: &[usize]| -> Vec<usize> {
+        match long {
+            true => vec![counts.iter().sum(), counts[1]],
+            false => counts.to_vec(),
+        }
+    };
     if let Some(path) = &output.out {
-        export::write_to(path, |w| {
-            let mut header = String::from("legs");
-            if long {
-                header.push_str(",long_legs");
-            } else {
-                for j in 1..=args.max_length {
-                    header.push_str(&format!(",len{j}"));
-                }
-            }
-            writeln!(w, "{header},g")?;
-            for (counts, v) in &rows {
-                let k: usize = counts.iter().sum();
-                let cols: Vec<String> = if long {
-                    vec![counts[1].to_string()]
-                } else {
-                    counts.iter().map(|c| c.to_string()).collect()
-                };
-                writeln!(w, "{k},{},{v}", cols.join(","))?;
-            }
-            Ok(())
-        })?;
+        write_podes(path, &rows, long, &lengths)?;
     }
     if let Some(target) = &plot {
-        let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
-        let names: Vec<&str> = if long {
-            vec!["legs", "long_legs"]
-        } else {
-            lengths.iter().map(String::as_str).collect()
+        let names: Vec<&str> = match long {
+            true => vec!["legs", "long_legs"],
+            false => lengths.iter().map(String::as_str).collect(),
         };
-        let mut coords = Vec::new();
-        for (counts, _) in &rows {
-            if long {
-                coords.extend([counts.iter().sum::<usize>() as u32, counts[1] as u32]);
-            } else {
-                coords.extend(counts.iter().map(|&c| c as u32));
-            }
-        }
+        let coords: Vec<u32> = rows
+            .iter()
+            .flat_map(|(c, _)| columns(c))
+            .map(|c| c as u32)
+            .collect();
         let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
         let title = format!(
             "{} on k-podes, legs of length 1..={}",
@@ -535,44 +518,74 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         plot_table(target, title, &names, &coords, &values, false, false)?;
     }
     if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
-        if long {
-            crate::outln!(
-                "G of {}-podes: row = legs, column = legs of length 2",
-                code.text
-            );
-            for k in 0..=args.max_legs {
-                let line: Vec<String> = rows
-                    .iter()
-                    .filter(|(c, _)| c.iter().sum::<usize>() == k)
-                    .map(|(_, v)| v.to_string())
-                    .collect();
-                crate::outln!("{k:>3} | {}", line.join(" "));
-            }
-        } else {
-            let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
-            crate::outln!(
-                "G of {}-podes with legs of length 1..={}",
-                code.text,
-                args.max_length
-            );
-            crate::outln!("legs {} g", lengths.join(" "));
-            for (counts, v) in &rows {
-                let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
-                crate::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
-            }
-        }
+        print_podes(args, &code, &rows, &lengths);
+        let wrote = output
+            .out
+            .as_ref()
+            .map(|p| format!("; wrote {}", p.display()));
         crate::outln!(
             "{} pieces solved in {:.3} s{}",
             memo.positions(),
             seconds,
-            output
-                .out
-                .as_ref()
-                .map(|p| format!("; wrote {}", p.display()))
-                .unwrap_or_default()
+            wrote.unwrap_or_default()
         );
     }
     Ok(())
+}
+
+/// `--out`: the legs (and long legs, or each length's count) and G.
+fn write_podes(
+    path: &Path,
+    rows: &[(Vec<usize>, u8)],
+    long: bool,
+    lengths: &[String],
+) -> Result<()> {
+    let header = match long {
+        true => "legs,long_legs".to_string(),
+        false => format!("legs,{}", lengths.join(",")),
+    };
+    export::write_to(path, |w| {
+        writeln!(w, "{header},g")?;
+        for (counts, v) in rows {
+            let k: usize = counts.iter().sum();
+            let cols: Vec<String> = match long {
+                true => vec![counts[1].to_string()],
+                false => counts.iter().map(|c| c.to_string()).collect(),
+            };
+            writeln!(w, "{k},{},{v}", cols.join(","))?;
+        }
+        Ok(())
+    })
+}
+
+/// The pode table as text: by legs and long legs (lengths up to 2), else
+/// one row per multiset of leg lengths.
+fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], lengths: &[String]) {
+    if args.max_length == 2 {
+        crate::outln!(
+            "G of {}-podes: row = legs, column = legs of length 2",
+            code.text
+        );
+        for k in 0..=args.max_legs {
+            let line: Vec<String> = rows
+                .iter()
+                .filter(|(c, _)| c.iter().sum::<usize>() == k)
+                .map(|(_, v)| v.to_string())
+                .collect();
+            crate::outln!("{k:>3} | {}", line.join(" "));
+        }
+        return;
+    }
+    crate::outln!(
+        "G of {}-podes with legs of length 1..={}",
+        code.text,
+        args.max_length
+    );
+    crate::outln!("legs {} g", lengths.join(" "));
+    for (counts, v) in rows {
+        let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
+        crate::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
+    }
 }
 
 /// B(a1, a2, b1, b2) with a middle chain of `middle` edges.

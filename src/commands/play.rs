@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::{parse_set, print_json};
+use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;

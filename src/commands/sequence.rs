@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::{print_json, progress_bar, reject_stdout_clash};
+use super::output::{print_json, progress_bar, reject_stdout_clash};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::analysis::rare_split::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
@@ -180,17 +180,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             eprintln!("grundy: {m}");
         }
     };
-    let table = match &args.resume {
-        Some(path) => checkpoint::load(path, code)?,
-        None => HeapTable::default(),
-    };
-    let resumed_heaps = table.len() as u64;
-    let mut run = SequenceRun::new(code, args.algorithm, table)?;
-    // Said before any work: a table filled from a period is as large as a computed one.
-    memory::check_fits(
-        &format!("a table of {} values", plan.target + 1),
-        run.memory_needed(plan.target + 1),
-    )?;
+    let (mut run, resumed_heaps) = start_run(code, args, &plan)?;
     let backend = LazyBackend::new(args.backend, quiet)?;
     let mut writer = match &args.out {
         Some(path) => Some(SequenceWriter::create(
@@ -249,6 +239,27 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         print_summary(&summary, computed.period, &run.table);
     }
     Ok(())
+}
+
+/// The run, from --resume's checkpoint or empty, and the heaps resumed;
+/// the memory it will need is checked before any work (a table filled from
+/// a period is as large as a computed one).
+fn start_run<'a>(
+    code: &'a Code,
+    args: &SequenceArgs,
+    plan: &Plan,
+) -> Result<(SequenceRun<'a>, u64)> {
+    let table = match &args.resume {
+        Some(path) => checkpoint::load(path, code)?,
+        None => HeapTable::default(),
+    };
+    let resumed_heaps = table.len() as u64;
+    let run = SequenceRun::new(code, args.algorithm, table)?;
+    memory::check_fits(
+        &format!("a table of {} values", plan.target + 1),
+        run.memory_needed(plan.target + 1),
+    )?;
+    Ok((run, resumed_heaps))
 }
 
 /// Extends the table piece by piece: checkpoints when due, stops on Ctrl-C,

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{print_json, progress_bar, reject_stdout_clash};
+use super::output::{print_json, progress_bar, reject_stdout_clash};
 use crate::cli::SurveyArgs;
 use crate::engine::sequence::rare_code_for;
 use crate::engine::survey::{MAX_DIGITS, SurveyRow, all_codes};

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{plot_table, print_json, progress_bar, reject_stdout_clash};
+use super::output::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
 use crate::engine::{Backend, RanOn};

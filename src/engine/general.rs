@@ -78,49 +78,89 @@ pub fn sequence_until(
     if let Some(why) = unsupported(code) {
         return Err(why);
     }
-    let all_digits = || code.digits.iter().chain(&code.tail);
-    // Deepest plain split table needed, and the deepest "at least" table.
-    let plain_depth = all_digits()
-        .filter(|d| d.modifier == Modifier::Plain)
-        .map(|d| 63 - d.counts.leading_zeros().min(63))
-        .max()
-        .unwrap_or(0)
-        .max(1) as usize;
-    let at_least_depth = all_digits()
-        .filter_map(|d| d.at_least)
-        .max()
-        .map(|k| k.max(2) as usize);
-    let jmax = code.max_removal();
-
-    let mut g: Vec<u16> = Vec::with_capacity(n_max as usize + 1);
-    // parts[c][m], c = 1..=plain_depth (index 0 unused)
-    let mut parts: Vec<Vec<ValueSet>> = vec![Vec::new(); plain_depth + 1];
-    // at_least[c][m]: nim-sums of c or more heaps summing to m
-    let mut at_least: Vec<Vec<ValueSet>> = vec![Vec::new(); at_least_depth.map_or(0, |k| k + 1)];
-
+    let mut run = General::new(code, n_max);
     for n in 0..=n_max {
-        let nu = n as usize;
-        let gv = |i: usize| g[i] as u32;
-        // Tables for n that only need heaps below n.
-        for c in 2..=plain_depth {
+        run.grow_tables(n as usize);
+        let v = run.options(n).mex();
+        if v > u16::MAX as u32 {
+            return Err(format!("G({n}) = {v} does not fit in 16 bits"));
+        }
+        run.push_value(n as usize, v);
+        if n % 1024 == 0 {
+            progress(n);
+            if stop() {
+                return Ok(run.g);
+            }
+        }
+    }
+    progress(n_max);
+    Ok(run.g)
+}
+
+/// The general engine's state: the values so far, and the sets of
+/// nim-sums of heaps summing to each m that the splits read.
+struct General<'a> {
+    code: &'a Code,
+    g: Vec<u16>,
+    /// parts[c][m]: nim-sums of exactly c heaps summing to m (index 0 unused)
+    parts: Vec<Vec<ValueSet>>,
+    /// at_least[c][m]: nim-sums of c or more heaps summing to m
+    at_least: Vec<Vec<ValueSet>>,
+    jmax: Option<u64>,
+}
+
+impl<'a> General<'a> {
+    fn new(code: &'a Code, n_max: u64) -> General<'a> {
+        let all_digits = || code.digits.iter().chain(&code.tail);
+        // Deepest plain split table needed, and the deepest "at least" table.
+        let plain_depth = all_digits()
+            .filter(|d| d.modifier == Modifier::Plain)
+            .map(|d| 63 - d.counts.leading_zeros().min(63))
+            .max()
+            .unwrap_or(0)
+            .max(1) as usize;
+        let at_least_depth = all_digits()
+            .filter_map(|d| d.at_least)
+            .max()
+            .map(|k| k.max(2) as usize);
+        General {
+            code,
+            g: Vec::with_capacity(n_max as usize + 1),
+            parts: vec![Vec::new(); plain_depth + 1],
+            at_least: vec![Vec::new(); at_least_depth.map_or(0, |k| k + 1)],
+            jmax: code.max_removal(),
+        }
+    }
+
+    fn gv(&self, i: usize) -> u32 {
+        self.g[i] as u32
+    }
+
+    /// The tables for n that need only heaps below n.
+    fn grow_tables(&mut self, n: usize) {
+        for c in 2..self.parts.len() {
             let mut set = ValueSet::default();
-            for a in 1..nu {
-                if nu - a >= c - 1 {
-                    set.insert_xored(&parts[c - 1][nu - a], gv(a));
+            for a in 1..n {
+                if n - a >= c - 1 {
+                    set.insert_xored(&self.parts[c - 1][n - a], self.gv(a));
                 }
             }
-            parts[c].push(set);
+            self.parts[c].push(set);
         }
-        for c in 2..at_least.len() {
+        for c in 2..self.at_least.len() {
             let mut set = ValueSet::default();
-            for a in 1..nu {
-                set.insert_xored(&at_least[c - 1][nu - a], gv(a));
+            for a in 1..n {
+                set.insert_xored(&self.at_least[c - 1][n - a], self.gv(a));
             }
-            at_least[c].push(set);
+            self.at_least[c].push(set);
         }
+    }
 
+    /// The values of heap n's options.
+    fn options(&self, n: u64) -> ValueSet {
+        let code = self.code;
         let mut options = ValueSet::default();
-        for j in 0..=jmax.map_or(n, |t| t.min(n)) {
+        for j in 0..=self.jmax.map_or(n, |t| t.min(n)) {
             let d = code.digit(j);
             if d.is_zero() {
                 continue;
@@ -130,79 +170,76 @@ pub fn sequence_until(
                 options.insert(0);
             }
             if m >= 1 && d.allows(1) {
-                options.insert(gv(m));
+                options.insert(self.gv(m));
             }
             let bounded_top = (63 - d.counts.leading_zeros().min(63)) as usize;
             for k in 2..=bounded_top.min(m) {
                 if d.allows(k as u32) {
-                    add_splits(&mut options, d.modifier, k, m, code.min_diff, &g, &parts);
+                    let (g, parts) = (&self.g, &self.parts);
+                    add_splits(&mut options, d.modifier, k, m, code.min_diff, g, parts);
                 }
             }
             if let Some(k0) = d.at_least {
-                let k0 = (k0 as usize).max(2);
-                match d.modifier {
-                    Modifier::AllEqual => {
-                        for k in k0..=m {
-                            if m.is_multiple_of(k) && (k > 2 || code.min_diff == 0) {
-                                options.insert(if k % 2 == 1 { gv(m / k) } else { 0 });
-                            }
-                        }
-                    }
-                    _ if k0 == 2 && code.min_diff > 0 => {
-                        // two heaps under --min-diff, three or more plain
-                        add_splits(
-                            &mut options,
-                            Modifier::Plain,
-                            2,
-                            m,
-                            code.min_diff,
-                            &g,
-                            &parts,
-                        );
-                        // three or more: one heap a plus two or more
-                        for a in 1..m {
-                            options.insert_xored(&at_least[2][m - a], gv(a));
-                        }
-                    }
-                    _ => {
-                        if m >= k0 {
-                            options.insert_xored(&at_least[k0][m], 0);
-                        }
+                self.at_least_options(&mut options, d.modifier, (k0 as usize).max(2), m);
+            }
+        }
+        options
+    }
+
+    /// Options that split `m` into `k0` or more heaps under `modifier`.
+    fn at_least_options(&self, options: &mut ValueSet, modifier: Modifier, k0: usize, m: usize) {
+        let min_diff = self.code.min_diff;
+        match modifier {
+            Modifier::AllEqual => {
+                for k in k0..=m {
+                    if m.is_multiple_of(k) && (k > 2 || min_diff == 0) {
+                        options.insert(if k % 2 == 1 { self.gv(m / k) } else { 0 });
                     }
                 }
             }
+            _ if k0 == 2 && min_diff > 0 => {
+                // two heaps under --min-diff, three or more plain
+                add_splits(
+                    options,
+                    Modifier::Plain,
+                    2,
+                    m,
+                    min_diff,
+                    &self.g,
+                    &self.parts,
+                );
+                // three or more: one heap a plus two or more
+                for a in 1..m {
+                    options.insert_xored(&self.at_least[2][m - a], self.gv(a));
+                }
+            }
+            _ => {
+                if m >= k0 {
+                    options.insert_xored(&self.at_least[k0][m], 0);
+                }
+            }
         }
-        let v = options.mex();
-        if v > u16::MAX as u32 {
-            return Err(format!("G({n}) = {v} does not fit in 16 bits"));
-        }
-        g.push(v as u16);
+    }
 
-        // Tables for n that need G(n) itself.
+    /// Appends G(n) = v and the tables for n that need it.
+    fn push_value(&mut self, n: usize, v: u32) {
+        self.g.push(v as u16);
         let mut one = ValueSet::default();
         if n > 0 {
             one.insert(v);
         }
-        parts[1].push(one);
-        if !at_least.is_empty() {
+        self.parts[1].push(one);
+        if !self.at_least.is_empty() {
             let mut set = ValueSet::default();
             if n > 0 {
                 set.insert(v);
             }
-            for a in 1..nu {
-                set.insert_xored(&at_least[1][nu - a], g[a] as u32);
+            for a in 1..n {
+                set.insert_xored(&self.at_least[1][n - a], self.gv(a));
             }
-            at_least[1].push(set);
-        }
-        if n % 1024 == 0 {
-            progress(n);
-            if stop() {
-                return Ok(g);
-            }
+            self.at_least[1].push(set);
         }
     }
-    progress(n_max);
-    Ok(g)
 }
 
 /// Options from splitting `m` into exactly `k >= 2` heaps under `modifier`.

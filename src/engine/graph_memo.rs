@@ -125,35 +125,72 @@ impl MemoSolver {
 
     /// G of a connected piece: the mex over its options.
     fn piece(&mut self, graph: &Graph, comp: u64, local: &mut FastMap<u64, u8>) -> Result<u8> {
-        // A board shape costs a few word operations: looked up directly.
-        // Other keys cost more to build than a lookup of the mask itself.
         let dims = board_dims(graph);
-        let key = match dims {
-            Some((rows, cols)) => {
-                let board = board_shape(comp, rows, cols);
-                if let Some(&v) = self.boards.get(&board) {
-                    return Ok(v);
-                }
-                Key::Board(board)
-            }
-            None => {
-                if let Some(&v) = local.get(&comp) {
-                    return Ok(v);
-                }
-                let key = canonical_key(graph, comp);
-                if let Some(&v) = self.memo.get(&key) {
-                    local.insert(comp, v);
-                    return Ok(v);
-                }
-                key
-            }
+        let key = match self.lookup(graph, comp, dims, local) {
+            Ok(v) => return Ok(v),
+            Err(key) => key,
         };
-        // `comp` is one piece: its options are what each connected set
-        // leaves of it, when the code allows that many pieces. Vertices
-        // and edges, the usual removals, come straight from masks; larger
-        // sets are listed first. The pieces every option leaves are listed
-        // before any is valued, so their lookups go out together: in a
-        // large memo the cache misses overlap instead of queueing.
+        let base = self.parts.len();
+        self.list_options(graph, comp, dims);
+        let g = self.mex_of_options(graph, comp, base, local)?;
+        if let Key::Board(board) = key {
+            check_growth(&self.boards)?;
+            self.boards.insert(board, g);
+        } else {
+            check_growth(&self.memo)?;
+            self.memo.insert(key, g);
+            local.insert(comp, g);
+        }
+        let solved = self.positions();
+        if let Some(progress) = &self.progress
+            && solved.is_multiple_of(1 << 16)
+        {
+            progress(solved);
+        }
+        if self.keep_records {
+            self.records.push(Record {
+                mask: comp,
+                size: comp.count_ones(),
+                g,
+            });
+        }
+        Ok(g)
+    }
+
+    /// The piece's value when it is known, else the key it will be kept
+    /// under. A board shape costs a few word operations: looked up
+    /// directly. Other keys cost more to build than a lookup of the mask.
+    fn lookup(
+        &self,
+        graph: &Graph,
+        comp: u64,
+        dims: Option<(usize, usize)>,
+        local: &mut FastMap<u64, u8>,
+    ) -> std::result::Result<u8, Key> {
+        if let Some((rows, cols)) = dims {
+            let board = board_shape(comp, rows, cols);
+            return self.boards.get(&board).copied().ok_or(Key::Board(board));
+        }
+        if let Some(&v) = local.get(&comp) {
+            return Ok(v);
+        }
+        let key = canonical_key(graph, comp);
+        match self.memo.get(&key) {
+            Some(&v) => {
+                local.insert(comp, v);
+                Ok(v)
+            }
+            None => Err(key),
+        }
+    }
+
+    /// `comp` is one piece: lists in `parts` what each connected set
+    /// leaves of it, when the code allows that many pieces. Vertices and
+    /// edges, the usual removals, come straight from masks; larger sets
+    /// are listed first. The pieces every option leaves are listed before
+    /// any is valued, so their lookups go out together: in a large memo
+    /// the cache misses overlap instead of queueing.
+    fn list_options(&mut self, graph: &Graph, comp: u64, dims: Option<(usize, usize)>) {
         let flood = graph.flood();
         let vertices = comp.count_ones() as usize;
         let base = self.parts.len();
@@ -181,6 +218,17 @@ impl MemoSolver {
                 part.value = self.boards.get(&part.board).copied();
             }
         }
+    }
+
+    /// The mex of the options listed from `base` on (each the xor of its
+    /// pieces), which it takes off the list.
+    fn mex_of_options(
+        &mut self,
+        graph: &Graph,
+        comp: u64,
+        base: usize,
+        local: &mut FastMap<u64, u8>,
+    ) -> Result<u8> {
         let mut seen = [0u64; 5];
         let mut option = 0;
         for i in base..self.parts.len() {
@@ -203,29 +251,7 @@ impl MemoSolver {
                 "the piece {comp:#x} has a value above 255, the most grundy's graph tables hold"
             )));
         }
-        let g = g as u8;
-        if let Key::Board(board) = key {
-            check_growth(&self.boards)?;
-            self.boards.insert(board, g);
-        } else {
-            check_growth(&self.memo)?;
-            self.memo.insert(key, g);
-            local.insert(comp, g);
-        }
-        let solved = self.positions();
-        if let Some(progress) = &self.progress
-            && solved.is_multiple_of(1 << 16)
-        {
-            progress(solved);
-        }
-        if self.keep_records {
-            self.records.push(Record {
-                mask: comp,
-                size: comp.count_ones(),
-                g,
-            });
-        }
-        Ok(g)
+        Ok(g as u8)
     }
 
     /// Lists in `parts` the pieces that removing the connected `set`

@@ -54,7 +54,53 @@ pub fn solve_reachable(
 ) -> Result<ReachRun> {
     let start = Instant::now();
     let n = graph.n();
-    // Top-down: level k's positions come from the options of levels above.
+    let (found, positions) = reachable_levels(graph, code, progress);
+    // Bottom-up: each level reads only the levels below it.
+    let mut levels: Vec<Level> = Vec::with_capacity(n + 1);
+    for (k, masks) in found.into_iter().enumerate() {
+        let below = &levels[..k];
+        let results: Vec<Option<(u8, u8)>> = masks
+            .par_iter()
+            .map(|&mask| evaluate(graph, code, mask, below))
+            .collect();
+        let results: Option<Vec<(u8, u8)>> = results.into_iter().collect();
+        let results = results.ok_or_else(|| {
+            Error::Run(
+                "a position has a value above 255, the most grundy's graph tables hold".into(),
+            )
+        })?;
+        levels.push(Level { masks, results });
+    }
+    let (value, moves) = levels[n].get(graph.all());
+    let rows = match keep_rows {
+        true => levels
+            .iter()
+            .flat_map(|l| {
+                l.masks
+                    .iter()
+                    .zip(&l.results)
+                    .map(|(&m, &(g, mv))| (m, g, mv))
+            })
+            .collect(),
+        false => Vec::new(),
+    };
+    Ok(ReachRun {
+        value,
+        moves,
+        positions,
+        seconds: start.elapsed().as_secs_f64(),
+        rows,
+    })
+}
+
+/// Top-down: level k's positions come from the options of levels above.
+/// Returns every level's positions, sorted, and how many there are.
+fn reachable_levels(
+    graph: &Graph,
+    code: &GraphCode,
+    progress: &dyn Fn(u64),
+) -> (Vec<Vec<u64>>, u64) {
+    let n = graph.n();
     let mut found: Vec<Vec<u64>> = vec![Vec::new(); n + 1];
     found[n].push(graph.all());
     let mut squeezed = vec![0usize; n + 1];
@@ -91,43 +137,7 @@ pub fn solve_reachable(
         }
         found[k] = list;
     }
-    // Bottom-up: each level reads only the levels below it.
-    let mut levels: Vec<Level> = Vec::with_capacity(n + 1);
-    for (k, masks) in found.into_iter().enumerate() {
-        let below = &levels[..k];
-        let results: Vec<Option<(u8, u8)>> = masks
-            .par_iter()
-            .map(|&mask| evaluate(graph, code, mask, below))
-            .collect();
-        let results: Option<Vec<(u8, u8)>> = results.into_iter().collect();
-        let results = results.ok_or_else(|| {
-            Error::Run(
-                "a position has a value above 255, the most grundy's graph tables hold".into(),
-            )
-        })?;
-        levels.push(Level { masks, results });
-    }
-    let (value, moves) = levels[n].get(graph.all());
-    let rows = if keep_rows {
-        levels
-            .iter()
-            .flat_map(|l| {
-                l.masks
-                    .iter()
-                    .zip(&l.results)
-                    .map(|(&m, &(g, mv))| (m, g, mv))
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(ReachRun {
-        value,
-        moves,
-        positions,
-        seconds: start.elapsed().as_secs_f64(),
-        rows,
-    })
+    (found, positions)
 }
 
 /// (G, moves) of `mask` from its options' in the levels below; `None` on overflow.

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use bytemuck::Pod;
 use wgpu::util::DeviceExt;
 
-use super::GpuContext;
+use super::context::GpuContext;
 use crate::error::{Error, Result};
 use crate::kernel::{PARAMS_STRIDE, Shader};
 

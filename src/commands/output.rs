@@ -1,0 +1,122 @@
+//! What every command shows the user: progress on stderr, one JSON object
+//! on stdout, plots of tables, and the checks of its arguments they share.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::plot::PlotTarget;
+
+/// Refuses two things writing to stdout at once.
+pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
+    if json && out == Some(Path::new("-")) {
+        return Err(Error::Input(
+            "--json and --out - both write to stdout; give --out a file name".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Prints one JSON object on stdout.
+pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
+    crate::outln!(
+        "{}",
+        serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
+    );
+    Ok(())
+}
+
+/// Draws a table given as rows (`coords`, `names.len()` per row); a notice
+/// (panels left out, cells sampled) goes to stderr.
+pub(crate) fn plot_table(
+    target: &PlotTarget,
+    title: String,
+    names: &[&str],
+    coords: &[u32],
+    values: &[u32],
+    symmetric: bool,
+    quiet: bool,
+) -> Result<()> {
+    if let Some(note) = crate::plot::table(target, title, names, coords, values, symmetric)?
+        && !quiet
+    {
+        eprintln!("grundy: {note}");
+    }
+    Ok(())
+}
+
+/// `1,3,4` → [1, 3, 4].
+pub fn parse_set(text: &str) -> Result<Vec<u32>> {
+    text.split(',')
+        .map(|part| {
+            part.trim().parse::<u32>().map_err(|_| {
+                Error::Input(format!(
+                    "bad subtraction set '{text}': '{}' is not a whole number; expected numbers like 1,3,4",
+                    part.trim()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A progress bar on stderr, hidden with --quiet or when stderr is not a terminal.
+/// A counter on stderr for runs whose total is not known in advance (the
+/// memo solver meets its pieces as it goes); hidden like `progress_bar`.
+pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} {{spinner}} {{human_pos}} {unit}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    bar
+}
+
+pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{rate}}, eta {{eta}})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", whole_rate)
+        .progress_chars("=> "),
+    );
+    // Redrawn while a long GPU submission or block runs, not only when it ends.
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    bar
+}
+
+/// The rate as a whole number per second ("1234/s", not "1234.5678/s").
+fn whole_rate(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}/s", rate_text(state.per_sec()));
+}
+
+fn rate_text(per_second: f64) -> String {
+    if per_second.is_finite() {
+        format!("{:.0}", per_second.max(0.0))
+    } else {
+        "-".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_are_whole_numbers() {
+        assert_eq!(super::rate_text(1234.5678), "1235");
+        assert_eq!(super::rate_text(0.2), "0");
+        assert_eq!(super::rate_text(f64::INFINITY), "-");
+    }
+}
