@@ -5,7 +5,7 @@
 // is recorded many times: each code's progress lives in `state`, so codes
 // that reach their target simply stop. CPU twin: src/kernel/survey/survey_block.rs.
 //
-// A code in rare mode (src/engine/rare.rs has the algorithm) marks only the
+// A code in rare mode (src/engine/rare_values.rs has the algorithm) marks only the
 // split pairs with a rare part, takes c, the smallest common value left
 // unmarked, and scans the split pairs only until every value below c is
 // marked. Its rare positions are a list the host fills and the kernel

@@ -93,8 +93,8 @@ pub fn pick_solver(graph: &Graph, code: &GraphCode, asked: Solver, moves: bool) 
             let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
             // A code that never takes one vertex (0.03) reaches few of a
             // grid's subsets, and the memo keys grid pieces by shape:
-            // thousands of pieces where the table has millions (0.03 on
-            // 3x10: 0.2 s against 2 s, on 2x15 0.01 s against 2.8 s).
+            // thousands of pieces where the table has millions
+            // (BENCHMARKS.md, "Figures that chose a design").
             let sparse_grid = code.digits[1] == 0 && graph.grid.is_some();
             if forest || sparse_grid || graph.n() > DENSE_MAX_VERTICES {
                 Solver::Memo

@@ -93,7 +93,7 @@ impl LevelTable {
 
     /// Asks the cache for the line `get(key)` will read first: the parts of
     /// a piece's options are listed before they are looked up, so their
-    /// misses overlap (0.33 on 5x6: 10.5-11.0 s with it, 12.5-14.8 s without).
+    /// misses overlap (measured in BENCHMARKS.md).
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {

@@ -509,8 +509,9 @@ fn set_bit(bits: &mut [u64], v: u32) {
 ///   `s` reaches (the pairs are scanned until none is left, or to the end).
 ///
 /// Looking further (for the rare values below the second or third free
-/// common value, in case the block's marks cover c′) measured slower on
-/// Officers: the last of more wanted values takes longer to find.
+/// common value, in case the block's marks cover c′) is slower on
+/// Officers (BENCHMARKS.md): the last of more wanted values takes longer
+/// to find.
 ///
 /// The scan of split pairs is most of the algorithm's work; doing it here
 /// for every heap of the block at once is what lets it use every core.

@@ -5,6 +5,7 @@
 use super::graph::bits;
 
 /// The next subset of the same size in colex order (Gosper's hack).
+#[inline]
 pub fn next_colex(mask: u64) -> u64 {
     if mask == 0 {
         return 0;
@@ -20,11 +21,13 @@ pub fn next_colex(mask: u64) -> u64 {
 /// Calls `visit` once with every connected set of `size` vertices inside
 /// `mask`: Wernicke's ESU, a set grown only by vertices above its first
 /// vertex and outside the closed neighbourhood it had before.
+#[inline]
 pub fn for_each_connected_set(adj: &[u64], mask: u64, size: usize, visit: impl FnMut(u64)) {
     for_each_connected_set_from(adj, mask, size, mask, visit)
 }
 
 /// The connected sets of `for_each_connected_set` whose lowest vertex is in `roots`.
+#[inline]
 pub fn for_each_connected_set_from(
     adj: &[u64],
     mask: u64,
@@ -72,6 +75,7 @@ pub struct EsuNode {
 }
 
 impl EsuNode {
+    #[inline]
     fn root(adj: &[u64], mask: u64, v: usize) -> EsuNode {
         let above = !((2u64 << v).wrapping_sub(1));
         EsuNode {

@@ -238,8 +238,8 @@ pub fn graph_level(kern: &GraphKernel, table: &[AtomicU8], k: usize) -> Result<(
 /// rooted at each vertex in parallel instead of by rank (disconnected
 /// positions are skipped: the caller knows no move reaches them), then
 /// valued in increasing order: positions close in the table have options
-/// close in the table, so their loads share cache lines (ESU's order
-/// measured 1.4x slower on 0.33 over grid:4x6, 2.2x on grid:5x6).
+/// close in the table, so their loads share cache lines (ESU's own order
+/// is slower: BENCHMARKS.md).
 pub fn graph_level_connected(
     kern: &GraphKernel,
     table: &[AtomicU8],
