@@ -129,6 +129,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         args.algorithm,
         &backend,
         args.workgroup,
+        &mut notice,
         &|| bar.inc(1),
     )?;
     bar.finish_and_clear();

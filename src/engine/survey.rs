@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::backend::{Backend, Ran};
+use super::backend::{Backend, Dual, Ran};
 use super::heap_run::HeapEngine;
 use super::heap_table::HeapTable;
 use super::memory;
@@ -14,8 +14,8 @@ use super::sequence::{Algorithm, SequenceRun};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::error::{Error, Result};
 use crate::game::Code;
-use crate::gpu::Runner;
 use crate::gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
+use crate::gpu::{Runner, Unfit};
 use crate::kernel::rare::rare_parity;
 use crate::kernel::survey::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 
@@ -64,30 +64,74 @@ pub struct SurveyRun {
     pub workgroup: Option<u32>,
 }
 
-/// Every code's row on `backend`; `done` is called as each code finishes.
+/// Every code's row on `backend` (the GPU when one is open and the batch
+/// fits it, else the CPU); `done` is called as each code finishes.
 pub fn survey(
     codes: &[Code],
     n: u64,
     algorithm: Algorithm,
     backend: &Backend,
     workgroup: Option<u32>,
+    notice: &mut dyn FnMut(&str),
     done: &(dyn Fn() + Sync),
 ) -> Result<SurveyRun> {
-    match backend {
-        Backend::Gpu(runner) => {
-            let workgroup = workgroup_for(runner, workgroup)?;
-            let (rows, on_gpu) = survey_rows_gpu(runner, codes, n, algorithm, workgroup, done)?;
-            Ok(SurveyRun {
-                rows,
-                ran: if on_gpu { Ran::Gpu } else { Ran::Cpu },
-                workgroup: on_gpu.then_some(workgroup),
-            })
+    let job = SurveyJob {
+        codes,
+        n,
+        algorithm,
+        workgroup,
+        done,
+    };
+    let ((rows, workgroup), ran) = super::backend::run(&job, backend, notice)?;
+    // Codes the kernel does not run go to the CPU even on the GPU.
+    let on_gpu = ran == Ran::Gpu && codes.iter().any(runs_on_kernel);
+    Ok(SurveyRun {
+        rows,
+        ran: if on_gpu { Ran::Gpu } else { Ran::Cpu },
+        workgroup: workgroup.filter(|_| on_gpu),
+    })
+}
+
+/// A survey on either backend: the rows, and the GPU's threads per code.
+struct SurveyJob<'a> {
+    codes: &'a [Code],
+    n: u64,
+    algorithm: Algorithm,
+    workgroup: Option<u32>,
+    done: &'a (dyn Fn() + Sync),
+}
+
+type SurveyOutput = (Vec<(SurveyRow, HeapEngine)>, Option<u32>);
+
+impl Dual for SurveyJob<'_> {
+    type Output = SurveyOutput;
+
+    fn fits(&self, _runner: &Runner) -> std::result::Result<(), Unfit> {
+        match self.n < u32::MAX as u64 / 2 {
+            true => Ok(()),
+            false => Err(Unfit(format!(
+                "the GPU survey stops at heap {}",
+                u32::MAX / 2 - 1
+            ))),
         }
-        Backend::Cpu => Ok(SurveyRun {
-            rows: survey_rows(codes, n, algorithm, done)?,
-            ran: Ran::Cpu,
-            workgroup: None,
-        }),
+    }
+
+    fn on_gpu(&self, runner: &Runner) -> Result<SurveyOutput> {
+        let workgroup = workgroup_for(runner, self.workgroup)?;
+        let (rows, _) = survey_rows_gpu(
+            runner,
+            self.codes,
+            self.n,
+            self.algorithm,
+            workgroup,
+            self.done,
+        )?;
+        Ok((rows, Some(workgroup)))
+    }
+
+    fn on_cpu(&self) -> Result<SurveyOutput> {
+        let rows = survey_rows(self.codes, self.n, self.algorithm, self.done)?;
+        Ok((rows, None))
     }
 }
 
