@@ -2,11 +2,10 @@
 //! level by level (fullest first) over every base-3 number over the edges,
 //! the table resident on the device.
 
-use super::levels::{LevelDispatch, LevelRun};
+use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
 use crate::error::Result;
 use crate::kernel::arrows::{ARROWS_LEVEL, ArrowKernel, Params, WG};
-use crate::kernel::grid_2d;
 
 /// States per submission, roughly (for progress).
 const BATCH_STATES: u64 = 1 << 26;
@@ -36,25 +35,6 @@ pub fn fits(runner: &Runner, kern: &ArrowKernel) -> std::result::Result<(), Unfi
     Ok(())
 }
 
-/// One slot per level, the fullest (all edges marked) first.
-fn level_params(runner: &Runner, kern: &ArrowKernel) -> (Vec<Params>, Vec<(u32, u32, u64)>) {
-    let max_x = runner.limits.max_compute_workgroups_per_dimension;
-    let mut params = Vec::new();
-    let mut grids = Vec::new();
-    for k in (0..=kern.edges).rev() {
-        let count = kern.level_size(k);
-        let (gx, gy) = grid_2d(count.div_ceil(WG) as u32, max_x);
-        grids.push((gx, gy, count));
-        params.push(Params {
-            level: k as u32,
-            count: count as u32,
-            groups_x: gx,
-            pad: 0,
-        });
-    }
-    (params, grids)
-}
-
 /// Computes every level on the GPU; reads back the table when asked, else
 /// the start state's byte alone.
 pub fn dense(
@@ -67,7 +47,12 @@ pub fn dense(
     let game = runner.storage("arrows game", bytemuck::cast_slice(&kern.words()));
     let table = runner.zeroed("arrows table", kern.table_bytes());
     let status = runner.zeroed("arrows status", 16);
-    let (params, grids) = level_params(runner, kern);
+    // One slot per level, the fullest (all edges marked) first.
+    let levels = (0..=kern.edges)
+        .rev()
+        .map(|k| (k as u32, kern.level_size(k)));
+    let max_x = runner.limits.max_compute_workgroups_per_dimension;
+    let (params, grids) = level_slots(levels, WG, max_x);
     let slots = runner.param_slots::<Params>("arrows params", params.len());
     runner.write_params(&slots, &params);
     let pipelines = runner.pipelines(&ARROWS_LEVEL, &[]);

@@ -2,7 +2,7 @@
 //! by level over every vertex subset (one byte per subset, over eight
 //! chunks), the table resident on the device.
 
-use super::levels::{LevelDispatch, LevelRun};
+use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
 use crate::error::{Error, Result};
 use crate::kernel::graph::graph_level::Overflow;
@@ -10,7 +10,6 @@ use crate::kernel::graph::{
     CHUNKS, GPU_MAX_TAKE, GRAPH_LEVEL, GraphKernel, Params, VALUE_BITS, WG, connected_set_counts,
     dense_table_bytes, strip_flags,
 };
-use crate::kernel::grid_2d;
 
 /// Storage buffers the kernel binds: the graph, the status words and the chunks.
 const STORAGE_BINDINGS: u32 = CHUNKS as u32 + 2;
@@ -86,24 +85,6 @@ fn table_words(n: usize) -> u64 {
     (dense_table_bytes(n) / 4).max(1)
 }
 
-/// One slot per level 1..=n (the empty position needs no dispatch).
-fn level_params(kern: &GraphKernel, max_groups_x: u32) -> (Vec<Params>, Vec<(u32, u32, u64)>) {
-    let mut params = Vec::new();
-    let mut grids = Vec::new();
-    for k in 1..=kern.n {
-        let count = kern.level_size(k);
-        let (gx, gy) = grid_2d(count.div_ceil(WG) as u32, max_groups_x);
-        grids.push((gx, gy, count));
-        params.push(Params {
-            level: k as u32,
-            count: count as u32,
-            groups_x: gx,
-            pad: 0,
-        });
-    }
-    (params, grids)
-}
-
 /// Computes every level of the dense table of `kern` on the GPU; reads the
 /// table back when asked, else the whole graph's byte alone.
 pub fn dense(
@@ -125,7 +106,9 @@ pub fn dense(
         .collect();
     let status = runner.zeroed("graph status", 16);
     let graph = runner.storage("graph", bytemuck::bytes_of(&kern.graph_data(shift)));
-    let (params, grids) = level_params(kern, max_groups_x);
+    // One slot per level 1..=n: the empty position needs no dispatch.
+    let levels = (1..=kern.n).map(|k| (k as u32, kern.level_size(k)));
+    let (params, grids) = level_slots(levels, WG, max_groups_x);
     let slots = runner.param_slots::<Params>("graph params", params.len());
     runner.write_params(&slots, &params);
     let pipelines = runner.pipelines(&GRAPH_LEVEL, &[]);

@@ -6,7 +6,29 @@
 use super::Runner;
 use super::batch::BatchSize;
 use crate::error::Result;
-use crate::kernel::PARAMS_STRIDE;
+use crate::kernel::{LevelParams, PARAMS_STRIDE, grid_2d};
+
+/// One parameter slot per level of `levels` (the level, its positions), in
+/// the order given, with its grid of workgroups of `wg` threads.
+pub fn level_slots(
+    levels: impl Iterator<Item = (u32, u64)>,
+    wg: u64,
+    max_groups_x: u32,
+) -> (Vec<LevelParams>, Vec<(u32, u32, u64)>) {
+    let mut params = Vec::new();
+    let mut grids = Vec::new();
+    for (level, count) in levels {
+        let (gx, gy) = grid_2d(count.div_ceil(wg) as u32, max_groups_x);
+        grids.push((gx, gy, count));
+        params.push(LevelParams {
+            level,
+            count: count as u32,
+            groups_x: gx,
+            pad: 0,
+        });
+    }
+    (params, grids)
+}
 
 /// One dispatch of a run.
 pub struct LevelDispatch<'a> {

@@ -122,7 +122,7 @@ fn check(module: &naga::Module, label: &str, shared: &[(&str, u32)], structs: &[
     }
     for &(name, rust) in structs {
         assert_eq!(struct_size(module, name) as usize, rust, "{label}: {name}");
-        assert!(rust as u64 <= super::PARAMS_STRIDE || name != "Params");
+        assert!(rust as u64 <= super::shader::PARAMS_STRIDE || name != "Params");
     }
 }
 

@@ -8,7 +8,7 @@
 pub mod arrows_level;
 
 use crate::game::arrows::{ArrowGame, ArrowRule};
-use crate::kernel::Shader;
+use crate::kernel::shader::Shader;
 
 /// The most edges a dense table may have (3^20 < 2^32 table indices).
 pub const DENSE_MAX_EDGES: usize = 20;
@@ -164,11 +164,4 @@ pub const ARROWS_LEVEL: Shader = Shader {
 pub const WG: u64 = 64;
 
 /// One level's parameters.
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct Params {
-    pub level: u32,
-    pub count: u32,
-    pub groups_x: u32,
-    pub pad: u32,
-}
+pub use crate::kernel::shader::LevelParams as Params;

@@ -6,7 +6,7 @@
 pub mod graph_level;
 
 use crate::game::{Graph, GraphCode};
-use crate::kernel::Shader;
+use crate::kernel::shader::Shader;
 
 /// Vertices a dense table may have (2^34 bytes = 16 GiB).
 pub const DENSE_MAX_VERTICES: usize = 34;
@@ -138,14 +138,7 @@ pub struct GraphData {
 }
 
 /// One level's parameters.
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct Params {
-    pub level: u32,
-    pub count: u32,
-    pub groups_x: u32,
-    pub pad: u32,
-}
+pub use crate::kernel::shader::LevelParams as Params;
 
 impl GraphKernel {
     /// The graph's data for the shader, with its table cut in chunks of

@@ -11,7 +11,7 @@ pub mod finish_block;
 pub mod options_below;
 
 use crate::game::{Code, Modifier};
-use crate::kernel::Shader;
+use crate::kernel::shader::Shader;
 
 /// Heaps finished in order by one workgroup; `MAX_BLOCK` in the shaders.
 pub const MAX_BLOCK: u32 = 2048;

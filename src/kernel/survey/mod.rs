@@ -8,8 +8,8 @@ pub mod survey_block;
 
 use crate::analysis::rare_split::{ValueHistogram, rare_positions};
 use crate::game::{Code, Modifier};
-use crate::kernel::Shader;
 use crate::kernel::rare::{RareCode, sparse_enough};
+use crate::kernel::shader::Shader;
 
 /// Words of state per code: heaps done, largest value, target (heaps),
 /// overflow, mode, rare mask, position parity (0 none, 1 + t), rare count.
@@ -80,7 +80,7 @@ impl SurveyKernel {
             digits_len: digits_len as u32,
             digits,
             codes: codes.len(),
-            stride: crate::kernel::packed_words(n + 1) as usize,
+            stride: crate::kernel::shader::packed_words(n + 1) as usize,
             rare_cap: rare_cap.max(1),
         }
     }

@@ -9,7 +9,7 @@ pub mod space;
 
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
-use crate::kernel::Shader;
+use crate::kernel::shader::Shader;
 
 use space::{Levels, TupleSpace};
 

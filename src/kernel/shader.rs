@@ -1,0 +1,65 @@
+//! What every family's contract is made of: a shader as the runner builds
+//! it, parameter slots, the level parameters the level kernels share, and
+//! the dispatch arithmetic.
+
+/// Uniform offsets must be multiples of 256 bytes: parameter slot i starts
+/// at i · PARAMS_STRIDE, and a dispatch binds its slot by a dynamic offset.
+pub const PARAMS_STRIDE: u64 = 256;
+
+/// One WGSL module as the GPU runner builds it: its sources (a shared
+/// prelude first), its entry points, and its bindings. Binding 0 is always
+/// the parameters (a uniform read at a dynamic offset); bindings 1, 2, …
+/// are storage buffers, read-only where `read_only` says so. The CPU twin of
+/// each entry point has the entry point's name, in the family's folder.
+pub struct Shader {
+    pub name: &'static str,
+    pub sources: &'static [&'static str],
+    pub entry_points: &'static [&'static str],
+    pub read_only: &'static [bool],
+}
+
+impl Shader {
+    /// The WGSL text handed to the device: the sources in order.
+    pub fn source(&self) -> String {
+        self.sources.join("\n")
+    }
+}
+
+/// One level's parameters, as the level kernels read them (`Params` in
+/// graph_level.wgsl and arrows_level.wgsl).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct LevelParams {
+    pub level: u32,
+    pub count: u32,
+    pub groups_x: u32,
+    pub pad: u32,
+}
+
+/// Workgroups for `count` heaps folded into rows of at most `max_x`.
+pub fn grid_2d(count: u32, max_x: u32) -> (u32, u32) {
+    let max_x = max_x.max(1);
+    if count <= max_x {
+        (count.max(1), 1)
+    } else {
+        (max_x, count.div_ceil(max_x))
+    }
+}
+
+/// u32 words holding `values` u16 values, two per word.
+pub fn packed_words(values: u64) -> u64 {
+    values.div_ceil(2).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_fold_past_the_row_limit() {
+        assert_eq!(grid_2d(1, 65535), (1, 1));
+        assert_eq!(grid_2d(65535, 65535), (65535, 1));
+        assert_eq!(grid_2d(65536, 65535), (65535, 2));
+        assert_eq!(grid_2d(20, 7), (7, 3));
+    }
+}
