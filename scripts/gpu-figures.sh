@@ -40,6 +40,11 @@ tests)
 bench)
     "$bin/grundy" bench --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
     "$bin/grundy" bench --only grids --out "$OUT/grids.csv" 2>&1 | tee -a "$log"
+    # the runner's counters on a long brute-force sequence: pipelines built
+    # once, submissions, bytes each way (JSON "gpu")
+    for n in 262144 1048576; do
+        "$bin/grundy" octal 0.007 -n "$n" --algorithm naive --backend gpu --json -q 2>&1 | tee -a "$log"
+    done
     ;;
 survey)
     # the default threads per code (256 on a GPU), then 64 and 1024, then the

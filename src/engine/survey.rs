@@ -106,14 +106,26 @@ type SurveyOutput = (Vec<(SurveyRow, HeapEngine)>, Option<u32>);
 impl Dual for SurveyJob<'_> {
     type Output = SurveyOutput;
 
-    fn fits(&self, _runner: &Runner) -> std::result::Result<(), Unfit> {
-        match self.n < u32::MAX as u64 / 2 {
-            true => Ok(()),
-            false => Err(Unfit(format!(
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
+        if self.n >= u32::MAX as u64 / 2 {
+            return Err(Unfit(format!(
                 "the GPU survey stops at heap {}",
                 u32::MAX / 2 - 1
-            ))),
+            )));
         }
+        // One code's table and rare list must fit a binding.
+        let words =
+            crate::kernel::packed_words(self.n + 1).max(rare_cap(self.algorithm, self.n) as u64);
+        if words * 4 > runner.max_binding() {
+            return Err(Unfit(format!(
+                "a table of {} values needs a {} MiB binding; the adapter '{}' binds at most {} MiB",
+                self.n + 1,
+                (words * 4) >> 20,
+                runner.info.name,
+                runner.max_binding() >> 20
+            )));
+        }
+        Ok(())
     }
 
     fn on_gpu(&self, runner: &Runner) -> Result<SurveyOutput> {
