@@ -531,7 +531,7 @@ pub struct BenchArgs {
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "heaps,rare,survey,graphs,edges,tables"
+        default_value = "heaps,rare,long,survey,graphs,edges,tables"
     )]
     pub only: Vec<BenchPart>,
 }
@@ -543,6 +543,10 @@ pub enum BenchPart {
     Heaps,
     /// Rare values against the brute force on the same codes.
     Rare,
+    /// Long sparse sequences by rare values (Officers, Grundy's game,
+    /// .1777): values per second, one thread against all, the parallel
+    /// pass's marks and share of the time.
+    Long,
     /// Every short code at once (`grundy survey`).
     Survey,
     /// Dense graph tables.

@@ -335,11 +335,33 @@ fn bench_quick_reports_every_workload() {
             .all(|r| r["rare_over_cpu_brute"].as_f64().unwrap() > 0.0)
     );
     assert_eq!(v["survey"]["codes"], 64);
-    let parts = ["heaps", "rare", "survey", "graphs", "edges", "tables"];
-    let counts: Vec<usize> = ["workloads", "rare", "graphs", "edge_games", "tables"]
-        .iter()
-        .map(|k| v[k].as_array().unwrap().len())
-        .collect();
+    // long sequences by rare values: Officers, Grundy's game, .1777, each
+    // on every thread and on one, the pass's marks counted
+    let long = v["long"].as_array().unwrap();
+    assert_eq!(long.len(), 3);
+    assert!(
+        long.iter()
+            .all(|r| r["values_per_second"].as_f64().unwrap() > 0.0
+                && r["one_thread_seconds"].as_f64().unwrap() > 0.0)
+    );
+    assert!(
+        long[0]["pass_marks"].as_u64().unwrap() > 1_000_000,
+        "Officers marks rare pairs"
+    );
+    let parts = [
+        "heaps", "rare", "long", "survey", "graphs", "edges", "tables",
+    ];
+    let counts: Vec<usize> = [
+        "workloads",
+        "rare",
+        "long",
+        "graphs",
+        "edge_games",
+        "tables",
+    ]
+    .iter()
+    .map(|k| v[k].as_array().unwrap().len())
+    .collect();
     // one CSV row per workload of every part, under one header
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("adapter,cpu_threads,part,workload,size,"));

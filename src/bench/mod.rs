@@ -4,6 +4,7 @@
 pub mod edges;
 pub mod graphs;
 pub mod heaps;
+pub mod long;
 pub mod rare;
 pub mod report;
 pub mod survey;
@@ -61,6 +62,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         Vec::new()
     };
+    let long = match args.only.contains(&BenchPart::Long) {
+        true => long::long_rows(args.quick, args.json)?,
+        false => Vec::new(),
+    };
     let survey = if args.only.contains(&BenchPart::Survey) {
         Some(survey::survey_bench(gpu.as_ref(), args.quick, args.json)?)
     } else {
@@ -85,6 +90,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let lines: Vec<CsvRow> = [
             heaps::csv_rows(&rows),
             rare::csv_rows(&rare),
+            long::csv_rows(&long),
             survey.as_ref().map_or(Vec::new(), survey::csv_rows),
             graphs::csv_rows(&graphs),
             edges::csv_rows(&edge_games),
@@ -104,6 +110,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "cpu_threads": threads,
             "workloads": rows,
             "rare": rare,
+            "long": long,
             "survey": survey,
             "graphs": graphs,
             "tables": tables,

@@ -141,6 +141,12 @@ pub struct RareCounts {
     pub in_order: u64,
     /// Of those, heaps whose scan the middle pairs made unnecessary.
     pub settled_by_middle: u64,
+    /// Heaps the parallel pass went over, its rare-pair marks, the split
+    /// pairs its scans read, and its wall time.
+    pub pass_heaps: u64,
+    pub pass_marks: u64,
+    pub pass_pairs: u64,
+    pub pass_nanos: u64,
 }
 
 impl RareRun {
@@ -233,7 +239,12 @@ pub fn extend<T: Value>(
             };
             ahead
         } else {
+            let started = std::time::Instant::now();
             let ahead = BlockAhead::scan(code, run, g, s, e);
+            run.counts.pass_nanos += started.elapsed().as_nanos() as u64;
+            run.counts.pass_heaps += (e - s) as u64;
+            run.counts.pass_marks += ahead.marks;
+            run.counts.pass_pairs += ahead.pairs;
             let per_heap = (ahead.pairs / (e - s) as u64).max(1);
             block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
             ahead
@@ -526,8 +537,10 @@ struct BlockAhead {
     /// marks, then missing: `2 * words` per heap.
     sets: Vec<u64>,
     candidates: Vec<u32>,
-    /// Split pairs the pass read, over the whole block.
+    /// Split pairs the pass read, and rare-pair marks it made, over the
+    /// whole block.
     pairs: u64,
+    marks: u64,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
     rescans: AtomicU32,
     /// The values of each heap's middle pairs (blocks in order only).
@@ -537,56 +550,32 @@ struct BlockAhead {
 impl BlockAhead {
     fn scan<T: Value>(code: &RareCode, run: &RareRun, g: &[T], s: usize, e: usize) -> BlockAhead {
         let words = words_for(run.max_value);
-        let (rare, values) = (&run.rare[..], &run.rare_values[..]);
+        // Every rare-pair mark is below `span`: G(r) and G(b) are both at
+        // most the largest value.
+        let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
+        // Heaps per task: their byte rows (`span` bytes each) stay in cache.
+        let chunk = ((1usize << 16) / span).clamp(1, PASS_CHUNK);
         let mut sets = vec![0u64; (e - s) * 2 * words];
         let mut candidates = vec![0u32; e - s];
-        let pairs = sets
-            .par_chunks_mut(2 * words)
-            .zip(candidates.par_iter_mut())
+        let (pairs, marks) = sets
+            .par_chunks_mut(chunk * 2 * words)
+            .zip(candidates.par_chunks_mut(chunk))
             .enumerate()
-            .map(|(i, (set, candidate))| {
-                let (bits, missing) = set.split_at_mut(words);
-                let n = (s + i) as u32;
-                let s = s as u32;
-                for &(j, d) in &code.takes {
-                    if j == n && d & 1 != 0 {
-                        set_bit(bits, 0);
-                    } else if j < n && n - j < s && d & 2 != 0 {
-                        set_bit(bits, g[(n - j) as usize].into());
-                    }
+            .map(|(k, (sets, candidates))| {
+                let n0 = (s + k * chunk) as u32;
+                let mut rows = vec![0u8; candidates.len() * span];
+                let marks = rare_pair_marks(code, run, g, s as u32, n0, span, &mut rows);
+                let heaps = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
+                let mut pairs = 0;
+                for (i, (set, candidate)) in heaps.enumerate() {
+                    let row = &mut rows[i * span..(i + 1) * span];
+                    let (c, read) = pass_heap(code, run, g, s as u32, n0 + i as u32, row, set);
+                    *candidate = c;
+                    pairs += read;
                 }
-                // Byte stores do not wait on each other as bit updates of
-                // one word do, and there are as many marks as rare heaps.
-                BYTE_TABLE.with_borrow_mut(|table| {
-                    for &(j, diff) in &code.splits {
-                        if n < j + 2 {
-                            continue;
-                        }
-                        let m = n - j;
-                        // Parts r and m - r both below s: r > m - s.
-                        let first = if m >= s {
-                            rare.partition_point(|&r| r <= m - s)
-                        } else {
-                            0
-                        };
-                        let mark = &mut |v: u32| table.0[v as usize] = 1;
-                        mark_rare_pairs(mark, g, &rare[first..], &values[first..], m, diff);
-                    }
-                    table.fold_into(bits);
-                });
-                let flip = run.split.flip(n as u64);
-                let common = |w| common_word(run.split.mask, flip, w);
-                let c = first_unmarked(bits, common);
-                *candidate = c;
-                // Only rare values: a common value has all its options marked.
-                for (w, (m, b)) in missing.iter_mut().zip(bits.iter()).enumerate() {
-                    *m = !b & !common(w);
-                }
-                clear_from(missing, c);
-                let need = missing.iter().map(|w| w.count_ones()).sum();
-                scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s)).1
+                (pairs, marks)
             })
-            .sum();
+            .reduce(|| (0, 0), |(p, m), (q, n)| (p + q, m + n));
         BlockAhead {
             first: s,
             below: s as u32,
@@ -594,6 +583,7 @@ impl BlockAhead {
             sets,
             candidates,
             pairs,
+            marks,
             rescans: Default::default(),
             middle: None,
         }
@@ -608,6 +598,7 @@ impl BlockAhead {
             sets: Vec::new(),
             candidates: Vec::new(),
             pairs: 0,
+            marks: 0,
             rescans: Default::default(),
             middle: None,
         }
@@ -627,6 +618,90 @@ impl BlockAhead {
     fn candidate(&self, n: usize) -> u32 {
         self.candidates.get(n - self.first).copied().unwrap_or(0)
     }
+}
+
+/// Heaps per task of the block pass at most (fewer when values are large).
+const PASS_CHUNK: usize = 64;
+
+/// The marks of the rare pairs whose parts both lie below `s`, for the
+/// heaps n0, n0 + 1, … of one task: byte `v` of row i is 1 when heap n0 + i
+/// has a rare pair of value v. One rare heap r at a time over every heap of
+/// the task: its partners b = n − j − r are consecutive, so their values
+/// are one contiguous run of the table, and the stores go to different rows.
+fn rare_pair_marks<T: Value>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &[T],
+    s: u32,
+    n0: u32,
+    span: usize,
+    rows: &mut [u8],
+) -> u64 {
+    let n1 = n0 + (rows.len() / span) as u32;
+    let mut marks = 0;
+    for &(j, diff) in &code.splits {
+        for (&r, &gr) in run.rare.iter().zip(&run.rare_values) {
+            // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
+            let lo = n0.max(j + r + 1).max(j + 2);
+            let hi = n1.min(s + j + r);
+            if j + r + 1 >= n1 {
+                break;
+            }
+            // Parts at least `diff` apart: leave out |n − (2r + j)| < diff.
+            let (cut_lo, cut_hi) = match diff {
+                0 => (hi, hi),
+                d => ((2 * r + j + 1).saturating_sub(d), 2 * r + j + d),
+            };
+            for (from, to) in [(lo, hi.min(cut_lo)), (lo.max(cut_hi), hi)] {
+                if from >= to {
+                    continue;
+                }
+                let partners = &g[(from - j - r) as usize..(to - j - r) as usize];
+                let first_row = (from - n0) as usize;
+                for (k, b) in partners.iter().enumerate() {
+                    rows[(first_row + k) * span + (gr ^ (*b).into()) as usize] = 1;
+                }
+                marks += partners.len() as u64;
+            }
+        }
+    }
+    marks
+}
+
+/// One heap of the block pass: its take marks and rare-pair marks (`row`,
+/// zeroed after), c′, and the rare values below c′ that no pair with both
+/// parts below `s` reaches; returns c′ and the pairs read.
+fn pass_heap<T: Value>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &[T],
+    s: u32,
+    n: u32,
+    row: &mut [u8],
+    set: &mut [u64],
+) -> (u32, u64) {
+    let (bits, missing) = set.split_at_mut(set.len() / 2);
+    for &(j, d) in &code.takes {
+        if j == n && d & 1 != 0 {
+            set_bit(bits, 0);
+        } else if j < n && n - j < s && d & 2 != 0 {
+            set_bit(bits, g[(n - j) as usize].into());
+        }
+    }
+    fold_bytes(row, bits);
+    let flip = run.split.flip(n as u64);
+    let common = |w| common_word(run.split.mask, flip, w);
+    let c = first_unmarked(bits, common);
+    // Only rare values: a common value has all its options marked.
+    for (w, (m, b)) in missing.iter_mut().zip(bits.iter()).enumerate() {
+        *m = !b & !common(w);
+    }
+    clear_from(missing, c);
+    let need = missing.iter().map(|w| w.count_ones()).sum();
+    (
+        c,
+        scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s)).1,
+    )
 }
 
 /// G(n) in registers for a heap in a block without a pass, past every rare
@@ -863,16 +938,22 @@ struct ByteTable(Box<[u8; 1 << 16]>);
 impl ByteTable {
     /// Sets the bits of the values marked in the table, and zeroes it.
     fn fold_into(&mut self, bits: &mut [u64]) {
-        // Eight 0/1 bytes b0..b7 read as a u64: the product below puts b_k
-        // at bit 56 + k, and nothing else lands in the top byte.
-        const GATHER: u64 = 0x0102_0408_1020_4080;
-        for (word, bytes) in bits.iter_mut().zip(self.0.chunks_exact_mut(64)) {
-            for (k, eight) in bytes.chunks_exact_mut(8).enumerate() {
-                let x = u64::from_le_bytes(eight.try_into().unwrap());
-                if x != 0 {
-                    *word |= (x.wrapping_mul(GATHER) >> 56) << (8 * k);
-                    eight.fill(0);
-                }
+        fold_bytes(&mut self.0[..], bits);
+    }
+}
+
+/// Sets the bits of the values whose byte is 1 in `bytes` (one byte per
+/// value, from 0), and zeroes the bytes.
+fn fold_bytes(bytes: &mut [u8], bits: &mut [u64]) {
+    // Eight 0/1 bytes b0..b7 read as a u64: the product below puts b_k
+    // at bit 56 + k, and nothing else lands in the top byte.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    for (word, sixty_four) in bits.iter_mut().zip(bytes.chunks_mut(64)) {
+        for (k, eight) in sixty_four.chunks_exact_mut(8).enumerate() {
+            let x = u64::from_le_bytes(eight.try_into().unwrap());
+            if x != 0 {
+                *word |= (x.wrapping_mul(GATHER) >> 56) << (8 * k);
+                eight.fill(0);
             }
         }
     }

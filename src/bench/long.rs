@@ -1,0 +1,173 @@
+//! Long sparse sequences by rare values, the workloads people push to
+//! billions of heaps: Officers (`0.6`), Grundy's game (`4!.0`) and `.1777`.
+//! Each runs on every thread and on one; the parallel pass (the rare-pair
+//! marks, c′ and the scan below the block) is timed apart and its marks
+//! counted, so its cost per mark and its share of the run show.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::report::CsvRow;
+use crate::engine::heap_table::HeapTable;
+use crate::engine::rare_values::RareCounts;
+use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::error::{Error, Result};
+use crate::game::Code;
+
+/// A code to heap `n` by rare values.
+#[derive(Clone, Copy, Debug)]
+pub struct LongWorkload {
+    pub name: &'static str,
+    pub code: &'static str,
+    pub n: u64,
+}
+
+/// Officers and Grundy's game to 2^20 heaps, `.1777` to 2·10^7 (2^16 and
+/// 2^20 with `--quick`).
+pub fn long_suite(quick: bool) -> Vec<LongWorkload> {
+    let (n, n_1777) = if quick {
+        (1 << 16, 1 << 20)
+    } else {
+        (1 << 20, 20_000_000)
+    };
+    vec![
+        LongWorkload {
+            name: "officers 0.6",
+            code: "0.6",
+            n,
+        },
+        LongWorkload {
+            name: "grundy 4!.0",
+            code: "4!.0",
+            n,
+        },
+        LongWorkload {
+            name: ".1777",
+            code: "0.1777",
+            n: n_1777,
+        },
+    ]
+}
+
+/// Rare values on `code` to heap `n` on the current thread pool; returns
+/// (seconds, the run's counts, the table).
+pub fn time_long(w: &LongWorkload) -> Result<(f64, RareCounts, Vec<u16>)> {
+    let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
+    let start = Instant::now();
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
+    run.extend_on_cpu(w.n)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let counts = run.rare_counts().unwrap_or_default();
+    Ok((seconds, counts, run.table.into_wide()))
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct LongBenchRow {
+    pub workload: String,
+    pub code: String,
+    pub n: u64,
+    /// On every thread of the pool.
+    pub threads: usize,
+    pub seconds: f64,
+    pub values_per_second: f64,
+    /// On one thread, and the speed-up of all threads over it.
+    pub one_thread_seconds: f64,
+    pub thread_speedup: f64,
+    /// The parallel pass: rare-pair marks, split pairs its scans read, and
+    /// (one thread, so wall time is CPU time) nanoseconds per mark, pairs
+    /// included, and its share of the run.
+    pub pass_marks: u64,
+    pub pass_pairs: u64,
+    pub pass_ns_per_mark: Option<f64>,
+    pub pass_share: f64,
+    /// There is no GPU pass yet: null.
+    pub gpu_seconds: Option<f64>,
+}
+
+pub fn long_rows(quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
+    let threads = rayon::current_num_threads();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| Error::Run(format!("a one-thread pool: {e}")))?;
+    if !json {
+        crate::outln!();
+        crate::outln!(
+            "{:<14} {:>9} {:>8} {:>13} {:>9} {:>7} {:>13} {:>13} {:>8} {:>6}",
+            "long sequence",
+            "n",
+            "all s",
+            "values/s",
+            "1 thr s",
+            "speedup",
+            "pass marks",
+            "pass pairs",
+            "ns/mark",
+            "pass %"
+        );
+    }
+    let mut rows = Vec::new();
+    for w in long_suite(quick) {
+        let (seconds, _, table) = time_long(&w)?;
+        let (one_s, counts, one_table) = one.install(|| time_long(&w))?;
+        if one_table != table {
+            return Err(Error::Run(format!(
+                "rare values differ between thread counts for {}",
+                w.code
+            )));
+        }
+        let row = LongBenchRow {
+            workload: w.name.to_string(),
+            code: w.code.to_string(),
+            n: w.n,
+            threads,
+            seconds,
+            values_per_second: (w.n + 1) as f64 / seconds,
+            one_thread_seconds: one_s,
+            thread_speedup: one_s / seconds,
+            pass_marks: counts.pass_marks,
+            pass_pairs: counts.pass_pairs,
+            pass_ns_per_mark: (counts.pass_marks > 0)
+                .then(|| counts.pass_nanos as f64 / counts.pass_marks as f64),
+            pass_share: counts.pass_nanos as f64 * 1e-9 / one_s,
+            gpu_seconds: None,
+        };
+        if !json {
+            print_row(&row);
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn print_row(row: &LongBenchRow) {
+    crate::outln!(
+        "{:<14} {:>9} {:>8.3} {:>13.0} {:>9.3} {:>7.2} {:>13} {:>13} {:>8} {:>6.0}",
+        row.workload,
+        row.n,
+        row.seconds,
+        row.values_per_second,
+        row.one_thread_seconds,
+        row.thread_speedup,
+        row.pass_marks,
+        row.pass_pairs,
+        row.pass_ns_per_mark
+            .map_or("-".into(), |v| format!("{v:.2}")),
+        100.0 * row.pass_share
+    );
+}
+
+pub fn csv_rows(rows: &[LongBenchRow]) -> Vec<CsvRow> {
+    rows.iter()
+        .map(|r| CsvRow {
+            part: "long",
+            workload: r.workload.clone(),
+            size: r.n + 1,
+            gpu_seconds: r.gpu_seconds,
+            gpu_kernel_seconds: None,
+            cpu_seconds: Some(r.seconds),
+            baseline: Some(("one thread", r.one_thread_seconds)),
+        })
+        .collect()
+}
