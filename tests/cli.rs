@@ -475,7 +475,7 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
 
 #[test]
 fn auto_runs_on_the_gpu_when_there_is_one() {
-    // The brute force is what runs on the GPU (rare values run on the CPU).
+    // The brute force runs on the GPU, and so does rare values' block pass.
     let out = grundy(&[
         "octal",
         "0.07",
@@ -504,12 +504,12 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (v["period"].as_u64(), v["preperiod"].as_u64()),
         (Some(34), Some(53))
     );
-    // Rare values run on the CPU, and a run on the GPU says so.
+    // Rare values run their blocks' parallel pass on the GPU.
     let out = grundy(&["octal", "0.07", "-n", "300", "--backend", "gpu", "--json"]);
-    assert_eq!(json(&out)["backend"], "cpu");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("0.07: rare values run on the CPU; --algorithm naive"),
-        "{err}"
+    let v = json(&out);
+    assert_eq!(
+        (&v["backend"], &v["engine"]),
+        (&"gpu".into(), &"rare".into())
     );
+    assert_eq!(v["gpu"]["pipelines_built"], 1);
 }

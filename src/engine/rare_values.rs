@@ -29,6 +29,8 @@ use rayon::prelude::*;
 
 use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::heap_table::Value;
+use crate::gpu::rare::GpuPass;
+use crate::kernel::rare::PassParams;
 pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
 
 /// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
@@ -55,7 +57,7 @@ pub enum Persist {
 }
 
 /// How a call ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Every heap up to the target is done.
     Done,
@@ -65,6 +67,8 @@ pub enum Outcome {
     Dense,
     /// G(n) does not fit the value type; widen the table and call again.
     Widen { n: u64, value: u32 },
+    /// The GPU failed while running the block pass.
+    Failed(String),
 }
 
 /// The state the algorithm keeps besides the table.
@@ -144,6 +148,8 @@ pub struct RareCounts {
     /// Heaps the parallel pass went over, its rare-pair marks, the split
     /// pairs its scans read, and its wall time.
     pub pass_heaps: u64,
+    /// Of those, heaps whose pass ran on the GPU (its marks are not counted).
+    pub gpu_heaps: u64,
     pub pass_marks: u64,
     pub pass_pairs: u64,
     pub pass_nanos: u64,
@@ -202,13 +208,16 @@ fn words_for(max: u32) -> usize {
     ((2 * (max + 1).next_power_of_two()) as usize).div_ceil(64)
 }
 
-/// Extends `g` to heaps `0..=to` by the rare-value algorithm.
+/// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
+/// parallel pass runs on the GPU where `gpu` can take it.
+#[allow(clippy::too_many_arguments)] // the run's state, its GPU and its two callbacks
 pub fn extend<T: Value>(
     code: &RareCode,
     run: &mut RareRun,
     g: &mut Vec<T>,
     to: u64,
     persist: Persist,
+    gpu: &mut Option<GpuPass>,
     stop: &dyn Fn() -> bool,
     progress: &dyn Fn(u64),
 ) -> Outcome {
@@ -239,12 +248,10 @@ pub fn extend<T: Value>(
             };
             ahead
         } else {
-            let started = std::time::Instant::now();
-            let ahead = BlockAhead::scan(code, run, g, s, e);
-            run.counts.pass_nanos += started.elapsed().as_nanos() as u64;
-            run.counts.pass_heaps += (e - s) as u64;
-            run.counts.pass_marks += ahead.marks;
-            run.counts.pass_pairs += ahead.pairs;
+            let ahead = match block_pass(code, run, g, s, e, gpu) {
+                Ok(ahead) => ahead,
+                Err(failed) => return failed,
+            };
             let per_heap = (ahead.pairs / (e - s) as u64).max(1);
             block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
             ahead
@@ -282,6 +289,36 @@ pub fn extend<T: Value>(
         }
     }
     Outcome::Done
+}
+
+/// The parallel pass over heaps s..e: on the GPU when `gpu` takes it, else
+/// on every core; counted in `run.counts`.
+fn block_pass<T: Value>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &[T],
+    s: usize,
+    e: usize,
+    gpu: &mut Option<GpuPass>,
+) -> Result<BlockAhead, Outcome> {
+    let started = std::time::Instant::now();
+    let words = words_for(run.max_value);
+    let on_gpu = gpu
+        .as_mut()
+        .filter(|p| p.takes(words, e, code.splits.len(), run.rare.len()));
+    let ahead = match on_gpu {
+        Some(pass) => {
+            BlockAhead::on_gpu(pass, run, g, s, e).map_err(|e| Outcome::Failed(e.to_string()))?
+        }
+        None => BlockAhead::scan(code, run, g, s, e),
+    };
+    let counts = &mut run.counts;
+    counts.gpu_heaps += ahead.on_gpu as u64 * (e - s) as u64;
+    counts.pass_nanos += started.elapsed().as_nanos() as u64;
+    counts.pass_heaps += (e - s) as u64;
+    counts.pass_marks += ahead.marks;
+    counts.pass_pairs += ahead.pairs;
+    Ok(ahead)
 }
 
 /// Heaps s..e in order, pushed onto `g`; `Some` when a value does not fit
@@ -541,6 +578,8 @@ struct BlockAhead {
     /// whole block.
     pairs: u64,
     marks: u64,
+    /// The pass ran on the GPU.
+    on_gpu: bool,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
     rescans: AtomicU32,
     /// The values of each heap's middle pairs (blocks in order only).
@@ -584,9 +623,48 @@ impl BlockAhead {
             candidates,
             pairs,
             marks,
+            on_gpu: false,
             rescans: Default::default(),
             middle: None,
         }
+    }
+
+    /// The same pass on the GPU (`kernel::rare::RARE_PASS`): the same marks,
+    /// missing values and c′; its pairs are counted in the shader's chunks.
+    fn on_gpu<T: Value>(
+        pass: &mut GpuPass,
+        run: &RareRun,
+        g: &[T],
+        s: usize,
+        e: usize,
+    ) -> crate::error::Result<BlockAhead> {
+        let words = words_for(run.max_value);
+        let params = PassParams {
+            s: s as u32,
+            first: s as u32,
+            count: (e - s) as u32,
+            words: 2 * words as u32,
+            mask: run.split.mask,
+            parity: run.split.parity.map_or(0, |t| t + 1),
+            rare_count: 0,
+            groups_x: 0,
+        };
+        let out = pass.run(params, &g[..s], &run.rare, &run.rare_values)?;
+        // Two u32 words of the shader are one u64 word here, low first.
+        let sets = out.sets.chunks_exact(2);
+        let results = out.results.chunks_exact(2);
+        Ok(BlockAhead {
+            first: s,
+            below: s as u32,
+            words,
+            sets: sets.map(|p| p[0] as u64 | (p[1] as u64) << 32).collect(),
+            candidates: results.clone().map(|r| r[0]).collect(),
+            pairs: results.map(|r| r[1] as u64).sum(),
+            marks: 0,
+            on_gpu: true,
+            rescans: Default::default(),
+            middle: None,
+        })
     }
 
     /// A block without the pass.
@@ -599,6 +677,7 @@ impl BlockAhead {
             candidates: Vec::new(),
             pairs: 0,
             marks: 0,
+            on_gpu: false,
             rescans: Default::default(),
             middle: None,
         }

@@ -11,7 +11,9 @@ use crate::engine::rare_values::{self, Outcome, Persist, RareCode, RareRun};
 use crate::engine::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
+use crate::gpu::Runner;
 use crate::gpu::heap::GpuTuning;
+use crate::gpu::rare::GpuPass;
 
 /// Which algorithm computes a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -25,6 +27,10 @@ pub enum Algorithm {
     Naive,
 }
 
+/// Under `--backend auto`, rare values look for a GPU for their block pass
+/// only for runs this long (the probe costs tens of milliseconds).
+const GPU_PASS_FROM: u64 = 1 << 20;
+
 /// A sequence being computed, and how.
 pub struct SequenceRun<'a> {
     code: &'a Code,
@@ -33,8 +39,8 @@ pub struct SequenceRun<'a> {
     rare: Option<RareRun>,
     /// Auto found too many rare positions: brute force from here on.
     dense: bool,
-    /// The notice that rare values leave the GPU idle was given.
-    said_rare_on_cpu: bool,
+    /// The notice that the rare values' block pass runs on the CPU was given.
+    said_pass_on_cpu: bool,
     pub table: HeapTable,
     /// The engine of the last piece.
     pub engine: HeapEngine,
@@ -66,7 +72,7 @@ impl<'a> SequenceRun<'a> {
             rare_code,
             rare: None,
             dense: false,
-            said_rare_on_cpu: false,
+            said_pass_on_cpu: false,
             table,
             engine: HeapEngine::Blocked,
             ran_on: Ran::Cpu,
@@ -141,17 +147,17 @@ impl<'a> SequenceRun<'a> {
         }
         let start = Instant::now();
         let use_rare = self.rare_code.is_some() && !self.dense;
-        let gpu_open = matches!(backend.opened(), Some(Backend::Gpu(_)));
-        if use_rare && gpu_open && !self.said_rare_on_cpu {
-            notice(&format!(
-                "{}: rare values run on the CPU; --algorithm naive runs the blocked brute force \
-                 on the GPU",
-                self.code.name()
-            ));
-            self.said_rare_on_cpu = true;
-        }
         let mut done = if use_rare {
-            self.extend_rare(to, notice, progress, stop)?
+            let gpu = match backend.opened() {
+                Some(Backend::Gpu(runner)) => Some(&**runner),
+                // A long run is worth the probe for a GPU (auto).
+                None if to >= GPU_PASS_FROM => match backend.get()? {
+                    Backend::Gpu(runner) => Some(&**runner),
+                    Backend::Cpu => None,
+                },
+                _ => None,
+            };
+            self.extend_rare(to, gpu, notice, progress, stop)?
         } else {
             self.extend_brute(to, backend.get()?, tuning, notice, progress, stop)?
         };
@@ -166,10 +172,12 @@ impl<'a> SequenceRun<'a> {
     fn extend_rare(
         &mut self,
         to: u64,
+        gpu: Option<&Runner>,
         notice: &mut dyn FnMut(&str),
         progress: &dyn Fn(u64),
         stop: &dyn Fn() -> bool,
     ) -> Result<bool> {
+        let mut pass = self.gpu_pass(gpu, to, notice);
         let code = self.rare_code.as_ref().expect("rare code");
         let persist = if self.algorithm == Algorithm::Rare {
             Persist::Always
@@ -177,45 +185,76 @@ impl<'a> SequenceRun<'a> {
             Persist::GiveUpWhenDense
         };
         self.engine = HeapEngine::Rare;
-        self.ran_on = Ran::Cpu;
-        loop {
+        let gpu_heaps = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps);
+        let outcome = loop {
             let outcome = match &mut self.table {
                 HeapTable::Narrow(g) => {
                     let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
-                    rare_values::extend(code, run, g, to, persist, stop, progress)
+                    rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
                 }
                 HeapTable::Wide(g) => {
                     let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
-                    rare_values::extend(code, run, g, to, persist, stop, progress)
+                    rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
                 }
             };
-            match outcome {
-                Outcome::Done => return Ok(true),
-                Outcome::Paused => return Ok(false),
-                Outcome::Dense => {
-                    let rare = self.rare.take().map_or(0, |r| r.rare.len());
-                    notice(&format!(
-                        "{} rare positions among the first {} heaps: rare values do not pay \
-                         for {}; going on by brute force",
-                        rare,
-                        self.table.len(),
-                        self.code.name()
-                    ));
-                    self.dense = true;
-                    return Ok(false);
-                }
-                Outcome::Widen { n, value } => match &mut self.table {
-                    HeapTable::Narrow(_) => {
-                        let wide = std::mem::take(&mut self.table).into_wide();
-                        self.table = HeapTable::Wide(wide);
-                    }
-                    HeapTable::Wide(_) => {
-                        return Err(Error::Run(format!(
-                            "G({n}) = {value} is larger than 65535, the most a u16 table holds"
-                        )));
-                    }
-                },
+            if !matches!(outcome, Outcome::Widen { .. }) || matches!(self.table, HeapTable::Wide(_))
+            {
+                break outcome;
             }
+            let wide = std::mem::take(&mut self.table).into_wide();
+            self.table = HeapTable::Wide(wide);
+        };
+        let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
+        self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };
+        self.rare_outcome(outcome, notice)
+    }
+
+    /// The block pass on the GPU, when one is open and holds the table;
+    /// otherwise says once that rare values run on the CPU.
+    fn gpu_pass<'r>(
+        &mut self,
+        gpu: Option<&'r Runner>,
+        to: u64,
+        notice: &mut dyn FnMut(&str),
+    ) -> Option<GpuPass<'r>> {
+        let runner = gpu?;
+        let code = self.rare_code.as_ref()?;
+        match crate::gpu::rare::fits(runner, to + 1) {
+            Ok(()) => Some(GpuPass::new(runner, code, to + 1)),
+            Err(why) => {
+                if !self.said_pass_on_cpu {
+                    notice(&format!(
+                        "{why}; the rare values' block pass runs on the CPU"
+                    ));
+                    self.said_pass_on_cpu = true;
+                }
+                None
+            }
+        }
+    }
+
+    /// What a rare-value call's outcome means for the run: done, paused,
+    /// or the brute force from here on.
+    fn rare_outcome(&mut self, outcome: Outcome, notice: &mut dyn FnMut(&str)) -> Result<bool> {
+        match outcome {
+            Outcome::Done => Ok(true),
+            Outcome::Paused => Ok(false),
+            Outcome::Dense => {
+                let rare = self.rare.take().map_or(0, |r| r.rare.len());
+                notice(&format!(
+                    "{} rare positions among the first {} heaps: rare values do not pay \
+                     for {}; going on by brute force",
+                    rare,
+                    self.table.len(),
+                    self.code.name()
+                ));
+                self.dense = true;
+                Ok(false)
+            }
+            Outcome::Widen { n, value } => Err(Error::Run(format!(
+                "G({n}) = {value} is larger than 65535, the most a u16 table holds"
+            ))),
+            Outcome::Failed(why) => Err(Error::Run(why)),
         }
     }
 

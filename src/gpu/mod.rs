@@ -7,6 +7,7 @@ pub mod context;
 pub mod graph;
 pub mod heap;
 pub mod levels;
+pub mod rare;
 pub mod runner;
 pub mod survey;
 pub mod tuples;

@@ -26,4 +26,5 @@ pub const SHADERS: &[&Shader] = &[
     &tuples::RECT_LEVEL,
     &tuples::DELETE_LEVEL,
     &survey::SURVEY_BLOCK_SHADER,
+    &rare::RARE_PASS,
 ];

@@ -231,6 +231,23 @@ fn the_survey_kernel_shares_rust_constants() {
 }
 
 #[test]
+fn the_rare_pass_shares_rust_constants() {
+    use super::rare::*;
+    let module = validated("rare_pass", &RARE_PASS.source());
+    let shared = [
+        ("WG", WG),
+        ("MAX_WORDS", MAX_WORDS),
+        ("SCAN_PER_THREAD", SCAN_PER_THREAD),
+    ];
+    check(
+        &module,
+        "rare_pass",
+        &shared,
+        &[("Params", size_of::<PassParams>())],
+    );
+}
+
+#[test]
 fn a_shader_with_a_type_error_is_refused() {
     let broken = "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }";
     let caught = std::panic::catch_unwind(|| validated("broken", broken));

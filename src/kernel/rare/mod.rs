@@ -1,9 +1,52 @@
-//! The rare-value algorithm's contract (the engine's `rare_values` runs it
-//! on the CPU, the survey kernel's rare mode on the GPU): a code as the
-//! algorithm reads it, and when a table is sparse enough for it to pay.
+//! The rare-value algorithm's contract (the engine's `rare_values` runs it;
+//! the survey kernel's rare mode and the block pass run parts of it on the
+//! GPU): a code as the algorithm reads it, when a table is sparse enough
+//! for it to pay, and the block pass's kernel (`RARE_PASS`, twin
+//! `rare_pass::rare_pass`).
+
+pub mod rare_pass;
 
 use crate::game::Code;
 use crate::kernel::heap::{HeapKernelCode, UNBOUNDED};
+use crate::kernel::shader::Shader;
+
+/// `shaders/rare_pass.wgsl`: storage bindings are the code, the table and
+/// the rare list (read), the marks and missing values, and c′ with the
+/// pairs read, per heap.
+pub const RARE_PASS: Shader = Shader {
+    name: "rare_pass",
+    sources: &[include_str!("../../../shaders/rare_pass.wgsl")],
+    entry_points: &["rare_pass"],
+    read_only: &[true, true, true, false, false],
+};
+
+/// Threads per heap (`WG`).
+pub const WG: u32 = 64;
+/// Bitset words (u32) per heap at most: the pass runs while every value
+/// (and so every mark and mex) is below 2048.
+pub const MAX_WORDS: u32 = 64;
+/// Pairs each thread tests per split digit between two looks at `need`.
+pub const SCAN_PER_THREAD: u32 = 4;
+
+/// The pass's parameters (`Params` in rare_pass.wgsl).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct PassParams {
+    /// Heaps below s are known.
+    pub s: u32,
+    /// The block's first heap and its heaps.
+    pub first: u32,
+    pub count: u32,
+    /// Bitset words (u32) per heap.
+    pub words: u32,
+    /// The rare/common split: its mask, and 0 or 1 + t for the position
+    /// parity t.
+    pub mask: u32,
+    pub parity: u32,
+    /// Rare positions below s.
+    pub rare_count: u32,
+    pub groups_x: u32,
+}
 
 /// The position parity t of `code`'s rare/common split, when its breaking
 /// digits all sit at indices of one parity (none when rare values do not run it).
@@ -25,6 +68,16 @@ pub struct RareCode {
 }
 
 impl RareCode {
+    /// The code as the pass reads it: the numbers of takes and splits,
+    /// then (j, d) per take and (j, diff) per split.
+    pub fn pass_words(&self) -> Vec<u32> {
+        let mut words = vec![self.takes.len() as u32, self.splits.len() as u32];
+        for &(j, d) in self.takes.iter().chain(&self.splits) {
+            words.extend([j, d]);
+        }
+        words
+    }
+
     /// `Err` says why the algorithm does not apply: it needs finitely many
     /// digits and at least one that splits a heap in two.
     pub fn new(code: &Code) -> Result<RareCode, String> {

@@ -1,0 +1,213 @@
+//! Rare values' block pass on the GPU: the kernel against its CPU twin on
+//! real tables, whole runs on the GPU path against the CPU path and the
+//! brute force, and checkpoints resumed on the GPU path.
+
+mod common;
+
+use common::{Rng, gpu_or_skip, grundy, json, random_kernel_code, tmp};
+use grundy::engine::heap_table::HeapTable;
+use grundy::engine::rare_values::{RareCode, RareRun};
+use grundy::engine::sequence::{Algorithm, SequenceRun};
+use grundy::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
+use grundy::game::Code;
+use grundy::gpu::heap::GpuTuning;
+use grundy::gpu::rare::GpuPass;
+use grundy::kernel::heap::HeapKernelCode;
+use grundy::kernel::rare::rare_pass::rare_pass;
+use grundy::kernel::rare::{MAX_WORDS, PassParams};
+
+fn brute(code: &Code, n: u32) -> Vec<u16> {
+    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+}
+
+/// Codes with rare values: the literature's sparse ones and random ones.
+fn sparse_codes(rng: &mut Rng, random: usize) -> Vec<Code> {
+    let mut codes: Vec<Code> = ["0.6", "4!.0", "0.1777", "0.16", "0.07", "4.7"]
+        .iter()
+        .map(|t| Code::parse(t).unwrap())
+        .collect();
+    while codes.len() < 6 + random {
+        let code = random_kernel_code(rng);
+        if RareCode::new(&code).is_ok() {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn the_block_pass_on_the_gpu_equals_its_twin() {
+    let Some(Backend::Gpu(runner)) = gpu_or_skip("the_block_pass_on_the_gpu_equals_its_twin")
+    else {
+        return;
+    };
+    let mut rng = Rng(0x5eed_2201);
+    let mut compared = 0;
+    for code in sparse_codes(&mut rng, 40) {
+        let rc = RareCode::new(&code).unwrap();
+        let n = 2000 + rng.below(4000) as usize;
+        let g = brute(&code, n as u32);
+        let s = 64 + rng.below(n as u64 / 2) as usize;
+        let e = n.min(s + 1 + rng.below(700) as usize);
+        let run = RareRun::new(&rc, &g[..s]);
+        let max = *g[..s].iter().max().unwrap() as u32;
+        let words = 2 * (2 * (max + 1).next_power_of_two()).div_ceil(64);
+        if words > MAX_WORDS {
+            continue;
+        }
+        let values: Vec<u32> = run.rare.iter().map(|&r| g[r as usize] as u32).collect();
+        let params = PassParams {
+            s: s as u32,
+            first: s as u32,
+            count: (e - s) as u32,
+            words,
+            mask: run.split.mask,
+            parity: run.split.parity.map_or(0, |t| t + 1),
+            rare_count: run.rare.len() as u32,
+            groups_x: 0,
+        };
+        let table: Vec<u32> = g[..s]
+            .chunks(2)
+            .map(|p| p[0] as u32 | (p.get(1).copied().unwrap_or(0) as u32) << 16)
+            .collect();
+        let rare: Vec<u32> = run
+            .rare
+            .iter()
+            .zip(&values)
+            .flat_map(|(&r, &v)| [r, v])
+            .collect();
+        let mut sets = vec![0u32; (e - s) * 2 * words as usize];
+        let mut results = vec![0u32; (e - s) * 2];
+        rare_pass(
+            &params,
+            &rc.pass_words(),
+            &table,
+            &rare,
+            &mut sets,
+            &mut results,
+        );
+        let mut pass = GpuPass::new(&runner, &rc, n as u64 + 1);
+        let out = pass.run(params, &g[..s], &run.rare, &values).unwrap();
+        let name = code.name();
+        assert_eq!(out.results, results, "{name}: c′ and pairs, heaps {s}..{e}");
+        assert_eq!(
+            out.sets, sets,
+            "{name}: marks and missing values, heaps {s}..{e}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 30, "{compared} codes compared");
+}
+
+/// G(0..=n) by rare values on `backend`, and where the last piece ran.
+fn rare_on(code: &Code, n: u64, backend: &LazyBackend) -> (Vec<u16>, Ran, u64) {
+    let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
+    let tuning = GpuTuning::default();
+    let done = run
+        .extend(n, backend, &tuning, &mut |_| {}, &|_| {}, &|| false)
+        .unwrap();
+    assert!(done);
+    let gpu_heaps = run.rare_counts().unwrap_or_default().gpu_heaps;
+    (run.table.into_wide(), run.ran_on, gpu_heaps)
+}
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force() {
+    if gpu_or_skip("rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force").is_none() {
+        return;
+    }
+    let gpu = LazyBackend::new(BackendChoice::Gpu, true).unwrap();
+    let cpu = LazyBackend::cpu();
+    // Officers, Grundy's game, .1777 and .16 far enough for many blocks
+    for (text, n) in [
+        ("0.6", 40_000),
+        ("4!.0", 40_000),
+        ("0.1777", 60_000),
+        ("0.16", 40_000),
+    ] {
+        let code = Code::parse(text).unwrap();
+        let (on_gpu, ran, gpu_heaps) = rare_on(&code, n, &gpu);
+        assert_eq!(ran, Ran::Gpu, "{text}");
+        assert!(gpu_heaps > 0, "{text}: the pass ran on the GPU");
+        assert_eq!(
+            on_gpu,
+            rare_on(&code, n, &cpu).0,
+            "{text}: GPU pass against CPU pass"
+        );
+        assert_eq!(
+            on_gpu,
+            brute(&code, n as u32),
+            "{text}: against the brute force"
+        );
+    }
+    // and 200 random sparse codes against the brute force
+    let mut rng = Rng(0x5eed_2202);
+    for code in sparse_codes(&mut rng, 200).into_iter().skip(6) {
+        let n = 500 + rng.below(2500);
+        let (on_gpu, _, _) = rare_on(&code, n, &gpu);
+        assert_eq!(on_gpu, brute(&code, n as u32), "{}", code.name());
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn a_checkpoint_resumes_on_the_gpu_path() {
+    if gpu_or_skip("a_checkpoint_resumes_on_the_gpu_path").is_none() {
+        return;
+    }
+    let (ck, a, b) = (tmp("officers.ck"), tmp("gpu.csv"), tmp("cpu.csv"));
+    let ck = ck.to_str().unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let first = [
+        "octal",
+        "0.6",
+        "-n",
+        "20000",
+        "--backend",
+        "gpu",
+        "--json",
+        "-q",
+    ];
+    let summary = json(&grundy(&[&first[..], &["--checkpoint", ck]].concat()));
+    assert_eq!(summary["backend"], "gpu");
+    assert_eq!(summary["engine"], "rare");
+    let resumed = [
+        "octal",
+        "0.6",
+        "-n",
+        "40000",
+        "--backend",
+        "gpu",
+        "--json",
+        "-q",
+    ];
+    let summary = json(&grundy(
+        &[&resumed[..], &["--resume", ck, "--out", a]].concat(),
+    ));
+    assert_eq!(summary["resumed_heaps"], 20001);
+    assert_eq!(summary["backend"], "gpu");
+    let cpu = [
+        "octal",
+        "0.6",
+        "-n",
+        "40000",
+        "--backend",
+        "cpu",
+        "-q",
+        "--out",
+        b,
+    ];
+    assert!(grundy(&cpu).status.success());
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
