@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::heap_table::Value;
-use crate::gpu::rare::GpuPass;
+use crate::gpu::rare::{GpuPass, PassOutput};
 use crate::kernel::rare::PassParams;
 pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
 
@@ -148,8 +148,11 @@ pub struct RareCounts {
     /// Heaps the parallel pass went over, its rare-pair marks, the split
     /// pairs its scans read, and its wall time.
     pub pass_heaps: u64,
-    /// Of those, heaps whose pass ran on the GPU (its marks are not counted).
+    /// Of those, heaps whose pass ran on the GPU (its marks are not
+    /// counted), and of these the heaps whose pass ran while the block
+    /// before them was finished.
     pub gpu_heaps: u64,
+    pub gpu_pipelined: u64,
     pub pass_marks: u64,
     pub pass_pairs: u64,
     pub pass_nanos: u64,
@@ -229,6 +232,7 @@ pub fn extend<T: Value>(
     // Heaps below this go in order (a block's pass was wasted work).
     let mut in_order_until = 0;
     let mut middle: Option<MiddleHits> = None;
+    let mut pending: Option<PassParams> = None;
     let (mut bits, mut wanted) = (Vec::new(), Vec::new());
     while g.len() < end {
         let s = g.len();
@@ -241,19 +245,19 @@ pub fn extend<T: Value>(
         let in_order = s < in_order_until;
         let e = block_end(s, if in_order { in_order_len(s) } else { block });
         let ahead = if in_order {
-            let mut ahead = BlockAhead::in_order(s);
-            ahead.middle = match middle.take() {
-                Some(hits) if hits.first == s && hits.end() == e => Some(hits),
-                _ => Some(MiddleHits::collect(code, g, 0, s, s..e, run.max_value)),
-            };
-            ahead
+            BlockAhead::in_order_with(code, g, (s, e), middle.take(), run.max_value)
         } else {
-            let ahead = match block_pass(code, run, g, s, e, gpu) {
+            let ahead = match block_pass(code, run, g, (s, e), gpu, &mut pending) {
                 Ok(ahead) => ahead,
                 Err(failed) => return failed,
             };
             let per_heap = (ahead.pairs / (e - s) as u64).max(1);
             block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+            // The next block's pass on the GPU, while this one is finished.
+            let next = (s, e, block_end(e, block));
+            pending = (e >= in_order_until)
+                .then(|| launch_next(code, run, g, next, gpu))
+                .flatten();
             ahead
         };
         // A block in order leaves the other cores free: they collect the
@@ -291,26 +295,37 @@ pub fn extend<T: Value>(
     Outcome::Done
 }
 
-/// The parallel pass over heaps s..e: on the GPU when `gpu` takes it, else
-/// on every core; counted in `run.counts`.
+/// The parallel pass over heaps s..e: the one launched on the GPU while
+/// the block before was finished (`pending`, when it is this block's under
+/// the same split), else on the GPU now when `gpu` takes it, else on every
+/// core; counted in `run.counts`.
 fn block_pass<T: Value>(
     code: &RareCode,
     run: &mut RareRun,
     g: &[T],
-    s: usize,
-    e: usize,
+    (s, e): (usize, usize),
     gpu: &mut Option<GpuPass>,
+    pending: &mut Option<PassParams>,
 ) -> Result<BlockAhead, Outcome> {
     let started = std::time::Instant::now();
+    let failed = |e: crate::error::Error| Outcome::Failed(e.to_string());
+    let split = (run.split.mask, run.split.parity.map_or(0, |t| t + 1));
+    let launched = pending
+        .take()
+        .filter(|p| (p.first, p.first + p.count) == (s as u32, e as u32))
+        .filter(|p| (p.mask, p.parity) == split);
     let words = words_for(run.max_value);
-    let on_gpu = gpu
-        .as_mut()
-        .filter(|p| p.takes(words, e, code.splits.len(), run.rare.len()));
-    let ahead = match on_gpu {
-        Some(pass) => {
-            BlockAhead::on_gpu(pass, run, g, s, e).map_err(|e| Outcome::Failed(e.to_string()))?
+    run.counts.gpu_pipelined += launched.is_some() as u64 * (e - s) as u64;
+    let ahead = match (gpu.as_mut(), launched) {
+        (Some(pass), Some(params)) => {
+            BlockAhead::from_gpu(pass.collect(params).map_err(failed)?, params)
         }
-        None => BlockAhead::scan(code, run, g, s, e),
+        (Some(pass), None) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
+            let params = BlockAhead::gpu_params(run, s, s, e);
+            let out = pass.run(params, &g[..s], &run.rare, &run.rare_values);
+            BlockAhead::from_gpu(out.map_err(failed)?, params)
+        }
+        _ => BlockAhead::scan(code, run, g, s, e),
     };
     let counts = &mut run.counts;
     counts.gpu_heaps += ahead.on_gpu as u64 * (e - s) as u64;
@@ -319,6 +334,25 @@ fn block_pass<T: Value>(
     counts.pass_marks += ahead.marks;
     counts.pass_pairs += ahead.pairs;
     Ok(ahead)
+}
+
+/// Launches on the GPU the pass of the next block, `first..end`, knowing
+/// only the heaps below `below` (this block's first): the card works on it
+/// while the host finishes this block, which its finish then covers.
+fn launch_next<T: Value>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &[T],
+    (below, first, end): (usize, usize, usize),
+    gpu: &mut Option<GpuPass>,
+) -> Option<PassParams> {
+    let pass = gpu.as_mut()?;
+    let words = words_for(run.max_value);
+    if first >= end || !pass.takes(words, end, code.splits.len(), run.rare.len()) {
+        return None;
+    }
+    let params = BlockAhead::gpu_params(run, below, first, end);
+    Some(pass.launch(params, &g[..below], &run.rare, &run.rare_values))
 }
 
 /// Heaps s..e in order, pushed onto `g`; `Some` when a value does not fit
@@ -629,34 +663,32 @@ impl BlockAhead {
         }
     }
 
-    /// The same pass on the GPU (`kernel::rare::RARE_PASS`): the same marks,
-    /// missing values and c′; its pairs are counted in the shader's chunks.
-    fn on_gpu<T: Value>(
-        pass: &mut GpuPass,
-        run: &RareRun,
-        g: &[T],
-        s: usize,
-        e: usize,
-    ) -> crate::error::Result<BlockAhead> {
-        let words = words_for(run.max_value);
-        let params = PassParams {
-            s: s as u32,
-            first: s as u32,
-            count: (e - s) as u32,
-            words: 2 * words as u32,
+    /// The pass's parameters for heaps first..e with heaps below `below`
+    /// known.
+    fn gpu_params(run: &RareRun, below: usize, first: usize, e: usize) -> PassParams {
+        PassParams {
+            s: below as u32,
+            first: first as u32,
+            count: (e - first) as u32,
+            words: 2 * words_for(run.max_value) as u32,
             mask: run.split.mask,
             parity: run.split.parity.map_or(0, |t| t + 1),
             rare_count: 0,
             groups_x: 0,
-        };
-        let out = pass.run(params, &g[..s], &run.rare, &run.rare_values)?;
+        }
+    }
+
+    /// What the pass on the GPU (`kernel::rare::RARE_PASS`) found: the same
+    /// marks, missing values and c′ as `scan`; its pairs are counted in the
+    /// shader's chunks.
+    fn from_gpu(out: PassOutput, params: PassParams) -> BlockAhead {
         // Two u32 words of the shader are one u64 word here, low first.
         let sets = out.sets.chunks_exact(2);
         let results = out.results.chunks_exact(2);
-        Ok(BlockAhead {
-            first: s,
-            below: s as u32,
-            words,
+        BlockAhead {
+            first: params.first as usize,
+            below: params.s,
+            words: params.words as usize / 2,
             sets: sets.map(|p| p[0] as u64 | (p[1] as u64) << 32).collect(),
             candidates: results.clone().map(|r| r[0]).collect(),
             pairs: results.map(|r| r[1] as u64).sum(),
@@ -664,7 +696,24 @@ impl BlockAhead {
             on_gpu: true,
             rescans: Default::default(),
             middle: None,
-        })
+        }
+    }
+
+    /// A block in order, with its heaps' middle pairs: `middle` when they
+    /// were collected for this block, else collected now.
+    fn in_order_with<T: Value>(
+        code: &RareCode,
+        g: &[T],
+        (s, e): (usize, usize),
+        middle: Option<MiddleHits>,
+        max: u32,
+    ) -> BlockAhead {
+        let mut ahead = BlockAhead::in_order(s);
+        ahead.middle = match middle {
+            Some(hits) if hits.first == s && hits.end() == e => Some(hits),
+            _ => Some(MiddleHits::collect(code, g, 0, s, s..e, max)),
+        };
+        ahead
     }
 
     /// A block without the pass.

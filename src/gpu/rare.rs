@@ -124,14 +124,27 @@ impl<'a> GpuPass<'a> {
 
     /// The pass over heaps `params.first..` (`params.count` of them) with
     /// heaps below `params.s` known: `g` holds them (and `rare`, `values`
-    /// the rare positions among them).
+    /// the rare positions among them). Waits for the result.
     pub fn run<T: Copy + Into<u32>>(
+        &mut self,
+        params: PassParams,
+        g: &[T],
+        rare: &[u32],
+        values: &[u32],
+    ) -> Result<PassOutput> {
+        let launched = self.launch(params, g, rare, values);
+        self.collect(launched)
+    }
+
+    /// As `run`, without waiting: the card works while the host goes on;
+    /// `collect` then waits for it. One launch at a time.
+    pub fn launch<T: Copy + Into<u32>>(
         &mut self,
         mut params: PassParams,
         g: &[T],
         rare: &[u32],
         values: &[u32],
-    ) -> Result<PassOutput> {
+    ) -> PassParams {
         if self.split != (params.mask, params.parity) {
             self.split = (params.mask, params.parity);
             self.rare_known = 0;
@@ -154,17 +167,24 @@ impl<'a> GpuPass<'a> {
             &self.results,
         ];
         let bind_group = runner.bind(&pipelines, &self.slots, &storage);
-        let record = |pass: &mut wgpu::ComputePass<'_>| {
+        runner.dispatch("rare pass", |pass| {
             pass.set_pipeline(pipelines.entry("rare_pass"));
             pass.set_bind_group(0, &bind_group, &[0]);
             pass.dispatch_workgroups(gx, gy, 1);
-        };
+        });
+        params
+    }
+
+    /// The result of the last `launch` (its parameters).
+    pub fn collect(&mut self, params: PassParams) -> Result<PassOutput> {
         let count = params.count as u64;
-        let results = runner.submit("rare pass", record, &self.results, count * 8)?;
-        let bytes = runner.read(&self.sets, 0, count * 2 * params.words as u64 * 4)?;
+        let results = self.runner.read(&self.results, 0, count * 8)?;
+        let sets = self
+            .runner
+            .read(&self.sets, 0, count * 2 * params.words as u64 * 4)?;
         Ok(PassOutput {
-            sets: bytemuck::pod_collect_to_vec(&bytes),
-            results,
+            sets: bytemuck::pod_collect_to_vec(&sets),
+            results: bytemuck::pod_collect_to_vec(&results),
         })
     }
 }

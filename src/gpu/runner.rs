@@ -321,6 +321,21 @@ impl Runner {
         Ok(bytemuck::pod_collect_to_vec(&words))
     }
 
+    /// Records one compute pass (timed when the adapter can) and submits it
+    /// without waiting: a later read waits for it.
+    pub fn dispatch(&self, label: &str, record: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            record(&mut pass);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.count(|c| c.submits += 1);
+    }
+
     /// Zeroes `buffer` (one submission).
     pub fn clear(&self, buffer: &wgpu::Buffer) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
