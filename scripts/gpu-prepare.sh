@@ -20,7 +20,7 @@ cp target/release/grundy .device/bin/
 GRUNDY_REQUIRE_GPU=1 cargo test --release --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, shutil, sys
-wanted = {"gpu", "graphs", "survey_kernel", "arrows", "tuples"}
+wanted = {"gpu", "graphs", "survey_kernel", "arrows", "tuples", "rare_gpu"}
 for line in sys.stdin:
     m = json.loads(line)
     name = m.get("target", {}).get("name")

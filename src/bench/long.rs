@@ -8,12 +8,14 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::report::CsvRow;
+use super::report::{CsvRow, gpu_head};
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare_values::RareCounts;
 use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::engine::{BackendChoice, LazyBackend};
 use crate::error::{Error, Result};
 use crate::game::Code;
+use crate::gpu::heap::GpuTuning;
 
 /// A code to heap `n` by rare values.
 #[derive(Clone, Copy, Debug)]
@@ -50,13 +52,15 @@ pub fn long_suite(quick: bool) -> Vec<LongWorkload> {
     ]
 }
 
-/// Rare values on `code` to heap `n` on the current thread pool; returns
-/// (seconds, the run's counts, the table).
-pub fn time_long(w: &LongWorkload) -> Result<(f64, RareCounts, Vec<u16>)> {
+/// Rare values on `code` to heap `n` on the current thread pool, the pass
+/// on the GPU when `backend` is one; returns (seconds, the run's counts,
+/// the table).
+pub fn time_long(w: &LongWorkload, backend: &LazyBackend) -> Result<(f64, RareCounts, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
-    run.extend_on_cpu(w.n)?;
+    let tuning = GpuTuning::default();
+    run.extend(w.n, backend, &tuning, &mut |_| {}, &|_| {}, &|| false)?;
     let seconds = start.elapsed().as_secs_f64();
     let counts = run.rare_counts().unwrap_or_default();
     Ok((seconds, counts, run.table.into_wide()))
@@ -81,20 +85,34 @@ pub struct LongBenchRow {
     pub pass_pairs: u64,
     pub pass_ns_per_mark: Option<f64>,
     pub pass_share: f64,
-    /// There is no GPU pass yet: null.
+    /// With the pass on the GPU (null without one), and CPU time over it.
     pub gpu_seconds: Option<f64>,
+    pub gpu_over_cpu: Option<f64>,
+    /// On two threads, where the pool has more.
+    pub two_thread_seconds: Option<f64>,
 }
 
-pub fn long_rows(quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
-    let threads = rayon::current_num_threads();
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
         .build()
-        .map_err(|e| Error::Run(format!("a one-thread pool: {e}")))?;
+        .map_err(|e| Error::Run(format!("a {threads}-thread pool: {e}")))
+}
+
+/// Every long workload on every thread, on one, on two (where there are
+/// more), and with the pass on the GPU when `gpu` is given.
+pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
+    let threads = rayon::current_num_threads();
+    let (one, two) = (pool(1)?, pool(2)?);
+    let cpu = LazyBackend::cpu();
+    let gpu = match gpu {
+        true => Some(LazyBackend::new(BackendChoice::Gpu, true)?),
+        false => None,
+    };
     if !json {
         crate::outln!();
         crate::outln!(
-            "{:<14} {:>9} {:>8} {:>13} {:>9} {:>7} {:>13} {:>13} {:>8} {:>6}",
+            "{:<14} {:>9} {:>8} {:>13} {:>9} {:>7} {:>13} {:>13} {:>8} {:>6} {:>8}",
             "long sequence",
             "n",
             "all s",
@@ -104,16 +122,26 @@ pub fn long_rows(quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
             "pass marks",
             "pass pairs",
             "ns/mark",
-            "pass %"
+            "pass %",
+            &gpu_head("gpu s"),
         );
     }
     let mut rows = Vec::new();
     for w in long_suite(quick) {
-        let (seconds, _, table) = time_long(&w)?;
-        let (one_s, counts, one_table) = one.install(|| time_long(&w))?;
-        if one_table != table {
+        let (seconds, _, table) = time_long(&w, &cpu)?;
+        let (one_s, counts, one_table) = one.install(|| time_long(&w, &LazyBackend::cpu()))?;
+        let two_run = (threads > 2)
+            .then(|| two.install(|| time_long(&w, &LazyBackend::cpu())))
+            .transpose()?;
+        let gpu_run = gpu.as_ref().map(|b| time_long(&w, b)).transpose()?;
+        let tables = [
+            Some(&one_table),
+            two_run.as_ref().map(|r| &r.2),
+            gpu_run.as_ref().map(|r| &r.2),
+        ];
+        if tables.into_iter().flatten().any(|t| *t != table) {
             return Err(Error::Run(format!(
-                "rare values differ between thread counts for {}",
+                "rare values differ between thread counts or backends for {}",
                 w.code
             )));
         }
@@ -131,7 +159,9 @@ pub fn long_rows(quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
             pass_ns_per_mark: (counts.pass_marks > 0)
                 .then(|| counts.pass_nanos as f64 / counts.pass_marks as f64),
             pass_share: counts.pass_nanos as f64 * 1e-9 / one_s,
-            gpu_seconds: None,
+            gpu_seconds: gpu_run.as_ref().map(|r| r.0),
+            gpu_over_cpu: gpu_run.as_ref().map(|r| seconds / r.0),
+            two_thread_seconds: two_run.as_ref().map(|r| r.0),
         };
         if !json {
             print_row(&row);
@@ -143,7 +173,7 @@ pub fn long_rows(quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
 
 fn print_row(row: &LongBenchRow) {
     crate::outln!(
-        "{:<14} {:>9} {:>8.3} {:>13.0} {:>9.3} {:>7.2} {:>13} {:>13} {:>8} {:>6.0}",
+        "{:<14} {:>9} {:>8.3} {:>13.0} {:>9.3} {:>7.2} {:>13} {:>13} {:>8} {:>6.0} {:>8}",
         row.workload,
         row.n,
         row.seconds,
@@ -154,7 +184,8 @@ fn print_row(row: &LongBenchRow) {
         row.pass_pairs,
         row.pass_ns_per_mark
             .map_or("-".into(), |v| format!("{v:.2}")),
-        100.0 * row.pass_share
+        100.0 * row.pass_share,
+        row.gpu_seconds.map_or("-".into(), |v| format!("{v:.3}")),
     );
 }
 

@@ -63,7 +63,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Vec::new()
     };
     let long = match args.only.contains(&BenchPart::Long) {
-        true => long::long_rows(args.quick, args.json)?,
+        true => long::long_rows(gpu.is_some(), args.quick, args.json)?,
         false => Vec::new(),
     };
     let survey = if args.only.contains(&BenchPart::Survey) {
