@@ -93,7 +93,11 @@ impl<'a> GpuPass<'a> {
 
     /// Appends the values of `g` and the rare positions not yet on the card.
     fn upload<T: Copy + Into<u32>>(&mut self, g: &[T], rare: &[u32], values: &[u32]) {
-        // Whole words: from the word holding the first value not sent.
+        // Whole words: from the word holding the first value not sent (a
+        // shorter table than the card's is a new one).
+        if g.len() < self.table_known {
+            self.table_known = 0;
+        }
         let from = self.table_known & !1;
         let words: Vec<u32> = g[from..]
             .chunks(2)
