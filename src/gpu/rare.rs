@@ -186,6 +186,7 @@ impl<'a> GpuPass<'a> {
         let sets = self
             .runner
             .read(&self.sets, 0, count * 2 * params.words as u64 * 4)?;
+        self.runner.dispatch_time()?;
         Ok(PassOutput {
             sets: bytemuck::pod_collect_to_vec(&sets),
             results: bytemuck::pod_collect_to_vec(&results),

@@ -322,18 +322,32 @@ impl Runner {
     }
 
     /// Records one compute pass (timed when the adapter can) and submits it
-    /// without waiting: a later read waits for it.
+    /// without waiting: a later read waits for it, and `dispatch_time` then
+    /// adds its kernel time. One dispatch at a time.
     pub fn dispatch(&self, label: &str, record: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(label),
-                timestamp_writes: None,
+                timestamp_writes: self.timer.as_ref().map(Timer::writes),
             });
             record(&mut pass);
         }
+        if let Some(t) = &self.timer {
+            t.resolve(&mut encoder);
+        }
         self.queue.submit([encoder.finish()]);
         self.count(|c| c.submits += 1);
+    }
+
+    /// Adds the kernel time of the last `dispatch`, once a read has waited
+    /// for it.
+    pub fn dispatch_time(&self) -> Result<()> {
+        if let Some(t) = &self.timer {
+            let seconds = t.seconds(self)?;
+            self.count(|c| c.kernel_seconds += seconds);
+        }
+        Ok(())
     }
 
     /// Zeroes `buffer` (one submission).
