@@ -292,9 +292,29 @@ impl Runner {
         })
     }
 
-    /// Records one compute pass (timed when the adapter can), submits it,
-    /// and returns the first `bytes` bytes of `status` as words once the
-    /// GPU is done: the host sees every submission's status.
+    /// One compute pass recorded by `record`, timed when the adapter can.
+    fn encode(
+        &self,
+        label: &str,
+        record: impl FnOnce(&mut wgpu::ComputePass<'_>),
+    ) -> wgpu::CommandEncoder {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: self.timer.as_ref().map(Timer::writes),
+            });
+            record(&mut pass);
+        }
+        if let Some(t) = &self.timer {
+            t.resolve(&mut encoder);
+        }
+        encoder
+    }
+
+    /// Records one compute pass, submits it, and returns the first `bytes`
+    /// bytes of `status` as words once the GPU is done: the host sees every
+    /// submission's status.
     pub fn submit(
         &self,
         label: &str,
@@ -302,40 +322,17 @@ impl Runner {
         status: &wgpu::Buffer,
         bytes: u64,
     ) -> Result<Vec<u32>> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: self.timer.as_ref().map(Timer::writes),
-            });
-            record(&mut pass);
-        }
-        if let Some(t) = &self.timer {
-            t.resolve(&mut encoder);
-        }
+        let encoder = self.encode(label, record);
         let words = self.read_after(encoder, status, 0, bytes)?;
-        if let Some(t) = &self.timer {
-            let seconds = t.seconds(self)?;
-            self.count(|c| c.kernel_seconds += seconds);
-        }
+        self.dispatch_time()?;
         Ok(bytemuck::pod_collect_to_vec(&words))
     }
 
-    /// Records one compute pass (timed when the adapter can) and submits it
-    /// without waiting: a later read waits for it, and `dispatch_time` then
-    /// adds its kernel time. One dispatch at a time.
+    /// Records one compute pass and submits it without waiting: a later
+    /// read waits for it, and `dispatch_time` then adds its kernel time.
+    /// One dispatch at a time.
     pub fn dispatch(&self, label: &str, record: impl FnOnce(&mut wgpu::ComputePass<'_>)) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: self.timer.as_ref().map(Timer::writes),
-            });
-            record(&mut pass);
-        }
-        if let Some(t) = &self.timer {
-            t.resolve(&mut encoder);
-        }
+        let encoder = self.encode(label, record);
         self.queue.submit([encoder.finish()]);
         self.count(|c| c.submits += 1);
     }

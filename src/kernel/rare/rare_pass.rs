@@ -10,6 +10,7 @@
 
 use rayon::prelude::*;
 
+use super::split_words::{below_word, common_word, low_parity};
 use super::{PassParams, SCAN_PER_THREAD, WG};
 
 fn g(table: &[u32], i: u32) -> u32 {
@@ -18,44 +19,6 @@ fn g(table: &[u32], i: u32) -> u32 {
 
 fn mark(bits: &mut [u32], v: u32) {
     bits[(v >> 5) as usize] |= 1 << (v & 31);
-}
-
-/// Bit i set when popcount(i & mask) is odd, for i < 32.
-fn low_parity(mask: u32) -> u32 {
-    let mut p = 0;
-    for (bit, pattern) in [
-        0xaaaaaaaa,
-        0xcccccccc,
-        0xf0f0f0f0,
-        0xff00ff00,
-        0xffff0000u32,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if mask & (1 << bit) != 0 {
-            p ^= pattern;
-        }
-    }
-    p
-}
-
-/// Bit i set when value 32w + i is common at a heap with this flip.
-fn common_word(mask: u32, low: u32, flip: u32, w: u32) -> u32 {
-    let high = (((w * 32) & mask).count_ones() & 1) ^ flip;
-    if high == 1 { !low } else { low }
-}
-
-/// The bits below value c of word w.
-fn below_word(c: u32, w: u32) -> u32 {
-    let first = w * 32;
-    if c >= first + 32 {
-        return !0;
-    }
-    if c <= first {
-        return 0;
-    }
-    (1 << (c - first)) - 1
 }
 
 /// The smaller parts a of the split pairs of m with both parts below s

@@ -7,6 +7,7 @@
 use rayon::prelude::*;
 
 use crate::kernel::heap::common::{Bits, capacity_words};
+use crate::kernel::rare::split_words::{below_word, common_word, low_parity};
 use crate::kernel::survey::{MODE_RARE, STATE_WORDS, SurveyKernel};
 
 /// Pairs each GPU thread tests per split digit between two looks at `need`
@@ -19,46 +20,6 @@ const WG: u32 = 64;
 /// G(i) of the code whose table is `table`.
 fn g(table: &[u32], i: u32) -> u32 {
     (table[(i >> 1) as usize] >> ((i & 1) << 4)) & 0xffff
-}
-
-/// Bit i set when popcount(i & mask) is odd, for i < 32: the xor of the
-/// patterns of mask's low five bits.
-fn low_parity(mask: u32) -> u32 {
-    let mut p = 0;
-    for (bit, pattern) in [
-        0xaaaaaaaa,
-        0xcccccccc,
-        0xf0f0f0f0,
-        0xff00ff00,
-        0xffff0000u32,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if mask & (1 << bit) != 0 {
-            p ^= pattern;
-        }
-    }
-    p
-}
-
-/// Bit i set when value 32w + i is common at a heap with this flip: the
-/// parity of popcount(v & mask), flipped, is odd.
-fn common_word(mask: u32, low: u32, flip: u32, w: u32) -> u32 {
-    let high = (((w * 32) & mask).count_ones() & 1) ^ flip;
-    if high == 1 { !low } else { low }
-}
-
-/// The bits below value c of word w.
-fn below_word(c: u32, w: u32) -> u32 {
-    let first = w * 32;
-    if c >= first + 32 {
-        return !0;
-    }
-    if c <= first {
-        return 0;
-    }
-    (1 << (c - first)) - 1
 }
 
 /// One dispatch: every code finishes up to `block` more heaps, up to its
