@@ -70,10 +70,7 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
             rare_count: run.rare.len() as u32,
             groups_x: 0,
         };
-        let table: Vec<u32> = g[..s]
-            .chunks(2)
-            .map(|p| p[0] as u32 | (p.get(1).copied().unwrap_or(0) as u32) << 16)
-            .collect();
+        let table = grundy::kernel::pack_u16(&g[..s]);
         let rare: Vec<u32> = run
             .rare
             .iter()

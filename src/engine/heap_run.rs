@@ -35,6 +35,16 @@ pub struct HeapRun {
 /// The largest heap a table may reach (u32 heap indices on the GPU).
 pub const MAX_HEAP: u64 = (1 << 31) - 1;
 
+/// Refuses a table to heap `to` past `MAX_HEAP`.
+pub fn check_heap_bound(to: u64) -> Result<()> {
+    if to > MAX_HEAP {
+        return Err(Error::Input(format!(
+            "-n {to} is too large; expected at most {MAX_HEAP}"
+        )));
+    }
+    Ok(())
+}
+
 /// Extends `table` (values of heaps below its length) to heaps `0..=to`,
 /// or fewer when `stop()` says so between blocks (the table then ends at
 /// the last finished block). Codes the heap kernels handle run blocked on
@@ -51,11 +61,7 @@ pub fn extend_heap_table(
     progress: &dyn Fn(u64),
     stop: &dyn Fn() -> bool,
 ) -> Result<HeapRun> {
-    if to > MAX_HEAP {
-        return Err(Error::Input(format!(
-            "-n {to} is too large; expected at most {MAX_HEAP}"
-        )));
-    }
+    check_heap_bound(to)?;
     memory::check_fits(
         &format!("a table of {} values", to + 1),
         memory::heap_table_bytes(to + 1),

@@ -19,7 +19,6 @@ pub mod sequence;
 pub mod survey;
 pub mod tuple_table;
 
-pub use crate::kernel::{grid_2d, packed_words};
 pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};
 pub use heap_run::{
     HeapEngine, HeapRun, MAX_HEAP, cpu_blocked, cpu_blocked_until, extend_heap_table,

@@ -131,12 +131,7 @@ impl<'a> SequenceRun<'a> {
         progress: &dyn Fn(u64),
         stop: &dyn Fn() -> bool,
     ) -> Result<bool> {
-        if to > super::MAX_HEAP {
-            return Err(Error::Input(format!(
-                "-n {to} is too large; expected at most {}",
-                super::MAX_HEAP
-            )));
-        }
+        super::heap_run::check_heap_bound(to)?;
         memory::check_fits(
             &format!("a table of {} values", to + 1),
             self.memory_needed(to + 1),

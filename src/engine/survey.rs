@@ -107,11 +107,8 @@ impl Dual for SurveyJob<'_> {
     type Output = SurveyOutput;
 
     fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit> {
-        if self.n >= u32::MAX as u64 / 2 {
-            return Err(Unfit(format!(
-                "the GPU survey stops at heap {}",
-                u32::MAX / 2 - 1
-            )));
+        if self.n > GPU_MAX_N {
+            return Err(Unfit(format!("the GPU survey stops at heap {GPU_MAX_N}")));
         }
         // One code's table and rare list must fit a binding.
         let words =
@@ -252,6 +249,9 @@ fn rare_cap(algorithm: Algorithm, n: u64) -> usize {
     }
 }
 
+/// The largest N the GPU survey runs (heap indices with room to double).
+const GPU_MAX_N: u64 = u32::MAX as u64 / 2 - 1;
+
 /// Every code's row with the codes on the GPU, one workgroup each, in the
 /// same rounds as on the CPU (so the rows are the same); codes the kernel
 /// does not run (modifiers, tails, three heaps) go to the CPU. Returns the
@@ -264,10 +264,9 @@ pub fn survey_rows_gpu(
     workgroup: u32,
     done: &(dyn Fn() + Sync),
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, bool)> {
-    if n >= u32::MAX as u64 / 2 {
+    if n > GPU_MAX_N {
         return Err(Error::Input(format!(
-            "-n {n}: the GPU survey stops at {}; expected a smaller N or --backend cpu",
-            u32::MAX / 2 - 1
+            "-n {n}: the GPU survey stops at {GPU_MAX_N}; expected a smaller N or --backend cpu"
         )));
     }
     let (gpu, cpu): (Vec<usize>, Vec<usize>) =

@@ -10,7 +10,7 @@ use crate::kernel::heap::{
     ST_DONE, ST_HALT, ST_HALT_AT, ST_MAX, ST_MIN_WORDS, below_loop_trips, block_work,
     finish_loop_trips, plan_blocks, slices,
 };
-use crate::kernel::{PARAMS_STRIDE, grid_2d, packed_words};
+use crate::kernel::{PARAMS_STRIDE, grid_2d, pack_u16, packed_words};
 /// Blocks per submission at most.
 const BATCH_BLOCKS: usize = 64;
 /// Option reads per submission, roughly (keeps each submission well under a second).
@@ -127,11 +127,8 @@ impl HeapBuffers {
     ) -> HeapBuffers {
         let total_words = packed_words(values);
         let chunk_words = 1u64 << shift;
-        let known_words = packed_words(table.len() as u64) as usize;
-        let mut packed = vec![0u32; known_words];
-        for (i, &v) in table.iter().enumerate() {
-            packed[i / 2] |= (v as u32) << ((i & 1) * 16);
-        }
+        let packed = pack_u16(table);
+        let known_words = packed.len();
         let chunks = (0..CHUNKS)
             .map(|c| {
                 let lo = (c * chunk_words).min(total_words);

@@ -7,8 +7,8 @@
 use super::runner::ParamSlots;
 use super::{Runner, Unfit};
 use crate::error::Result;
-use crate::kernel::grid_2d;
 use crate::kernel::rare::{MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, WG};
+use crate::kernel::{grid_2d, pack_u16, packed_words};
 
 /// Heaps per block at most (the engine's blocks are shorter).
 pub const MAX_BLOCK_HEAPS: u64 = 8192;
@@ -39,7 +39,7 @@ pub struct GpuPass<'a> {
 
 /// `Ok` when this adapter can hold a table of `values` values.
 pub fn fits(runner: &Runner, values: u64) -> std::result::Result<(), Unfit> {
-    let bytes = values.div_ceil(2) * 4;
+    let bytes = packed_words(values) * 4;
     if bytes > runner.max_binding() {
         return Err(Unfit(format!(
             "a table of {values} values needs a {} MiB binding; the adapter '{}' binds at most {} MiB",
@@ -58,7 +58,7 @@ impl<'a> GpuPass<'a> {
         GpuPass {
             runner,
             code: runner.storage("rare code", bytemuck::cast_slice(&code.pass_words())),
-            table: runner.zeroed("rare table", values.div_ceil(2) * 4),
+            table: runner.zeroed("rare table", packed_words(values) * 4),
             rare: runner.zeroed("rare list", 1024 * 8),
             rare_capacity: 1024,
             sets: runner.zeroed("rare marks", out_words * 4),
@@ -99,10 +99,7 @@ impl<'a> GpuPass<'a> {
             self.table_known = 0;
         }
         let from = self.table_known & !1;
-        let words: Vec<u32> = g[from..]
-            .chunks(2)
-            .map(|p| p[0].into() | p.get(1).map_or(0, |&v| v.into()) << 16)
-            .collect();
+        let words = pack_u16(&g[from..]);
         self.runner
             .write(&self.table, from as u64 * 2, bytemuck::cast_slice(&words));
         self.table_known = g.len();

@@ -15,7 +15,7 @@ mod shader_check;
 pub mod survey;
 pub mod tuples;
 
-pub use shader::{LevelParams, PARAMS_STRIDE, Shader, grid_2d, packed_words};
+pub use shader::{LevelParams, PARAMS_STRIDE, Shader, grid_2d, pack_u16, packed_words};
 
 /// Every shader of every family (the naga test validates each).
 pub const SHADERS: &[&Shader] = &[

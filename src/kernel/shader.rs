@@ -51,6 +51,15 @@ pub fn packed_words(values: u64) -> u64 {
     values.div_ceil(2).max(1)
 }
 
+/// `values` as u16s two to a u32 word, the first in the low half: how the
+/// kernels that read a heap table hold it.
+pub fn pack_u16<T: Copy + Into<u32>>(values: &[T]) -> Vec<u32> {
+    values
+        .chunks(2)
+        .map(|p| p[0].into() | p.get(1).map_or(0, |&v| v.into()) << 16)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
