@@ -210,14 +210,19 @@ pub struct CompletionsArgs {
 
 const SURVEY_HELP: &str = "Examples:\n  grundy survey --digits 3 -n 65536 --out output/survey-3.csv\n  \
 grundy survey --digits 2 --prefix 4 -n 100000 --json --out survey-4.csv\n  \
-grundy survey --codes my-codes.txt -n 1000000 --out mine.csv\n\n\
+grundy survey --codes my-codes.txt -n 1000000 --out mine.csv\n  \
+grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv\n  \
+grundy survey merge survey-4.csv parts/part-*.csv\n\n\
 CSV: code,n,period,preperiod,certified,max_value,first_max_at,p_positions,rare_mask,rare_count,last_rare \
 (period and preperiod empty when none shows in the table; rare_mask 5 is the value-parity split with mask \
 5, 5p1 the position-parity split with t = 1). Codes equal to another code are still listed. On the GPU \
 each code is one workgroup (the brute force, every code at once); on the CPU codes run in parallel, each \
 by rare values where they pay and by the blocked brute force where not. Both stop a code as soon as its \
 period is certified (rounds of 4096, 8192, ... heaps) and fill the rest from the period.\n\n\
-A codes file holds one code per line (# starts a comment).";
+A codes file holds one code per line (# starts a comment).\n\n\
+Sharded surveys: --shard K/N (or a Slurm array task) runs every N-th code from the K-th and writes a \
+part: a first line '# grundy survey part: {...}' recording the survey's parameters and a checksum, then \
+the CSV of its codes. `grundy survey merge OUT PART...` checks the parts and writes the single run's file.";
 
 const OCTAL_HELP: &str = "Codes (CGSuite notation): d0.d1d2... where digit dj says what may be left after \
 taking j tokens from one heap: bit 0 nothing, bit 1 one heap, bit 2 two heaps, bit 3 three heaps \
@@ -463,7 +468,10 @@ pub struct OctalArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct SurveyArgs {
+    #[command(subcommand)]
+    pub merge: Option<SurveyCommand>,
     /// Every code with K digits after the point (8^K codes).
     #[arg(
         long,
@@ -479,8 +487,11 @@ pub struct SurveyArgs {
     #[arg(long, value_name = "FILE")]
     pub codes: Option<PathBuf>,
     /// Heaps 0..=N of every code.
-    #[arg(short = 'n', value_name = "N")]
-    pub n: u64,
+    #[arg(short = 'n', value_name = "N", required = true)]
+    pub n: Option<u64>,
+    /// Run only the K-th of N slices of the code list (K from 0 to N-1; codes K, K+N, K+2N, ...) and write it as a part for `survey merge`. Inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::engine::survey::Shard>,
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
@@ -500,6 +511,39 @@ pub struct SurveyArgs {
     #[arg(long)]
     pub json: bool,
     /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl SurveyArgs {
+    /// N (clap requires -n except for `survey merge`, which never asks).
+    pub fn heaps(&self) -> u64 {
+        self.n.unwrap_or_default()
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SurveyCommand {
+    /// Join the parts of a sharded survey into the file one run would have written.
+    #[command(
+        after_help = "Examples:\n  grundy survey merge survey-4.csv parts/part-*.csv\n\n\
+                            Every part must come from the same survey (code list, -n, --algorithm, \
+                            number of shards) and every shard must be there exactly once; the merged \
+                            rows are in the code list's order, byte for byte what `survey --out` \
+                            writes without --shard."
+    )]
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The merged survey's CSV (- for stdout).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// The parts, written by `survey --shard K/N --out PART`.
+    #[arg(value_name = "PART", required = true)]
+    pub parts: Vec<PathBuf>,
+    /// No summary line.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }

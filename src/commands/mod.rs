@@ -6,6 +6,7 @@ pub mod output;
 pub mod play;
 pub mod sequence;
 pub mod survey;
+pub mod survey_parts;
 pub mod tuples;
 
 use std::path::Path;
@@ -55,7 +56,10 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
     match command {
         Command::Octal(a) => sequence_outputs(&a.seq),
         Command::Subtraction(a) => sequence_outputs(&a.seq),
-        Command::Survey(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+        Command::Survey(a) => match &a.merge {
+            Some(crate::cli::SurveyCommand::Merge(m)) => vec![("OUT", Some(m.out.as_path()))],
+            None => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+        },
         Command::Graph(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
         Command::Podes(a) => table_outputs(&a.output),
         Command::Bipodes(a) => table_outputs(&a.output),

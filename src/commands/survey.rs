@@ -6,9 +6,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::output::{print_json, progress_bar, reject_stdout_clash};
-use crate::cli::SurveyArgs;
+use super::survey_parts;
+use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::engine::sequence::rare_code_for;
-use crate::engine::survey::{MAX_DIGITS, SurveyRow, all_codes};
+use crate::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
 use crate::export;
@@ -37,6 +38,8 @@ struct SurveySummary {
     values_per_second: f64,
     out: Option<String>,
     plot: Option<String>,
+    /// The slice run, K/N (null for the whole list).
+    shard: Option<String>,
 }
 
 /// The codes of a file (one per line, `#` comments, blank lines skipped),
@@ -84,10 +87,10 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
             )));
         }
     };
-    if args.n > crate::engine::MAX_HEAP {
+    if args.heaps() > crate::engine::MAX_HEAP {
         return Err(Error::Input(format!(
             "-n {}: expected at most {}",
-            args.n,
+            args.heaps(),
             crate::engine::MAX_HEAP
         )));
     }
@@ -101,21 +104,30 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
     // Each thread holds one table at a time.
     let threads = rayon::current_num_threads() as u64;
     memory::check_fits(
-        &format!("{threads} tables of {} values at once", args.n + 1),
-        threads.saturating_mul(memory::heap_table_bytes(args.n + 1)),
+        &format!("{threads} tables of {} values at once", args.heaps() + 1),
+        threads.saturating_mul(memory::heap_table_bytes(args.heaps() + 1)),
     )?;
     Ok(codes)
 }
 
 pub fn survey(args: &SurveyArgs) -> Result<()> {
+    if let Some(SurveyCommand::Merge(merge)) = &args.merge {
+        return survey_parts::merge(merge);
+    }
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = PlotTarget::optional(args.plot.as_deref())?;
-    let codes = codes_of(args)?;
+    let list = codes_of(args)?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
             eprintln!("grundy: {m}");
         }
+    };
+    let shard = survey_parts::shard_of(args.shard, &mut notice)?;
+    let n = args.heaps();
+    let codes = match shard {
+        Some(shard) => shard_codes(args, shard, &list)?,
+        None => list.clone(),
     };
     let backend = Backend::open(args.backend, &mut notice)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
@@ -125,7 +137,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
     let run = crate::engine::survey::survey(
         &codes,
-        args.n,
+        args.heaps(),
         args.algorithm,
         &backend,
         args.workgroup,
@@ -135,19 +147,63 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
-        export::write_to(path, |w| {
-            let mut csv = csv::Writer::from_writer(w);
-            for (row, _) in &run.rows {
-                csv.serialize(row)?;
-            }
-            csv.flush()
-        })?;
+        let csv = rows_csv(&run.rows)?;
+        let text = match shard {
+            Some(shard) => survey_parts::part_text(part_header(args, shard, &list), &csv)?,
+            None => csv,
+        };
+        export::write_to(path, |w| w.write_all(text.as_bytes()))?;
     }
     if let Some(target) = &plot {
-        let title = format!("Periods of {} codes to heap {}", run.rows.len(), args.n);
+        let title = format!("Periods of {} codes to heap {n}", run.rows.len());
         plot::chart(target, &period_chart(title, &run.rows))?;
     }
-    print_summary(args, &summarise(args, &run, &backend, seconds))
+    let mut summary = summarise(args, &run, &backend, seconds);
+    summary.shard = shard.map(|s| s.to_string());
+    print_summary(args, &summary)
+}
+
+/// The rows as the survey's CSV text.
+fn rows_csv(rows: &[(SurveyRow, HeapEngine)]) -> Result<String> {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for (row, _) in rows {
+        csv.serialize(row).map_err(|e| Error::Run(e.to_string()))?;
+    }
+    let bytes = csv.into_inner().map_err(|e| Error::Run(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Error::Run(e.to_string()))
+}
+
+/// The codes of one shard; a sharded run needs a file for its part, and a
+/// slice to run.
+fn shard_codes(args: &SurveyArgs, shard: Shard, list: &[Code]) -> Result<Vec<Code>> {
+    if args.out.is_none() {
+        return Err(Error::Input(format!(
+            "--shard {shard}: a shard's rows are a part for `survey merge`; expected --out PART"
+        )));
+    }
+    if shard.count as usize > list.len() {
+        return Err(Error::Input(format!(
+            "--shard {shard}: the survey has {} codes; expected at most that many shards",
+            list.len()
+        )));
+    }
+    Ok(shard.slice(list))
+}
+
+/// What a part records of its survey.
+fn part_header(args: &SurveyArgs, shard: Shard, list: &[Code]) -> survey_parts::PartHeader {
+    let names: Vec<String> = list.iter().map(|c| c.name()).collect();
+    survey_parts::PartHeader {
+        format: 1,
+        shard: shard.index,
+        shards: shard.count,
+        list_codes: list.len() as u64,
+        list_crc32: survey_parts::list_crc32(names.iter().map(|s| s.as_str())),
+        n: args.heaps(),
+        algorithm: args.algorithm,
+        rows: 0,
+        csv_crc32: 0,
+    }
 }
 
 fn summarise(
@@ -161,7 +217,7 @@ fn summarise(
     let gpu = backend.gpu_counters().filter(|_| run.ran == Ran::Gpu);
     SurveySummary {
         codes: rows.len(),
-        n: args.n,
+        n: args.heaps(),
         periodic: rows.iter().filter(|(r, _)| r.period.is_some()).count(),
         certified: rows.iter().filter(|(r, _)| r.certified).count(),
         rare,
@@ -172,9 +228,10 @@ fn summarise(
         workgroup: run.workgroup,
         seconds,
         kernel_seconds: gpu.map(|g| g.kernel_seconds).filter(|&k| k > 0.0),
-        values_per_second: (rows.len() as u64 * (args.n + 1)) as f64 / seconds.max(1e-9),
+        values_per_second: (rows.len() as u64 * (args.heaps() + 1)) as f64 / seconds.max(1e-9),
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
+        shard: None,
     }
 }
 
@@ -185,8 +242,12 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
     if args.out.as_deref() == Some(Path::new("-")) {
         return Ok(());
     }
+    let shard = summary
+        .shard
+        .as_ref()
+        .map_or(String::new(), |s| format!("shard {s}: "));
     crate::outln!(
-        "{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
+        "{shard}{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
          {} by rare values, {} by brute force",
         summary.codes,
         summary.n,

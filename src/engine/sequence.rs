@@ -16,7 +16,9 @@ use crate::gpu::heap::GpuTuning;
 use crate::gpu::rare::GpuPass;
 
 /// Which algorithm computes a sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// Rare values when the code splits heaps and its table stays sparse, else brute force.

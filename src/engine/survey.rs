@@ -55,6 +55,59 @@ pub fn all_codes(prefix: &str, digits: u32) -> Vec<String> {
         .collect()
 }
 
+/// One of `count` disjoint slices of a code list, `index` from 0: the codes
+/// at places index, index + count, index + 2·count, … Neighbouring codes
+/// cost alike, so dealing them out in turn balances the slices' work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+/// The most slices a survey is cut into.
+pub const MAX_SHARDS: u32 = 1 << 20;
+
+impl Shard {
+    /// The slice's codes, in list order.
+    pub fn slice<T: Clone>(&self, list: &[T]) -> Vec<T> {
+        let (index, count) = (self.index as usize, self.count as usize);
+        list.iter().skip(index).step_by(count).cloned().collect()
+    }
+
+    /// How many of `total` codes the slice holds.
+    pub fn len_of(&self, total: u64) -> u64 {
+        total
+            .saturating_sub(self.index as u64)
+            .div_ceil(self.count as u64)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N`, K from 0 to N − 1.
+    fn from_str(text: &str) -> std::result::Result<Shard, String> {
+        let expected = || {
+            format!(
+                "'{text}' is not a shard; expected K/N with N from 1 to {MAX_SHARDS} and K \
+                 from 0 to N-1, such as 3/64"
+            )
+        };
+        let (k, n) = text.split_once('/').ok_or_else(expected)?;
+        let (index, count) = match (k.trim().parse::<u32>(), n.trim().parse::<u32>()) {
+            (Ok(k), Ok(n)) if n >= 1 && n <= MAX_SHARDS && k < n => (k, n),
+            _ => return Err(expected()),
+        };
+        Ok(Shard { index, count })
+    }
+}
+
 /// A survey's rows and where they ran.
 pub struct SurveyRun {
     pub rows: Vec<(SurveyRow, HeapEngine)>,

@@ -1,0 +1,285 @@
+//! Sharded surveys: parts merged are the single run's file byte for byte;
+//! a Slurm array task takes its slice; bad sets of parts are refused.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{grundy, tmp};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A survey of `codes` (a codes file) to 3000 heaps into `out`, with `extra` flags.
+fn survey(codes: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "survey",
+        "--codes",
+        s(codes),
+        "-n",
+        "3000",
+        "-q",
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    grundy(&args)
+}
+
+fn ok(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Refused with status 2, the message naming `what`.
+fn refused(out: Output, what: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(what), "expected {what} in: {err}");
+}
+
+/// A codes file mixing rare-value, brute-force and 4-prefixed codes.
+fn codes_file() -> PathBuf {
+    let path = tmp("codes.txt");
+    let codes = "0.07\n0.77\n0.137\n4!.0 # Grundy's game\n0.6\n0.16\n0.51\n4.7\n0.3033\n0.17\n";
+    std::fs::write(&path, codes).unwrap();
+    path
+}
+
+/// The parts of a 3-way sharded survey.
+fn parts(codes: &Path, tag: &str) -> Vec<PathBuf> {
+    (0..3)
+        .map(|k| {
+            let part = tmp(&format!("{tag}-{k}.csv"));
+            ok(survey(codes, &part, &["--shard", &format!("{k}/3")]));
+            part
+        })
+        .collect()
+}
+
+fn merge(out: &Path, parts: &[&Path]) -> Output {
+    let mut args = vec!["survey", "merge", s(out)];
+    args.extend(parts.iter().map(|p| s(p)));
+    grundy(&args)
+}
+
+#[test]
+fn three_shards_merged_are_the_single_run() {
+    let codes = codes_file();
+    let whole = tmp("whole.csv");
+    ok(survey(&codes, &whole, &[]));
+    let parts = parts(&codes, "part");
+    // Any order of the parts on the command line.
+    let merged = tmp("merged.csv");
+    ok(merge(&merged, &[&parts[2], &parts[0], &parts[1]]));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // Shard 1/3 holds codes 1, 4, 7 of the list.
+    let text = std::fs::read_to_string(&parts[1]).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(names, ["0.77", "0.6", "4.7"]);
+    // Digits surveys too, with --prefix 4.
+    let digits = [
+        "survey", "--digits", "2", "--prefix", "4", "-n", "2000", "-q", "--out",
+    ];
+    let whole = tmp("digits.csv");
+    ok(grundy(&[&digits[..], &[s(&whole)]].concat()));
+    let parts: Vec<PathBuf> = (0..2).map(|k| tmp(&format!("digits-{k}.csv"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{k}/2");
+        ok(grundy(
+            &[&digits[..], &[s(part), "--shard", &shard]].concat(),
+        ));
+    }
+    let merged = tmp("digits-merged.csv");
+    ok(merge(&merged, &[&parts[0], &parts[1]]));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+}
+
+#[test]
+fn a_slurm_array_task_takes_its_slice() {
+    let codes = codes_file();
+    let parts = parts(&codes, "slurm-ref");
+    let run = |vars: &[(&str, &str)], out: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+        command.args([
+            "survey",
+            "--codes",
+            s(&codes),
+            "-n",
+            "3000",
+            "--out",
+            s(out),
+        ]);
+        command.args(["--backend", "cpu"]);
+        for (k, v) in vars {
+            command.env(k, v);
+        }
+        command.output().unwrap()
+    };
+    let by_count = tmp("slurm-count.csv");
+    let out = ok(run(
+        &[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ],
+        &by_count,
+    ));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2/3"));
+    assert_eq!(
+        std::fs::read(&by_count).unwrap(),
+        std::fs::read(&parts[2]).unwrap()
+    );
+    // An array 5-7: task 5 is shard 0/3.
+    let by_range = tmp("slurm-range.csv");
+    let range = [
+        ("SLURM_ARRAY_TASK_ID", "5"),
+        ("SLURM_ARRAY_TASK_MIN", "5"),
+        ("SLURM_ARRAY_TASK_MAX", "7"),
+    ];
+    ok(run(&range, &by_range));
+    assert_eq!(
+        std::fs::read(&by_range).unwrap(),
+        std::fs::read(&parts[0]).unwrap()
+    );
+    // --shard wins over the environment.
+    let given = tmp("slurm-given.csv");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args([
+        "survey",
+        "--codes",
+        s(&codes),
+        "-n",
+        "3000",
+        "-q",
+        "--shard",
+        "1/3",
+    ]);
+    let out = command
+        .args(["--out", s(&given)])
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output()
+        .unwrap();
+    ok(out);
+    assert_eq!(
+        std::fs::read(&given).unwrap(),
+        std::fs::read(&parts[1]).unwrap()
+    );
+    refused(
+        run(&[("SLURM_ARRAY_TASK_ID", "3")], &tmp("slurm-bad.csv")),
+        "SLURM_ARRAY_TASK_ID=3",
+    );
+}
+
+#[test]
+fn bad_sets_of_parts_are_refused_by_name() {
+    let codes = codes_file();
+    let parts = parts(&codes, "bad");
+    let out = tmp("bad-merged.csv");
+    refused(merge(&out, &[&parts[0], &parts[1]]), "2/3");
+    refused(
+        merge(&out, &[&parts[0], &parts[1], &parts[1], &parts[2]]),
+        "also",
+    );
+    let other_n = tmp("bad-n.csv");
+    ok(grundy(&[
+        "survey",
+        "--codes",
+        s(&codes),
+        "-n",
+        "2000",
+        "-q",
+        "--shard",
+        "2/3",
+        "--out",
+        s(&other_n),
+    ]));
+    refused(
+        merge(&out, &[&parts[0], &parts[1], &other_n]),
+        "bad-n.csv: its -n differs",
+    );
+    // Another code list.
+    let reordered = tmp("reordered.txt");
+    std::fs::write(
+        &reordered,
+        "0.07\n0.77\n0.137\n0.6\n0.16\n0.51\n4.7\n0.3033\n0.17\n4!.0\n",
+    )
+    .unwrap();
+    let other_list = tmp("bad-list.csv");
+    ok(survey(&reordered, &other_list, &["--shard", "2/3"]));
+    refused(
+        merge(&out, &[&parts[0], &parts[1], &other_list]),
+        "code list",
+    );
+    // An edited row, and a plain survey file.
+    let edited = tmp("bad-edited.csv");
+    let text = std::fs::read_to_string(&parts[2]).unwrap();
+    std::fs::write(&edited, text.replacen(",3000,", ",3001,", 1)).unwrap();
+    refused(
+        merge(&out, &[&parts[0], &parts[1], &edited]),
+        "bad-edited.csv: its rows",
+    );
+    let whole = tmp("bad-whole.csv");
+    ok(survey(&codes, &whole, &[]));
+    refused(merge(&out, &[&whole]), "bad-whole.csv: not a survey part");
+    refused(
+        merge(&parts[0], &[&parts[0], &parts[1], &parts[2]]),
+        "both OUT and a PART",
+    );
+    assert!(!out.exists(), "no merged file after a refusal");
+    // A shard needs a file, and a slice with codes in it.
+    refused(
+        grundy(&[
+            "survey",
+            "--codes",
+            s(&codes),
+            "-n",
+            "100",
+            "--shard",
+            "0/2",
+        ]),
+        "--out",
+    );
+    refused(
+        grundy(&[
+            "survey",
+            "--codes",
+            s(&codes),
+            "-n",
+            "100",
+            "--shard",
+            "0/11",
+            "--out",
+            s(&out),
+        ]),
+        "10 codes",
+    );
+    refused(
+        grundy(&[
+            "survey",
+            "--codes",
+            s(&codes),
+            "-n",
+            "100",
+            "--shard",
+            "2/2",
+        ]),
+        "K/N",
+    );
+}
