@@ -397,22 +397,7 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
 }
 
 pub fn cycles(args: &CyclesArgs) -> Result<()> {
-    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
-    let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
-    let cycles = match &args.faces {
-        Some(path) => {
-            let text = crate::input::read_text(path, 1 << 20)
-                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
-            parse_faces(&text)
-                .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
-        }
-        None => standard_faces(&graph, &args.graph).unwrap_or_default(),
-    };
-    game.faces = cycles
-        .iter()
-        .map(|c| game.face_of(c))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| Error::Input(format!("bad face: {e}")))?;
+    let game = cycles_game(&args.graph, args.faces.as_deref())?;
     let start = match &args.state {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
@@ -437,6 +422,28 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     report(&summary, args.json)
 }
 
+/// The Game of Cycles on the graph `spec`, with the faces of `faces` (a
+/// file) or the standard drawing's.
+pub fn cycles_game(spec: &str, faces: Option<&Path>) -> Result<ArrowGame> {
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
+    let cycles = match faces {
+        Some(path) => {
+            let text = crate::input::read_text(path, 1 << 20)
+                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
+            parse_faces(&text)
+                .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
+        }
+        None => standard_faces(&graph, spec).unwrap_or_default(),
+    };
+    game.faces = cycles
+        .iter()
+        .map(|c| game.face_of(c))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::Input(format!("bad face: {e}")))?;
+    Ok(game)
+}
+
 /// The JSON summary of `hackenbush`.
 #[derive(Serialize)]
 struct HackenbushSummary {
@@ -449,21 +456,23 @@ struct HackenbushSummary {
     seconds: f64,
 }
 
-pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
-    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
-    let ground: Vec<usize> = args
-        .ground
-        .split(',')
+/// `--ground 0,3` → [0, 3].
+pub fn parse_ground(text: &str) -> Result<Vec<usize>> {
+    text.split(',')
         .map(|t| {
             t.trim().parse().map_err(|_| {
                 Error::Input(format!(
-                    "bad --ground '{}': '{}' is not a vertex number; expected vertices like 0,3",
-                    args.ground,
+                    "bad --ground '{text}': '{}' is not a vertex number; expected vertices like 0,3",
                     t.trim()
                 ))
             })
         })
-        .collect::<Result<_>>()?;
+        .collect()
+}
+
+pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
+    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
+    let ground = parse_ground(&args.ground)?;
     let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
     let begin = Instant::now();
     let start = game.start();

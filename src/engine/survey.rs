@@ -101,7 +101,7 @@ impl std::str::FromStr for Shard {
         };
         let (k, n) = text.split_once('/').ok_or_else(expected)?;
         let (index, count) = match (k.trim().parse::<u32>(), n.trim().parse::<u32>()) {
-            (Ok(k), Ok(n)) if n >= 1 && n <= MAX_SHARDS && k < n => (k, n),
+            (Ok(k), Ok(n)) if (1..=MAX_SHARDS).contains(&n) && k < n => (k, n),
             _ => return Err(expected()),
         };
         Ok(Shard { index, count })

@@ -117,6 +117,98 @@ impl DeleteNim {
     }
 }
 
+/// One move of a Delete Nim rule: the heaps deleted, each heap split with
+/// its parts, and the position left (sorted). Sizes as the table stores
+/// them (`DeleteNim::shift` added).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeleteMove {
+    pub deleted: Vec<u32>,
+    pub split: Vec<(u32, Vec<u32>)>,
+    pub left: Vec<u32>,
+}
+
+impl DeleteNim {
+    /// Every move from `sizes` (as stored, any order), each once: moves
+    /// that delete and split heaps of the same sizes the same way are one.
+    pub fn options(&self, sizes: &[u32]) -> Vec<DeleteMove> {
+        let n = sizes.len();
+        let mut found: Vec<DeleteMove> = Vec::new();
+        for kind in self.moves() {
+            for deleted in subsets(n, kind.delete as usize, 0) {
+                for split in subsets(n, kind.split as usize, deleted) {
+                    let pick = |mask: usize| -> Vec<u32> {
+                        let mut v: Vec<u32> = (0..n)
+                            .filter(|i| mask >> i & 1 == 1)
+                            .map(|i| sizes[i])
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    };
+                    let kept = pick(!(deleted | split) & ((1 << n) - 1));
+                    let (gone, cut) = (pick(deleted), pick(split));
+                    for parts in every_split(&cut, kind.parts) {
+                        let mut left = kept.clone();
+                        left.extend(parts.iter().flatten());
+                        left.sort_unstable();
+                        let split = cut.iter().copied().zip(parts).collect();
+                        let option = DeleteMove {
+                            deleted: gone.clone(),
+                            split,
+                            left,
+                        };
+                        if !found.contains(&option) {
+                            found.push(option);
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Every mask of `k` of `n` places outside `taken`.
+fn subsets(n: usize, k: usize, taken: usize) -> Vec<usize> {
+    (0..1usize << n)
+        .filter(|m| m & taken == 0 && m.count_ones() as usize == k)
+        .collect()
+}
+
+/// Every way to split each heap of `heaps` into `parts` non-empty parts
+/// (each heap's parts nondecreasing).
+fn every_split(heaps: &[u32], parts: u32) -> Vec<Vec<Vec<u32>>> {
+    let mut ways = vec![Vec::new()];
+    for &h in heaps {
+        let mut next = Vec::new();
+        for way in &ways {
+            for p in partitions(h, parts, 1) {
+                let mut w: Vec<Vec<u32>> = way.clone();
+                w.push(p);
+                next.push(w);
+            }
+        }
+        ways = next;
+    }
+    ways
+}
+
+/// The partitions of `h` into `k` nondecreasing parts of at least `min`.
+fn partitions(h: u32, k: u32, min: u32) -> Vec<Vec<u32>> {
+    if k == 1 {
+        return if h >= min { vec![vec![h]] } else { Vec::new() };
+    }
+    let mut out = Vec::new();
+    let mut first = min;
+    while first * k <= h {
+        for mut rest in partitions(h - first, k - 1, first) {
+            rest.insert(0, first);
+            out.push(rest);
+        }
+        first += 1;
+    }
+    out
+}
+
 impl Rule {
     pub fn name(self) -> &'static str {
         match self {
@@ -159,6 +251,24 @@ mod tests {
                 assert!(m.delete + m.split <= heaps as u32);
             }
         }
+    }
+
+    #[test]
+    fn moves_are_listed_once_each() {
+        let vdn = DeleteNim::new(Rule::Vdn, 2, None).unwrap();
+        let left: Vec<Vec<u32>> = vdn.options(&[4, 5]).into_iter().map(|m| m.left).collect();
+        // Delete 4, split 5 (1+4, 2+3); delete 5, split 4 (1+3, 2+2).
+        assert_eq!(left, [vec![1, 4], vec![2, 3], vec![1, 3], vec![2, 2]]);
+        // Equal heaps: deleting either is one move.
+        assert_eq!(vdn.options(&[3, 3]).len(), 1);
+        let half = DeleteNim::new(Rule::Half, 4, None).unwrap();
+        for m in half.options(&[2, 3, 3, 5]) {
+            assert_eq!((m.deleted.len(), m.split.len(), m.left.len()), (2, 2, 4));
+        }
+        assert_eq!(
+            partitions(6, 3, 1),
+            [vec![1, 1, 4], vec![1, 2, 3], vec![2, 2, 2]]
+        );
     }
 
     #[test]

@@ -26,6 +26,34 @@ impl Rect {
         // the pieces i and side - i with side - 2i >= min_diff, i >= 1
         side.saturating_sub(self.min_diff) / 2
     }
+
+    /// Every move from a box (sides in any order): its two pieces, each
+    /// with its sides sorted, smaller piece first, each pair of pieces once.
+    pub fn cuts_of(&self, sides: &[u32]) -> Vec<(Vec<u32>, Vec<u32>)> {
+        let mut pieces = Vec::new();
+        for d in 0..sides.len() {
+            for i in 1..=self.cuts(sides[d]) {
+                let piece = |side: u32| {
+                    let mut p = sides.to_vec();
+                    p[d] = side;
+                    p.sort_unstable();
+                    p
+                };
+                let (a, b) = (piece(i), piece(sides[d] - i));
+                let pair = if a <= b { (a, b) } else { (b, a) };
+                if !pieces.contains(&pair) {
+                    pieces.push(pair);
+                }
+            }
+        }
+        pieces
+    }
+}
+
+/// A box as `3x5` (sides in the order given).
+pub fn box_name(sides: &[u32]) -> String {
+    let sides: Vec<String> = sides.iter().map(u32::to_string).collect();
+    sides.join("x")
 }
 
 #[cfg(test)]
@@ -44,5 +72,21 @@ mod tests {
         let far = Rect::new(3, 3).unwrap();
         assert_eq!((far.cuts(4), far.cuts(5), far.cuts(7)), (0, 1, 2));
         assert!(Rect::new(4, 1).unwrap_err().contains("--dims 4"));
+    }
+
+    #[test]
+    fn a_box_is_cut_along_each_side_once_per_pair_of_pieces() {
+        let r = Rect::new(2, 1).unwrap();
+        let cuts = r.cuts_of(&[3, 5]);
+        let expected = [
+            (vec![1, 5], vec![2, 5]),
+            (vec![1, 3], vec![3, 4]),
+            (vec![2, 3], vec![3, 3]),
+        ];
+        assert_eq!(cuts, expected);
+        // 4x4: the two sides give the same pieces (1x4 and 3x4).
+        assert_eq!(r.cuts_of(&[4, 4]), [(vec![1, 4], vec![3, 4])]);
+        assert!(r.cuts_of(&[2, 2]).is_empty());
+        assert_eq!(box_name(&[2, 3, 4]), "2x3x4");
     }
 }

@@ -1,0 +1,329 @@
+//! Games on graphs: an octal game on a graph and the Game of Arrows (each
+//! connected component a component of the sum), green Hackenbush (the
+//! whole rooted graph one component) and the Game of Cycles (one
+//! component, and no sums: completing a cycle cell wins at once).
+
+use std::path::Path;
+
+use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
+use crate::commands::edges::{cycles_game, parse_ground};
+use crate::engine::Backend;
+use crate::engine::arrows_dense::solve_dense;
+use crate::engine::arrows_memo::ArrowMemo;
+use crate::engine::graph_dense::for_each_option;
+use crate::engine::graph_memo::MemoSolver;
+use crate::engine::hackenbush::Hackenbush;
+use crate::error::{Error, Result};
+use crate::game::arrows::{ArrowGame, ArrowRule};
+use crate::game::graph::bits;
+use crate::game::{Graph, GraphCode};
+use crate::kernel::arrows::ArrowKernel;
+
+/// Vertices as a short list: `{0-3,7}`.
+fn vertex_list(mask: u64) -> String {
+    let vs: Vec<usize> = bits(mask).collect();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < vs.len() {
+        let mut j = i;
+        while j + 1 < vs.len() && vs[j + 1] == vs[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", vs[i], vs[j])
+        } else {
+            vs[i].to_string()
+        });
+        i = j + 1;
+    }
+    format!("{{{}}}", parts.join(","))
+}
+
+/// An octal game on a graph, every winning move listed.
+pub fn graph_play(code: &GraphCode, spec: &str) -> Result<PlayReport> {
+    report(graph_part(code, spec)?, MoveLimit(None))
+}
+
+/// An octal game on a graph: its connected components are the sum.
+pub fn graph_part(code: &GraphCode, spec: &str) -> Result<Part> {
+    let g = Graph::parse_sum(spec).map_err(Error::Input)?;
+    let comps = g.components(g.all());
+    let mut memo = MemoSolver::new(code);
+    let mut components = Vec::new();
+    for &c in &comps {
+        components.push(Component {
+            component: vertex_list(c),
+            g: memo.value(&g, c)? as u32,
+        });
+    }
+    let game = format!("{} on a graph", code.text);
+    let (code, graph) = (code.clone(), g.clone());
+    let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
+        let comp = comps[i];
+        let mut options = Vec::new();
+        for_each_option(&graph, &code, comp, |rest| options.push(rest));
+        let mut found = Vec::new();
+        for rest in options {
+            if memo.value(&graph, rest)? as u32 == target {
+                found.push(removal(&graph, comp, rest));
+            }
+        }
+        Ok(found)
+    };
+    Ok(Part {
+        game,
+        position: g.spec.clone(),
+        components,
+        moves_to: Box::new(moves_to),
+        not_summable: None,
+        notes: Vec::new(),
+    })
+}
+
+/// Removing `comp & !rest` from a component, in words and numbers.
+fn removal(graph: &Graph, comp: u64, rest: u64) -> (String, String, Play) {
+    let pieces: Vec<String> = graph
+        .components(rest)
+        .into_iter()
+        .map(vertex_list)
+        .collect();
+    let left = match pieces.len() {
+        0 => "nothing".to_string(),
+        _ => and_list(&pieces),
+    };
+    (
+        format!("remove {}, leaving {left}", vertex_list(comp & !rest)),
+        if pieces.is_empty() {
+            "nothing".into()
+        } else {
+            pieces.join("+")
+        },
+        Play::Removed(bits(comp & !rest).collect()),
+    )
+}
+
+/// G of every state of one component's game: the memo solver on a forest,
+/// a dense table (CPU) otherwise.
+enum ArrowValues {
+    Memo(ArrowMemo),
+    Dense(ArrowKernel, Vec<u8>),
+}
+
+impl ArrowValues {
+    fn new(game: &ArrowGame, start: &[u8]) -> Result<ArrowValues> {
+        if game.is_forest() && game.faces.is_empty() {
+            return Ok(ArrowValues::Memo(ArrowMemo::new()));
+        }
+        let kern = ArrowKernel::new(game).map_err(Error::Input)?;
+        let run = solve_dense(game, start, &Backend::Cpu, true, &mut |_| {}, &|_| {})?;
+        Ok(ArrowValues::Dense(kern, run.table.expect("kept")))
+    }
+
+    fn value(&mut self, game: &ArrowGame, marks: &[u8]) -> Result<u32> {
+        match self {
+            ArrowValues::Memo(memo) => {
+                Ok(memo.value_of_state(game, marks).map_err(Error::Run)? as u32)
+            }
+            ArrowValues::Dense(kern, table) => Ok(table[kern.index(marks) as usize] as u32 - 1),
+        }
+    }
+}
+
+/// The Game of Arrows, every winning move listed.
+pub fn arrows_play(spec: &str, state: Option<&str>, trimmed: bool) -> Result<PlayReport> {
+    report(arrows_part(spec, state, trimmed)?, MoveLimit(None))
+}
+
+/// The Game of Arrows: the graph's connected components (those with edges)
+/// are the sum, each from its part of the state.
+pub fn arrows_part(spec: &str, state: Option<&str>, trimmed: bool) -> Result<Part> {
+    let g = Graph::parse_sum(spec).map_err(Error::Input)?;
+    let rule = if trimmed {
+        ArrowRule::Trimmed
+    } else {
+        ArrowRule::Arrows
+    };
+    let whole = ArrowGame::new(&g, rule, Vec::new());
+    let marks = match state {
+        Some(text) => whole.parse_state(text).map_err(Error::Input)?,
+        None => vec![0; whole.edges.len()],
+    };
+    let mut parts = Vec::new();
+    let mut components = Vec::new();
+    for comp in g.components(g.all()) {
+        let edges: Vec<(usize, usize)> = whole
+            .edges
+            .iter()
+            .copied()
+            .filter(|&(u, _)| comp >> u & 1 == 1)
+            .collect();
+        if edges.is_empty() {
+            continue;
+        }
+        let game = ArrowGame::from_edges(g.n(), edges, rule, Vec::new());
+        let sub: Vec<u8> = game
+            .edges
+            .iter()
+            .map(|&(u, v)| marks[whole.edge_index(u, v).expect("an edge of the whole")])
+            .collect();
+        let mut values = ArrowValues::new(&game, &sub)?;
+        let v = values.value(&game, &sub)?;
+        components.push(Component {
+            component: vertex_list(comp),
+            g: v,
+        });
+        parts.push((game, sub, values));
+    }
+    let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
+        let (game, sub, values) = &mut parts[i];
+        arrow_moves(game, sub, &mut |next| {
+            Ok(values.value(game, next)? == target)
+        })
+    };
+    let name = if trimmed {
+        "Trimmed Game of Arrows"
+    } else {
+        "Game of Arrows"
+    };
+    let position = match state {
+        Some(s) if !s.trim().is_empty() => format!("{} from {s}", g.spec),
+        _ => g.spec.clone(),
+    };
+    Ok(Part {
+        game: name.into(),
+        position,
+        components,
+        moves_to: Box::new(moves_to),
+        not_summable: None,
+        notes: Vec::new(),
+    })
+}
+
+/// The arrows that can be marked from `marks` and whose state `wins`.
+fn arrow_moves(
+    game: &ArrowGame,
+    marks: &[u8],
+    wins: &mut dyn FnMut(&[u8]) -> Result<bool>,
+) -> Result<Vec<(String, String, Play)>> {
+    let mut found = Vec::new();
+    for e in 0..game.edges.len() {
+        if marks[e] != 0 {
+            continue;
+        }
+        for mark in [1u8, 2] {
+            let mut next = marks.to_vec();
+            next[e] = mark;
+            if !game.is_state(&next) || !wins(&next)? {
+                continue;
+            }
+            let tail = game.tail(e, mark);
+            let (u, v) = game.edges[e];
+            let head = if tail == u { v } else { u };
+            found.push((
+                format!("mark {tail}>{head}"),
+                game.describe_state(&next),
+                Play::Arrow((tail, head)),
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// The Game of Cycles from a state: one component, won by a move that
+/// completes a cycle cell or leaves a P-position. Its value is the outcome
+/// (0 or 1), not a Grundy value, unless the graph has no faces.
+pub fn cycles_part(spec: &str, faces: Option<&Path>, state: Option<&str>) -> Result<Part> {
+    let game = cycles_game(spec, faces)?;
+    let marks = match state {
+        Some(text) => game.parse_state(text).map_err(Error::Input)?,
+        None => vec![0; game.edges.len()],
+    };
+    let mut values = ArrowValues::new(&game, &marks)?;
+    let value = values.value(&game, &marks)?;
+    let has_faces = !game.faces.is_empty();
+    // With cycle cells only the outcome means anything: 0 P, 1 N.
+    let outcome = move |v: u32| if has_faces { u32::from(v != 0) } else { v };
+    let g = outcome(value);
+    let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
+        arrow_moves(&game, &marks, &mut |next| {
+            // Completing a cell wins: the opponent is left as in a P-position.
+            let after = match game.has_cycle_cell(next) {
+                true => 0,
+                false => outcome(values.value(&game, next)?),
+            };
+            Ok(after == target)
+        })
+    };
+    let why = "the Game of Cycles is not a normal-play game (completing a cycle cell wins at once), \
+               so its positions have no Grundy value to add to other games'";
+    Ok(Part {
+        game: "Game of Cycles".into(),
+        position: match state {
+            Some(s) if !s.trim().is_empty() => format!("{spec} from {s}"),
+            _ => spec.to_string(),
+        },
+        components: vec![Component {
+            component: spec.to_string(),
+            g,
+        }],
+        moves_to: Box::new(moves_to),
+        not_summable: has_faces.then(|| why.to_string()),
+        notes: if has_faces {
+            vec!["on a graph with cycle cells G is the outcome (1: the player to move wins), not a Grundy value".into()]
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// Green Hackenbush on a graph with a ground: one component, the whole
+/// graph; a move cuts an edge and drops what hangs free.
+pub fn hackenbush_part(spec: &str, ground: &str) -> Result<Part> {
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let ground = parse_ground(ground)?;
+    let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    let start = game.start();
+    let g = game.value(start) as u32;
+    let edge_list = |game: &Hackenbush, mask: u64| -> String {
+        let edges: Vec<String> = bits(mask)
+            .map(|e| format!("{}-{}", game.edges[e].0, game.edges[e].1))
+            .collect();
+        if edges.is_empty() {
+            "nothing".into()
+        } else {
+            edges.join(",")
+        }
+    };
+    let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
+        let mut found = Vec::new();
+        for e in bits(start) {
+            let next = game.grounded(start & !(1 << e));
+            if game.value(next) as u32 != target {
+                continue;
+            }
+            let (u, v) = game.edges[e];
+            let dropped = (start & !(1 << e) & !next).count_ones();
+            let text = match dropped {
+                0 => format!("cut {u}-{v}"),
+                k => format!(
+                    "cut {u}-{v} ({k} more edge{} fall)",
+                    if k == 1 { "" } else { "s" }
+                ),
+            };
+            found.push((text, edge_list(&game, next), Play::Cut((u, v))));
+        }
+        Ok(found)
+    };
+    let ground_text: Vec<String> = ground.iter().map(usize::to_string).collect();
+    Ok(Part {
+        game: "green Hackenbush".into(),
+        position: format!("{spec} grounded at {}", ground_text.join(",")),
+        components: vec![Component {
+            component: spec.to_string(),
+            g,
+        }],
+        moves_to: Box::new(moves_to),
+        not_summable: None,
+        notes: Vec::new(),
+    })
+}

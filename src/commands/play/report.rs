@@ -1,0 +1,218 @@
+//! What `play` reports of a position, whatever its games: the components'
+//! values, the nim-sum, the outcome and the winning moves. Each family
+//! hands over a `Part` (its components and a way to find the moves of one
+//! of them to a given value); a sum of games is the parts side by side.
+
+use serde::Serialize;
+
+pub use crate::cli::MoveLimit;
+use crate::error::Result;
+
+/// One component of the position and its value.
+#[derive(Serialize)]
+pub struct Component {
+    pub component: String,
+    pub g: u32,
+}
+
+/// A move to a P-position.
+#[derive(Serialize)]
+pub struct WinningMove {
+    /// Index into `components`.
+    pub component: usize,
+    /// The move in words.
+    pub text: String,
+    /// What the component becomes.
+    pub to: String,
+    /// The component's value after the move: its value xor the nim-sum.
+    pub g: u32,
+    /// The move for scripts: heaps left, vertices removed, the arrow
+    /// (tail, head), the edge cut, or the boxes left.
+    #[serde(flatten)]
+    pub play: Play,
+}
+
+/// A move in numbers.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Play {
+    /// Heaps the heap (or the Delete Nim position) is left as.
+    Left(Vec<u64>),
+    /// Vertices removed.
+    Removed(Vec<usize>),
+    /// The arrow marked: (tail, head).
+    Arrow((usize, usize)),
+    /// The Hackenbush edge cut: (u, v).
+    Cut((usize, usize)),
+    /// The boxes a box is cut into (sides sorted).
+    Boxes(Vec<Vec<u32>>),
+}
+
+/// What `play` reports.
+#[derive(Serialize)]
+pub struct PlayReport {
+    pub game: String,
+    pub position: String,
+    pub components: Vec<Component>,
+    pub nim_sum: u32,
+    /// N: the player to move wins; P: the player to move loses.
+    pub outcome: &'static str,
+    /// Every move to a P-position.
+    pub winning_moves_total: usize,
+    /// The first of them, up to `--limit`.
+    pub winning_moves: Vec<WinningMove>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The moves of component `i` that leave it worth `target`: (in words,
+/// what it becomes, in numbers); notes about the search go to the list.
+pub type MovesTo = dyn FnMut(usize, u32, &mut Vec<String>) -> Result<Vec<(String, String, Play)>>;
+
+/// One game's share of a position.
+pub struct Part {
+    pub game: String,
+    pub position: String,
+    pub components: Vec<Component>,
+    pub moves_to: Box<MovesTo>,
+    /// Why the game cannot stand beside others in a sum (its values are
+    /// not Grundy values), if so.
+    pub not_summable: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// The report of one game's position.
+pub fn report(part: Part, limit: MoveLimit) -> Result<PlayReport> {
+    let (game, position) = (part.game.clone(), part.position.clone());
+    let mut r = sum_report(vec![part], limit, false)?;
+    (r.game, r.position) = (game, position);
+    Ok(r)
+}
+
+/// The report of a sum of parts; with `labelled`, each component is named
+/// with its game.
+pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Result<PlayReport> {
+    let mut components = Vec::new();
+    let mut owners = Vec::new();
+    let mut notes = Vec::new();
+    for (p, part) in parts.iter_mut().enumerate() {
+        notes.append(&mut part.notes);
+        for (i, c) in part.components.drain(..).enumerate() {
+            let component = match labelled {
+                true => format!("{}: {}", part.game, c.component),
+                false => c.component,
+            };
+            components.push(Component { component, g: c.g });
+            owners.push((p, i));
+        }
+    }
+    let nim_sum = components.iter().fold(0, |s, c| s ^ c.g);
+    let mut winning_moves = Vec::new();
+    let mut total = 0;
+    // The recipe finds the components whose value drops; a component may
+    // also have an option worth more than itself, so every component is
+    // searched for options worth g xor nim-sum.
+    for (k, c) in components.iter().enumerate() {
+        if nim_sum == 0 {
+            break;
+        }
+        let (p, i) = owners[k];
+        let target = c.g ^ nim_sum;
+        let found = (parts[p].moves_to)(i, target, &mut notes)?;
+        total += found.len();
+        let room = limit
+            .0
+            .map_or(usize::MAX, |l| l.saturating_sub(winning_moves.len()));
+        winning_moves.extend(
+            found
+                .into_iter()
+                .take(room)
+                .map(|(text, to, play)| WinningMove {
+                    component: k,
+                    text,
+                    to,
+                    g: target,
+                    play,
+                }),
+        );
+    }
+    let position: Vec<String> = parts
+        .iter()
+        .map(|p| format!("{} ({})", p.game, p.position))
+        .collect();
+    Ok(PlayReport {
+        game: "sum of games".into(),
+        position: position.join(" + "),
+        components,
+        nim_sum,
+        outcome: if nim_sum == 0 { "P" } else { "N" },
+        winning_moves_total: total,
+        winning_moves,
+        notes,
+    })
+}
+
+pub fn print_report(r: &PlayReport) {
+    crate::outln!("game        {}", r.game);
+    crate::outln!("position    {}", r.position);
+    let width = r
+        .components
+        .iter()
+        .map(|c| c.component.chars().count())
+        .max();
+    let width = width.unwrap_or(0).max(24);
+    for (i, c) in r.components.iter().enumerate() {
+        let label = if i == 0 { "components" } else { "" };
+        crate::outln!("{label:<11} {:<width$} G = {}", c.component, c.g);
+    }
+    let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
+    crate::outln!(
+        "nim-sum     {} = {}",
+        if values.is_empty() {
+            "(no component)".into()
+        } else {
+            values.join(" xor ")
+        },
+        r.nim_sum
+    );
+    if r.outcome == "P" {
+        crate::outln!(
+            "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
+        );
+    } else {
+        let total = r.winning_moves_total;
+        crate::outln!(
+            "outcome     N: the player to move wins; {total} winning move{} (moves to a P-position){}",
+            if total == 1 { "" } else { "s" },
+            if r.winning_moves.len() < total {
+                format!(
+                    ", the first {} listed (--limit all lists every one)",
+                    r.winning_moves.len()
+                )
+            } else {
+                String::new()
+            }
+        );
+        for m in &r.winning_moves {
+            crate::outln!(
+                "  in {} (G {} -> {}): {}",
+                r.components[m.component].component,
+                r.components[m.component].g,
+                m.g,
+                m.text
+            );
+        }
+    }
+    for note in &r.notes {
+        crate::outln!("note        {note}");
+    }
+}
+
+/// "1, 4 and 6".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,187 @@
+//! Games over tuples: Grundy's game on rectangles and boxes (each box a
+//! component; a cut leaves two) and the Delete Nim rules (the whole tuple
+//! of heaps one component: a move changes several heaps at once).
+
+use super::report::{Component, Part, Play, and_list};
+use crate::engine::Backend;
+use crate::engine::tuple_table::solve;
+use crate::error::{Error, Result};
+use crate::game::delete_nim::{DeleteMove, DeleteNim, Rule};
+use crate::game::rect::{Rect, box_name};
+use crate::kernel::tuples::TupleKernel;
+
+/// `3x5,2x7` (or `3x5+2x7`): boxes with 2 or 3 sides each, all alike.
+pub fn parse_boxes(text: &str) -> Result<Vec<Vec<u32>>> {
+    let bad = |why: String| {
+        Error::Input(format!(
+            "bad boxes '{text}': {why}; expected rectangles like 3x5,2x7 or boxes like 2x3x4"
+        ))
+    };
+    let mut boxes = Vec::new();
+    for piece in text.split([',', '+']) {
+        let sides = piece
+            .trim()
+            .split('x')
+            .map(|s| s.trim().parse::<u32>().ok().filter(|&v| v >= 1))
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{}' is not a box of sides 1 or more",
+                    piece.trim()
+                ))
+            })?;
+        boxes.push(sides);
+    }
+    let dims = boxes[0].len();
+    if !(2..=3).contains(&dims) || boxes.iter().any(|b| b.len() != dims) {
+        return Err(bad(
+            "every box needs the same number of sides, 2 or 3".into()
+        ));
+    }
+    Ok(boxes)
+}
+
+/// A table of every box with sides up to the largest given (CPU).
+fn tuple_table(kern: &TupleKernel) -> Result<Vec<u32>> {
+    Ok(solve(kern, &Backend::Cpu, &mut |_| {}, &|_| {})?.table)
+}
+
+/// Boxes of Grundy's game on rectangles (or boxes) side by side.
+pub fn rect_part(boxes_text: &str, min_diff: u32) -> Result<Part> {
+    let boxes = parse_boxes(boxes_text)?;
+    let rect = Rect::new(boxes[0].len(), min_diff).map_err(Error::Input)?;
+    let max = boxes.iter().flatten().copied().max().unwrap_or(1);
+    let kern = TupleKernel::rect(rect.clone(), max).map_err(Error::Input)?;
+    let table = tuple_table(&kern)?;
+    let value = move |sides: &[u32]| {
+        let mut s = sides.to_vec();
+        s.sort_unstable();
+        table[kern.space.rank(&s) as usize]
+    };
+    let components = boxes
+        .iter()
+        .map(|b| Component {
+            component: box_name(b),
+            g: value(b),
+        })
+        .collect();
+    let names: Vec<String> = boxes.iter().map(|b| box_name(b)).collect();
+    let boxes_dims = rect.dims;
+    let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
+        let from = &boxes[i];
+        let mut found = Vec::new();
+        for (a, b) in rect.cuts_of(from) {
+            if value(&a) ^ value(&b) == target {
+                let (na, nb) = (box_name(&a), box_name(&b));
+                let text = format!("cut {} into {na} and {nb}", box_name(from));
+                found.push((text, format!("{na}+{nb}"), Play::Boxes(vec![a, b])));
+            }
+        }
+        Ok(found)
+    };
+    let game = match (boxes_dims, min_diff) {
+        (2, 1) => "Grundy's game on rectangles".to_string(),
+        (3, 1) => "Grundy's game on boxes".to_string(),
+        (2, d) => format!("Grundy's game on rectangles, pieces differing by {d}"),
+        (_, d) => format!("Grundy's game on boxes, pieces differing by {d}"),
+    };
+    Ok(Part {
+        game,
+        position: names.join(" + "),
+        components,
+        moves_to: Box::new(moves_to),
+        not_summable: None,
+        notes: Vec::new(),
+    })
+}
+
+/// `4,6` → [4, 6]: heaps of a Delete Nim position (empty heaps only in
+/// Delete Nim itself).
+fn parse_tuple(text: &str) -> Result<Vec<u32>> {
+    text.split([',', '+'])
+        .map(|t| {
+            t.trim().parse::<u32>().map_err(|_| {
+                Error::Input(format!(
+                    "bad heaps '{text}': '{}' is not a heap; expected whole numbers like 4,6",
+                    t.trim()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A Delete Nim position: the tuple is one component.
+pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result<Part> {
+    let heaps = parse_tuple(heaps_text)?;
+    let game = DeleteNim::new(rule, heaps.len(), k)
+        .map_err(|e| Error::Input(format!("{} heaps given: {e}", heaps.len())))?;
+    let shift = game.shift();
+    if shift == 0 && heaps.contains(&0) {
+        return Err(Error::Input(format!(
+            "bad heaps '{heaps_text}': the {} rule's heaps are never empty; expected heaps of 1 or more",
+            rule.name()
+        )));
+    }
+    let max = heaps.iter().copied().max().unwrap_or(1).max(1);
+    let kern = TupleKernel::delete_nim(game.clone(), max, true).map_err(Error::Input)?;
+    let table = tuple_table(&kern)?;
+    let value = move |stored: &[u32]| table[kern.space.rank(stored) as usize];
+    let mut stored: Vec<u32> = heaps.iter().map(|h| h + shift).collect();
+    stored.sort_unstable();
+    let name = heaps_name(&stored, shift);
+    let component = Component {
+        component: name.clone(),
+        g: value(&stored),
+    };
+    let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
+        let mut found = Vec::new();
+        for option in game.options(&stored) {
+            if value(&option.left) == target {
+                let left = option.left.iter().map(|&h| (h - shift) as u64).collect();
+                let to = heaps_name(&option.left, shift);
+                found.push((delete_text(&option, shift), to, Play::Left(left)));
+            }
+        }
+        Ok(found)
+    };
+    Ok(Part {
+        game: format!("Delete Nim, rule {}", rule.name()),
+        position: name,
+        components: vec![component],
+        moves_to: Box::new(moves_to),
+        not_summable: None,
+        notes: Vec::new(),
+    })
+}
+
+/// Heaps as the user writes them (stored sizes less `shift`): `4,6`.
+fn heaps_name(stored: &[u32], shift: u32) -> String {
+    let heaps: Vec<String> = stored.iter().map(|h| (h - shift).to_string()).collect();
+    heaps.join(",")
+}
+
+/// A Delete Nim move in words, in the user's sizes.
+fn delete_text(option: &DeleteMove, shift: u32) -> String {
+    let deleted: Vec<String> = option
+        .deleted
+        .iter()
+        .map(|h| (h - shift).to_string())
+        .collect();
+    let splits: Vec<String> = option
+        .split
+        .iter()
+        .map(|(h, parts)| {
+            let parts: Vec<String> = parts.iter().map(|p| (p - shift).to_string()).collect();
+            match shift {
+                // Delete Nim: a token is taken, the rest split (parts may be empty).
+                1 => format!(
+                    "take a token from {} and split the rest into {}",
+                    h - shift,
+                    and_list(&parts)
+                ),
+                _ => format!("split {h} into {}", and_list(&parts)),
+            }
+        })
+        .collect();
+    format!("delete {}, {}", and_list(&deleted), and_list(&splits))
+}
