@@ -363,7 +363,14 @@ Examples:\n  grundy graph 0.03 --graph grid:3x5 --moves\n  \
 grundy graph 0.33 --graph pode:1,2,2,5 --json\n  \
 grundy graph 0.33 --graph grid:4x5 --out output/grid4x5.csv\n  \
 grundy graph 0.33 --graph grid:5x6 --solver memo --json\n  \
-grundy graph 0.137 --graph 'IheA@GUAo'";
+grundy graph 0.137 --graph 'IheA@GUAo'\n  \
+grundy graph 0.33 --graphs trees:14 --out trees14.csv\n  \
+geng -c 7 | grundy graph 0.03 --graphs - --out connected7.csv\n\n\
+Batches (--graphs): one row per graph, graph6,vertices,edges,g,outcome (then moves with --moves, and \
+spec for spiders, grids and specs read from a file), the graphs in parallel on every core, each \
+thread's memo kept across graphs. trees:N lists every unlabelled tree on N vertices once (OEIS \
+A000055), spiders:N every spider (a centre and three or more legs) on N vertices, grids:MAXV every \
+grid RxC (R <= C) with at most MAXV vertices.";
 
 const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
 size; with --min-diff D the pieces' sides along the cut must differ by at least D (D = 1 is Grundy's \
@@ -398,14 +405,21 @@ Examples:\n  grundy arrows --graph pode:3,3,3\n  \
 grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \
 grundy arrows --graph tree:0,0,1,1,2 --trim\n  \
 grundy arrows --spiders 40 --out output/spiders-40.csv\n  \
-grundy arrows --spiders 12 --legs 4 --trimmed --out output/spiders4-12.csv";
+grundy arrows --spiders 12 --legs 4 --trimmed --out output/spiders4-12.csv\n  \
+grundy arrows --graphs trees:12 --out arrows-trees12.csv\n\n\
+--graphs SOURCE: one row per graph from the empty state, graph6,vertices,edges,g,outcome[,spec] \
+(SOURCE: a file of graph6 lines or specs, - for stdin, trees:N, spiders:N, grids:MAXV).";
 
 const CYCLES_HELP: &str = "The Game of Arrows on a plane graph, where a player who completes a cycle \
 cell (a bounded face whose edges all point the same way round) wins at once. Faces: built in for \
 cycle:N, grid:RxC and wheel:N; otherwise --faces FILE, one cycle of vertices per line. The value \
 reported is the outcome (N: the first player wins); a Grundy value only when there is no face.\n\n\
 Examples:\n  grundy cycles --graph wheel:5\n  grundy cycles --graph grid:2x3 --json\n  \
-grundy cycles --graph edges:house.txt --faces house-faces.txt";
+grundy cycles --graph edges:house.txt --faces house-faces.txt\n  \
+grundy cycles --graphs grids:12 --out cycles-grids.csv\n\n\
+--graphs SOURCE: one row per plane graph from the empty state, graph6,vertices,edges,g,outcome,faces[,spec] \
+(g empty where there are faces). A file line is a spec (cycle:, grid:, wheel: bring their faces) or a \
+graph followed by its faces, such as 'Ds_ 0,1,2;0,2,3,4'; grids:MAXV generates every grid.";
 
 const HACKENBUSH_HELP: &str = "Green Hackenbush: a move cuts one edge; whatever is no longer connected \
 to the ground falls away. The ground vertices (--ground) count as one. A bamboo stalk of n edges is \
@@ -419,8 +433,16 @@ pub struct GraphArgs {
     /// The octal code, e.g. 0.33, 0.03, 0.137.
     pub code: String,
     /// The graph: path:N, cycle:N, grid:RxC, pode:..., bipode:.../.../k, tree:..., edges:FILE, graph6.
-    #[arg(long, short = 'g', value_name = "SPEC")]
-    pub graph: String,
+    #[arg(
+        long,
+        short = 'g',
+        value_name = "SPEC",
+        required_unless_present = "graphs"
+    )]
+    pub graph: Option<String>,
+    /// Many graphs, one CSV row each (graph6,vertices,edges,g,outcome[,moves]): a file of graph6 lines (nauty's geng) or graph specs, - for stdin, or trees:N (every tree on N vertices), spiders:N (every spider on N vertices), grids:MAXV (every grid up to MAXV vertices).
+    #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "plot"])]
+    pub graphs: Option<String>,
     /// Where to compute the dense table: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
@@ -767,9 +789,12 @@ pub struct ArrowsArgs {
         long,
         short = 'g',
         value_name = "SPEC",
-        required_unless_present = "spiders"
+        required_unless_present_any = ["spiders", "graphs"]
     )]
     pub graph: Option<String>,
+    /// Many graphs, one CSV row each from the empty state: a file of graph6 lines or specs, - for stdin, trees:N, spiders:N or grids:MAXV.
+    #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "spiders", "trim", "state"])]
+    pub graphs: Option<String>,
     /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
     #[arg(long)]
     pub trimmed: bool,
@@ -794,8 +819,19 @@ pub struct ArrowsArgs {
 #[derive(Args, Debug)]
 pub struct CyclesArgs {
     /// The plane graph.
-    #[arg(long, short = 'g', value_name = "SPEC")]
-    pub graph: String,
+    #[arg(
+        long,
+        short = 'g',
+        value_name = "SPEC",
+        required_unless_present = "graphs"
+    )]
+    pub graph: Option<String>,
+    /// Many plane graphs, one CSV row each from the empty state: a file with one graph per line (a spec, or graph6 followed by its faces as 0,1,2;1,2,3), - for stdin, or grids:MAXV.
+    #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "faces", "state"])]
+    pub graphs: Option<String>,
+    /// Write the rows of --graphs here (- for stdout).
+    #[arg(long, value_name = "PATH", requires = "graphs")]
+    pub out: Option<PathBuf>,
     /// Its bounded faces: one cycle of vertices per line (built in for cycle, grid, wheel).
     #[arg(long, value_name = "FILE")]
     pub faces: Option<PathBuf>,

@@ -5,10 +5,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{plot_table, print_json, progress_bar, reject_stdout_clash};
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
+use crate::engine::graph_batch::BatchGame;
 use crate::engine::hackenbush::Hackenbush;
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
@@ -96,6 +98,18 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
     reject_stdout_clash(args.table.output.json, args.table.output.out.as_deref())?;
     if let Some(max) = args.spiders {
         return spider_table(args, max);
+    }
+    if let Some(source) = &args.graphs {
+        let output = &args.table.output;
+        let batch = BatchOutput {
+            out: output.out.as_deref(),
+            json: output.json,
+            quiet: args.table.quiet,
+        };
+        let game = BatchGame::Arrows {
+            trimmed: args.trimmed,
+        };
+        return run_batch(game, game_name(args).into(), source, batch);
     }
     if let Some(path) = &args.table.output.plot {
         return Err(Error::Input(format!(
@@ -397,7 +411,16 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
 }
 
 pub fn cycles(args: &CyclesArgs) -> Result<()> {
-    let game = cycles_game(&args.graph, args.faces.as_deref())?;
+    if let Some(source) = &args.graphs {
+        let batch = BatchOutput {
+            out: args.out.as_deref(),
+            json: args.json,
+            quiet: args.quiet,
+        };
+        return run_batch(BatchGame::Cycles, "Game of Cycles".into(), source, batch);
+    }
+    let spec = args.graph.as_deref().unwrap_or_default();
+    let game = cycles_game(spec, args.faces.as_deref())?;
     let start = match &args.state {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
@@ -406,7 +429,7 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
-        graph: args.graph.clone(),
+        graph: spec.to_string(),
         vertices: game.n,
         edges: game.edges.len(),
         state: game.describe_state(&start),

@@ -5,8 +5,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
+use crate::engine::graph_batch::BatchGame;
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
 use crate::engine::graph_memo::{MemoSolver, Record};
 use crate::engine::graph_reach::solve_reachable;
@@ -46,7 +48,20 @@ pub struct GraphSummary {
 pub fn graph(args: &GraphArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
-    let g = Graph::parse(&args.graph).map_err(Error::Input)?;
+    if let Some(source) = &args.graphs {
+        let name = code.text.clone();
+        let game = BatchGame::Octal {
+            code,
+            moves: args.moves,
+        };
+        let output = BatchOutput {
+            out: args.out.as_deref(),
+            json: args.json,
+            quiet: args.quiet,
+        };
+        return run_batch(game, name, source, output);
+    }
+    let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
     let solver = pick_solver(&g, &code, args.solver, args.moves);
     let plot = PlotTarget::optional(args.plot.as_deref())?;
     let quiet = args.quiet;
@@ -66,7 +81,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         ..solved.summary
     };
     if let Some(target) = &plot {
-        plot_graph(target, args, &g, &code, &solved.rows, &solved.corners)?;
+        plot_graph(target, &g, &code, &solved.rows, &solved.corners)?;
     }
     if let Some(path) = &args.out {
         write_rows(path, &solved.rows, args.moves)?;
@@ -213,7 +228,6 @@ fn run_dense(
 /// The plot: a grid's corner sub-grids, else values by level.
 fn plot_graph(
     target: &PlotTarget,
-    args: &GraphArgs,
     g: &Graph,
     code: &GraphCode,
     rows: &Rows,
@@ -247,7 +261,7 @@ fn plot_graph(
         Rows::Reached(..) => "positions reachable from the whole graph",
         Rows::Subsets(..) => "every vertex subset",
     };
-    let title = format!("{} on {}: {what}", code.text, args.graph);
+    let title = format!("{} on {}: {what}", code.text, g.spec);
     plot::chart(target, &plot::level_chart(title, "vertices left", pairs))
 }
 

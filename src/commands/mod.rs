@@ -2,6 +2,7 @@
 
 pub mod edges;
 pub mod graph;
+pub mod graph_batches;
 pub mod output;
 pub mod play;
 pub mod sequence;
@@ -67,10 +68,8 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
         Command::DeleteNim(a) => table_outputs(&a.table.output),
         Command::Arrows(a) => table_outputs(&a.table.output),
         Command::Bench(a) => vec![("--out", a.out.as_deref())],
-        Command::Cycles(_)
-        | Command::Hackenbush(_)
-        | Command::Play(_)
-        | Command::Completions(_) => Vec::new(),
+        Command::Cycles(a) => vec![("--out", a.out.as_deref())],
+        Command::Hackenbush(_) | Command::Play(_) | Command::Completions(_) => Vec::new(),
     }
 }
 

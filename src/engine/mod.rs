@@ -5,6 +5,7 @@ pub mod arrows_memo;
 pub mod backend;
 pub mod checkpoint;
 pub mod general;
+pub mod graph_batch;
 pub mod graph_dense;
 pub mod graph_memo;
 pub mod graph_reach;

@@ -7,6 +7,7 @@ pub mod arrows;
 pub mod connected_sets;
 pub mod graph;
 pub mod graph_code;
+pub mod graph_families;
 
 pub use graph::Graph;
 pub use graph_code::GraphCode;
