@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::engine::BackendChoice;
 pub use crate::engine::graph_solve::Solver;
 use crate::engine::sequence::Algorithm;
-use crate::export::Format;
+use crate::export::{Format, TableFormat};
 
 /// `grundy --version`: the crate version and the wgpu backends this build
 /// carries (Vulkan on Linux and Windows, Metal on macOS, DX12 on Windows).
@@ -482,9 +482,12 @@ pub struct PodesArgs {
 /// Where a table goes.
 #[derive(Args, Debug)]
 pub struct TableOutput {
-    /// Write the table as CSV here (- for stdout).
+    /// Write the table here (- for stdout), as --format says.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// The table's format for --out: csv, or latex (a tabular a paper can \input; tables of G over two coordinates as a matrix).
+    #[arg(long, value_enum, default_value = "csv", requires = "out")]
+    pub format: TableFormat,
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
@@ -624,6 +627,9 @@ pub struct SurveyArgs {
     /// Write the rows here (- for stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// The rows' format for --out: csv, or latex (a tabular a paper can \input). A shard's part is always CSV.
+    #[arg(long, value_enum, default_value = "csv", requires = "out")]
+    pub format: TableFormat,
     /// Draw each code's period (log scale), certified or apparent, here: SVG or PNG by the extension.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
@@ -663,6 +669,9 @@ pub struct MergeArgs {
     /// The parts, written by `survey --shard K/N --out PART`.
     #[arg(value_name = "PART", required = true)]
     pub parts: Vec<PathBuf>,
+    /// The merged file's format: csv (what one run writes), or latex.
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: TableFormat,
     /// No summary line.
     #[arg(long, short = 'q')]
     pub quiet: bool,

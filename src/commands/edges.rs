@@ -320,7 +320,8 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     let seconds = begin.elapsed().as_secs_f64();
     let names = &["a", "b", "c", "d"][..args.legs];
     if let Some(path) = &args.table.output.out {
-        export::write_to(path, |w| {
+        let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
+        export::write_table(path, args.table.output.format, &what, |w| {
             writeln!(w, "{},g", names.join(","))?;
             for (legs, g) in rows.iter().zip(&values) {
                 let cols: Vec<String> = legs.iter().map(usize::to_string).collect();

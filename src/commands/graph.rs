@@ -16,7 +16,7 @@ use crate::engine::graph_solve::{Solver, corner_masks, pick_solver, solve_memo};
 use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
-use crate::export;
+use crate::export::{self, TableFormat};
 use crate::game::GraphCode;
 use crate::game::graph::{self, Graph, MAX_VERTICES};
 use crate::plot::{self, PlotTarget};
@@ -512,7 +512,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         }
     };
     if let Some(path) = &output.out {
-        write_podes(path, &rows, long, &lengths)?;
+        write_podes((path, output.format), &rows, long, &lengths)?;
     }
     if let Some(target) = &plot {
         let names: Vec<&str> = match long {
@@ -549,7 +549,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
 
 /// `--out`: the legs (and long legs, or each length's count) and G.
 fn write_podes(
-    path: &Path,
+    (path, format): (&Path, TableFormat),
     rows: &[(Vec<usize>, u8)],
     long: bool,
     lengths: &[String],
@@ -558,7 +558,7 @@ fn write_podes(
         true => "legs,long_legs".to_string(),
         false => format!("legs,{}", lengths.join(",")),
     };
-    export::write_to(path, |w| {
+    export::write_table(path, format, "G of k-podes", |w| {
         writeln!(w, "{header},g")?;
         for (counts, v) in rows {
             let k: usize = counts.iter().sum();
@@ -640,7 +640,11 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     }
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &output.out {
-        export::write_to(path, |w| {
+        let what = format!(
+            "G of bipodes of {} with a middle chain of {} edges",
+            code.text, args.middle
+        );
+        export::write_table(path, output.format, &what, |w| {
             writeln!(w, "a1,a2,b1,b2,g")?;
             for ([a1, a2, b1, b2], v) in &rows {
                 writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;

@@ -186,7 +186,11 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         Some(path) => Some(SequenceWriter::create(
             path,
             args.format,
-            &code.text,
+            &match args.format {
+                // CGSuite reads its own digits (&N; past V).
+                crate::export::Format::Cgsuite => code.cgsuite_text(),
+                _ => code.text.clone(),
+            },
             code.min_diff,
             plan.target + 1,
         )?),

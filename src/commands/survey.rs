@@ -12,7 +12,7 @@ use crate::engine::sequence::rare_code_for;
 use crate::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
-use crate::export;
+use crate::export::{self, TableFormat};
 use crate::game::Code;
 use crate::gpu::GpuCounters;
 use crate::plot::{self, PlotTarget};
@@ -148,11 +148,16 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
         let csv = rows_csv(&run.rows)?;
-        let text = match shard {
-            Some(shard) => survey_parts::part_text(part_header(args, shard, &list), &csv)?,
-            None => csv,
-        };
-        export::write_to(path, |w| w.write_all(text.as_bytes()))?;
+        match shard {
+            Some(shard) => {
+                let text = survey_parts::part_text(part_header(args, shard, &list), &csv)?;
+                export::write_to(path, |w| w.write_all(text.as_bytes()))?;
+            }
+            None => {
+                let what = format!("a survey of {} codes to heap {n}", list.len());
+                export::write_table(path, args.format, &what, |w| w.write_all(csv.as_bytes()))?;
+            }
+        }
     }
     if let Some(target) = &plot {
         let title = format!("Periods of {} codes to heap {n}", run.rows.len());
@@ -179,6 +184,12 @@ fn shard_codes(args: &SurveyArgs, shard: Shard, list: &[Code]) -> Result<Vec<Cod
     if args.out.is_none() {
         return Err(Error::Input(format!(
             "--shard {shard}: a shard's rows are a part for `survey merge`; expected --out PART"
+        )));
+    }
+    if args.format != TableFormat::Csv {
+        return Err(Error::Input(format!(
+            "--shard {shard} --format latex: a part is CSV, for `survey merge`; expected \
+             `survey merge --format latex OUT PART...` for a LaTeX table"
         )));
     }
     if shard.count as usize > list.len() {

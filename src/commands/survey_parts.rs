@@ -195,8 +195,14 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let ordered = in_shard_order(&parts)?;
     let text = interleave(&ordered)?;
-    export::write_to(&args.out, |w| w.write_all(text.as_bytes()))?;
     let header = &ordered[0].header;
+    let what = format!(
+        "a survey of {} codes to heap {}",
+        header.list_codes, header.n
+    );
+    export::write_table(&args.out, args.format, &what, |w| {
+        w.write_all(text.as_bytes())
+    })?;
     if !args.quiet && args.out != Path::new("-") {
         crate::outln!(
             "merged {} parts: {} codes to heap {} in {}",

@@ -34,6 +34,20 @@ pub struct TableLabels {
     pub min_diff: Option<u32>,
 }
 
+impl TableLabels {
+    /// The game in words, for a table's caption.
+    fn describe(&self) -> String {
+        match (self.game, self.rule, self.dims) {
+            ("rect", _, Some(3)) => "Grundy's game on boxes".into(),
+            ("rect", _, _) => "Grundy's game on rectangles".into(),
+            (_, Some(rule), _) => {
+                format!("Delete Nim, rule {rule}, {} heaps", self.heaps.unwrap_or(2))
+            }
+            (game, _, _) => game.into(),
+        }
+    }
+}
+
 /// The JSON summary of a rectangle or Delete Nim table.
 #[derive(Serialize)]
 pub struct TupleSummary {
@@ -118,7 +132,14 @@ fn table(
     bar.finish_and_clear();
 
     if let Some(path) = &args.output.out {
-        export::write_to(path, |w| write_csv(w, kern, &run.table, header, shift))?;
+        let what = format!(
+            "G of {} up to {}",
+            labels.describe(),
+            kern.space.max - shift
+        );
+        export::write_table(path, args.output.format, &what, |w| {
+            write_csv(w, kern, &run.table, header, shift)
+        })?;
     }
     if let Some(target) = &plot {
         let mut coords = Vec::new();

@@ -2,6 +2,7 @@
 //! name and renamed when complete, so an interrupted run never leaves a
 //! truncated file that looks whole.
 
+pub mod latex;
 pub mod target;
 
 use std::fs::{File, OpenOptions};
@@ -22,6 +23,36 @@ pub enum Format {
     Digits,
     /// Little-endian u16 values after a one-line text header (`grundy u16le v1 code=... count=...`).
     Raw,
+    /// A LaTeX tabular, ten values per row, for a paper to \input.
+    Latex,
+    /// A CGScript list `[0, 0, 1, ...]` that CGSuite reads back, under a comment naming the code.
+    Cgsuite,
+}
+
+/// How a table (rows of coordinates and values) is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// CSV with a header row.
+    Csv,
+    /// A LaTeX tabular for a paper to \input (a matrix for tables of G over two coordinates).
+    Latex,
+}
+
+/// Writes a table to `path` in `format`: `write` writes its CSV; LaTeX is
+/// made from that CSV, `what` its comment line.
+pub fn write_table(
+    path: &Path,
+    format: TableFormat,
+    what: &str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    if format == TableFormat::Csv {
+        return write_to(path, write);
+    }
+    let mut csv = Vec::new();
+    write(&mut csv)?;
+    let tex = latex::from_csv(&csv, what).map_err(Error::Run)?;
+    write_to(path, |w| w.write_all(tex.as_bytes()))
 }
 
 /// A file that appears under its name only once `commit` is called; a
@@ -227,6 +258,16 @@ fn write_heap_rows<T: Copy + Into<u32>>(
             }
             Format::Digits => out.write_all(nim_digit(v as u16).as_bytes())?,
             Format::Raw => out.write_all(&(v as u16).to_le_bytes())?,
+            Format::Latex => out.write_all(latex::sequence_cell(n, v).as_bytes())?,
+            Format::Cgsuite => {
+                // Twenty values a line; a comma before every value but the first.
+                let sep = match (n, n % 20) {
+                    (0, _) => "",
+                    (_, 0) => ",\n ",
+                    _ => ", ",
+                };
+                write!(out, "{sep}{v}")?
+            }
         }
     }
     Ok(())
@@ -254,18 +295,29 @@ fn write_header(
     min_diff: u32,
     count: u64,
 ) -> io::Result<u64> {
+    let name = match min_diff {
+        0 => code.to_string(),
+        d => format!("{code} with --min-diff {d}"),
+    };
     let header = match format {
         Format::Csv => "n,g\n".to_string(),
         Format::Raw => raw_header(code, min_diff, count),
         Format::Bfile | Format::Digits => String::new(),
+        Format::Latex => latex::sequence_header(&format!("G(n) of {name}, one row per ten heaps")),
+        Format::Cgsuite => format!(
+            "// grundy {}: nim values of TakeAndBreak(\"{name}\") from heap 0, a CGScript list\n[",
+            env!("CARGO_PKG_VERSION")
+        ),
     };
     out.write_all(header.as_bytes())?;
     Ok(header.len() as u64)
 }
 
-fn write_trailer(out: &mut dyn Write, format: Format) -> io::Result<()> {
+fn write_trailer(out: &mut dyn Write, format: Format, count: usize) -> io::Result<()> {
     match format {
         Format::Digits => writeln!(out),
+        Format::Latex => out.write_all(latex::sequence_trailer(count).as_bytes()),
+        Format::Cgsuite => writeln!(out, "]"),
         _ => Ok(()),
     }
 }
@@ -370,7 +422,7 @@ impl SequenceWriter {
 
     /// Ends the table: trailer, the raw header's count, rename into place.
     pub fn finish(mut self) -> Result<()> {
-        write_trailer(self.sink.writer(), self.format)?;
+        write_trailer(self.sink.writer(), self.format, self.written)?;
         match self.sink {
             Sink::Stdout(mut w) => {
                 w.flush()?;

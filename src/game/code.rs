@@ -48,6 +48,32 @@ impl Digit {
         (heaps < 64 && self.counts >> heaps & 1 == 1) || self.at_least.is_some_and(|k| heaps >= k)
     }
 
+    /// The digit as CGSuite writes it.
+    pub fn cgsuite_text(&self) -> String {
+        let base = match self.at_least {
+            None if self.counts < 32 => {
+                let c = char::from_digit(self.counts as u32, 32).unwrap_or('0');
+                c.to_ascii_uppercase().to_string()
+            }
+            None => format!("&{};", self.counts),
+            Some(k) => {
+                let mut list: Vec<String> = (0..k.min(64))
+                    .filter(|&i| self.allows(i))
+                    .map(|i| i.to_string())
+                    .collect();
+                list.push(format!("{k}+"));
+                format!("{{{}}}", list.join(","))
+            }
+        };
+        let modifier = match self.modifier {
+            Modifier::Plain => "",
+            Modifier::Distinct => "!",
+            Modifier::NotAllEqual => "?",
+            Modifier::AllEqual => "=",
+        };
+        format!("{base}{modifier}")
+    }
+
     /// The largest number of heaps this digit can leave (`None`: unbounded).
     pub fn max_heaps(&self) -> Option<u32> {
         if self.at_least.is_some() {
@@ -215,6 +241,19 @@ impl Code {
     }
 
     /// A display name: the code, plus the minimum difference when set.
+    /// The code as CGSuite writes it: digits 0-9 and A-V, `&N;` past
+    /// them, `{…}` for lists with "or more", the tail in brackets.
+    pub fn cgsuite_text(&self) -> String {
+        let digits: String = self.digits[1..].iter().map(Digit::cgsuite_text).collect();
+        let tail: String = self.tail.iter().map(Digit::cgsuite_text).collect();
+        let d0 = self.digits[0].cgsuite_text();
+        match (digits.is_empty(), tail.is_empty()) {
+            (true, true) => format!("{d0}.0"),
+            (_, true) => format!("{d0}.{digits}"),
+            _ => format!("{d0}.{digits}[{tail}]"),
+        }
+    }
+
     pub fn name(&self) -> String {
         if self.min_diff > 0 {
             format!("{} (min-diff {})", self.text, self.min_diff)
@@ -268,11 +307,15 @@ impl<'a> Parser<'a> {
     }
 
     fn err<T>(&self, pos: usize, message: impl Into<String>) -> Result<T, CodeError> {
-        Err(CodeError {
+        Err(self.error(pos, message))
+    }
+
+    fn error(&self, pos: usize, message: impl Into<String>) -> CodeError {
+        CodeError {
             text: self.text.to_string(),
             pos,
             message: message.into(),
-        })
+        }
     }
 
     fn peek(&self) -> Option<char> {
@@ -290,6 +333,13 @@ impl<'a> Parser<'a> {
         } else {
             self.digit()?
         };
+        if self.peek().is_some_and(|c| c != '.') && self.text.contains('.') {
+            return self.err(
+                d0_pos,
+                "more than one digit before the point: CGSuite's additive digits, moves that add \
+                 tokens, are not computed here; expected one digit before the point, as in 4!.0",
+            );
+        }
         if d0.counts & 0b11 != 0 {
             return self.err(
                 d0_pos,
@@ -346,6 +396,16 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut digit = match self.peek() {
             Some('{') => self.braces()?,
+            Some('&') => self.decimal_digit()?,
+            Some('*') => {
+                // CGSuite's `*`: any number of heaps, none included.
+                self.pos += 1;
+                Digit {
+                    counts: 0,
+                    at_least: Some(0),
+                    modifier: Modifier::Plain,
+                }
+            }
             Some(c) if c.is_ascii_alphanumeric() => {
                 self.pos += 1;
                 Digit {
@@ -357,18 +417,24 @@ impl<'a> Parser<'a> {
             Some(c) => {
                 return self.err(
                     start,
-                    format!("unexpected '{c}'; expected a digit 0-9 or A-Z, or '{{' for a list of heap counts"),
+                    format!(
+                        "unexpected '{c}'; expected a digit 0-9 or A-Z, '&N;', '*', or '{{' for a \
+                         list of heap counts"
+                    ),
                 );
             }
             None => return self.err(start, "the code ends early; expected a digit"),
         };
-        digit.modifier = match self.peek() {
-            Some('!') => Modifier::Distinct,
-            Some('?') => Modifier::NotAllEqual,
-            Some('=') => Modifier::AllEqual,
-            _ => return Ok(digit),
+        let Some(modifier) = self.modifier() else {
+            return Ok(digit);
         };
-        self.pos += 1;
+        if digit.modifier != Modifier::Plain {
+            return self.err(
+                self.pos - 1,
+                "a modifier both inside and after the braces; expected one of them",
+            );
+        }
+        digit.modifier = modifier;
         if let Some(c @ ('!' | '?' | '=')) = self.peek() {
             return self.err(
                 self.pos,
@@ -378,11 +444,52 @@ impl<'a> Parser<'a> {
         Ok(digit)
     }
 
-    /// `{2,3}` or `{2+}` or `{0,1,3+}`.
+    /// A modifier (`!`, `?`, `=`) at the cursor, taken.
+    fn modifier(&mut self) -> Option<Modifier> {
+        let modifier = match self.peek()? {
+            '!' => Modifier::Distinct,
+            '?' => Modifier::NotAllEqual,
+            '=' => Modifier::AllEqual,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(modifier)
+    }
+
+    /// CGSuite's `&N;`: a digit given by its value N in decimal (the bit
+    /// set of heap counts), for digits past base 36.
+    fn decimal_digit(&mut self) -> Result<Digit, CodeError> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value: u64 = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(d as u64))
+                .ok_or_else(|| self.error(start, "'&N;' too large; expected N below 2^64"))?;
+            self.pos += 1;
+        }
+        if self.pos == start + 1 || self.peek() != Some(';') {
+            return self.err(
+                start,
+                "expected '&N;', a digit written in decimal, such as &64;",
+            );
+        }
+        self.pos += 1;
+        Ok(Digit {
+            counts: value,
+            at_least: None,
+            modifier: Modifier::Plain,
+        })
+    }
+
+    /// `{2,3}` or `{2+}` or `{0,1,3+}`; a count may carry its own modifier
+    /// (`{2!,3!}`) as long as every count of two or more heaps has the same.
     fn braces(&mut self) -> Result<Digit, CodeError> {
         let open = self.pos;
         self.pos += 1;
         let mut digit = Digit::ZERO;
+        let mut modifiers: Vec<(usize, Modifier)> = Vec::new();
         loop {
             let num_start = self.pos;
             let mut number: u64 = 0;
@@ -396,12 +503,20 @@ impl<'a> Parser<'a> {
             if self.pos == num_start {
                 return self.err(self.pos, "expected a heap count (a number) inside '{…}'");
             }
-            if self.peek() == Some('+') {
+            let plus = self.peek() == Some('+');
+            if plus {
                 self.pos += 1;
                 let k = number as u32;
                 digit.at_least = Some(digit.at_least.map_or(k, |old| old.min(k)));
             } else {
                 digit.counts |= 1 << number;
+            }
+            let at = self.pos;
+            match (self.modifier(), number >= 2 || plus) {
+                (Some(m), true) => modifiers.push((at, m)),
+                // One heap (or none) is all equal and pairwise unequal alike.
+                (Some(_), false) | (None, false) => {}
+                (None, true) => modifiers.push((at, Modifier::Plain)),
             }
             match self.peek() {
                 Some(',') => self.pos += 1,
@@ -418,6 +533,14 @@ impl<'a> Parser<'a> {
                 None => return self.err(open, "unclosed '{'; expected '}'"),
             }
         }
+        digit.modifier = modifiers.first().map_or(Modifier::Plain, |&(_, m)| m);
+        if let Some(&(at, _)) = modifiers.iter().find(|&&(_, m)| m != digit.modifier) {
+            return self.err(
+                at,
+                "different modifiers for different heap counts; expected one rule for every \
+                 count of two or more heaps, as in {2!,3!} (the same as {2,3}!)",
+            );
+        }
         Ok(digit)
     }
 }
@@ -425,6 +548,31 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cgsuite_forms_are_read_and_written() {
+        let same = |a: &str, b: &str| {
+            let (x, y) = (Code::parse(a).unwrap(), Code::parse(b).unwrap());
+            assert_eq!((x.digits, x.tail), (y.digits, y.tail), "{a} vs {b}");
+        };
+        same("0.&6;", "0.6");
+        same("0.&64;", "0.{6}");
+        same("0.*", "0.{0+}");
+        same("0.{2!,3!}", "0.{2,3}!");
+        same("0.{1!,2}", "0.{1,2}");
+        for bad in ["14.0", "0.{2!,3}", "0.&;", "0.&1", "0.{2!}!"] {
+            assert!(Code::parse(bad).is_err(), "{bad}");
+        }
+        for (code, cgsuite) in [
+            ("4!.0", "4!.0"),
+            ("0.W", "0.&32;"),
+            ("0.{2+}", "0.{2+}"),
+            ("0.[3]", "0.[3]"),
+            ("0.{0,1,3+}", "0.{0,1,3+}"),
+        ] {
+            assert_eq!(Code::parse(code).unwrap().cgsuite_text(), cgsuite);
+        }
+    }
 
     #[test]
     fn digits_and_tail() {
