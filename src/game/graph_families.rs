@@ -96,7 +96,7 @@ pub fn trees(n: usize) -> Result<Vec<Graph>, String> {
         out.push(g);
     });
     // Two centroids: two halves of n/2 joined at their roots.
-    if n % 2 == 0 && n >= 2 {
+    if n.is_multiple_of(2) && n >= 2 {
         let half = rooted.first[n / 2]..rooted.first[n / 2 + 1];
         for a in half.clone() {
             for b in a..half.end {
