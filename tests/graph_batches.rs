@@ -25,7 +25,7 @@ fn rows(args: &[&str]) -> Vec<Vec<String>> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| csv_fields(l))
+        .map(csv_fields)
         .collect()
 }
 
