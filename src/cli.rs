@@ -457,6 +457,8 @@ pub struct GraphArgs {
     /// Draw the table here (SVG or PNG by the extension): for grid:RxC, G of every a x b corner grid (and the moves, with --moves) as small multiples; otherwise the values found at each level.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot_style: PlotStyle,
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
@@ -479,6 +481,27 @@ pub struct PodesArgs {
     pub output: TableOutput,
 }
 
+/// How a --plot picture is drawn.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlotStyle {
+    /// The --plot picture's size in pixels, WxH (default: its own, which grows with the table).
+    #[arg(long, value_name = "WxH", requires = "plot")]
+    pub size: Option<crate::plot::PlotSize>,
+    /// The --plot picture's label size in pixels (titles and axis names scale with it; default 13).
+    #[arg(long, value_name = "N", requires = "plot")]
+    pub font_size: Option<u32>,
+}
+
+impl PlotStyle {
+    /// The picture `--plot PATH` asks for, in this style, checked.
+    pub fn target(
+        &self,
+        path: Option<&std::path::Path>,
+    ) -> crate::error::Result<Option<crate::plot::PlotTarget>> {
+        crate::plot::PlotTarget::optional(path, self.size, self.font_size)
+    }
+}
+
 /// Where a table goes.
 #[derive(Args, Debug)]
 pub struct TableOutput {
@@ -494,6 +517,8 @@ pub struct TableOutput {
     /// Draw the table as a heat map (small multiples for more than two coordinates) here: SVG or PNG by the extension.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot_style: PlotStyle,
 }
 
 #[derive(Args, Debug)]
@@ -565,6 +590,8 @@ pub struct SequenceArgs {
     /// Draw value against heap here (SVG or PNG by the extension): rare values and P-positions marked, the period shaded.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot_style: PlotStyle,
 }
 
 impl SequenceArgs {
@@ -633,6 +660,8 @@ pub struct SurveyArgs {
     /// Draw each code's period (log scale), certified or apparent, here: SVG or PNG by the extension.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot_style: PlotStyle,
     /// Print one JSON object summarising the survey on stdout.
     #[arg(long)]
     pub json: bool,

@@ -34,11 +34,65 @@ pub enum ImageKind {
     Png,
 }
 
-/// Where a picture goes, checked before a run starts.
+/// Where a picture goes, checked before a run starts, and how large.
 #[derive(Clone, Debug)]
 pub struct PlotTarget {
     pub path: PathBuf,
     pub kind: ImageKind,
+    /// `--size WxH`: the picture's size in pixels (default: the picture's own).
+    pub size: Option<PlotSize>,
+    /// `--font-size N`: the labels' size in pixels (titles and axis names scale with it).
+    pub font_size: u32,
+}
+
+/// The labels' size when none is asked for.
+pub const FONT_SIZE: u32 = 13;
+
+/// A picture's size, `WxH` on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlotSize {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Sides a picture may have, in pixels.
+const SIDES: std::ops::RangeInclusive<u32> = 200..=16384;
+
+impl std::str::FromStr for PlotSize {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<PlotSize, String> {
+        let side = |t: &str| t.trim().parse::<u32>().ok().filter(|v| SIDES.contains(v));
+        match text.split_once(['x', 'X']).map(|(w, h)| (side(w), side(h))) {
+            Some((Some(width), Some(height))) => Ok(PlotSize { width, height }),
+            _ => Err(format!(
+                "'{text}': expected WxH in pixels, each from {} to {}, such as 1600x900",
+                SIDES.start(),
+                SIDES.end()
+            )),
+        }
+    }
+}
+
+/// Font sizes a picture may have, in pixels.
+pub const FONT_SIZES: std::ops::RangeInclusive<u32> = 6..=72;
+
+/// Font sizes of one picture, from the labels' size.
+#[derive(Clone, Copy, Debug)]
+struct Fonts {
+    label: u32,
+}
+
+impl Fonts {
+    fn scaled(&self, size: u32) -> u32 {
+        (size * self.label).div_ceil(FONT_SIZE)
+    }
+    fn title(&self) -> u32 {
+        self.scaled(22)
+    }
+    fn axis(&self) -> u32 {
+        self.scaled(15)
+    }
 }
 
 impl PlotTarget {
@@ -59,19 +113,46 @@ impl PlotTarget {
         Ok(PlotTarget {
             path: path.to_path_buf(),
             kind,
+            size: None,
+            font_size: FONT_SIZE,
         })
     }
 
-    /// `--plot` given on the command line, checked.
-    pub fn optional(path: Option<&Path>) -> Result<Option<PlotTarget>> {
-        path.map(PlotTarget::new).transpose()
+    /// `--plot` given on the command line, with `--size` and `--font-size`, checked.
+    pub fn optional(
+        path: Option<&Path>,
+        size: Option<PlotSize>,
+        font_size: Option<u32>,
+    ) -> Result<Option<PlotTarget>> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let mut target = PlotTarget::new(path)?;
+        target.size = size;
+        if let Some(f) = font_size {
+            if !FONT_SIZES.contains(&f) {
+                return Err(Error::Input(format!(
+                    "--font-size {f}: expected {} to {} pixels",
+                    FONT_SIZES.start(),
+                    FONT_SIZES.end()
+                )));
+            }
+            target.font_size = f;
+        }
+        Ok(Some(target))
+    }
+
+    /// The pixel size `picture` will have here.
+    fn size_of(&self, picture: &impl Draw) -> (u32, u32) {
+        self.size
+            .map_or_else(|| picture.size(), |s| (s.width, s.height))
     }
 }
 
 /// Something that draws itself on any plotters backend.
 trait Draw {
     fn size(&self) -> (u32, u32);
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, fonts: Fonts) -> DrawResult;
 }
 
 type DrawResult = std::result::Result<(), String>;
@@ -83,14 +164,17 @@ fn err(e: impl std::fmt::Display) -> String {
 /// Renders `picture` into the target's format and writes it atomically.
 fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
     register_font();
-    let (w, h) = picture.size();
+    let (w, h) = target.size_of(picture);
+    let fonts = Fonts {
+        label: target.font_size,
+    };
     let failed = |e: String| Error::Run(format!("drawing {}: {e}", target.path.display()));
     match target.kind {
         ImageKind::Svg => {
             let mut svg = String::new();
             {
                 let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
-                picture.draw(&root).map_err(failed)?;
+                picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
             export::write_to(&target.path, |out| out.write_all(svg.as_bytes()))
@@ -99,7 +183,7 @@ fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
             let mut rgb = vec![0u8; w as usize * h as usize * 3];
             {
                 let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-                picture.draw(&root).map_err(failed)?;
+                picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
             export::write_to(&target.path, |out| {
@@ -155,6 +239,10 @@ pub struct Chart {
     pub mark_width: f64,
     pub shades: Vec<Shade>,
     pub series: Vec<Series>,
+    /// Names of the whole x positions (empty: the numbers themselves).
+    pub x_names: Vec<String>,
+    /// A row below y = 0, at y = -1, for marks that have no y (its name).
+    pub below_zero: Option<String>,
 }
 
 pub const COMMON: RGBColor = RGBColor(70, 110, 170);
@@ -234,6 +322,8 @@ pub fn sequence_chart(
         mark_width: (len as f64 / columns as f64).max(1.0),
         shades,
         series,
+        x_names: Vec::new(),
+        below_zero: None,
     }
 }
 
@@ -259,44 +349,53 @@ impl Draw for Chart {
         CHART_SIZE
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, fonts: Fonts) -> DrawResult {
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, (FAMILY, 22))
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..self.x_max.max(1.0), 0f64..self.y_max.max(1.0))
+        let root = root
+            .titled(&self.title, (FAMILY, fonts.title()))
             .map_err(err)?;
+        // The legend has a column of its own, right of the data.
+        let (w, _) = root.dim_in_pixel();
+        let (data, legend) = root.split_horizontally(w.saturating_sub(self.legend_width(fonts, w)));
+        let y_min = if self.below_zero.is_some() { -1.5 } else { 0.0 };
+        let mut chart = ChartBuilder::on(&data)
+            .margin(16)
+            .x_label_area_size(fonts.scaled(44))
+            .y_label_area_size(fonts.scaled(64))
+            .build_cartesian_2d(0f64..self.x_max.max(1.0), y_min..self.y_max.max(1.0))
+            .map_err(err)?;
+        let x_label = |x: &f64| match self.x_names.get(*x as usize) {
+            Some(name) if !whole(*x).is_empty() => name.clone(),
+            _ if self.x_names.is_empty() => whole(*x),
+            _ => String::new(),
+        };
+        let y_label = |y: &f64| match (&self.below_zero, whole(*y).as_str()) {
+            (Some(name), "-1") => name.clone(),
+            (_, text) if *y >= 0.0 => text.to_string(),
+            _ => String::new(),
+        };
         chart
             .configure_mesh()
             .disable_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .x_label_formatter(&|x| whole(*x))
-            .y_label_formatter(&|y| whole(*y))
-            .label_style((FAMILY, 13))
-            .axis_desc_style((FAMILY, 15))
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
+            .label_style((FAMILY, fonts.label))
+            .axis_desc_style((FAMILY, fonts.axis()))
             .draw()
             .map_err(err)?;
         for shade in &self.shades {
-            let color = shade.color;
+            let band = [(shade.from, y_min), (shade.to, self.y_max)];
             chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(shade.from, 0.0), (shade.to, self.y_max)],
-                    color.filled(),
-                )))
-                .map_err(err)?
-                .label(&shade.label)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
-                });
+                .draw_series(std::iter::once(Rectangle::new(band, shade.color.filled())))
+                .map_err(err)?;
         }
         let w = self.mark_width;
         let points = self.mark_width <= 1.0 && self.x_max <= 400.0;
         for s in &self.series {
             let color = s.color;
-            let drawn = if points {
+            if points {
                 chart.draw_series(
                     s.marks
                         .iter()
@@ -306,20 +405,58 @@ impl Draw for Chart {
                 chart.draw_series(s.marks.iter().map(move |&(x, y0, y1)| {
                     Rectangle::new([(x, y0), (x + w, y1 + 1.0)], color.filled())
                 }))
-            };
-            drawn
-                .map_err(err)?
-                .label(format!("{} ({})", s.label, s.count))
-                .legend(move |(x, y)| Circle::new((x + 7, y), 4, color.filled()));
+            }
+            .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FAMILY, 13))
-            .draw()
-            .map_err(err)
+        self.draw_legend(&legend, fonts)
+    }
+}
+
+impl Chart {
+    /// The legend's entries: (colour, text, a swatch rather than a dot).
+    fn legend_entries(&self) -> Vec<(RGBColor, String, bool)> {
+        let shades = self.shades.iter().map(|s| (s.color, s.label.clone(), true));
+        let series = self
+            .series
+            .iter()
+            .map(|s| (s.color, format!("{} ({})", s.label, s.count), false));
+        shades.chain(series).collect()
+    }
+
+    /// Pixels the legend column takes: its longest entry, at most half the picture.
+    fn legend_width(&self, fonts: Fonts, width: u32) -> u32 {
+        let chars = self
+            .legend_entries()
+            .iter()
+            .map(|e| e.1.chars().count())
+            .max();
+        let text = chars.unwrap_or(0) as u32 * fonts.label * 62 / 100;
+        (text + 48).min(width / 2)
+    }
+
+    fn draw_legend<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        fonts: Fonts,
+    ) -> DrawResult {
+        let text = TextStyle::from((FAMILY, fonts.label).into_font());
+        let step = (fonts.label * 2) as i32;
+        for (i, (color, label, swatch)) in self.legend_entries().into_iter().enumerate() {
+            let y = 40 + step * i as i32;
+            let half = (fonts.label / 2) as i32;
+            if swatch {
+                area.draw(&Rectangle::new(
+                    [(8, y - half), (24, y + half)],
+                    color.filled(),
+                ))
+            } else {
+                area.draw(&Circle::new((16, y), half.max(3), color.filled()))
+            }
+            .map_err(err)?;
+            area.draw(&Text::new(label, (32, y - half), text.clone()))
+                .map_err(err)?;
+        }
+        Ok(())
     }
 }
 
@@ -458,20 +595,26 @@ impl Draw for HeatMaps {
         (self.per_row as u32 * pw + LEGEND_WIDTH, height)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, fonts: Fonts) -> DrawResult {
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(&self.title, (FAMILY, 22)).map_err(err)?;
-        let (w, _) = root.dim_in_pixel();
-        let (grid, legend) = root.split_horizontally(w - LEGEND_WIDTH);
-        let (pw, ph) = self.panel_size();
+        let root = root
+            .titled(&self.title, (FAMILY, fonts.title()))
+            .map_err(err)?;
+        let (w, h) = root.dim_in_pixel();
+        let legend_width = fonts.scaled(LEGEND_WIDTH);
+        let (grid, legend) = root.split_horizontally(w.saturating_sub(legend_width));
+        // The panels share what the picture has (its own size, or --size).
+        let rows = self.panels.len().max(1).div_ceil(self.per_row) as u32;
+        let pw = w.saturating_sub(legend_width) / self.per_row as u32;
+        let ph = h / rows;
         for (i, panel) in self.panels.iter().enumerate() {
             let (r, c) = ((i / self.per_row) as i32, (i % self.per_row) as i32);
             let area = grid
                 .clone()
                 .shrink((c * pw as i32, r * ph as i32), (pw, ph));
-            self.draw_panel(&area, panel)?;
+            self.draw_panel(&area, panel, fonts)?;
         }
-        self.draw_legend(&legend)
+        self.draw_legend(&legend, fonts)
     }
 }
 
@@ -480,15 +623,16 @@ impl HeatMaps {
         &self,
         area: &DrawingArea<DB, Shift>,
         p: &Panel,
+        fonts: Fonts,
     ) -> DrawResult {
         let (l, _, t, b) = PANEL_MARGIN;
         let (x0, y0, k) = (p.x0 as f64, p.y0 as f64, p.step as f64);
         let mut chart = ChartBuilder::on(area)
-            .caption(&p.title, (FAMILY, 15))
+            .caption(&p.title, (FAMILY, fonts.axis()))
             .margin_right(PANEL_MARGIN.1)
             .margin_top(t.saturating_sub(24))
-            .x_label_area_size(b)
-            .y_label_area_size(l)
+            .x_label_area_size(fonts.scaled(b))
+            .y_label_area_size(fonts.scaled(l))
             .build_cartesian_2d(x0..x0 + k * p.cols as f64, y0..y0 + k * p.rows as f64)
             .map_err(err)?;
         chart
@@ -500,8 +644,8 @@ impl HeatMaps {
             .y_labels((p.rows * p.step as usize).min(8) + 1)
             .x_label_formatter(&|x| whole(*x))
             .y_label_formatter(&|y| whole(*y))
-            .label_style((FAMILY, 12))
-            .axis_desc_style((FAMILY, 13))
+            .label_style((FAMILY, fonts.scaled(12)))
+            .axis_desc_style((FAMILY, fonts.label))
             .draw()
             .map_err(err)?;
         chart.plotting_area().fill(&NO_ENTRY).map_err(err)?;
@@ -534,8 +678,12 @@ impl HeatMaps {
         Ok(())
     }
 
-    fn draw_legend<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult {
-        let text = TextStyle::from((FAMILY, 13).into_font());
+    fn draw_legend<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        fonts: Fonts,
+    ) -> DrawResult {
+        let text = TextStyle::from((FAMILY, fonts.label).into_font());
         area.draw(&Text::new("value", (10, 40), text.clone()))
             .map_err(err)?;
         if self.panels.iter().any(|p| p.cells.contains(&None)) {
@@ -742,6 +890,8 @@ pub fn values_chart(title: String, x_label: &str, xs: &[u32], values: &[u32]) ->
             marks,
             count: xs.len() as u64,
         }],
+        x_names: Vec::new(),
+        below_zero: None,
     }
 }
 
@@ -785,6 +935,8 @@ pub fn level_chart(title: String, x_label: &str, pairs: impl Iterator<Item = (u3
                 count: counts[1],
             },
         ],
+        x_names: Vec::new(),
+        below_zero: None,
     }
 }
 

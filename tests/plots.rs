@@ -357,3 +357,101 @@ fn bad_plot_requests_exit_2_and_say_what_was_expected() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--spiders"));
 }
+
+#[test]
+fn size_and_font_size_are_the_pictures_and_bad_ones_are_refused() {
+    let seq = tmp("sized.png");
+    let p = seq.to_str().unwrap();
+    run_ok(&[
+        "octal",
+        "0.07",
+        "-n",
+        "500",
+        "-q",
+        "--plot",
+        p,
+        "--size",
+        "1600x900",
+        "--font-size",
+        "20",
+    ]);
+    assert_eq!(png_colors(&seq).0, 1600);
+    assert_eq!(png_colors(&seq).1, 900);
+    let map = tmp("sized-map.png");
+    let m = map.to_str().unwrap();
+    run_ok(&[
+        "rect",
+        "--max",
+        "20",
+        "-q",
+        "--backend",
+        "cpu",
+        "--plot",
+        m,
+        "--size",
+        "700x640",
+    ]);
+    let (w, h, colors) = png_colors(&map);
+    assert_eq!((w, h), (700, 640));
+    assert!(colors.contains(&rgb(plot::value_color(0, 4))));
+    for (flag, value, what) in [
+        ("--size", "10x900", "WxH"),
+        ("--size", "1600", "WxH"),
+        ("--font-size", "200", "--font-size 200"),
+    ] {
+        let out = grundy(&["octal", "0.07", "-n", "50", "--plot", p, flag, value]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(what), "{flag} {value}: {err}");
+    }
+    // --size without --plot is a mistake, not a silent no-op.
+    let out = grundy(&["octal", "0.07", "-n", "50", "--size", "800x600"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_survey_picture_names_codes_and_sets_codes_without_a_period_apart() {
+    let path = tmp("survey.svg");
+    run_ok(&[
+        "survey",
+        "--digits",
+        "1",
+        "-n",
+        "3000",
+        "-q",
+        "--backend",
+        "cpu",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    // Axis labels are the codes; the row below period 1 is named.
+    let texts: Vec<&str> = text.lines().map(str::trim).collect();
+    for label in ["0.0", "0.4", "none"] {
+        assert!(texts.contains(&label), "{label} missing");
+    }
+    // The legend stands right of every mark: no entry overlaps the data.
+    let x_of = |tag: &str, attr: &str| -> Vec<f64> {
+        text.split(tag)
+            .skip(1)
+            .filter_map(|s| {
+                let start = s.find(&format!("{attr}=\""))? + attr.len() + 2;
+                s[start..].split('"').next()?.parse().ok()
+            })
+            .collect()
+    };
+    let rightmost_mark = x_of("<circle", "cx").into_iter().fold(0.0, f64::max);
+    let legend_x = text
+        .split("<text")
+        .filter(|t| t.contains("certified period ("))
+        .filter_map(|t| {
+            let start = t.find("x=\"")? + 3;
+            t[start..].split('"').next()?.parse::<f64>().ok()
+        })
+        .next()
+        .expect("a legend entry");
+    assert!(
+        legend_x > rightmost_mark,
+        "legend at {legend_x}, a mark at {rightmost_mark}"
+    );
+}

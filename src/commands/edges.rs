@@ -17,7 +17,6 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
 use crate::game::arrows::{ArrowGame, ArrowRule, parse_faces, spider, standard_faces, trim};
-use crate::plot::PlotTarget;
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -286,7 +285,11 @@ struct SpiderSummary {
 }
 
 fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
-    let plot = PlotTarget::optional(args.table.output.plot.as_deref())?;
+    let plot = args
+        .table
+        .output
+        .plot_style
+        .target(args.table.output.plot.as_deref())?;
     if !(3..=4).contains(&args.legs) {
         return Err(Error::Input(format!(
             "--legs {}: expected 3 or 4",
@@ -321,13 +324,9 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     let names = &["a", "b", "c", "d"][..args.legs];
     if let Some(path) = &args.table.output.out {
         let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
-        export::write_table(path, args.table.output.format, &what, |w| {
-            writeln!(w, "{},g", names.join(","))?;
-            for (legs, g) in rows.iter().zip(&values) {
-                let cols: Vec<String> = legs.iter().map(usize::to_string).collect();
-                writeln!(w, "{},{g}", cols.join(","))?;
-            }
-            Ok(())
+        let format = args.table.output.format;
+        export::write_table(path, format, &what, |w| {
+            write_spiders(w, names, &rows, &values)
         })?;
     }
     let title = format!(
@@ -360,6 +359,21 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     }
     if output.out.as_deref() != Some(Path::new("-")) {
         print_spiders(&title, &summary, &rows, &values);
+    }
+    Ok(())
+}
+
+/// The spider table's CSV: the legs, then G.
+fn write_spiders(
+    w: &mut dyn std::io::Write,
+    names: &[&str],
+    rows: &[Vec<usize>],
+    values: &[u16],
+) -> std::io::Result<()> {
+    writeln!(w, "{},g", names.join(","))?;
+    for (legs, g) in rows.iter().zip(values) {
+        let cols: Vec<String> = legs.iter().map(usize::to_string).collect();
+        writeln!(w, "{},{g}", cols.join(","))?;
     }
     Ok(())
 }

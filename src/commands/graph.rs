@@ -63,7 +63,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     }
     let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
     let solver = pick_solver(&g, &code, args.solver, args.moves);
-    let plot = PlotTarget::optional(args.plot.as_deref())?;
+    let plot = args.plot_style.target(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
@@ -482,7 +482,7 @@ fn report_table(
 pub fn podes(args: &PodesArgs) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.json, output.out.as_deref())?;
-    let plot = PlotTarget::optional(output.plot.as_deref())?;
+    let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     if args.max_length == 0 || 1 + args.max_legs * args.max_length > MAX_VERTICES {
         return Err(Error::Input(format!(
@@ -615,7 +615,7 @@ pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> G
 pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.json, output.out.as_deref())?;
-    let plot = PlotTarget::optional(output.plot.as_deref())?;
+    let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let largest = 2 + 6 * args.max + args.middle.max(1) - 1;
     if largest > MAX_VERTICES {

@@ -173,7 +173,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         return Err(Error::Input(why));
     }
     let plan = Plan::check(args)?;
-    let plot = PlotTarget::optional(args.plot.as_deref())?;
+    let plot = args.plot_style.target(args.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {

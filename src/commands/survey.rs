@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::Code;
 use crate::gpu::GpuCounters;
-use crate::plot::{self, PlotTarget};
+use crate::plot;
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -115,7 +115,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         return survey_parts::merge(merge);
     }
     reject_stdout_clash(args.json, args.out.as_deref())?;
-    let plot = PlotTarget::optional(args.plot.as_deref())?;
+    let plot = args.plot_style.target(args.plot.as_deref())?;
     let list = codes_of(args)?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
@@ -276,13 +276,14 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
     Ok(())
 }
 
-/// Each code's period on a log scale against its place in the survey:
-/// certified periods, apparent ones, and codes with none in the table.
+/// Each code's period on a log scale against the code (named on the axis):
+/// certified periods, apparent ones, and codes with none in the table on
+/// a row of their own below period 1.
 fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart {
     let mut series = [
         ("certified period", plot::COMMON),
         ("apparent period (not certified)", plot::RARE),
-        ("no period up to n (drawn at 0)", plot::P_POSITION),
+        ("no period up to n", plot::P_POSITION),
     ]
     .map(|(label, color)| plot::Series {
         label: label.into(),
@@ -295,7 +296,7 @@ fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart 
         let (k, y) = match row.period {
             Some(p) if row.certified => (0, (p as f64).log10()),
             Some(p) => (1, (p as f64).log10()),
-            None => (2, 0.0),
+            None => (2, -1.0),
         };
         top = top.max(y + 0.5);
         series[k].marks.push((i as f64, y, y));
@@ -303,12 +304,14 @@ fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart 
     }
     plot::Chart {
         title,
-        x_label: "code (in survey order)".into(),
+        x_label: "code".into(),
         y_label: "log10 period".into(),
         x_max: rows.len() as f64,
         y_max: top.ceil(),
         mark_width: 1.0,
         shades: Vec::new(),
         series: series.into(),
+        x_names: rows.iter().map(|(r, _)| r.code.clone()).collect(),
+        below_zero: Some("none".into()),
     }
 }

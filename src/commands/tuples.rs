@@ -14,7 +14,6 @@ use crate::export;
 use crate::game::delete_nim::DeleteNim;
 use crate::game::rect::Rect;
 use crate::kernel::tuples::{TupleKernel, TupleRule};
-use crate::plot::PlotTarget;
 
 /// What a table is of, as its JSON summary names it.
 #[derive(Serialize, Default)]
@@ -118,7 +117,7 @@ fn table(
     labels: TableLabels,
 ) -> Result<()> {
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
-    let plot = PlotTarget::optional(args.output.plot.as_deref())?;
+    let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.quiet;
     let mut notice = |m: &str| {
         if !quiet {
