@@ -95,7 +95,7 @@ fn chains_are_heaps() {
 fn chains_0_33_and_0_03() {
     for n in 1..=20 {
         let p = graph::path(n);
-        // Seed 000 Theorem 44: G(P_m) = m mod 3 for 0.33.
+        // Dailly, Octal games on graphs, Theorem 44: G(P_m) = m mod 3 for 0.33.
         assert_eq!(
             memo_value(&p, &code("0.33")) as usize,
             n % 3,
@@ -350,7 +350,7 @@ fn moves_follow_the_winner_and_the_loser() {
 
 #[test]
 fn conjecture_63_on_small_grids() {
-    // Seed 000 Conjecture 63: 3k x n grids are P-positions for 0.33.
+    // Dailly, Octal games on graphs, Conjecture 63: 3k x n grids are P-positions for 0.33.
     let c = code("0.33");
     for n in 1..=5 {
         assert_eq!(whole(&dense(&graph::grid(3, n), &c)), 0, "3x{n}");

@@ -57,7 +57,8 @@ fn nim_is_the_identity() {
     assert_eq!(reference("0.[3]", 200), g[..=200]);
 }
 
-/// Seed 001, Table 1: G(K) of Grundy's game for K = 1..100 (digits in rows of ten).
+/// Schrage, A two-dimensional generalization of Grundy's game, Table 1: G(K)
+/// of Grundy's game for K = 1..100 (digits in rows of ten).
 const GRUNDY_TABLE_1: &str = "0010210210 2132132430 4304304123 1241241241 5415415410 \
                               2102152132 1324324324 3243243245 2452437437 4374352352";
 

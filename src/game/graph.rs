@@ -579,7 +579,7 @@ mod tests {
         let g = Graph::parse("pode:1,2,4").unwrap();
         assert_eq!((g.n(), g.edge_count()), (8, 7));
         assert_eq!(g.adj[0].count_ones(), 3);
-        // Seed 000 Figure 24: Bipod(1,1,2; 1,1,2; 3) has 2 + 8 + 2 vertices.
+        // Dailly, Octal games on graphs, Figure 24: Bipod(1,1,2; 1,1,2; 3) has 2 + 8 + 2 vertices.
         let g = Graph::parse("bipode:1,1,2/1,1,2/3").unwrap();
         assert_eq!((g.n(), g.edge_count()), (12, 11));
         assert_eq!(g.adj.iter().filter(|a| a.count_ones() == 4).count(), 2);
