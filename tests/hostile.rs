@@ -173,6 +173,45 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn research_workflows(
+        heaps in "[0-9,x+]{0,12}",
+        component in "[a-z0-9 .,:!-]{0,24}",
+        shard in "[0-9/ -]{0,6}",
+        lines in "[ -~\n]{0,40}",
+        n in number(),
+        size in "[0-9xX]{0,9}",
+    ) {
+        let file = common::tmp("hostile-graphs.txt");
+        std::fs::write(&file, &lines).unwrap();
+        let f = file.to_str().unwrap();
+        let out = common::tmp("hostile-out.csv");
+        let o = out.to_str().unwrap();
+        let png = common::tmp("hostile.png").to_str().unwrap().to_string();
+        for args in [
+            strings(&["play", "rect", &heaps]),
+            strings(&["play", "delete-nim", "--rule", "single", &heaps]),
+            strings(&["play", "delete-nim", "--rule", "kdelete", "--k", &n, &heaps]),
+            strings(&["play", "hackenbush", "--graph", &format!("path:{n}"), "--ground", &heaps]),
+            strings(&["play", "cycles", "--graph", &component]),
+            strings(&["play", "sum", &component, "octal 0.07 5", "--limit", &n]),
+            strings(&["survey", "--digits", "1", "-n", "50", "--shard", &shard, "--out", o, "-q"]),
+            strings(&["survey", "merge", o, f]),
+            strings(&["graph", "0.33", "--graphs", f, "-q"]),
+            strings(&["cycles", "--graphs", f, "-q"]),
+            strings(&["arrows", "--graphs", &format!("spiders:{n}"), "-q"]),
+            strings(&["graph", "0.03", "--graphs", &format!("grids:{n}"), "-q"]),
+            strings(&["octal", "0.07", "-n", "20", "--plot", &png, "--size", &size, "--font-size", &n]),
+            strings(&["octal", &component, "-n", "30", "--format", "cgsuite", "--out", "-"]),
+        ] {
+            prop_assert_eq!(survives(&args), Ok(()));
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(parser_config())]
 
     #[test]

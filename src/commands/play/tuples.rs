@@ -41,8 +41,19 @@ pub fn parse_boxes(text: &str) -> Result<Vec<Vec<u32>>> {
     Ok(boxes)
 }
 
-/// A table of every box with sides up to the largest given (CPU).
-fn tuple_table(kern: &TupleKernel) -> Result<Vec<u32>> {
+/// The most positions a table `play` makes may hold (a second or two).
+const PLAY_POSITIONS: u64 = 1 << 22;
+
+/// A table of every position up to the largest given (CPU), when it is
+/// small enough to answer at once.
+fn tuple_table(kern: &TupleKernel, command: &str) -> Result<Vec<u32>> {
+    let count = kern.space.count();
+    if count > PLAY_POSITIONS {
+        return Err(Error::Input(format!(
+            "this position needs a table of {count} positions; play makes at most \
+             {PLAY_POSITIONS}; expected smaller sizes (`grundy {command}` makes whole tables)"
+        )));
+    }
     Ok(solve(kern, &Backend::Cpu, &mut |_| {}, &|_| {})?.table)
 }
 
@@ -52,7 +63,7 @@ pub fn rect_part(boxes_text: &str, min_diff: u32) -> Result<Part> {
     let rect = Rect::new(boxes[0].len(), min_diff).map_err(Error::Input)?;
     let max = boxes.iter().flatten().copied().max().unwrap_or(1);
     let kern = TupleKernel::rect(rect.clone(), max).map_err(Error::Input)?;
-    let table = tuple_table(&kern)?;
+    let table = tuple_table(&kern, "rect")?;
     let value = move |sides: &[u32]| {
         let mut s = sides.to_vec();
         s.sort_unstable();
@@ -124,7 +135,7 @@ pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result
     }
     let max = heaps.iter().copied().max().unwrap_or(1).max(1);
     let kern = TupleKernel::delete_nim(game.clone(), max, true).map_err(Error::Input)?;
-    let table = tuple_table(&kern)?;
+    let table = tuple_table(&kern, "delete-nim")?;
     let value = move |stored: &[u32]| table[kern.space.rank(stored) as usize];
     let mut stored: Vec<u32> = heaps.iter().map(|h| h + shift).collect();
     stored.sort_unstable();
