@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
 use crate::game::arrows::{parse_faces, standard_faces};
-use crate::game::graph_families::{grids, spiders, trees};
+use crate::game::graph_families::{TREE_COUNTS, grids, spiders, trees};
 
 /// The largest graphs file read.
 const MAX_GRAPHS_BYTES: u64 = 1 << 30;
@@ -49,7 +49,13 @@ pub fn batch_graphs(source: &str, faces: bool) -> Result<Vec<BatchGraph>> {
             .then_some((name, n))
     });
     let graphs = match family {
-        Some(("trees", n)) => trees(n).map_err(bad)?,
+        Some(("trees", n)) => {
+            // Each tree is held with its row: about 300 bytes at 20 vertices.
+            let count = TREE_COUNTS.get(n).copied().unwrap_or(0);
+            let bytes = count.saturating_mul(n as u64 * 8 + 200);
+            crate::engine::memory::check_fits(&format!("{count} trees on {n} vertices"), bytes)?;
+            trees(n).map_err(bad)?
+        }
         Some(("spiders", n)) => spiders(n).map_err(bad)?,
         Some((_, n)) => grids(n).map_err(bad)?,
         None => return graphs_in_file(source, faces),

@@ -120,7 +120,7 @@ impl DeleteNim {
 /// One move of a Delete Nim rule: the heaps deleted, each heap split with
 /// its parts, and the position left (sorted). Sizes as the table stores
 /// them (`DeleteNim::shift` added).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DeleteMove {
     pub deleted: Vec<u32>,
     pub split: Vec<(u32, Vec<u32>)>,
@@ -133,6 +133,7 @@ impl DeleteNim {
     pub fn options(&self, sizes: &[u32]) -> Vec<DeleteMove> {
         let n = sizes.len();
         let mut found: Vec<DeleteMove> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for kind in self.moves() {
             for deleted in subsets(n, kind.delete as usize, 0) {
                 for split in subsets(n, kind.split as usize, deleted) {
@@ -156,7 +157,7 @@ impl DeleteNim {
                             split,
                             left,
                         };
-                        if !found.contains(&option) {
+                        if seen.insert(option.clone()) {
                             found.push(option);
                         }
                     }
