@@ -598,3 +598,86 @@ fn lecture_notes_sums_nim_and_their_winning_moves() {
         ]
     );
 }
+
+#[test]
+fn dailly_lemma_33_and_theorem_34_on_even_1_2_grid_graphs_to_9_columns() {
+    // An even (1,2)-grid graph (a connected part of a 2 x n grid whose runs
+    // of one-vertex columns have even length) only moves, under 0.03, to
+    // another one or to nothing, and always has a move until it is empty.
+    let c = code("0.03");
+    let mut checked = 0;
+    for n in 1..=9u32 {
+        for word in 0..3usize.pow(n) {
+            // column kinds: 0 top vertex, 1 bottom vertex, 2 both
+            let columns: Vec<usize> = (0..n).map(|i| word / 3usize.pow(i) % 3).collect();
+            let cells: Vec<(usize, usize)> = columns
+                .iter()
+                .enumerate()
+                .flat_map(|(col, &k)| {
+                    [(0, col), (1, col)]
+                        .into_iter()
+                        .filter(move |&(r, _)| k == 2 || k == r)
+                })
+                .collect();
+            let Some(g) = grid_part(&cells) else {
+                continue;
+            };
+            if !even_one_two(&cells, g.all()) {
+                continue;
+            }
+            let mut options = Vec::new();
+            for_each_option(&g, &c, g.all(), |rest| options.push(rest));
+            assert!(!options.is_empty(), "{columns:?} has no move");
+            for rest in options {
+                assert!(
+                    rest == 0 || even_one_two(&cells, rest),
+                    "{columns:?} -> {rest:b}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 400, "{checked}");
+}
+
+/// The graph on these grid cells (vertex i is cells[i]), when connected.
+fn grid_part(cells: &[(usize, usize)]) -> Option<Graph> {
+    let mut g = Graph::empty(cells.len());
+    for (i, &(r, c)) in cells.iter().enumerate() {
+        for (j, &(s, d)) in cells.iter().enumerate().skip(i + 1) {
+            if r.abs_diff(s) + c.abs_diff(d) == 1 {
+                g.add_edge(i, j);
+            }
+        }
+    }
+    (!cells.is_empty() && g.is_connected(g.all())).then_some(g)
+}
+
+/// Whether the cells in `mask` form an even (1,2)-grid graph: connected,
+/// and every run of consecutive one-vertex columns of even length.
+fn even_one_two(cells: &[(usize, usize)], mask: u64) -> bool {
+    let kept: Vec<(usize, usize)> = (0..cells.len())
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| cells[i])
+        .collect();
+    if grid_part(&kept).is_none() {
+        return false;
+    }
+    let (lo, hi) = (
+        kept.iter().map(|c| c.1).min().unwrap(),
+        kept.iter().map(|c| c.1).max().unwrap(),
+    );
+    let size = |col: usize| kept.iter().filter(|c| c.1 == col).count();
+    let mut run = 0;
+    for col in lo..=hi + 1 {
+        if col <= hi && size(col) == 1 {
+            run += 1;
+        } else {
+            if run % 2 == 1 {
+                return false;
+            }
+            run = 0;
+        }
+    }
+    true
+}
