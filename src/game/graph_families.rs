@@ -88,7 +88,7 @@ impl RootedTrees {
 pub fn trees(n: usize) -> Result<Vec<Graph>, String> {
     if !(1..=MAX_TREE_VERTICES).contains(&n) {
         return Err(format!(
-            "trees:{n}: expected 1 to {MAX_TREE_VERTICES} vertices (there are 39,299,897 trees on 24)"
+            "{n} vertices: expected 1 to {MAX_TREE_VERTICES} (there are 39,299,897 trees on 24)"
         ));
     }
     let rooted = RootedTrees::up_to(n / 2);
@@ -124,7 +124,7 @@ pub fn trees(n: usize) -> Result<Vec<Graph>, String> {
 pub fn spiders(n: usize) -> Result<Vec<Graph>, String> {
     if !(4..=MAX_VERTICES).contains(&n) {
         return Err(format!(
-            "spiders:{n}: expected 4 to {MAX_VERTICES} vertices (a spider has three legs or more)"
+            "{n} vertices: expected 4 to {MAX_VERTICES} (a spider has three legs or more)"
         ));
     }
     let mut out = Vec::new();
