@@ -156,9 +156,7 @@ fn partitions(total: usize, least: usize, parts: &mut Vec<usize>, visit: &mut dy
 /// Every grid RxC with R ≤ C and at most `max` vertices (1xC are paths).
 pub fn grids(max: usize) -> Result<Vec<Graph>, String> {
     if !(1..=MAX_VERTICES).contains(&max) {
-        return Err(format!(
-            "grids:{max}: expected 1 to {MAX_VERTICES} vertices"
-        ));
+        return Err(format!("{max} vertices: expected 1 to {MAX_VERTICES}"));
     }
     let mut out = Vec::new();
     for rows in 1..=max {
