@@ -15,6 +15,11 @@ pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
     fn of(v: u32) -> Self;
     /// The value as a `u16` (every table value fits one).
     fn narrow(self) -> u16;
+    /// A run of values as bytes, when the type is one byte.
+    fn bytes(run: &[Self]) -> Option<&[u8]> {
+        let _ = run;
+        None
+    }
 }
 
 impl Value for u8 {
@@ -26,6 +31,10 @@ impl Value for u8 {
     #[inline]
     fn narrow(self) -> u16 {
         self as u16
+    }
+    #[inline]
+    fn bytes(run: &[u8]) -> Option<&[u8]> {
+        Some(run)
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod arrows_dense;
 pub mod arrows_memo;
 pub mod backend;
+pub mod byte_scan;
 pub mod checkpoint;
 pub mod general;
 pub mod graph_batch;

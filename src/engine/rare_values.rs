@@ -1191,6 +1191,11 @@ fn scan_run<T: Value>(
 ) -> bool {
     let low = &g[x0 as usize..=x1 as usize];
     let high = &g[(m - x1) as usize..=(m - x0) as usize];
+    if let (Some(l), Some(h)) = (T::bytes(low), T::bytes(high))
+        && let Some(done) = super::byte_scan::scan_bytes(l, h, table, left)
+    {
+        return done;
+    }
     let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
     // Clears a wanted value a pair hit; true when none is left.
     let take = |table: &mut [u8; 1 << 16], left: &mut u32, v: usize| -> bool {
