@@ -464,7 +464,6 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
 /// file) or the standard drawing's.
 pub fn cycles_game(spec: &str, faces: Option<&Path>) -> Result<ArrowGame> {
     let graph = Graph::parse(spec).map_err(Error::Input)?;
-    let mut game = ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new());
     let cycles = match faces {
         Some(path) => {
             let text = crate::input::read_text(path, 1 << 20)
@@ -474,12 +473,9 @@ pub fn cycles_game(spec: &str, faces: Option<&Path>) -> Result<ArrowGame> {
         }
         None => standard_faces(&graph, spec).unwrap_or_default(),
     };
-    game.faces = cycles
-        .iter()
-        .map(|c| game.face_of(c))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| Error::Input(format!("bad face: {e}")))?;
-    Ok(game)
+    ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new())
+        .with_faces(&cycles)
+        .map_err(|e| Error::Input(format!("bad face: {e}")))
 }
 
 /// The JSON summary of `hackenbush`.

@@ -125,10 +125,8 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     };
     let shard = survey_parts::shard_of(args.shard, &mut notice)?;
     let n = args.heaps();
-    let codes = match shard {
-        Some(shard) => shard_codes(args, shard, &list)?,
-        None => list.clone(),
-    };
+    let sliced = shard.map(|s| shard_codes(args, s, &list)).transpose()?;
+    let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
     let backend = Backend::open(args.backend, &mut notice)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
         notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
@@ -136,7 +134,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
     let run = crate::engine::survey::survey(
-        &codes,
+        codes,
         args.heaps(),
         args.algorithm,
         &backend,
@@ -205,7 +203,7 @@ fn shard_codes(args: &SurveyArgs, shard: Shard, list: &[Code]) -> Result<Vec<Cod
 fn part_header(args: &SurveyArgs, shard: Shard, list: &[Code]) -> survey_parts::PartHeader {
     let names: Vec<String> = list.iter().map(|c| c.name()).collect();
     survey_parts::PartHeader {
-        format: 1,
+        format: survey_parts::PART_FORMAT,
         shard: shard.index,
         shards: shard.count,
         list_codes: list.len() as u64,

@@ -21,7 +21,7 @@ use crate::export;
 /// The first line of a part, before its JSON.
 const PART_TAG: &str = "# grundy survey part: ";
 /// The part format this build writes and reads.
-const PART_FORMAT: u32 = 1;
+pub const PART_FORMAT: u32 = 1;
 /// The largest part read back.
 const MAX_PART_BYTES: u64 = 1 << 30;
 

@@ -13,7 +13,7 @@ use super::backend::Backend;
 use super::graph_memo::MemoSolver;
 use super::graph_reach::solve_reachable;
 use crate::error::{Error, Result};
-use crate::game::arrows::{ArrowGame, ArrowRule, Face};
+use crate::game::arrows::{ArrowGame, ArrowRule};
 use crate::game::{Graph, GraphCode};
 
 /// Pieces a thread's memo holds before it starts afresh (bounds memory on
@@ -109,16 +109,18 @@ fn row_of(item: &BatchGraph, game: &BatchGame, memos: &mut Memos) -> Result<Batc
             Some(arrows_value(&ArrowGame::new(g, rule, Vec::new()), memos)?)
         }
         BatchGame::Cycles => {
-            let faces = cycle_faces(g, &item.faces)?;
-            row.faces = Some(faces.len());
-            let has_faces = !faces.is_empty();
+            let has_faces = !item.faces.is_empty();
             // Without cycle cells the Game of Cycles is the Game of Arrows.
             let rule = if has_faces {
                 ArrowRule::Cycles
             } else {
                 ArrowRule::Arrows
             };
-            let v = arrows_value(&ArrowGame::new(g, rule, faces), memos)?;
+            let game = ArrowGame::new(g, rule, Vec::new())
+                .with_faces(&item.faces)
+                .map_err(|e| Error::Input(format!("bad face: {e}")))?;
+            row.faces = Some(game.faces.len());
+            let v = arrows_value(&game, memos)?;
             row.outcome = if v == 0 { "P" } else { "N" };
             (!has_faces).then_some(v)
         }
@@ -128,18 +130,6 @@ fn row_of(item: &BatchGraph, game: &BatchGame, memos: &mut Memos) -> Result<Batc
         row.outcome = if v == 0 { "P" } else { "N" };
     }
     Ok(row)
-}
-
-/// The faces of a plane graph as the game reads them.
-fn cycle_faces(g: &Graph, faces: &[Vec<usize>]) -> Result<Vec<Face>> {
-    let game = ArrowGame::new(g, ArrowRule::Cycles, Vec::new());
-    faces
-        .iter()
-        .map(|c| {
-            game.face_of(c)
-                .map_err(|e| Error::Input(format!("bad face: {e}")))
-        })
-        .collect()
 }
 
 /// G from the empty state: the memo on forests (no cycle cells), else a

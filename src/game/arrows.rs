@@ -200,6 +200,16 @@ impl ArrowGame {
         arrows.join(",")
     }
 
+    /// The game with these bounded faces, each a cycle of vertices in
+    /// order round it.
+    pub fn with_faces(mut self, cycles: &[Vec<usize>]) -> Result<ArrowGame, String> {
+        self.faces = cycles
+            .iter()
+            .map(|c| self.face_of(c))
+            .collect::<Result<_, _>>()?;
+        Ok(self)
+    }
+
     /// The faces of a cycle given as its vertices in order round it.
     pub fn face_of(&self, cycle: &[usize]) -> Result<Face, String> {
         if cycle.len() < 3 {

@@ -265,7 +265,13 @@ impl Code {
 
 /// Calls `f` with every nondecreasing list of `k` heaps of at least `min`
 /// summing to `m` (the empty list when `k` = 0 and `m` = 0).
-fn each_partition(m: u64, k: u64, min: u64, heaps: &mut Vec<u64>, f: &mut dyn FnMut(&[u64])) {
+pub(crate) fn each_partition(
+    m: u64,
+    k: u64,
+    min: u64,
+    heaps: &mut Vec<u64>,
+    f: &mut dyn FnMut(&[u64]),
+) {
     match k {
         0 => {
             if m == 0 {

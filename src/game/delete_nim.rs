@@ -195,18 +195,11 @@ fn every_split(heaps: &[u32], parts: u32) -> Vec<Vec<Vec<u32>>> {
 
 /// The partitions of `h` into `k` nondecreasing parts of at least `min`.
 fn partitions(h: u32, k: u32, min: u32) -> Vec<Vec<u32>> {
-    if k == 1 {
-        return if h >= min { vec![vec![h]] } else { Vec::new() };
-    }
     let mut out = Vec::new();
-    let mut first = min;
-    while first * k <= h {
-        for mut rest in partitions(h - first, k - 1, first) {
-            rest.insert(0, first);
-            out.push(rest);
-        }
-        first += 1;
-    }
+    let mut parts = Vec::new();
+    super::code::each_partition(h.into(), k.into(), min.into(), &mut parts, &mut |p| {
+        out.push(p.iter().map(|&x| x as u32).collect())
+    });
     out
 }
 
