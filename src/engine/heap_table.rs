@@ -20,6 +20,11 @@ pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
         let _ = run;
         None
     }
+    /// A run of values as `u16`s, when the type is two bytes.
+    fn words(run: &[Self]) -> Option<&[u16]> {
+        let _ = run;
+        None
+    }
 }
 
 impl Value for u8 {
@@ -47,6 +52,10 @@ impl Value for u16 {
     #[inline]
     fn narrow(self) -> u16 {
         self
+    }
+    #[inline]
+    fn words(run: &[u16]) -> Option<&[u16]> {
+        Some(run)
     }
 }
 

@@ -3,7 +3,6 @@
 pub mod arrows_dense;
 pub mod arrows_memo;
 pub mod backend;
-pub mod byte_scan;
 pub mod checkpoint;
 pub mod general;
 pub mod graph_batch;
@@ -20,6 +19,7 @@ pub mod rare_values;
 pub mod sequence;
 pub mod survey;
 pub mod tuple_table;
+pub mod wide_scan;
 
 pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};
 pub use heap_run::{

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::heap_table::Value;
+use crate::engine::wide_scan::Wanted;
 use crate::gpu::rare::{GpuPass, PassOutput};
 use crate::kernel::rare::PassParams;
 pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
@@ -785,9 +786,12 @@ fn rare_pair_marks<T: Value>(
                     continue;
                 }
                 let partners = &g[(from - j - r) as usize..(to - j - r) as usize];
-                let first_row = (from - n0) as usize;
-                for (k, b) in partners.iter().enumerate() {
-                    rows[(first_row + k) * span + (gr ^ (*b).into()) as usize] = 1;
+                let first_row = (from - n0) as usize * span;
+                let run = &mut rows[first_row..first_row + partners.len() * span];
+                for (row, b) in run.chunks_exact_mut(span).zip(partners) {
+                    // The mask keeps no bit (both values are below `span`)
+                    // but spares the bounds check.
+                    row[(gr ^ (*b).into()) as usize & (row.len() - 1)] = 1;
                 }
                 marks += partners.len() as u64;
             }
@@ -1027,7 +1031,7 @@ fn first_set(bits: &[u64]) -> u32 {
 
 /// Pairs of one breaking digit scanned before the next digit's, so that
 /// every digit's scan advances through the small parts a together.
-const SCAN_CHUNK: u32 = 64;
+const SCAN_CHUNK: u32 = 512;
 
 /// Which split pairs (a, m − a) of a heap a scan looks at, given the first
 /// heap `s` of the block being computed.
@@ -1093,21 +1097,10 @@ thread_local! {
         std::cell::RefCell::new(ByteTable(vec![0u8; 1 << 16].try_into().unwrap()));
 }
 
-/// The bit positions set in `word`, lowest first.
-fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (word != 0).then(|| {
-            let i = word.trailing_zeros();
-            word &= word - 1;
-            i
-        })
-    })
-}
-
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
 /// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
 /// all `need` of them are cleared; with it, how many pairs were read. Pairs
-/// are tested eight at a time without a branch per pair (`scan_run`).
+/// are tested many at a time without a branch per pair (`Wanted::scan`).
 fn scan_pairs<T: Value>(
     code: &RareCode,
     g: &[T],
@@ -1120,35 +1113,21 @@ fn scan_pairs<T: Value>(
         return (true, 0);
     }
     BYTE_TABLE.with_borrow_mut(|table| {
-        for (w, &word) in wanted.iter().enumerate() {
-            for i in set_bits(word) {
-                table.0[w * 64 + i as usize] = 1;
-            }
-        }
-        let (mut left, mut read) = (need, 0);
-        let done = scan_with(code, g, n, &mut table.0, &mut left, &mut read, pairs);
+        let mut set = Wanted::new(&mut table.0, wanted);
+        let mut read = 0;
+        let done = scan_with(code, g, n, &mut set, &mut read, pairs);
         // Leave the table all zero, and the bitset saying what is left.
-        for (w, word) in wanted.iter_mut().enumerate() {
-            for i in set_bits(*word) {
-                let v = w * 64 + i as usize;
-                if table.0[v] == 0 {
-                    *word &= !(1 << i);
-                }
-                table.0[v] = 0;
-            }
-        }
+        set.finish(wanted);
         (done, read)
     })
 }
 
-/// `scan_pairs` on the byte table; `left` counts the wanted values, `read`
-/// the pairs.
+/// `scan_pairs` on the wanted set; `read` counts the pairs.
 fn scan_with<T: Value>(
     code: &RareCode,
     g: &[T],
     n: u32,
-    table: &mut [u8; 1 << 16],
-    left: &mut u32,
+    wanted: &mut Wanted,
     read: &mut u64,
     pairs: Pairs,
 ) -> bool {
@@ -1170,62 +1149,15 @@ fn scan_with<T: Value>(
                 continue;
             }
             *read += (x1 - x0 + 1) as u64;
-            if scan_run(g, n - j, x0, x1, table, left) {
+            let m = (n - j) as usize;
+            let (x0, x1) = (x0 as usize, x1 as usize);
+            if wanted.scan(&g[x0..=x1], &g[m - x1..=m - x0]) {
                 return true;
             }
         }
         a = a_end + 1;
     }
     false
-}
-
-/// Pairs (a, m − a) for a in x0..=x1; true when `left` reaches 0.
-#[inline]
-fn scan_run<T: Value>(
-    g: &[T],
-    m: u32,
-    x0: u32,
-    x1: u32,
-    table: &mut [u8; 1 << 16],
-    left: &mut u32,
-) -> bool {
-    let low = &g[x0 as usize..=x1 as usize];
-    let high = &g[(m - x1) as usize..=(m - x0) as usize];
-    if let (Some(l), Some(h)) = (T::bytes(low), T::bytes(high))
-        && let Some(done) = super::byte_scan::scan_bytes(l, h, table, left)
-    {
-        return done;
-    }
-    let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
-    // Clears a wanted value a pair hit; true when none is left.
-    let take = |table: &mut [u8; 1 << 16], left: &mut u32, v: usize| -> bool {
-        if table[v] != 0 {
-            table[v] = 0;
-            *left -= 1;
-        }
-        *left == 0
-    };
-    // Eight pairs at a time into eight bytes: loads that do not wait on
-    // each other, and one test for the eight; only a group that hit is
-    // looked at pair by pair.
-    let (lows, highs) = (low.chunks_exact(8), high.rchunks_exact(8));
-    let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
-    for (x, y) in lows.zip(highs) {
-        let (x, y): (&[T; 8], &[T; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
-        let mut hits = [0u8; 8];
-        for k in 0..8 {
-            hits[k] = table[value(&x[k], &y[7 - k])];
-        }
-        if u64::from_ne_bytes(hits) != 0
-            && (0..8).any(|k| take(table, left, value(&x[k], &y[7 - k])))
-        {
-            return true;
-        }
-    }
-    low_rest
-        .iter()
-        .zip(high_rest.iter().rev())
-        .any(|(x, y)| take(table, left, value(x, y)))
 }
 
 /// Bit i set when value 64·w + i is common at a heap with this flip.

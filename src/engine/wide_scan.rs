@@ -1,0 +1,451 @@
+//! The scan of split pairs for the wanted values, many pairs at a time:
+//! the pairs' values G(a) ⊕ G(m − a) in one register and their membership
+//! in the wanted set in a few shuffles, so a block of pairs that reaches no
+//! wanted value costs one test; a block that does is looked at pair by
+//! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
+//! table or 32 of a two-byte table at a time; with AVX2 only, 32 pairs of
+//! a one-byte table; without either, eight pairs at a time in scalar code.
+
+use crate::engine::heap_table::Value;
+
+/// The widest scan this CPU has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wide {
+    /// AVX-512 F, BW and VBMI: both tables.
+    Avx512Vbmi,
+    /// AVX-512 F and BW: two-byte tables.
+    Avx512,
+    /// AVX2: one-byte tables.
+    Avx2,
+    Plain,
+}
+
+impl Wide {
+    fn detect() -> Wide {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx2") {
+                return if has!("avx512vbmi") {
+                    Wide::Avx512Vbmi
+                } else {
+                    Wide::Avx512
+                };
+            }
+            if has!("avx2") {
+                return Wide::Avx2;
+            }
+        }
+        Wide::Plain
+    }
+}
+
+/// The values a scan looks for: one byte per value (1 while wanted), for
+/// the test pair by pair with no shift and no bounds check (every value of
+/// a `u8` or `u16` table indexes it), and the values below 512 as bits,
+/// for the wide test.
+pub struct Wanted<'t> {
+    table: &'t mut [u8; 1 << 16],
+    bits: [u64; 8],
+    left: u32,
+    wide: Wide,
+}
+
+impl<'t> Wanted<'t> {
+    /// The values set in `words` (value 64w + i at bit i of word w);
+    /// `table` is all zero.
+    pub fn new(table: &'t mut [u8; 1 << 16], words: &[u64]) -> Wanted<'t> {
+        let mut bits = [0u64; 8];
+        let mut left = 0;
+        for (w, &word) in words.iter().enumerate() {
+            for i in set_bits(word) {
+                table[w * 64 + i as usize] = 1;
+            }
+            left += word.count_ones();
+        }
+        for (bit, &word) in bits.iter_mut().zip(words) {
+            *bit = word;
+        }
+        let wide = Wide::detect();
+        Wanted {
+            table,
+            bits,
+            left,
+            wide,
+        }
+    }
+
+    /// How many values are still wanted.
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Clears value v if it is wanted; true when none is left.
+    #[inline]
+    pub fn take(&mut self, v: usize) -> bool {
+        if self.table[v] != 0 {
+            self.table[v] = 0;
+            self.left -= 1;
+            if v < 512 {
+                self.bits[v / 64] &= !(1 << (v % 64));
+            }
+        }
+        self.left == 0
+    }
+
+    /// Clears the values of `words` that are no longer wanted, and leaves
+    /// the table all zero.
+    pub fn finish(self, words: &mut [u64]) {
+        for (w, word) in words.iter_mut().enumerate() {
+            for i in set_bits(*word) {
+                let v = w * 64 + i as usize;
+                if self.table[v] == 0 {
+                    *word &= !(1 << i);
+                }
+                self.table[v] = 0;
+            }
+        }
+    }
+
+    /// Scans the pairs (low[k], high[len − 1 − k]), clearing the wanted
+    /// values they reach; true as soon as none is left.
+    #[inline]
+    pub fn scan<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        match (self.wide, T::bytes(low), T::bytes(high)) {
+            // SAFETY (each arm): the CPU has the features `wide` names.
+            (Wide::Avx512Vbmi, Some(l), Some(h)) => {
+                return unsafe { avx512::scan_bytes(self, l, h) };
+            }
+            (Wide::Avx2 | Wide::Avx512, Some(l), Some(h)) => {
+                return unsafe { avx2::scan(self, l, h) };
+            }
+            (Wide::Avx512Vbmi | Wide::Avx512, _, _) => {
+                if let (Some(l), Some(h)) = (T::words(low), T::words(high)) {
+                    return unsafe { avx512::scan_words(self, l, h) };
+                }
+            }
+            _ => {}
+        }
+        self.scan_plain(low, high)
+    }
+
+    /// `scan` eight pairs at a time into eight bytes: loads that do not
+    /// wait on each other, and one test for the eight; only a group that
+    /// hit is looked at pair by pair.
+    fn scan_plain<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {
+        let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
+        let (lows, highs) = (low.chunks_exact(8), high.rchunks_exact(8));
+        let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
+        for (x, y) in lows.zip(highs) {
+            let (x, y): (&[T; 8], &[T; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
+            let mut hits = [0u8; 8];
+            for k in 0..8 {
+                hits[k] = self.table[value(&x[k], &y[7 - k])];
+            }
+            if u64::from_ne_bytes(hits) != 0 && (0..8).any(|k| self.take(value(&x[k], &y[7 - k]))) {
+                return true;
+            }
+        }
+        low_rest
+            .iter()
+            .zip(high_rest.iter().rev())
+            .any(|(x, y)| self.take(value(x, y)))
+    }
+}
+
+/// The bit positions set in `word`, lowest first.
+pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let i = word.trailing_zeros();
+            word &= word - 1;
+            i
+        })
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Wanted, set_bits};
+
+    /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
+    /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8).
+    #[target_feature(enable = "avx512f")]
+    fn wanted_bits(wanted: &Wanted) -> __m512i {
+        // SAFETY: reads the 64 bytes of `bits`.
+        unsafe { _mm512_loadu_epi64(wanted.bits.as_ptr().cast()) }
+    }
+
+    /// Lanes in reverse order: a run of the larger parts read backwards.
+    const REVERSE_WORDS: [u16; 32] = {
+        let mut index = [0u16; 32];
+        let mut k = 0;
+        while k < 32 {
+            index[k] = 31 - k as u16;
+            k += 1;
+        }
+        index
+    };
+    const REVERSE_BYTES: [u8; 64] = {
+        let mut index = [0u8; 64];
+        let mut k = 0;
+        while k < 64 {
+            index[k] = 63 - k as u8;
+            k += 1;
+        }
+        index
+    };
+
+    /// The lanes of 32 pair values whose value is in `set` or is 512 or
+    /// more (the set does not hold those: they go pair by pair).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn hits_of_words(v: __m512i, set: __m512i) -> u32 {
+        let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(v), set);
+        let bit = _mm512_srlv_epi16(word, _mm512_and_si512(v, _mm512_set1_epi16(15)));
+        let large = _mm512_test_epi16_mask(v, _mm512_set1_epi16(!511));
+        _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) | large
+    }
+
+    /// The lanes of 64 pair values of a one-byte table whose value is in
+    /// `set`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn hits_of_bytes(v: __m512i, set: __m512i) -> u64 {
+        // Byte v / 8 of the set (the shift is of 16-bit lanes: the mask
+        // drops what came down from the byte above).
+        let index = _mm512_and_si512(_mm512_srli_epi16::<3>(v), _mm512_set1_epi8(0x1f));
+        let byte = _mm512_permutexvar_epi8(index, set);
+        // Bit v % 8 of it.
+        let powers = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(v, _mm512_set1_epi8(7)));
+        _mm512_test_epi8_mask(byte, bit)
+    }
+
+    /// The lowest t of 64 lanes.
+    fn lanes(t: usize) -> u64 {
+        if t >= 64 { !0 } else { (1u64 << t) - 1 }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let len = low.len();
+        assert_eq!(high.len(), len);
+        let mut set = wanted_bits(wanted);
+        // SAFETY: reads the 64 bytes of the array.
+        let reverse = unsafe { _mm512_loadu_epi16(REVERSE_WORDS.as_ptr().cast()) };
+        let mut k = 0;
+        while k < len {
+            let t = (len - k).min(32);
+            let valid = lanes(t) as u32;
+            // SAFETY: masked loads read lanes k..k + t of `low` and
+            // len − k − t..len − k of `high` only (the others are neither
+            // read nor faulted on), all inside the slices.
+            let (x, y) = unsafe {
+                let x = _mm512_maskz_loadu_epi16(valid, low.as_ptr().add(k).cast());
+                let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(32);
+                let y = _mm512_maskz_loadu_epi16(valid << (32 - t), top.cast());
+                (x, _mm512_permutexvar_epi16(reverse, y))
+            };
+            let hits = hits_of_words(_mm512_xor_si512(x, y), set) & valid;
+            if hits != 0 {
+                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
+                if set_bits(hits as u64).any(|i| wanted.take(pair(i))) {
+                    return true;
+                }
+                set = wanted_bits(wanted);
+            }
+            k += t;
+        }
+        false
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub fn scan_bytes(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let len = low.len();
+        assert_eq!(high.len(), len);
+        let mut set = wanted_bits(wanted);
+        // SAFETY: reads the 64 bytes of the array.
+        let reverse = unsafe { _mm512_loadu_epi8(REVERSE_BYTES.as_ptr().cast()) };
+        let mut k = 0;
+        while k < len {
+            let t = (len - k).min(64);
+            let valid = lanes(t);
+            // SAFETY: as in `scan_words`, masked loads inside the slices.
+            let (x, y) = unsafe {
+                let x = _mm512_maskz_loadu_epi8(valid, low.as_ptr().add(k).cast());
+                let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(64);
+                let y = _mm512_maskz_loadu_epi8(valid << (64 - t), top.cast());
+                (x, _mm512_permutexvar_epi8(reverse, y))
+            };
+            let hits = hits_of_bytes(_mm512_xor_si512(x, y), set) & valid;
+            if hits != 0 {
+                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
+                if set_bits(hits).any(|i| wanted.take(pair(i))) {
+                    return true;
+                }
+                set = wanted_bits(wanted);
+            }
+            k += t;
+        }
+        false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::Wanted;
+
+    /// The wanted values below 256 as 32 bytes of bits: bit v % 8 of byte
+    /// v / 8.
+    #[target_feature(enable = "avx2")]
+    fn wanted_bits(wanted: &Wanted) -> __m256i {
+        // SAFETY: reads the first 32 bytes of the 64 of `bits`.
+        unsafe { _mm256_loadu_si256(wanted.bits.as_ptr().cast()) }
+    }
+
+    /// Whether any byte of `v` is in the set `bits`.
+    #[target_feature(enable = "avx2")]
+    fn any_wanted(v: __m256i, bits: __m256i) -> bool {
+        // Byte v / 8 of the set: a shuffle looks up 16 bytes at a time.
+        let index = _mm256_and_si256(_mm256_srli_epi16(v, 3), _mm256_set1_epi8(0x1f));
+        let low_half = _mm256_permute2x128_si256(bits, bits, 0x00);
+        let high_half = _mm256_permute2x128_si256(bits, bits, 0x11);
+        let from_low = _mm256_shuffle_epi8(low_half, index);
+        let from_high = _mm256_shuffle_epi8(high_half, index);
+        let upper = _mm256_cmpeq_epi8(
+            _mm256_and_si256(index, _mm256_set1_epi8(0x10)),
+            _mm256_set1_epi8(0x10),
+        );
+        let byte = _mm256_blendv_epi8(from_low, from_high, upper);
+        // Bit v % 8 of it.
+        let powers = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(v, _mm256_set1_epi8(7)));
+        _mm256_testz_si256(byte, bit) == 0
+    }
+
+    /// The 32 bytes at `at` in reverse order.
+    #[target_feature(enable = "avx2")]
+    fn reversed(bytes: &[u8; 32]) -> __m256i {
+        let reverse_lanes = _mm256_setr_epi8(
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+            6, 5, 4, 3, 2, 1, 0,
+        );
+        // SAFETY: reads the 32 bytes of the array.
+        let x = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let x = _mm256_shuffle_epi8(x, reverse_lanes);
+        _mm256_permute2x128_si256(x, x, 0x01)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let len = low.len();
+        let mut bits = wanted_bits(wanted);
+        let mut k = 0;
+        while k + 32 <= len {
+            let x: &[u8; 32] = low[k..k + 32].try_into().unwrap();
+            let y: &[u8; 32] = high[len - k - 32..len - k].try_into().unwrap();
+            // SAFETY: reads the 32 bytes of `x`.
+            let v = _mm256_xor_si256(
+                unsafe { _mm256_loadu_si256(x.as_ptr().cast()) },
+                reversed(y),
+            );
+            if any_wanted(v, bits) {
+                let hit = (0..32).any(|i| wanted.take((x[i] ^ y[31 - i]) as usize));
+                if hit {
+                    return true;
+                }
+                bits = wanted_bits(wanted);
+            }
+            k += 32;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan pair by pair: what every wide one must match.
+    fn plain<T: Value>(wanted: &mut Wanted, low: &[T], high: &[T]) -> bool {
+        let len = low.len();
+        let pair = |i: usize| (low[i].into() ^ high[len - 1 - i].into()) as usize;
+        (0..len).any(|i| wanted.take(pair(i)))
+    }
+
+    fn random() -> impl FnMut() -> u64 {
+        let mut seed = 0x5ca7_u64;
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// Scans 400 random runs of values below `range` for a few wanted values
+    /// (some beyond what a pair reaches) by `wide` and pair by pair, and
+    /// compares what they cleared.
+    fn compare<T: Value>(range: u64, wide: Wide) {
+        let mut next = random();
+        let (mut table_a, mut table_b) = (Box::new([0u8; 1 << 16]), Box::new([0u8; 1 << 16]));
+        for case in 0..400 {
+            let len = (next() % 200) as usize;
+            let low: Vec<T> = (0..len).map(|_| T::of((next() % range) as u32)).collect();
+            let high: Vec<T> = (0..len).map(|_| T::of((next() % range) as u32)).collect();
+            let mut words = vec![0u64; 1024];
+            for _ in 0..next() % 6 {
+                let v = next() % (2 * range).min(1 << 16);
+                words[(v / 64) as usize] |= 1 << (v % 64);
+            }
+            let (mut a, mut b) = (
+                Wanted::new(&mut table_a, &words),
+                Wanted::new(&mut table_b, &words),
+            );
+            a.wide = wide;
+            if a.left() == 0 {
+                continue;
+            }
+            assert_eq!(
+                a.scan(&low, &high),
+                plain(&mut b, &low, &high),
+                "case {case}"
+            );
+            assert_eq!((a.left(), a.bits), (b.left(), b.bits), "case {case}");
+            let (mut words_a, mut words_b) = (words.clone(), words.clone());
+            a.finish(&mut words_a);
+            b.finish(&mut words_b);
+            assert_eq!(words_a, words_b, "case {case}");
+        }
+        assert!(
+            table_a.iter().all(|&v| v == 0),
+            "finish leaves the table zero"
+        );
+    }
+
+    #[test]
+    fn the_wide_scans_clear_what_the_plain_one_clears() {
+        let mut ways = vec![Wide::Plain];
+        let best = Wide::detect();
+        ways.extend(match best {
+            Wide::Avx512Vbmi => [Wide::Avx512Vbmi, Wide::Avx512, Wide::Avx2].as_slice(),
+            Wide::Avx512 => &[Wide::Avx512, Wide::Avx2],
+            Wide::Avx2 => &[Wide::Avx2],
+            Wide::Plain => &[],
+        });
+        for wide in ways {
+            compare::<u8>(256, wide);
+            // Values below 512 (the set's reach) and beyond it.
+            for range in [64, 512, 1 << 11, 1 << 16] {
+                compare::<u16>(range, wide);
+            }
+        }
+    }
+}
