@@ -139,6 +139,15 @@ impl MarkList {
     }
 }
 
+/// What the block pass reads of a run: the rare positions (all below the
+/// heaps it knows) and their values, the split, the largest value.
+struct PassView<'a> {
+    rare: &'a [u32],
+    values: &'a [u32],
+    split: RareSplit,
+    max_value: u32,
+}
+
 /// How the heaps of a run went (for tests and benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RareCounts {
@@ -189,6 +198,16 @@ impl RareRun {
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
 
+    /// What the block pass reads of the run.
+    fn view(&self) -> PassView<'_> {
+        PassView {
+            rare: &self.rare,
+            values: &self.rare_values,
+            split: self.split,
+            max_value: self.max_value,
+        }
+    }
+
     /// Chooses the split again when the rare list has grown, and switches
     /// when the new one is clearly better.
     fn maybe_rechoose<T: Value>(&mut self, code: &RareCode, g: &[T]) {
@@ -212,6 +231,10 @@ fn words_for(max: u32) -> usize {
     ((2 * (max + 1).next_power_of_two()) as usize).div_ceil(64)
 }
 
+/// How long a stretch of blocks runs on a worker of the pool before the
+/// caller hears of progress and may stop the run.
+const STRETCH: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
 /// parallel pass runs on the GPU where `gpu` can take it.
 #[allow(clippy::too_many_arguments)] // the run's state, its GPU and its two callbacks
@@ -229,13 +252,63 @@ pub fn extend<T: Value>(
     if g.is_empty() && end > 0 {
         g.push(T::of(0));
     }
-    let mut block = MIN_BLOCK;
-    // Heaps below this go in order (a block's pass was wasted work).
-    let mut in_order_until = 0;
-    let mut middle: Option<MiddleHits> = None;
-    let mut pending: Option<PassParams> = None;
-    let (mut bits, mut wanted) = (Vec::new(), Vec::new());
+    let mut blocks = Blocks {
+        block: MIN_BLOCK,
+        ..Blocks::default()
+    };
     while g.len() < end {
+        // The blocks run on a worker of the pool, stretch by stretch: each
+        // block's pass then starts there, and no thread waits to be woken
+        // for it (on a VM a wake-up costs about what a block's finish does).
+        let started = std::time::Instant::now();
+        let outcome = rayon::scope(|_| {
+            loop {
+                if let Some(outcome) = blocks.next(code, run, g, end, persist, gpu) {
+                    break Some(outcome);
+                }
+                if g.len() >= end || started.elapsed() >= STRETCH {
+                    break None;
+                }
+            }
+        });
+        progress(g.len() as u64);
+        if let Some(outcome) = outcome {
+            return outcome;
+        }
+        if g.len() < end && stop() {
+            return Outcome::Paused;
+        }
+    }
+    Outcome::Done
+}
+
+/// What carries from one block of a run to the next.
+#[derive(Default)]
+struct Blocks {
+    /// Heaps in the next block that has a pass.
+    block: usize,
+    /// Heaps below this go in order (a block's pass was wasted work).
+    in_order_until: usize,
+    /// The next block's middle pairs, when it goes in order.
+    middle: Option<MiddleHits>,
+    /// The next block's pass, launched on the GPU.
+    pending: Option<PassParams>,
+    bits: Vec<u64>,
+    wanted: Vec<u64>,
+}
+
+impl Blocks {
+    /// Computes the next block of heaps, up to `end`; `Some` when the run
+    /// must stop there.
+    fn next<T: Value>(
+        &mut self,
+        code: &RareCode,
+        run: &mut RareRun,
+        g: &mut Vec<T>,
+        end: usize,
+        persist: Persist,
+        gpu: &mut Option<GpuPass>,
+    ) -> Option<Outcome> {
         let s = g.len();
         // No block is longer than the heaps below it. Blocks in order are
         // as long as blocks go (the threads meet once a block) but at most
@@ -243,57 +316,62 @@ pub fn extend<T: Value>(
         // pairs (parts near half its heaps) lie below this one.
         let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
         let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
-        let in_order = s < in_order_until;
-        let e = block_end(s, if in_order { in_order_len(s) } else { block });
+        let in_order = s < self.in_order_until;
+        let e = block_end(
+            s,
+            if in_order {
+                in_order_len(s)
+            } else {
+                self.block
+            },
+        );
         let ahead = if in_order {
-            BlockAhead::in_order_with(code, g, (s, e), middle.take(), run.max_value)
+            BlockAhead::in_order_with(code, g, (s, e), self.middle.take(), run.max_value)
         } else {
-            let ahead = match block_pass(code, run, g, (s, e), gpu, &mut pending) {
+            let ahead = match block_pass(code, run, g, (s, e), gpu, &mut self.pending) {
                 Ok(ahead) => ahead,
-                Err(failed) => return failed,
+                Err(failed) => return Some(failed),
             };
             let per_heap = (ahead.pairs / (e - s) as u64).max(1);
-            block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+            self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
             // The next block's pass on the GPU, while this one is finished.
-            let next = (s, e, block_end(e, block));
-            pending = (e >= in_order_until)
+            let next = (s, e, block_end(e, self.block));
+            self.pending = (e >= self.in_order_until)
                 .then(|| launch_next(code, run, g, next, gpu))
                 .flatten();
             ahead
         };
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
-        let window = (e < in_order_until.min(end)).then(|| {
+        let window = (e < self.in_order_until.min(end)).then(|| {
             MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
         });
+        let (bits, wanted) = (&mut self.bits, &mut self.wanted);
         let (widened, next_hits) = rayon::join(
-            || finish_block(code, run, g, &ahead, e, &mut bits, &mut wanted),
+            || finish_block(code, run, g, &ahead, e, bits, wanted),
             || window.map(|w| w.collect(code)),
         );
-        if let Some(outcome) = widened {
-            return outcome;
+        if widened.is_some() {
+            return widened;
         }
-        middle = next_hits;
+        self.middle = next_hits;
+        self.count(run, &ahead, (s, e));
+        run.maybe_rechoose(code, g);
+        let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
+        (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+    }
+
+    /// Counts the block s..e in `run`, and sends the next blocks in order
+    /// when this one's pass was wasted work.
+    fn count(&mut self, run: &mut RareRun, ahead: &BlockAhead, (s, e): (usize, usize)) {
         if let Some(hits) = &ahead.middle {
             run.counts.in_order += (e - s) as u64;
             run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
         }
         if ahead.below > 0 && ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
-            in_order_until = e + IN_ORDER_BLOCKS * block;
-        }
-        progress(g.len() as u64);
-        run.maybe_rechoose(code, g);
-        if persist == Persist::GiveUpWhenDense
-            && g.len() >= JUDGE_FROM
-            && !sparse_enough(run.rare.len(), g.len())
-        {
-            return Outcome::Dense;
-        }
-        if g.len() < end && stop() {
-            return Outcome::Paused;
+            self.in_order_until = e + IN_ORDER_BLOCKS * self.block;
         }
     }
-    Outcome::Done
 }
 
 /// The parallel pass over heaps s..e: the one launched on the GPU while
@@ -326,7 +404,7 @@ fn block_pass<T: Value>(
             let out = pass.run(params, &g[..s], &run.rare, &run.rare_values);
             BlockAhead::from_gpu(out.map_err(failed)?, params)
         }
-        _ => BlockAhead::scan(code, run, g, s, e),
+        _ => BlockAhead::scan(code, &run.view(), &g[..s], (s, e)),
     };
     let counts = &mut run.counts;
     counts.gpu_heaps += ahead.on_gpu as u64 * (e - s) as u64;
@@ -622,28 +700,36 @@ struct BlockAhead {
 }
 
 impl BlockAhead {
-    fn scan<T: Value>(code: &RareCode, run: &RareRun, g: &[T], s: usize, e: usize) -> BlockAhead {
+    /// The pass over heaps first..e from the heaps below `g.len()` (at most
+    /// `first`).
+    fn scan<T: Value>(
+        code: &RareCode,
+        run: &PassView,
+        g: &[T],
+        (first, e): (usize, usize),
+    ) -> BlockAhead {
+        let s = g.len();
         let words = words_for(run.max_value);
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
         // Heaps per task: their byte rows (`span` bytes each) stay in cache.
         let chunk = ((1usize << 16) / span).clamp(1, PASS_CHUNK);
-        let mut sets = vec![0u64; (e - s) * 2 * words];
-        let mut candidates = vec![0u32; e - s];
+        let mut sets = vec![0u64; (e - first) * 2 * words];
+        let mut candidates = vec![0u32; e - first];
         let (pairs, marks) = sets
             .par_chunks_mut(chunk * 2 * words)
             .zip(candidates.par_chunks_mut(chunk))
             .enumerate()
             .map(|(k, (sets, candidates))| {
-                let n0 = (s + k * chunk) as u32;
+                let n0 = (first + k * chunk) as u32;
                 let mut rows = vec![0u8; candidates.len() * span];
-                let marks = rare_pair_marks(code, run, g, s as u32, n0, span, &mut rows);
+                let marks = rare_pair_marks(code, run, g, n0, span, &mut rows);
                 let heaps = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
                 let mut pairs = 0;
                 for (i, (set, candidate)) in heaps.enumerate() {
                     let row = &mut rows[i * span..(i + 1) * span];
-                    let (c, read) = pass_heap(code, run, g, s as u32, n0 + i as u32, row, set);
+                    let (c, read) = pass_heap(code, run, g, n0 + i as u32, row, set);
                     *candidate = c;
                     pairs += read;
                 }
@@ -651,7 +737,7 @@ impl BlockAhead {
             })
             .reduce(|| (0, 0), |(p, m), (q, n)| (p + q, m + n));
         BlockAhead {
-            first: s,
+            first,
             below: s as u32,
             words,
             sets,
@@ -752,24 +838,23 @@ impl BlockAhead {
 /// Heaps per task of the block pass at most (fewer when values are large).
 const PASS_CHUNK: usize = 64;
 
-/// The marks of the rare pairs whose parts both lie below `s`, for the
+/// The marks of the rare pairs whose parts both lie below `s = g.len()`, for the
 /// heaps n0, n0 + 1, … of one task: byte `v` of row i is 1 when heap n0 + i
 /// has a rare pair of value v. One rare heap r at a time over every heap of
 /// the task: its partners b = n − j − r are consecutive, so their values
 /// are one contiguous run of the table, and the stores go to different rows.
 fn rare_pair_marks<T: Value>(
     code: &RareCode,
-    run: &RareRun,
+    run: &PassView,
     g: &[T],
-    s: u32,
     n0: u32,
     span: usize,
     rows: &mut [u8],
 ) -> u64 {
-    let n1 = n0 + (rows.len() / span) as u32;
+    let (s, n1) = (g.len() as u32, n0 + (rows.len() / span) as u32);
     let mut marks = 0;
     for &(j, diff) in &code.splits {
-        for (&r, &gr) in run.rare.iter().zip(&run.rare_values) {
+        for (&r, &gr) in run.rare.iter().zip(run.values) {
             // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
             let lo = n0.max(j + r + 1).max(j + 2);
             let hi = n1.min(s + j + r);
@@ -802,16 +887,16 @@ fn rare_pair_marks<T: Value>(
 
 /// One heap of the block pass: its take marks and rare-pair marks (`row`,
 /// zeroed after), c′, and the rare values below c′ that no pair with both
-/// parts below `s` reaches; returns c′ and the pairs read.
+/// parts below `s = g.len()` reaches; returns c′ and the pairs read.
 fn pass_heap<T: Value>(
     code: &RareCode,
-    run: &RareRun,
+    run: &PassView,
     g: &[T],
-    s: u32,
     n: u32,
     row: &mut [u8],
     set: &mut [u64],
 ) -> (u32, u64) {
+    let s = g.len() as u32;
     let (bits, missing) = set.split_at_mut(set.len() / 2);
     for &(j, d) in &code.takes {
         if j == n && d & 1 != 0 {
