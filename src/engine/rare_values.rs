@@ -39,7 +39,7 @@ pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
 /// Long blocks leave more of each heap's marks to the in-order pass.
 const MIN_BLOCK: usize = 256;
 const MAX_BLOCK: usize = 8192;
-const BLOCK_PAIRS: u64 = 1 << 20;
+const BLOCK_PAIRS: u64 = 1 << 21;
 /// When the block's own marks sent more than one heap in `RESCAN_RATIO`
 /// back to a scan of every pair, the pass was wasted work: the next
 /// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
@@ -653,6 +653,23 @@ fn mark_rare_pairs<T: Value>(
     }
 }
 
+/// Transposes a 64 × 64 matrix of bits: bit i of word k goes to bit k of
+/// word i (six rounds of swapping ever smaller blocks).
+fn transpose64(a: &mut [u64; 64]) {
+    let (mut j, mut m) = (32, 0x0000_0000_FFFF_FFFFu64);
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k + j] ^= t;
+            a[k] ^= t << j;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
 /// Sets value v's bit in `bits`.
 #[inline]
 fn set_bit(bits: &mut [u64], v: u32) {
@@ -713,8 +730,7 @@ impl BlockAhead {
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
-        // Heaps per task: their byte rows (`span` bytes each) stay in cache.
-        let chunk = ((1usize << 16) / span).clamp(1, PASS_CHUNK);
+        let chunk = PASS_CHUNK;
         let mut sets = vec![0u64; (e - first) * 2 * words];
         let mut candidates = vec![0u32; e - first];
         let (pairs, marks) = sets
@@ -723,13 +739,18 @@ impl BlockAhead {
             .enumerate()
             .map(|(k, (sets, candidates))| {
                 let n0 = (first + k * chunk) as u32;
-                let mut rows = vec![0u8; candidates.len() * span];
-                let marks = rare_pair_marks(code, run, g, n0, span, &mut rows);
+                let mut columns = vec![0u64; span];
+                let n1 = n0 + candidates.len() as u32;
+                let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
+                // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
+                for group in columns.chunks_exact_mut(64) {
+                    transpose64(group.try_into().unwrap());
+                }
                 let heaps = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
                 let mut pairs = 0;
                 for (i, (set, candidate)) in heaps.enumerate() {
-                    let row = &mut rows[i * span..(i + 1) * span];
-                    let (c, read) = pass_heap(code, run, g, n0 + i as u32, row, set);
+                    let marks = columns.iter().skip(i).step_by(64).copied();
+                    let (c, read) = pass_heap(code, run, g, n0 + i as u32, marks, set);
                     *candidate = c;
                     pairs += read;
                 }
@@ -838,20 +859,23 @@ impl BlockAhead {
 /// Heaps per task of the block pass at most (fewer when values are large).
 const PASS_CHUNK: usize = 64;
 
-/// The marks of the rare pairs whose parts both lie below `s = g.len()`, for the
-/// heaps n0, n0 + 1, … of one task: byte `v` of row i is 1 when heap n0 + i
-/// has a rare pair of value v. One rare heap r at a time over every heap of
-/// the task: its partners b = n − j − r are consecutive, so their values
-/// are one contiguous run of the table, and the stores go to different rows.
+/// The marks of the rare pairs whose parts both lie below `s = g.len()`,
+/// for the heaps n0..n1 of one task (64 at most): bit i of
+/// `columns[v]` is set when heap n0 + i has a rare pair of value v
+/// (`columns` has a power of two of entries, more than any value). One rare
+/// heap r at a time over every heap of the task: its partners
+/// b = n − j − r are consecutive, so their values are one contiguous run of
+/// the table; the marks of 64 heaps take one bit of a word per value, 8
+/// bytes per value in all, and stay in the first-level cache.
 fn rare_pair_marks<T: Value>(
     code: &RareCode,
     run: &PassView,
     g: &[T],
-    n0: u32,
-    span: usize,
-    rows: &mut [u8],
+    (n0, n1): (u32, u32),
+    columns: &mut [u64],
 ) -> u64 {
-    let (s, n1) = (g.len() as u32, n0 + (rows.len() / span) as u32);
+    let s = g.len() as u32;
+    let span = columns.len();
     let mut marks = 0;
     for &(j, diff) in &code.splits {
         for (&r, &gr) in run.rare.iter().zip(run.values) {
@@ -871,12 +895,12 @@ fn rare_pair_marks<T: Value>(
                     continue;
                 }
                 let partners = &g[(from - j - r) as usize..(to - j - r) as usize];
-                let first_row = (from - n0) as usize * span;
-                let run = &mut rows[first_row..first_row + partners.len() * span];
-                for (row, b) in run.chunks_exact_mut(span).zip(partners) {
+                let mut heap_bit = 1u64 << (from - n0);
+                for b in partners {
                     // The mask keeps no bit (both values are below `span`)
                     // but spares the bounds check.
-                    row[(gr ^ (*b).into()) as usize & (row.len() - 1)] = 1;
+                    columns[(gr ^ (*b).into()) as usize & (span - 1)] |= heap_bit;
+                    heap_bit <<= 1;
                 }
                 marks += partners.len() as u64;
             }
@@ -885,15 +909,15 @@ fn rare_pair_marks<T: Value>(
     marks
 }
 
-/// One heap of the block pass: its take marks and rare-pair marks (`row`,
-/// zeroed after), c′, and the rare values below c′ that no pair with both
+/// One heap of the block pass: its take marks and rare-pair marks (the
+/// words `marks`), c′, and the rare values below c′ that no pair with both
 /// parts below `s = g.len()` reaches; returns c′ and the pairs read.
 fn pass_heap<T: Value>(
     code: &RareCode,
     run: &PassView,
     g: &[T],
     n: u32,
-    row: &mut [u8],
+    marks: impl Iterator<Item = u64>,
     set: &mut [u64],
 ) -> (u32, u64) {
     let s = g.len() as u32;
@@ -905,7 +929,9 @@ fn pass_heap<T: Value>(
             set_bit(bits, g[(n - j) as usize].into());
         }
     }
-    fold_bytes(row, bits);
+    for (word, mark) in bits.iter_mut().zip(marks) {
+        *word |= mark;
+    }
     let flip = run.split.flip(n as u64);
     let common = |w| common_word(run.split.mask, flip, w);
     let c = first_unmarked(bits, common);
@@ -1294,4 +1320,32 @@ fn unmarked_below(bits: &[u64], c: u32) -> u32 {
         count += (!bits[full] & ((1u64 << (c % 64)) - 1)).count_ones();
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose64;
+
+    #[test]
+    fn transpose64_moves_bit_i_of_word_k_to_bit_k_of_word_i() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut words = [0u64; 64];
+        for word in &mut words {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            *word = seed;
+        }
+        let before = words;
+        transpose64(&mut words);
+        for i in 0..64 {
+            for k in 0..64 {
+                assert_eq!(
+                    (words[i] >> k) & 1,
+                    (before[k] >> i) & 1,
+                    "bit {k} of word {i}"
+                );
+            }
+        }
+    }
 }
