@@ -1338,13 +1338,9 @@ mod tests {
         }
         let before = words;
         transpose64(&mut words);
-        for i in 0..64 {
-            for k in 0..64 {
-                assert_eq!(
-                    (words[i] >> k) & 1,
-                    (before[k] >> i) & 1,
-                    "bit {k} of word {i}"
-                );
+        for (i, word) in words.iter().enumerate() {
+            for (k, old) in before.iter().enumerate() {
+                assert_eq!((word >> k) & 1, (old >> i) & 1, "bit {k} of word {i}");
             }
         }
     }
