@@ -11,6 +11,7 @@ pub mod graph_memo;
 pub mod graph_reach;
 pub mod graph_solve;
 pub mod grid_levels;
+pub mod growing;
 pub mod hackenbush;
 pub mod heap_run;
 pub mod heap_table;

@@ -23,11 +23,13 @@
 //! The table is `Vec<u8>` or `Vec<u16>`; a value too large for it stops the
 //! run so the caller can widen it and go on.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
+use crate::engine::growing::{Growing, grow_while_reading};
 use crate::engine::heap_table::Value;
 use crate::engine::wide_scan::Wanted;
 use crate::gpu::rare::{GpuPass, PassOutput};
@@ -198,16 +200,6 @@ impl RareRun {
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
 
-    /// What the block pass reads of the run.
-    fn view(&self) -> PassView<'_> {
-        PassView {
-            rare: &self.rare,
-            values: &self.rare_values,
-            split: self.split,
-            max_value: self.max_value,
-        }
-    }
-
     /// Chooses the split again when the rare list has grown, and switches
     /// when the new one is clearly better.
     fn maybe_rechoose<T: Value>(&mut self, code: &RareCode, g: &[T]) {
@@ -332,13 +324,14 @@ impl Blocks {
                 Ok(ahead) => ahead,
                 Err(failed) => return Some(failed),
             };
-            let per_heap = (ahead.pairs / (e - s) as u64).max(1);
-            self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
-            // The next block's pass on the GPU, while this one is finished.
-            let next = (s, e, block_end(e, self.block));
-            self.pending = (e >= self.in_order_until)
-                .then(|| launch_next(code, run, g, next, gpu))
-                .flatten();
+            if ahead.on_gpu {
+                // The next block's pass on the GPU, while this one is finished.
+                self.resize(&ahead, e - s);
+                let next = (s, e, block_end(e, self.block));
+                self.pending = (e >= self.in_order_until)
+                    .then(|| launch_next(code, run, g, next, gpu))
+                    .flatten();
+            }
             ahead
         };
         // A block in order leaves the other cores free: they collect the
@@ -346,19 +339,49 @@ impl Blocks {
         let window = (e < self.in_order_until.min(end)).then(|| {
             MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
         });
+        // The pass's tasks run on the other cores while this one finishes
+        // the heaps in order, each task's heaps once it is done (or runs it
+        // itself); they read the rare list as it is now.
+        let (rare, values) = match ahead.tasks_left() {
+            true => (run.rare.clone(), run.rare_values.clone()),
+            false => Default::default(),
+        };
+        let view = PassView {
+            rare: &rare,
+            values: &values,
+            split: run.split,
+            max_value: run.max_value,
+        };
         let (bits, wanted) = (&mut self.bits, &mut self.wanted);
-        let (widened, next_hits) = rayon::join(
-            || finish_block(code, run, g, &ahead, e, bits, wanted),
-            || window.map(|w| w.collect(code)),
+        let ((widened, next_hits), ()) = grow_while_reading(
+            g,
+            e - s,
+            |g| {
+                rayon::join(
+                    || finish_block(code, run, g, (&ahead, &view), e, bits, wanted),
+                    || window.map(|w| w.collect(code)),
+                )
+            },
+            |below| ahead.run_tasks(code, &view, below),
         );
         if widened.is_some() {
             return widened;
         }
         self.middle = next_hits;
+        if !in_order && !ahead.on_gpu {
+            self.resize(&ahead, e - s);
+        }
+        count_pass(run, &ahead, e - s);
         self.count(run, &ahead, (s, e));
         run.maybe_rechoose(code, g);
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+    }
+
+    /// Sizes the next block with a pass from this one's pairs per heap.
+    fn resize(&mut self, ahead: &BlockAhead, heaps: usize) {
+        let per_heap = (ahead.totals().0 / heaps as u64).max(1);
+        self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
     }
 
     /// Counts the block s..e in `run`, and sends the next blocks in order
@@ -376,8 +399,8 @@ impl Blocks {
 
 /// The parallel pass over heaps s..e: the one launched on the GPU while
 /// the block before was finished (`pending`, when it is this block's under
-/// the same split), else on the GPU now when `gpu` takes it, else on every
-/// core; counted in `run.counts`.
+/// the same split), else on the GPU now when `gpu` takes it, else tasks
+/// for every core, run while the block is finished.
 fn block_pass<T: Value>(
     code: &RareCode,
     run: &mut RareRun,
@@ -404,15 +427,28 @@ fn block_pass<T: Value>(
             let out = pass.run(params, &g[..s], &run.rare, &run.rare_values);
             BlockAhead::from_gpu(out.map_err(failed)?, params)
         }
-        _ => BlockAhead::scan(code, &run.view(), &g[..s], (s, e)),
+        _ => BlockAhead::tasks(s, (s, e), run.max_value),
     };
-    let counts = &mut run.counts;
-    counts.gpu_heaps += ahead.on_gpu as u64 * (e - s) as u64;
-    counts.pass_nanos += started.elapsed().as_nanos() as u64;
-    counts.pass_heaps += (e - s) as u64;
-    counts.pass_marks += ahead.marks;
-    counts.pass_pairs += ahead.pairs;
+    if ahead.on_gpu {
+        ahead
+            .nanos
+            .store(started.elapsed().as_nanos() as u64, Relaxed);
+    }
     Ok(ahead)
+}
+
+/// Counts a block's pass in `run.counts`, once the block is finished.
+fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
+    if ahead.tasks.is_empty() {
+        return;
+    }
+    let (pairs, marks) = ahead.totals();
+    let counts = &mut run.counts;
+    counts.gpu_heaps += ahead.on_gpu as u64 * heaps as u64;
+    counts.pass_nanos += ahead.nanos.load(Relaxed);
+    counts.pass_heaps += heaps as u64;
+    counts.pass_marks += marks;
+    counts.pass_pairs += pairs;
 }
 
 /// Launches on the GPU the pass of the next block, `first..end`, knowing
@@ -434,19 +470,21 @@ fn launch_next<T: Value>(
     Some(pass.launch(params, &g[..below], &run.rare, &run.rare_values))
 }
 
-/// Heaps s..e in order, pushed onto `g`; `Some` when a value does not fit
-/// the table's type.
+/// Heaps s..e in order, pushed onto `g`, each once the pass's task that
+/// holds it is done (`view`: what the tasks read of the run); `Some` when a
+/// value does not fit the table's type.
 fn finish_block<T: Value>(
     code: &RareCode,
     run: &mut RareRun,
-    g: &mut Vec<T>,
-    ahead: &BlockAhead,
+    g: &mut Growing<T>,
+    (ahead, view): (&BlockAhead, &PassView),
     e: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
     let mut settled = 0;
     for n in ahead.first..e {
+        ahead.wait_for(n, code, view, &g[..ahead.below as usize]);
         let v = match settle_small(code, run, g, ahead, n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
@@ -696,18 +734,19 @@ fn set_bit(bits: &mut [u64], v: u32) {
 /// A block may also go without the pass (`in_order`): then nothing is known
 /// ahead, and each heap is done wholly in order.
 struct BlockAhead {
-    /// The block's first heap.
+    /// The block's first heap and the heap past its last.
     first: usize,
+    end: usize,
     /// Heaps the pass knew (the block's first heap, or 0 without a pass).
     below: u32,
     words: usize,
-    /// marks, then missing: `2 * words` per heap.
-    sets: Vec<u64>,
-    candidates: Vec<u32>,
-    /// Split pairs the pass read, and rare-pair marks it made, over the
-    /// whole block.
-    pairs: u64,
-    marks: u64,
+    /// The pass, `PASS_CHUNK` heaps a task, each set once its task has run
+    /// (none without a pass).
+    tasks: Vec<OnceLock<TaskOut>>,
+    /// Tasks claimed so far: the thread that claims one runs it.
+    claimed: AtomicUsize,
+    /// The pass's time: its tasks' on the CPU, summed over threads.
+    nanos: AtomicU64,
     /// The pass ran on the GPU.
     on_gpu: bool,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
@@ -717,58 +756,77 @@ struct BlockAhead {
 }
 
 impl BlockAhead {
-    /// The pass over heaps first..e from the heaps below `g.len()` (at most
-    /// `first`).
-    fn scan<T: Value>(
-        code: &RareCode,
-        run: &PassView,
-        g: &[T],
-        (first, e): (usize, usize),
-    ) -> BlockAhead {
-        let s = g.len();
-        let words = words_for(run.max_value);
-        // Every rare-pair mark is below `span`: G(r) and G(b) are both at
-        // most the largest value.
-        let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
-        let chunk = PASS_CHUNK;
-        let mut sets = vec![0u64; (e - first) * 2 * words];
-        let mut candidates = vec![0u32; e - first];
-        let (pairs, marks) = sets
-            .par_chunks_mut(chunk * 2 * words)
-            .zip(candidates.par_chunks_mut(chunk))
-            .enumerate()
-            .map(|(k, (sets, candidates))| {
-                let n0 = (first + k * chunk) as u32;
-                let mut columns = vec![0u64; span];
-                let n1 = n0 + candidates.len() as u32;
-                let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
-                // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
-                for group in columns.chunks_exact_mut(64) {
-                    transpose64(group.try_into().unwrap());
-                }
-                let heaps = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
-                let mut pairs = 0;
-                for (i, (set, candidate)) in heaps.enumerate() {
-                    let marks = columns.iter().skip(i).step_by(64).copied();
-                    let (c, read) = pass_heap(code, run, g, n0 + i as u32, marks, set);
-                    *candidate = c;
-                    pairs += read;
-                }
-                (pairs, marks)
-            })
-            .reduce(|| (0, 0), |(p, m), (q, n)| (p + q, m + n));
+    /// The pass over heaps first..e from the heaps below `below` (at most
+    /// `first`) whose values are at most `max`, as tasks not yet run.
+    fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockAhead {
         BlockAhead {
-            first,
-            below: s as u32,
-            words,
-            sets,
-            candidates,
-            pairs,
-            marks,
-            on_gpu: false,
-            rescans: Default::default(),
-            middle: None,
+            end: e,
+            below: below as u32,
+            words: words_for(max),
+            tasks: (0..(e - first).div_ceil(PASS_CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+            ..BlockAhead::in_order(first)
         }
+    }
+
+    /// Whether a task is left to claim.
+    fn tasks_left(&self) -> bool {
+        self.claimed.load(Relaxed) < self.tasks.len()
+    }
+
+    /// Runs the tasks left, on every core; `g` holds the heaps below
+    /// `below`.
+    fn run_tasks<T: Value>(&self, code: &RareCode, run: &PassView, g: &[T]) {
+        if self.tasks_left() {
+            (0..rayon::current_num_threads())
+                .into_par_iter()
+                .for_each(|_| while self.run_task(code, run, g) {});
+        }
+    }
+
+    /// Claims the next task and runs it; false when none was left.
+    fn run_task<T: Value>(&self, code: &RareCode, run: &PassView, g: &[T]) -> bool {
+        let started = std::time::Instant::now();
+        let k = self.claimed.fetch_add(1, Relaxed);
+        let Some(slot) = self.tasks.get(k) else {
+            return false;
+        };
+        let n0 = self.first + k * PASS_CHUNK;
+        let n1 = self.end.min(n0 + PASS_CHUNK);
+        let out = TaskOut::run(code, run, g, (n0 as u32, n1 as u32), self.words);
+        // Only the claimer sets its slot.
+        let _ = slot.set(out);
+        self.nanos
+            .fetch_add(started.elapsed().as_nanos() as u64, Relaxed);
+        true
+    }
+
+    /// Waits until the task that holds heap n is done, running tasks left
+    /// meanwhile; `g` holds the heaps below `below`.
+    fn wait_for<T: Value>(&self, n: usize, code: &RareCode, run: &PassView, g: &[T]) {
+        let Some(slot) = self.tasks.get((n - self.first) / PASS_CHUNK) else {
+            return;
+        };
+        while slot.get().is_none() {
+            if !self.run_task(code, run, g) {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    /// The task that holds heap n, and n's place in it (`None` without a pass).
+    fn task(&self, n: usize) -> Option<(&TaskOut, usize)> {
+        let i = n - self.first;
+        let task = self.tasks.get(i / PASS_CHUNK)?.get()?;
+        Some((task, i % PASS_CHUNK))
+    }
+
+    /// Split pairs the pass read, and rare-pair marks it made, over the
+    /// whole block.
+    fn totals(&self) -> (u64, u64) {
+        let done = self.tasks.iter().filter_map(OnceLock::get);
+        done.fold((0, 0), |(p, m), t| (p + t.pairs, m + t.marks))
     }
 
     /// The pass's parameters for heaps first..e with heaps below `below`
@@ -791,19 +849,30 @@ impl BlockAhead {
     /// shader's chunks.
     fn from_gpu(out: PassOutput, params: PassParams) -> BlockAhead {
         // Two u32 words of the shader are one u64 word here, low first.
-        let sets = out.sets.chunks_exact(2);
-        let results = out.results.chunks_exact(2);
+        let words = params.words as usize / 2;
+        let sets = out.sets.chunks(2 * PASS_CHUNK * 2 * words);
+        let results = out.results.chunks(2 * PASS_CHUNK);
+        let tasks = sets.zip(results).map(|(sets, results)| {
+            let results = results.chunks_exact(2);
+            OnceLock::from(TaskOut {
+                sets: sets
+                    .chunks_exact(2)
+                    .map(|p| p[0] as u64 | (p[1] as u64) << 32)
+                    .collect(),
+                candidates: results.clone().map(|r| r[0]).collect(),
+                pairs: results.map(|r| r[1] as u64).sum(),
+                marks: 0,
+            })
+        });
+        let tasks: Vec<_> = tasks.collect();
         BlockAhead {
-            first: params.first as usize,
+            end: (params.first + params.count) as usize,
             below: params.s,
-            words: params.words as usize / 2,
-            sets: sets.map(|p| p[0] as u64 | (p[1] as u64) << 32).collect(),
-            candidates: results.clone().map(|r| r[0]).collect(),
-            pairs: results.map(|r| r[1] as u64).sum(),
-            marks: 0,
+            words,
+            claimed: AtomicUsize::new(tasks.len()),
+            tasks,
             on_gpu: true,
-            rescans: Default::default(),
-            middle: None,
+            ..BlockAhead::in_order(params.first as usize)
         }
     }
 
@@ -828,31 +897,84 @@ impl BlockAhead {
     fn in_order(s: usize) -> BlockAhead {
         BlockAhead {
             first: s,
+            end: s,
             below: 0,
             words: 0,
-            sets: Vec::new(),
-            candidates: Vec::new(),
-            pairs: 0,
-            marks: 0,
+            tasks: Vec::new(),
+            claimed: AtomicUsize::new(0),
+            nanos: AtomicU64::new(0),
             on_gpu: false,
             rescans: Default::default(),
             middle: None,
         }
     }
 
+    /// Heap n's marks from the pass (none without a pass).
     fn marks(&self, n: usize) -> &[u64] {
-        let i = (n - self.first) * 2 * self.words;
-        &self.sets[i..i + self.words]
+        self.task(n).map_or(&[], |(task, i)| {
+            &task.sets[i * 2 * self.words..(i * 2 + 1) * self.words]
+        })
     }
 
+    /// The rare values below c′ the pass did not find for heap n.
     fn missing(&self, n: usize) -> &[u64] {
-        let i = (n - self.first) * 2 * self.words + self.words;
-        &self.sets[i..i + self.words]
+        self.task(n).map_or(&[], |(task, i)| {
+            &task.sets[(i * 2 + 1) * self.words..(i * 2 + 2) * self.words]
+        })
     }
 
     /// c′ (0 without a pass: nothing was looked for).
     fn candidate(&self, n: usize) -> u32 {
-        self.candidates.get(n - self.first).copied().unwrap_or(0)
+        self.task(n).map_or(0, |(task, i)| task.candidates[i])
+    }
+}
+
+/// One task of the block pass, for its heaps: their marks and missing
+/// values (`2 * words` per heap), c′, and the pairs it read and the marks it
+/// made.
+struct TaskOut {
+    sets: Vec<u64>,
+    candidates: Vec<u32>,
+    pairs: u64,
+    marks: u64,
+}
+
+impl TaskOut {
+    /// The pass over heaps n0..n1 (64 at most) from the heaps below
+    /// `g.len()`, bitsets of `words` words.
+    fn run<T: Value>(
+        code: &RareCode,
+        run: &PassView,
+        g: &[T],
+        (n0, n1): (u32, u32),
+        words: usize,
+    ) -> TaskOut {
+        // Every rare-pair mark is below `span`: G(r) and G(b) are both at
+        // most the largest value.
+        let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
+        let mut columns = vec![0u64; span];
+        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
+        // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
+        for group in columns.chunks_exact_mut(64) {
+            transpose64(group.try_into().unwrap());
+        }
+        let heaps = (n1 - n0) as usize;
+        let mut sets = vec![0u64; heaps * 2 * words];
+        let mut candidates = vec![0u32; heaps];
+        let mut pairs = 0;
+        let each = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
+        for (i, (set, candidate)) in each.enumerate() {
+            let marks = columns.iter().skip(i).step_by(64).copied();
+            let (c, read) = pass_heap(code, run, g, n0 + i as u32, marks, set);
+            *candidate = c;
+            pairs += read;
+        }
+        TaskOut {
+            sets,
+            candidates,
+            pairs,
+            marks,
+        }
     }
 }
 
