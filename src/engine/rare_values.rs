@@ -952,8 +952,9 @@ impl TaskOut {
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
-        let mut columns = vec![0u64; span];
+        let mut columns = vec![0u64; 4 * span];
         let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
+        columns.truncate(span);
         // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
         for group in columns.chunks_exact_mut(64) {
             transpose64(group.try_into().unwrap());
@@ -978,17 +979,17 @@ impl TaskOut {
     }
 }
 
-/// Heaps per task of the block pass at most (fewer when values are large).
+/// Heaps per task of the block pass (one bit each of a word).
 const PASS_CHUNK: usize = 64;
 
 /// The marks of the rare pairs whose parts both lie below `s = g.len()`,
-/// for the heaps n0..n1 of one task (64 at most): bit i of
-/// `columns[v]` is set when heap n0 + i has a rare pair of value v
-/// (`columns` has a power of two of entries, more than any value). One rare
-/// heap r at a time over every heap of the task: its partners
-/// b = n − j − r are consecutive, so their values are one contiguous run of
-/// the table; the marks of 64 heaps take one bit of a word per value, 8
-/// bytes per value in all, and stay in the first-level cache.
+/// for the heaps n0..n1 of one task (64 at most): bit i of `columns[v]` is
+/// set when heap n0 + i has a rare pair of value v. `columns` is four
+/// copies of `span` words (a power of two above every value), all zero;
+/// the marks end in the first. One rare heap r at a time over every heap of
+/// the task: its partners b = n − j − r are consecutive, so their values
+/// are one contiguous run of the table; the marks of 64 heaps take one bit
+/// of a word per value and stay in the first-level cache.
 fn rare_pair_marks<T: Value>(
     code: &RareCode,
     run: &PassView,
@@ -997,7 +998,10 @@ fn rare_pair_marks<T: Value>(
     columns: &mut [u64],
 ) -> u64 {
     let s = g.len() as u32;
-    let span = columns.len();
+    let span = columns.len() / 4;
+    let (c0, rest) = columns.split_at_mut(span);
+    let (c1, rest) = rest.split_at_mut(span);
+    let (c2, c3) = rest.split_at_mut(span);
     let mut marks = 0;
     for &(j, diff) in &code.splits {
         for (&r, &gr) in run.rare.iter().zip(run.values) {
@@ -1017,16 +1021,31 @@ fn rare_pair_marks<T: Value>(
                     continue;
                 }
                 let partners = &g[(from - j - r) as usize..(to - j - r) as usize];
+                // The mask keeps no bit (every value is below `span`) but
+                // spares the bounds check.
+                let column = |b: &T| (gr ^ (*b).into()) as usize & (span - 1);
                 let mut heap_bit = 1u64 << (from - n0);
-                for b in partners {
-                    // The mask keeps no bit (both values are below `span`)
-                    // but spares the bounds check.
-                    columns[(gr ^ (*b).into()) as usize & (span - 1)] |= heap_bit;
+                // Four heaps at a time, each into its own copy of the
+                // columns: no mark waits on the one before it.
+                let fours = partners.chunks_exact(4);
+                let rest = fours.remainder();
+                for four in fours {
+                    c0[column(&four[0])] |= heap_bit;
+                    c1[column(&four[1])] |= heap_bit << 1;
+                    c2[column(&four[2])] |= heap_bit << 2;
+                    c3[column(&four[3])] |= heap_bit << 3;
+                    heap_bit <<= 4;
+                }
+                for b in rest {
+                    c0[column(b)] |= heap_bit;
                     heap_bit <<= 1;
                 }
                 marks += partners.len() as u64;
             }
         }
+    }
+    for (i, column) in c0.iter_mut().enumerate() {
+        *column |= c1[i] | c2[i] | c3[i];
     }
     marks
 }
