@@ -20,6 +20,7 @@ pub mod rare_values;
 pub mod sequence;
 pub mod survey;
 pub mod tuple_table;
+pub mod wide_bits;
 pub mod wide_scan;
 
 pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};

@@ -31,6 +31,7 @@ use rayon::prelude::*;
 use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
 use crate::engine::growing::{Growing, grow_while_reading};
 use crate::engine::heap_table::Value;
+use crate::engine::wide_bits;
 use crate::engine::wide_scan::Wanted;
 use crate::gpu::rare::{GpuPass, PassOutput};
 use crate::kernel::rare::PassParams;
@@ -47,6 +48,9 @@ const BLOCK_PAIRS: u64 = 1 << 21;
 /// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
 const RESCAN_RATIO: usize = 4;
 const IN_ORDER_BLOCKS: usize = 16;
+/// The heaps in order double with each wasted pass in a row, at most this
+/// many times (`.1777`'s passes are all wasted).
+const MAX_BACK_OFF: u32 = 6;
 /// Below this many heaps the table is too short to judge its sparseness.
 const JUDGE_FROM: usize = 1 << 15;
 
@@ -91,40 +95,40 @@ pub struct RareRun {
 /// The marks of a heap past every rare position, in a block without a
 /// pass, as (d, x): mark x ⊕ G(n − d). One per take to one heap (x = 0) and
 /// per breaking digit and rare position; built with the rare list, and
-/// extended as it grows.
+/// extended as it grows. Entries with d below 8 (`near`) read heaps the
+/// eight heaps before n may still be computing; the others (`far`) can be
+/// marked for eight heaps at once.
 #[derive(Default)]
 struct MarkList {
     /// The first heap every entry applies to.
     from: u32,
-    entries: Vec<(u32, u32)>,
+    near: Vec<(u32, u32)>,
+    far: Vec<(u32, u32)>,
 }
+
+/// Entries of a `MarkList` with d at least this are `far`.
+const FAR: u32 = 8;
 
 impl MarkList {
     /// The marks of heap n (at least `from`) as bits, every value below 64.
-    /// Four registers take turns, so that no OR waits on the one before it.
     fn bits<T: Value>(&self, g: &[T], n: u32) -> u64 {
-        let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g[(n - d) as usize].into()) & 63);
-        let fours = self.entries.chunks_exact(4);
-        let rest = fours.remainder().iter().fold(0, |bits, e| bits | bit(e));
-        let mut four = [0u64; 4];
-        for e in fours {
-            for k in 0..4 {
-                four[k] |= bit(&e[k]);
-            }
-        }
-        four[0] | four[1] | four[2] | four[3] | rest
+        entry_bits(&self.near, g, n) | entry_bits(&self.far, g, n)
+    }
+
+    /// The far marks of heaps n..n + 8 (n at least `from`), when the table
+    /// is one byte a value and the CPU marks eight heaps at once.
+    fn far_of_eight<T: Value>(&self, g: &[T], n: u32) -> Option<[u64; 8]> {
+        crate::engine::wide_bits::eight_heaps(T::bytes(g)?, n as usize, &self.far)
     }
 
     fn new(code: &RareCode, rare: &[u32], values: &[u32]) -> MarkList {
-        let mut from = 0;
-        let mut entries = Vec::new();
+        let mut list = MarkList::default();
         for &(j, d) in &code.takes {
             if d & 2 != 0 {
-                entries.push((j, 0));
-                from = from.max(j + 1);
+                list.push(j, 0);
+                list.from = list.from.max(j + 1);
             }
         }
-        let mut list = MarkList { from, entries };
         for (&r, &v) in rare.iter().zip(values) {
             list.push_rare(code, r, v);
         }
@@ -136,7 +140,55 @@ impl MarkList {
         for &(j, diff) in &code.splits {
             // Every rare position has its partner past it, `diff` apart.
             self.from = self.from.max(j + 2 * r + diff + 2);
-            self.entries.push((j + r, v));
+            self.push(j + r, v);
+        }
+    }
+
+    fn push(&mut self, d: u32, x: u32) {
+        match d < FAR {
+            true => self.near.push((d, x)),
+            false => self.far.push((d, x)),
+        }
+    }
+}
+
+/// The bits `1 << ((x ^ G(n − d)) & 63)` of `entries`. Four registers take
+/// turns, so that no OR waits on the one before it.
+fn entry_bits<T: Value>(entries: &[(u32, u32)], g: &[T], n: u32) -> u64 {
+    let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g[(n - d) as usize].into()) & 63);
+    let fours = entries.chunks_exact(4);
+    let rest = fours.remainder().iter().fold(0, |bits, e| bits | bit(e));
+    let mut four = [0u64; 4];
+    for e in fours {
+        for k in 0..4 {
+            four[k] |= bit(&e[k]);
+        }
+    }
+    four[0] | four[1] | four[2] | four[3] | rest
+}
+
+/// The far marks of eight heaps, kept while the list keeps its entries.
+#[derive(Default)]
+struct FarMarks {
+    first: usize,
+    entries: usize,
+    bits: Option<[u64; 8]>,
+}
+
+impl FarMarks {
+    /// Heap n's marks from `list.far`.
+    fn of<T: Value>(&mut self, list: &MarkList, g: &[T], n: usize) -> u64 {
+        if let Some(bits) = self.bits
+            && (self.first..self.first + 8).contains(&n)
+            && self.entries == list.far.len()
+        {
+            return bits[n - self.first];
+        }
+        self.bits = list.far_of_eight(g, n as u32);
+        (self.first, self.entries) = (n, list.far.len());
+        match self.bits {
+            Some(bits) => bits[0],
+            None => entry_bits(&list.far, g, n as u32),
         }
     }
 }
@@ -281,6 +333,8 @@ struct Blocks {
     block: usize,
     /// Heaps below this go in order (a block's pass was wasted work).
     in_order_until: usize,
+    /// Blocks in a row whose pass was wasted work.
+    wasted: u32,
     /// The next block's middle pairs, when it goes in order.
     middle: Option<MiddleHits>,
     /// The next block's pass, launched on the GPU.
@@ -391,8 +445,16 @@ impl Blocks {
             run.counts.in_order += (e - s) as u64;
             run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
         }
-        if ahead.below > 0 && ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
-            self.in_order_until = e + IN_ORDER_BLOCKS * self.block;
+        if ahead.below == 0 {
+            return;
+        }
+        if ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
+            // Each wasted pass in a row doubles the heaps before the next.
+            let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
+            self.in_order_until = e + blocks * self.block;
+            self.wasted += 1;
+        } else {
+            self.wasted = 0;
         }
     }
 }
@@ -482,10 +544,10 @@ fn finish_block<T: Value>(
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
-    let mut settled = 0;
+    let (mut settled, mut far) = (0, FarMarks::default());
     for n in ahead.first..e {
         ahead.wait_for(n, code, view, &g[..ahead.below as usize]);
-        let v = match settle_small(code, run, g, ahead, n) {
+        let v = match settle_small(code, run, g, (ahead, &mut far), n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
                 v
@@ -560,7 +622,12 @@ impl MiddleHits {
             .for_each(|(hits, n)| {
                 if max < 64 {
                     // Every pair's value is below 64: registers, no table.
-                    hits[0] = runs(n).fold(0, |bits, (low, high)| bits | pair_bits(low, high));
+                    let bits = |(low, high): (&[T], &[T])| {
+                        let bytes = T::bytes(low).zip(T::bytes(high));
+                        let wide = bytes.and_then(|(l, h)| wide_bits::pair_bits(l, h));
+                        wide.unwrap_or_else(|| pair_bits(low, high))
+                    };
+                    hits[0] = runs(n).fold(0, |hits, pair| hits | bits(pair));
                 } else {
                     BYTE_TABLE.with_borrow_mut(|bytes| {
                         for (low, high) in runs(n) {
@@ -1098,7 +1165,7 @@ fn settle_small<T: Value>(
     code: &RareCode,
     run: &RareRun,
     g: &[T],
-    ahead: &BlockAhead,
+    (ahead, far): (&BlockAhead, &mut FarMarks),
     n: usize,
 ) -> Option<(u32, bool)> {
     let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
@@ -1106,7 +1173,8 @@ fn settle_small<T: Value>(
     if run.max_value >= 64 || n32 < list.from {
         return None;
     }
-    let marks = list.bits(g, n32) | equal_split_bits(code, n32);
+    let near = entry_bits(&list.near, g, n32);
+    let marks = near | far.of(list, g, n) | equal_split_bits(code, n32);
     let free = !marks & common_word(run.split.mask, run.split.flip(n as u64), 0);
     let c = (free != 0).then(|| free.trailing_zeros())?;
     // Unmarked values below c are rare: each needs a split pair.

@@ -232,6 +232,9 @@ pub fn nim_digit(v: u16) -> String {
     }
 }
 
+/// Values per write of a raw table.
+const RAW_PIECE: usize = 1 << 15;
+
 /// Writes the rows of heaps `from..g.len()` in `format`: no header, no
 /// trailer (`SequenceWriter` adds those).
 fn write_heap_rows<T: Copy + Into<u32>>(
@@ -240,6 +243,16 @@ fn write_heap_rows<T: Copy + Into<u32>>(
     format: Format,
     from: usize,
 ) -> io::Result<()> {
+    if format == Format::Raw {
+        // A buffer of values at a time: one write call each, not two bytes.
+        let mut bytes = Vec::with_capacity(2 * RAW_PIECE);
+        for piece in g.get(from..).unwrap_or(&[]).chunks(RAW_PIECE) {
+            bytes.clear();
+            bytes.extend(piece.iter().flat_map(|&v| (v.into() as u16).to_le_bytes()));
+            out.write_all(&bytes)?;
+        }
+        return Ok(());
+    }
     let mut line = String::new();
     for (n, &v) in g.iter().enumerate().skip(from) {
         let v: u32 = v.into();
@@ -257,7 +270,7 @@ fn write_heap_rows<T: Copy + Into<u32>>(
                 out.write_all(line.as_bytes())?;
             }
             Format::Digits => out.write_all(nim_digit(v as u16).as_bytes())?,
-            Format::Raw => out.write_all(&(v as u16).to_le_bytes())?,
+            Format::Raw => {} // written above, a piece at a time
             Format::Latex => out.write_all(latex::sequence_cell(n, v).as_bytes())?,
             Format::Cgsuite => {
                 // Twenty values a line; a comma before every value but the first.
