@@ -9,7 +9,11 @@
 //! value histogram by a Walsh–Hadamard transform: every mask's rare count in
 //! one O(V log V) pass.
 
+use rayon::prelude::*;
 use serde::Serialize;
+
+/// Values per thread's piece when a whole table is counted.
+const PIECE: usize = 1 << 20;
 
 /// How heaps are split into rare and common positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -55,13 +59,42 @@ pub struct ValueHistogram {
 }
 
 impl ValueHistogram {
-    /// The histogram of heaps `1..g.len()` of a table.
-    pub fn of<T: Copy + Into<u32>>(g: &[T]) -> ValueHistogram {
-        let mut h = ValueHistogram::default();
-        for (n, &v) in g.iter().enumerate().skip(1) {
-            h.add(n as u64, v.into());
+    /// The histogram of heaps `1..g.len()` of a table, a piece of the
+    /// table per thread.
+    pub fn of<T: Copy + Into<u32> + Sync>(g: &[T]) -> ValueHistogram {
+        let piece = |(k, values): (usize, &[T])| {
+            let mut h = ValueHistogram::default();
+            let first = k * PIECE;
+            for (i, &v) in values.iter().enumerate() {
+                h.add((first + i) as u64, v.into());
+            }
+            h
+        };
+        let mut h = g
+            .par_chunks(PIECE)
+            .enumerate()
+            .map(piece)
+            .reduce(ValueHistogram::default, ValueHistogram::merge);
+        // Heap 0 is not counted.
+        if let Some(&v) = g.first() {
+            let v = v.into() as usize;
+            h.even[v] -= 1;
+            h.total -= 1;
         }
         h
+    }
+
+    fn merge(mut self, other: ValueHistogram) -> ValueHistogram {
+        for (mine, theirs) in [(&mut self.even, other.even), (&mut self.odd, other.odd)] {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.total += other.total;
+        self
     }
 
     #[inline]
@@ -179,11 +212,14 @@ pub struct RareSummary {
 }
 
 /// The best split of a whole table (heaps from 1), as `RareSummary`.
-pub fn summarize<T: Copy + Into<u32>>(g: &[T], parity: Option<u32>) -> (RareSplit, RareSummary) {
+pub fn summarize<T: Copy + Into<u32> + Sync>(
+    g: &[T],
+    parity: Option<u32>,
+) -> (RareSplit, RareSummary) {
     let (split, count) = ValueHistogram::of(g).best_split(parity);
     let last_rare = (1..g.len())
-        .rev()
-        .find(|&n| split.is_rare(n as u64, g[n].into()))
+        .into_par_iter()
+        .find_last(|&n| split.is_rare(n as u64, g[n].into()))
         .map(|n| n as u64);
     (
         split,

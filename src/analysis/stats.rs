@@ -1,5 +1,6 @@
 //! Summary statistics of a heap table.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// How many P-positions the summary lists (all of them go to `--p-out`).
@@ -18,35 +19,73 @@ pub struct HeapStats {
     pub first_heap_with_value: Vec<Option<u64>>,
 }
 
-pub fn heap_stats<T: Copy + Into<u32>>(g: &[T]) -> HeapStats {
-    let mut s = HeapStats {
-        max_value: 0,
-        first_max_at: 0,
-        p_positions: 0,
-        first_p_positions: Vec::new(),
-        first_heap_with_value: Vec::new(),
-    };
-    for (n, &v) in g.iter().enumerate() {
-        let v: u32 = v.into();
-        let first = &mut s.first_heap_with_value;
-        if v as usize >= first.len() {
-            first.resize(v as usize + 1, None);
+/// The statistics of a table, a piece of it per thread.
+pub fn heap_stats<T: Copy + Into<u32> + Sync>(g: &[T]) -> HeapStats {
+    g.par_chunks(PIECE)
+        .enumerate()
+        .map(|(k, values)| piece_stats(values, (k * PIECE) as u64))
+        .reduce(HeapStats::empty, HeapStats::then)
+}
+
+/// Values per thread's piece.
+const PIECE: usize = 1 << 20;
+
+/// The statistics of heaps first, first + 1, … with values `g`.
+fn piece_stats<T: Copy + Into<u32>>(g: &[T], first: u64) -> HeapStats {
+    let mut s = HeapStats::empty();
+    for (i, &v) in g.iter().enumerate() {
+        let (n, v) = (first + i as u64, v.into());
+        let seen = &mut s.first_heap_with_value;
+        if v as usize >= seen.len() {
+            seen.resize(v as usize + 1, None);
         }
-        if first[v as usize].is_none() {
-            first[v as usize] = Some(n as u64);
+        if seen[v as usize].is_none() {
+            seen[v as usize] = Some(n);
         }
         if v > s.max_value as u32 {
             s.max_value = v as u16;
-            s.first_max_at = n as u64;
+            s.first_max_at = n;
         }
         if v == 0 {
             s.p_positions += 1;
             if s.first_p_positions.len() < P_LISTED {
-                s.first_p_positions.push(n as u64);
+                s.first_p_positions.push(n);
             }
         }
     }
     s
+}
+
+impl HeapStats {
+    fn empty() -> HeapStats {
+        HeapStats {
+            max_value: 0,
+            first_max_at: 0,
+            p_positions: 0,
+            first_p_positions: Vec::new(),
+            first_heap_with_value: Vec::new(),
+        }
+    }
+
+    /// The statistics of this piece of a table followed by `next`, the
+    /// piece after it.
+    fn then(mut self, next: HeapStats) -> HeapStats {
+        if next.max_value > self.max_value {
+            (self.max_value, self.first_max_at) = (next.max_value, next.first_max_at);
+        }
+        self.p_positions += next.p_positions;
+        let room = P_LISTED - self.first_p_positions.len();
+        let more = next.first_p_positions.into_iter().take(room);
+        self.first_p_positions.extend(more);
+        let seen = &mut self.first_heap_with_value;
+        if seen.len() < next.first_heap_with_value.len() {
+            seen.resize(next.first_heap_with_value.len(), None);
+        }
+        for (mine, theirs) in seen.iter_mut().zip(next.first_heap_with_value) {
+            *mine = mine.or(theirs);
+        }
+        self
+    }
 }
 
 #[cfg(test)]
@@ -64,5 +103,20 @@ mod tests {
             s.first_heap_with_value,
             vec![Some(0), Some(1), Some(2), Some(3), Some(5), None, Some(11)]
         );
+    }
+
+    #[test]
+    fn pieces_joined_in_order_give_the_whole_tables_statistics() {
+        let g: Vec<u16> = (0..5000u32)
+            .map(|n| ((n.wrapping_mul(2654435761) >> 9) % 37) as u16)
+            .collect();
+        let whole = piece_stats(&g, 0);
+        for cut in [1, 7, 100, 2500, 4999] {
+            let (a, b) = g.split_at(cut);
+            let joined = piece_stats(a, 0).then(piece_stats(b, cut as u64));
+            assert_eq!(joined, whole, "cut at {cut}");
+        }
+        assert_eq!(heap_stats(&g), whole);
+        assert!(whole.p_positions > P_LISTED as u64);
     }
 }
