@@ -95,10 +95,18 @@ pub fn find_period<T: Copy + Eq + Sync>(g: &[T], rule: &PeriodRule) -> Option<Pe
         }
     }
     let preperiod = |p: u64| last_difference(g, p as usize).map_or(0, |n| n as u64 + 1);
-    let (period, preperiod) = (1..=lo)
+    // Candidates a piece at a time per thread; the first piece that holds
+    // one gives the smallest.
+    const CANDIDATES: u64 = 1 << 12;
+    let piece = |k: u64| {
+        let first = 1 + k * CANDIDATES;
+        (first..=lo.min(first + CANDIDATES - 1))
+            .map(|p| (p, preperiod(p)))
+            .find(|&(p, e)| rule.values_needed(p, e) <= values)
+    };
+    let (period, preperiod) = (0..lo.div_ceil(CANDIDATES))
         .into_par_iter()
-        .map(|p| (p, preperiod(p)))
-        .find_first(|&(p, e)| rule.values_needed(p, e) <= values)?;
+        .find_map_first(piece)?;
     Some(Period {
         period,
         preperiod,

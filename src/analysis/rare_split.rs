@@ -217,10 +217,19 @@ pub fn summarize<T: Copy + Into<u32> + Sync>(
     parity: Option<u32>,
 ) -> (RareSplit, RareSummary) {
     let (split, count) = ValueHistogram::of(g).best_split(parity);
-    let last_rare = (1..g.len())
-        .into_par_iter()
-        .find_last(|&n| split.is_rare(n as u64, g[n].into()))
-        .map(|n| n as u64);
+    // The last rare heap of each piece (heap 0 is not a position here).
+    let last_in = |(k, values): (usize, &[T])| {
+        let first = k * PIECE;
+        let rare =
+            |&(i, &v): &(usize, &T)| first + i > 0 && split.is_rare((first + i) as u64, v.into());
+        values
+            .iter()
+            .enumerate()
+            .rev()
+            .find(rare)
+            .map(|(i, _)| (first + i) as u64)
+    };
+    let last_rare = g.par_chunks(PIECE).enumerate().filter_map(last_in).max();
     (
         split,
         RareSummary {
