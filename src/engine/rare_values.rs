@@ -393,31 +393,7 @@ impl Blocks {
         let window = (e < self.in_order_until.min(end)).then(|| {
             MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
         });
-        // The pass's tasks run on the other cores while this one finishes
-        // the heaps in order, each task's heaps once it is done (or runs it
-        // itself); they read the rare list as it is now.
-        let (rare, values) = match ahead.tasks_left() {
-            true => (run.rare.clone(), run.rare_values.clone()),
-            false => Default::default(),
-        };
-        let view = PassView {
-            rare: &rare,
-            values: &values,
-            split: run.split,
-            max_value: run.max_value,
-        };
-        let (bits, wanted) = (&mut self.bits, &mut self.wanted);
-        let ((widened, next_hits), ()) = grow_while_reading(
-            g,
-            e - s,
-            |g| {
-                rayon::join(
-                    || finish_block(code, run, g, (&ahead, &view), e, bits, wanted),
-                    || window.map(|w| w.collect(code)),
-                )
-            },
-            |below| ahead.run_tasks(code, &view, below),
-        );
+        let (widened, next_hits) = self.finish(code, run, g, (&ahead, e), window);
         if widened.is_some() {
             return widened;
         }
@@ -430,6 +406,44 @@ impl Blocks {
         run.maybe_rechoose(code, g);
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+    }
+
+    /// Finishes the block up to `e` in order while the pass's tasks run on
+    /// the other cores (each task's heaps once it is done, or running it
+    /// itself) and the next block's middle pairs are collected from
+    /// `window`; the tasks read the rare list as it is now.
+    fn finish<T: Value>(
+        &mut self,
+        code: &RareCode,
+        run: &mut RareRun,
+        g: &mut Vec<T>,
+        (ahead, e): (&BlockAhead, usize),
+        window: Option<MiddleWindow<T>>,
+    ) -> (Option<Outcome>, Option<MiddleHits>) {
+        let (rare, values) = match ahead.tasks_left() {
+            true => (run.rare.clone(), run.rare_values.clone()),
+            false => Default::default(),
+        };
+        let view = PassView {
+            rare: &rare,
+            values: &values,
+            split: run.split,
+            max_value: run.max_value,
+        };
+        let (bits, wanted) = (&mut self.bits, &mut self.wanted);
+        let room = e - g.len();
+        let (finished, ()) = grow_while_reading(
+            g,
+            room,
+            |g| {
+                rayon::join(
+                    || finish_block(code, run, g, (ahead, &view), e, bits, wanted),
+                    || window.map(|w| w.collect(code)),
+                )
+            },
+            |below| ahead.run_tasks(code, &view, below),
+        );
+        finished
     }
 
     /// Sizes the next block with a pass from this one's pairs per heap.
