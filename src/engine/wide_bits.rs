@@ -34,20 +34,12 @@ pub fn eight_heaps(g: &[u8], n: usize, entries: &[(u32, u32)]) -> Option<[u64; 8
 mod avx512 {
     use std::arch::x86_64::*;
 
+    use crate::engine::wide_scan::avx512::{byte_pairs, reverse_bytes};
+
     pub fn has() -> bool {
         use std::arch::is_x86_feature_detected as has;
         has!("avx512f") && has!("avx512bw") && has!("avx512vbmi")
     }
-
-    const REVERSE_BYTES: [u8; 64] = {
-        let mut index = [0u8; 64];
-        let mut k = 0;
-        while k < 64 {
-            index[k] = 63 - k as u8;
-            k += 1;
-        }
-        index
-    };
 
     /// `1 << v` of each of the eight low bytes of `bytes`, ORed into `acc`
     /// (a count of 64 or more shifts the bit out).
@@ -61,23 +53,15 @@ mod avx512 {
     pub fn pair_bits(low: &[u8], high: &[u8]) -> u64 {
         let len = low.len();
         assert_eq!(high.len(), len);
-        // SAFETY: reads the 64 bytes of the array.
-        let reverse = unsafe { _mm512_loadu_epi8(REVERSE_BYTES.as_ptr().cast()) };
+        let reverse = reverse_bytes();
         let mut acc = _mm512_setzero_si512();
         let mut k = 0;
         while k < len {
             let t = (len - k).min(64);
             let valid = if t == 64 { !0 } else { (1u64 << t) - 1 };
-            // SAFETY: masked loads read lanes k..k + t of `low` and
-            // len − k − t..len − k of `high` only, all inside the slices.
-            let (x, y) = unsafe {
-                let x = _mm512_maskz_loadu_epi8(valid, low.as_ptr().add(k).cast());
-                let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(64);
-                let y = _mm512_maskz_loadu_epi8(valid << (64 - t), top.cast());
-                (x, _mm512_permutexvar_epi8(reverse, y))
-            };
             // Lanes past the pairs read 255: their bit is shifted out.
-            let v = _mm512_mask_blend_epi8(valid, _mm512_set1_epi8(-1), _mm512_xor_si512(x, y));
+            let pairs = byte_pairs(reverse, low, high, k);
+            let v = _mm512_mask_blend_epi8(valid, _mm512_set1_epi8(-1), pairs);
             let quarters = [
                 _mm512_extracti32x4_epi32::<0>(v),
                 _mm512_extracti32x4_epi32::<1>(v),

@@ -166,7 +166,7 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx512 {
+pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
     use super::{Wanted, set_bits};
@@ -198,6 +198,35 @@ mod avx512 {
         }
         index
     };
+
+    /// The lane order that reads a run of 64 bytes backwards.
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn reverse_bytes() -> __m512i {
+        // SAFETY: reads the 64 bytes of the array.
+        unsafe { _mm512_loadu_epi8(REVERSE_BYTES.as_ptr().cast()) }
+    }
+
+    /// Lane i < t of the pairs' values `low[k + i] ^ high[len − 1 − k − i]`
+    /// (t = the pairs left from k, at most 64); the lanes past t are zero.
+    /// `reverse` is `reverse_bytes()`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(crate) fn byte_pairs(reverse: __m512i, low: &[u8], high: &[u8], k: usize) -> __m512i {
+        let len = low.len();
+        assert!(high.len() == len && k < len);
+        let t = (len - k).min(64);
+        let valid = lanes(t);
+        // SAFETY: masked loads read lanes k..k + t of `low` and
+        // len − k − t..len − k of `high` only (the others are neither read
+        // nor faulted on), all inside the slices.
+        let (x, y) = unsafe {
+            let x = _mm512_maskz_loadu_epi8(valid, low.as_ptr().add(k).cast());
+            let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(64);
+            let y = _mm512_maskz_loadu_epi8(valid << (64 - t), top.cast());
+            (x, _mm512_permutexvar_epi8(reverse, y))
+        };
+        _mm512_xor_si512(x, y)
+    }
 
     /// The lanes of 32 pair values whose value is in `set` or is 512 or
     /// more (the set does not hold those: they go pair by pair).
@@ -266,20 +295,12 @@ mod avx512 {
         let len = low.len();
         assert_eq!(high.len(), len);
         let mut set = wanted_bits(wanted);
-        // SAFETY: reads the 64 bytes of the array.
-        let reverse = unsafe { _mm512_loadu_epi8(REVERSE_BYTES.as_ptr().cast()) };
+        let reverse = reverse_bytes();
         let mut k = 0;
         while k < len {
             let t = (len - k).min(64);
             let valid = lanes(t);
-            // SAFETY: as in `scan_words`, masked loads inside the slices.
-            let (x, y) = unsafe {
-                let x = _mm512_maskz_loadu_epi8(valid, low.as_ptr().add(k).cast());
-                let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(64);
-                let y = _mm512_maskz_loadu_epi8(valid << (64 - t), top.cast());
-                (x, _mm512_permutexvar_epi8(reverse, y))
-            };
-            let hits = hits_of_bytes(_mm512_xor_si512(x, y), set) & valid;
+            let hits = hits_of_bytes(byte_pairs(reverse, low, high, k), set) & valid;
             if hits != 0 {
                 let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
                 if set_bits(hits).any(|i| wanted.take(pair(i))) {
