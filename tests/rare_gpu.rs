@@ -5,13 +5,14 @@
 mod common;
 
 use common::{Rng, gpu_or_skip, grundy, json, random_kernel_code, tmp};
+use grundy::engine::escaped::Escaped;
 use grundy::engine::heap_table::HeapTable;
 use grundy::engine::rare_values::{RareCode, RareRun};
 use grundy::engine::sequence::{Algorithm, SequenceRun};
 use grundy::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;
-use grundy::gpu::rare::GpuPass;
+use grundy::gpu::rare::{GpuPass, Table};
 use grundy::kernel::heap::HeapKernelCode;
 use grundy::kernel::rare::rare_pass::rare_pass;
 use grundy::kernel::rare::{MAX_WORDS, PassParams};
@@ -88,7 +89,12 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
             &mut results,
         );
         let mut pass = GpuPass::new(&runner, &rc, n as u64 + 1);
-        let out = pass.run(params, &g[..s], &run.rare, &values).unwrap();
+        let pack = Table::pack_slice(&g[..s]);
+        let table = Table {
+            len: s,
+            pack: &pack,
+        };
+        let out = pass.run(params, &table, &run.rare, &values).unwrap();
         let name = code.name();
         assert_eq!(out.results, results, "{name}: c′ and pairs, heaps {s}..{e}");
         assert_eq!(
@@ -104,7 +110,17 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
 /// heaps whose pass ran on the GPU and ran there while the block before was
 /// finished.
 fn rare_on(code: &Code, n: u64, backend: &LazyBackend) -> (Vec<u16>, Ran, (u64, u64)) {
-    let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
+    rare_on_from(code, n, backend, HeapTable::default())
+}
+
+/// `rare_on`, from `table` (empty: of the kind the run starts with).
+fn rare_on_from(
+    code: &Code,
+    n: u64,
+    backend: &LazyBackend,
+    table: HeapTable,
+) -> (Vec<u16>, Ran, (u64, u64)) {
+    let mut run = SequenceRun::new(code, Algorithm::Rare, table).unwrap();
     let tuning = GpuTuning::default();
     let done = run
         .extend(n, backend, &tuning, &mut |_| {}, &|_| {}, &|| false)
@@ -154,6 +170,11 @@ fn rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force() {
             brute(&code, n as u32),
             "{text}: against the brute force"
         );
+        // Values from 8 on kept apart: the upload reads through the escapes.
+        let escaped = HeapTable::Escaped(Escaped::new(8, false));
+        let (escaped_on_gpu, ran, _) = rare_on_from(&code, n, &gpu, escaped);
+        assert_eq!(ran, Ran::Gpu, "{text}");
+        assert_eq!(escaped_on_gpu, on_gpu, "{text}: escaped table on the GPU");
     }
     // and 200 random sparse codes against the brute force
     let mut rng = Rng(0x5eed_2202);

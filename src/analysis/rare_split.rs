@@ -62,22 +62,31 @@ impl ValueHistogram {
     /// The histogram of heaps `1..g.len()` of a table, a piece of the
     /// table per thread.
     pub fn of<T: Copy + Into<u32> + Sync>(g: &[T]) -> ValueHistogram {
-        let piece = |(k, values): (usize, &[T])| {
+        ValueHistogram::by_piece(g.len(), |a, b| &g[a..b])
+    }
+
+    /// The histogram of heaps `1..len` of a table whose heaps a..b `piece`
+    /// gives, a piece per thread.
+    pub fn by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
+        len: usize,
+        piece: impl Fn(usize, usize) -> P + Sync,
+    ) -> ValueHistogram {
+        let histogram = |k: usize| {
             let mut h = ValueHistogram::default();
             let first = k * PIECE;
-            for (i, &v) in values.iter().enumerate() {
+            let values = piece(first, len.min(first + PIECE));
+            for (i, &v) in values.as_ref().iter().enumerate() {
                 h.add((first + i) as u64, v.into());
             }
             h
         };
-        let mut h = g
-            .par_chunks(PIECE)
-            .enumerate()
-            .map(piece)
+        let mut h = (0..len.div_ceil(PIECE))
+            .into_par_iter()
+            .map(histogram)
             .reduce(ValueHistogram::default, ValueHistogram::merge);
         // Heap 0 is not counted.
-        if let Some(&v) = g.first() {
-            let v = v.into() as usize;
+        if len > 0 {
+            let v = piece(0, 1).as_ref()[0].into() as usize;
             h.even[v] -= 1;
             h.total -= 1;
         }
@@ -216,20 +225,34 @@ pub fn summarize<T: Copy + Into<u32> + Sync>(
     g: &[T],
     parity: Option<u32>,
 ) -> (RareSplit, RareSummary) {
-    let (split, count) = ValueHistogram::of(g).best_split(parity);
+    summarize_by_piece(g.len(), |a, b| &g[a..b], parity)
+}
+
+/// `summarize` of a table of `len` values whose heaps a..b `piece` gives.
+pub fn summarize_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
+    len: usize,
+    piece: impl Fn(usize, usize) -> P + Sync,
+    parity: Option<u32>,
+) -> (RareSplit, RareSummary) {
+    let (split, count) = ValueHistogram::by_piece(len, &piece).best_split(parity);
     // The last rare heap of each piece (heap 0 is not a position here).
-    let last_in = |(k, values): (usize, &[T])| {
+    let last_in = |k: usize| {
         let first = k * PIECE;
+        let values = piece(first, len.min(first + PIECE));
         let rare =
             |&(i, &v): &(usize, &T)| first + i > 0 && split.is_rare((first + i) as u64, v.into());
         values
+            .as_ref()
             .iter()
             .enumerate()
             .rev()
             .find(rare)
             .map(|(i, _)| (first + i) as u64)
     };
-    let last_rare = g.par_chunks(PIECE).enumerate().filter_map(last_in).max();
+    let last_rare = (0..len.div_ceil(PIECE))
+        .into_par_iter()
+        .filter_map(last_in)
+        .max();
     (
         split,
         RareSummary {

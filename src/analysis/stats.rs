@@ -21,9 +21,21 @@ pub struct HeapStats {
 
 /// The statistics of a table, a piece of it per thread.
 pub fn heap_stats<T: Copy + Into<u32> + Sync>(g: &[T]) -> HeapStats {
-    g.par_chunks(PIECE)
-        .enumerate()
-        .map(|(k, values)| piece_stats(values, (k * PIECE) as u64))
+    heap_stats_by_piece(g.len(), |a, b| &g[a..b])
+}
+
+/// The statistics of a table of `len` values whose heaps a..b `piece`
+/// gives, a piece per thread.
+pub fn heap_stats_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
+    len: usize,
+    piece: impl Fn(usize, usize) -> P + Sync,
+) -> HeapStats {
+    (0..len.div_ceil(PIECE))
+        .into_par_iter()
+        .map(|k| {
+            let a = k * PIECE;
+            piece_stats(piece(a, len.min(a + PIECE)).as_ref(), a as u64)
+        })
         .reduce(HeapStats::empty, HeapStats::then)
 }
 

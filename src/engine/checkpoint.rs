@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::escaped::Escaped;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::error::{Error, Result};
@@ -39,7 +40,11 @@ pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
         code: code.text.clone(),
         min_diff: code.min_diff,
         heaps: table.len() as u64,
-        bytes_per_value: table.bytes_per_value(),
+        // An escaped table is written two bytes a value.
+        bytes_per_value: match table {
+            HeapTable::Narrow(_) => 1,
+            HeapTable::Escaped(_) | HeapTable::Wide(_) => 2,
+        },
     };
     let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
     let mut file = AtomicFile::create(path)?;
@@ -54,8 +59,12 @@ pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
         HeapTable::Narrow(g) => put(g)?,
         HeapTable::Wide(g) => {
             for chunk in g.chunks(1 << 16) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-                put(&bytes)?;
+                put(&le_bytes(chunk))?;
+            }
+        }
+        HeapTable::Escaped(t) => {
+            for a in (0..t.len()).step_by(1 << 16) {
+                put(&le_bytes(&t.values(a, t.len().min(a + (1 << 16)))))?;
             }
         }
     }
@@ -89,14 +98,30 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
     }
     let table = match header.bytes_per_value {
         1 => HeapTable::Narrow(body.to_vec()),
-        _ => HeapTable::Wide(
-            body.chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        ),
+        // As narrow as the values allow: one byte, one byte with the larger
+        // values kept apart while they are few, two bytes.
+        _ => {
+            let values = || {
+                body.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            };
+            if values().all(|v| v <= u8::MAX as u16) {
+                HeapTable::Narrow(values().map(|v| v as u8).collect())
+            } else {
+                match Escaped::of_sparse(values().map(u32::from)) {
+                    Some(t) => HeapTable::Escaped(t),
+                    None => HeapTable::Wide(values().collect()),
+                }
+            }
+        }
     };
     check_values(code, &table).map_err(bad)?;
     Ok(table)
+}
+
+/// Two-byte values as little-endian bytes.
+fn le_bytes(values: &[u16]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// The header and the values' bytes, once the checksum and sizes hold.
@@ -191,10 +216,21 @@ mod tests {
         let code = Code::parse("0.16").unwrap();
         let narrow = computed(&code, 3000);
         let wide = HeapTable::Wide(narrow.clone().into_wide());
-        for table in [narrow, wide] {
+        let values = narrow.clone().into_wide().into_iter().map(u32::from);
+        let escaped = HeapTable::Escaped(Escaped::of(values, 4, false).unwrap());
+        // Read back as narrow as the values allow: one byte each here.
+        for table in [narrow.clone(), wide, escaped] {
             save(&path, &code, &table).unwrap();
-            assert_eq!(load(&path, &code).unwrap(), table);
+            assert_eq!(load(&path, &code).unwrap(), narrow);
         }
+        // Values past 255: two bytes in the file, as many in memory here
+        // (too many past 254 to keep apart).
+        let sevens = Code::parse("0.77777777777777777777").unwrap();
+        let g = computed(&sevens, 3000).into_wide();
+        assert!(g.iter().any(|&v| v > 255));
+        let escaped = Escaped::of(g.iter().map(|&v| u32::from(v)), 200, false).unwrap();
+        save(&path, &sevens, &HeapTable::Escaped(escaped)).unwrap();
+        assert_eq!(load(&path, &sevens).unwrap(), HeapTable::Wide(g));
         let other = Code::parse("0.07").unwrap();
         let err = load(&path, &other).unwrap_err();
         assert!(err.to_string().contains("not 0.07"), "{err}");

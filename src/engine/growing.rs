@@ -3,51 +3,55 @@
 //! Nim-sequence pushes its values while the block pass's tasks read the
 //! heaps below the block.
 
-use std::ops::Deref;
+use crate::engine::store::Store;
 
-/// A `Vec` that may only grow within the capacity it had when lent, so
-/// that its buffer never moves and its first values never change.
-pub struct Growing<'a, T> {
-    vec: &'a mut Vec<T>,
+/// A table that may only grow within the room it had when lent, so that
+/// its buffers never move and its first values never change.
+pub struct Growing<'a, S> {
+    store: &'a mut S,
 }
 
-impl<T> Growing<'_, T> {
-    /// Appends `value`; panics rather than reallocate past the capacity.
+impl<S: Store> Growing<'_, S> {
+    /// Appends `v`; false when it does not fit the table's kind. Panics
+    /// rather than move the table past its room.
     #[inline]
-    pub fn push(&mut self, value: T) {
-        assert!(
-            self.vec.len() < self.vec.capacity(),
-            "a growing table is full"
-        );
-        self.vec.push(value);
+    pub fn push(&mut self, v: u32) -> bool {
+        assert!(self.store.has_room(), "a growing table is full");
+        self.store.push(v)
     }
-}
 
-impl<T> Deref for Growing<'_, T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        self.vec
+    /// The values so far, those pushed included.
+    #[inline]
+    pub fn view(&self) -> S::View<'_> {
+        self.store.view()
+    }
+
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.store.is_empty()
     }
 }
 
 /// Runs `grow` and `read` at once (rayon's join): `grow` gets `table` to
 /// push at most `room` values onto, `read` the values `table` holds now.
-pub fn grow_while_reading<T: Send + Sync, A: Send, B: Send>(
-    table: &mut Vec<T>,
+pub fn grow_while_reading<S: Store, A: Send, B: Send>(
+    table: &mut S,
     room: usize,
-    grow: impl FnOnce(&mut Growing<T>) -> A + Send,
-    read: impl FnOnce(&[T]) -> B + Send,
+    grow: impl FnOnce(&mut Growing<S>) -> A + Send,
+    read: impl for<'v> FnOnce(S::View<'v>) -> B + Send,
 ) -> (A, B) {
     table.reserve(room);
-    // SAFETY: the slice is the table's first `len` values, read while
-    // `grow` runs. `Growing` only pushes within the reserved capacity, so
-    // the buffer is not reallocated, and it writes only past `len`: the
-    // slice's values are neither moved nor written until both closures have
-    // returned (join waits for both; `B` cannot hold the slice, which is
-    // lent for the call alone). `Vec::push` writes through the buffer's raw
-    // pointer, not through a reference to the whole buffer.
-    let first = unsafe { std::slice::from_raw_parts(table.as_ptr(), table.len()) };
-    let mut growing = Growing { vec: table };
+    // SAFETY: the view is the table's first values, read while `grow`
+    // runs. `Growing` only pushes within the reserved room, so no buffer is
+    // reallocated, and it writes only past them: the view's values are
+    // neither moved nor written until both closures have returned (join
+    // waits for both; `B` cannot hold the view, which is lent for the call
+    // alone).
+    let first = unsafe { table.view_detached() };
+    let mut growing = Growing { store: table };
     rayon::join(move || grow(&mut growing), move || read(first))
 }
 
@@ -57,21 +61,21 @@ mod tests {
 
     #[test]
     fn the_reader_sees_the_first_values_while_the_table_grows() {
-        let mut table: Vec<u32> = (0..1000).collect();
+        let mut table: Vec<u16> = (0..1000).collect();
         let (pushed, sum) = grow_while_reading(
             &mut table,
             500,
             |g| {
                 for v in 1000..1500 {
-                    let below = g[v as usize - 1];
-                    g.push(below + 1);
+                    let below = g.view()[v as usize - 1];
+                    assert!(g.push(below as u32 + 1));
                 }
                 g.len()
             },
             |first| first.iter().map(|&v| v as u64).sum::<u64>(),
         );
         assert_eq!((pushed, sum), (1500, 999 * 1000 / 2));
-        assert_eq!(table, (0..1500).collect::<Vec<u32>>());
+        assert_eq!(table, (0..1500).collect::<Vec<u16>>());
     }
 
     #[test]
@@ -83,7 +87,7 @@ mod tests {
             &mut table,
             2,
             |g| {
-                let room = g.vec.capacity() - g.len();
+                let room = g.store.capacity() - g.len();
                 for _ in 0..=room {
                     g.push(1);
                 }

@@ -1,68 +1,23 @@
 //! A heap table stored in as few bytes per value as its values need: one
 //! byte while every value is below 256 (most octal games never leave that
-//! range), two bytes after.
+//! range), one byte with the few larger values kept apart while they are
+//! few (`engine::escaped`), two bytes after.
 
 use crate::analysis::period::{Period, PeriodRule, find_period};
 use crate::analysis::rare_split::{self, RareSplit, RareSummary};
-use crate::analysis::stats::{HeapStats, heap_stats};
+use crate::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};
+use crate::engine::escaped::Escaped;
+pub use crate::engine::store::Value;
+use crate::engine::store::{Store, Values};
 use crate::export::SequenceWriter;
 
-/// A value type a table can hold.
-pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
-    /// The largest value this type holds.
-    const MAX: u32;
-    /// `v`, which must be at most `MAX`.
-    fn of(v: u32) -> Self;
-    /// The value as a `u16` (every table value fits one).
-    fn narrow(self) -> u16;
-    /// A run of values as bytes, when the type is one byte.
-    fn bytes(run: &[Self]) -> Option<&[u8]> {
-        let _ = run;
-        None
-    }
-    /// A run of values as `u16`s, when the type is two bytes.
-    fn words(run: &[Self]) -> Option<&[u16]> {
-        let _ = run;
-        None
-    }
-}
-
-impl Value for u8 {
-    const MAX: u32 = u8::MAX as u32;
-    #[inline]
-    fn of(v: u32) -> u8 {
-        v as u8
-    }
-    #[inline]
-    fn narrow(self) -> u16 {
-        self as u16
-    }
-    #[inline]
-    fn bytes(run: &[u8]) -> Option<&[u8]> {
-        Some(run)
-    }
-}
-
-impl Value for u16 {
-    const MAX: u32 = u16::MAX as u32;
-    #[inline]
-    fn of(v: u32) -> u16 {
-        v as u16
-    }
-    #[inline]
-    fn narrow(self) -> u16 {
-        self
-    }
-    #[inline]
-    fn words(run: &[u16]) -> Option<&[u16]> {
-        Some(run)
-    }
-}
-
-/// G(0..len) in one or two bytes per value.
+/// G(0..len) in one or two bytes per value, or one with the few larger
+/// values kept apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeapTable {
     Narrow(Vec<u8>),
+    /// Values past 255 but few of them (the rare-value engine's tables).
+    Escaped(Escaped),
     Wide(Vec<u16>),
 }
 
@@ -85,6 +40,7 @@ impl HeapTable {
     pub fn len(&self) -> usize {
         match self {
             HeapTable::Narrow(g) => g.len(),
+            HeapTable::Escaped(t) => t.len(),
             HeapTable::Wide(g) => g.len(),
         }
     }
@@ -96,13 +52,15 @@ impl HeapTable {
     pub fn get(&self, n: usize) -> u16 {
         match self {
             HeapTable::Narrow(g) => g[n] as u16,
+            HeapTable::Escaped(t) => t.get(n),
             HeapTable::Wide(g) => g[n],
         }
     }
 
     pub fn bytes_per_value(&self) -> u64 {
         match self {
-            HeapTable::Narrow(_) => 1,
+            // Escaped: the few values kept apart not counted.
+            HeapTable::Narrow(_) | HeapTable::Escaped(_) => 1,
             HeapTable::Wide(_) => 2,
         }
     }
@@ -110,6 +68,7 @@ impl HeapTable {
     pub fn truncate(&mut self, len: usize) {
         match self {
             HeapTable::Narrow(g) => g.truncate(len),
+            HeapTable::Escaped(t) => t.truncate(len),
             HeapTable::Wide(g) => g.truncate(len),
         }
     }
@@ -118,6 +77,7 @@ impl HeapTable {
     pub fn into_wide(self) -> Vec<u16> {
         match self {
             HeapTable::Narrow(g) => g.into_iter().map(u16::from).collect(),
+            HeapTable::Escaped(t) => t.values(0, t.len()),
             HeapTable::Wide(g) => g,
         }
     }
@@ -135,13 +95,38 @@ impl HeapTable {
         }
         match self {
             HeapTable::Narrow(g) => fill(g, p, to as usize),
+            HeapTable::Escaped(t) => {
+                while t.len() <= to as usize {
+                    let v = t.get(t.len() - p) as u32;
+                    if !t.push(v) {
+                        // Too many values kept apart: two bytes a value.
+                        self.widen();
+                        return self.extend_by_period(period, to);
+                    }
+                }
+            }
             HeapTable::Wide(g) => fill(g, p, to as usize),
         }
+    }
+
+    /// The next wider kind of table (one byte, escaped, two bytes).
+    pub fn widen(&mut self) {
+        *self = match std::mem::take(self) {
+            HeapTable::Narrow(g) => {
+                let values = g.iter().map(|&v| u32::from(v));
+                match Escaped::of_sparse(values) {
+                    Some(t) => HeapTable::Escaped(t),
+                    None => HeapTable::Wide(g.into_iter().map(u16::from).collect()),
+                }
+            }
+            wider => HeapTable::Wide(wider.into_wide()),
+        };
     }
 
     pub fn period(&self, rule: &PeriodRule) -> Option<Period> {
         match self {
             HeapTable::Narrow(g) => find_period(g, rule),
+            HeapTable::Escaped(t) => escaped_period(t, rule),
             HeapTable::Wide(g) => find_period(g, rule),
         }
     }
@@ -149,6 +134,7 @@ impl HeapTable {
     pub fn stats(&self) -> HeapStats {
         match self {
             HeapTable::Narrow(g) => heap_stats(g),
+            HeapTable::Escaped(t) => heap_stats_by_piece(t.len(), |a, b| t.values(a, b)),
             HeapTable::Wide(g) => heap_stats(g),
         }
     }
@@ -156,6 +142,9 @@ impl HeapTable {
     pub fn rare_summary(&self, parity: Option<u32>) -> (RareSplit, RareSummary) {
         match self {
             HeapTable::Narrow(g) => rare_split::summarize(g, parity),
+            HeapTable::Escaped(t) => {
+                rare_split::summarize_by_piece(t.len(), |a, b| t.values(a, b), parity)
+            }
             HeapTable::Wide(g) => rare_split::summarize(g, parity),
         }
     }
@@ -163,6 +152,11 @@ impl HeapTable {
     pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
         match self {
             HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
+            HeapTable::Escaped(t) => {
+                let g = t.view();
+                let rare = |&n: &usize| split.is_rare(n as u64, g.at(n));
+                (1..g.len()).filter(rare).map(|n| n as u64).collect()
+            }
             HeapTable::Wide(g) => rare_split::rare_positions(g, split),
         }
     }
@@ -171,7 +165,140 @@ impl HeapTable {
     pub fn append_to(&self, w: &mut SequenceWriter) -> crate::error::Result<()> {
         match self {
             HeapTable::Narrow(g) => w.append(g),
+            HeapTable::Escaped(t) => {
+                // A piece at a time, two bytes a value only for the piece.
+                let mut a = w.written().min(t.len());
+                while a < t.len() {
+                    let b = t.len().min(a + (1 << 20));
+                    w.append_from(a, &t.values(a, b))?;
+                    a = b;
+                }
+                Ok(())
+            }
             HeapTable::Wide(g) => w.append(g),
         }
+    }
+}
+
+/// The period of an escaped table: the smallest that its bytes show (every
+/// period of the values is one of the bytes), when the values kept apart
+/// hold it too; else the values' own, two bytes a value (not seen so far).
+fn escaped_period(t: &Escaped, rule: &PeriodRule) -> Option<Period> {
+    let found = find_period(t.bytes(), rule)?;
+    let p = found.period as usize;
+    let holds = t
+        .large()
+        .iter()
+        .filter(|&&(n, _)| n as u64 >= found.preperiod && n as usize + p < t.len())
+        .all(|&(n, v)| t.get(n as usize + p) == v);
+    match holds {
+        true => Some(found),
+        false => find_period(&t.values(0, t.len()), rule),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::Format;
+
+    /// Values mostly small, a few past 255, from a fixed seed.
+    fn values(len: usize, seed: u64) -> Vec<u16> {
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..len)
+            .map(|_| match next() % 200 {
+                0 => 256 + (next() % 40) as u16,
+                _ => (next() % 9) as u16,
+            })
+            .collect()
+    }
+
+    fn escaped(g: &[u16], escape: u8) -> HeapTable {
+        let values = g.iter().map(|&v| u32::from(v));
+        HeapTable::Escaped(Escaped::of(values, escape, false).unwrap())
+    }
+
+    #[test]
+    fn an_escaped_table_reads_as_the_two_byte_one() {
+        // More than a piece of the statistics (2^20 values), so that pieces meet.
+        let g = values(1_300_000, 11);
+        let wide = HeapTable::Wide(g.clone());
+        for escape in [255, 5] {
+            let t = escaped(&g, escape);
+            assert_eq!(t.len(), wide.len());
+            assert!((0..g.len()).step_by(997).all(|n| t.get(n) == g[n]));
+            assert_eq!(t.stats(), wide.stats(), "escape {escape}");
+            for parity in [None, Some(1)] {
+                let summary = t.rare_summary(parity);
+                assert_eq!(summary, wide.rare_summary(parity), "escape {escape}");
+                let split = summary.0;
+                assert_eq!(t.rare_positions(split), wide.rare_positions(split));
+            }
+            assert_eq!(t.clone().into_wide(), g);
+        }
+    }
+
+    #[test]
+    fn an_escaped_tables_period_is_its_values_not_only_its_bytes() {
+        let rule = PeriodRule {
+            heaps: 2,
+            removal: 3,
+            theorem_applies: true,
+        };
+        // Bytes repeat every 4 (the escape stands for 300 and for 301),
+        // the values every 8.
+        let g: Vec<u16> = (0..4000)
+            .map(|n| match n % 8 {
+                3 => 300,
+                7 => 301,
+                k => k as u16 % 4,
+            })
+            .collect();
+        let wide = HeapTable::Wide(g.clone()).period(&rule).unwrap();
+        assert_eq!(wide.period, 8);
+        assert_eq!(escaped(&g, 255).period(&rule), Some(wide));
+        // Where the values kept apart repeat with the bytes, the bytes' period.
+        let g: Vec<u16> = (0..4000).map(|n| [1, 2, 0, 300][n % 4]).collect();
+        let wide = HeapTable::Wide(g.clone()).period(&rule).unwrap();
+        assert_eq!(
+            (wide.period, escaped(&g, 255).period(&rule)),
+            (4, Some(wide))
+        );
+    }
+
+    #[test]
+    fn an_escaped_table_fills_from_its_period_and_writes_whole_values() {
+        let period = Period {
+            period: 8,
+            preperiod: 0,
+            certified: true,
+        };
+        let g: Vec<u16> = (0..16)
+            .map(|n| [0, 1, 300, 2, 3, 301, 1, 0][n % 8])
+            .collect();
+        let mut t = escaped(&g, 255);
+        t.extend_by_period(&period, 5000);
+        let filled: Vec<u16> = (0..=5000)
+            .map(|n| [0, 1, 300, 2, 3, 301, 1, 0][n % 8])
+            .collect();
+        assert_eq!(t.clone().into_wide(), filled);
+        let dir = std::env::temp_dir().join(format!("grundy-escaped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.csv");
+        let mut w = SequenceWriter::create(&path, Format::Csv, "0.6", 0, 5001).unwrap();
+        t.append_to(&mut w).unwrap();
+        w.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains(',')).collect();
+        assert_eq!(rows.len(), 5002, "a header row and every heap");
+        assert_eq!(rows[3], "2,300");
+        assert_eq!(rows[5001], "5000,0");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

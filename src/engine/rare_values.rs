@@ -28,12 +28,13 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions};
+use crate::analysis::rare_split::{RareSplit, ValueHistogram};
 use crate::engine::growing::{Growing, grow_while_reading};
 use crate::engine::heap_table::Value;
+use crate::engine::store::{Store, Values};
 use crate::engine::wide_bits;
 use crate::engine::wide_scan::Wanted;
-use crate::gpu::rare::{GpuPass, PassOutput};
+use crate::gpu::rare::{GpuPass, PassOutput, Table as GpuTable};
 use crate::kernel::rare::PassParams;
 pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
 
@@ -111,14 +112,15 @@ const FAR: u32 = 8;
 
 impl MarkList {
     /// The marks of heap n (at least `from`) as bits, every value below 64.
-    fn bits<T: Value>(&self, g: &[T], n: u32) -> u64 {
+    fn bits<V: Values>(&self, g: V, n: u32) -> u64 {
         entry_bits(&self.near, g, n) | entry_bits(&self.far, g, n)
     }
 
     /// The far marks of heaps n..n + 8 (n at least `from`), when the table
     /// is one byte a value and the CPU marks eight heaps at once.
-    fn far_of_eight<T: Value>(&self, g: &[T], n: u32) -> Option<[u64; 8]> {
-        crate::engine::wide_bits::eight_heaps(T::bytes(g)?, n as usize, &self.far)
+    fn far_of_eight<V: Values>(&self, g: V, n: u32) -> Option<[u64; 8]> {
+        let bytes = V::Unit::bytes(g.no_escapes()?)?;
+        crate::engine::wide_bits::eight_heaps(bytes, n as usize, &self.far)
     }
 
     fn new(code: &RareCode, rare: &[u32], values: &[u32]) -> MarkList {
@@ -154,8 +156,8 @@ impl MarkList {
 
 /// The bits `1 << ((x ^ G(n − d)) & 63)` of `entries`. Four registers take
 /// turns, so that no OR waits on the one before it.
-fn entry_bits<T: Value>(entries: &[(u32, u32)], g: &[T], n: u32) -> u64 {
-    let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g[(n - d) as usize].into()) & 63);
+fn entry_bits<V: Values>(entries: &[(u32, u32)], g: V, n: u32) -> u64 {
+    let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g.at((n - d) as usize)) & 63);
     let fours = entries.chunks_exact(4);
     let rest = fours.remainder().iter().fold(0, |bits, e| bits | bit(e));
     let mut four = [0u64; 4];
@@ -177,7 +179,7 @@ struct FarMarks {
 
 impl FarMarks {
     /// Heap n's marks from `list.far`.
-    fn of<T: Value>(&mut self, list: &MarkList, g: &[T], n: usize) -> u64 {
+    fn of<V: Values>(&mut self, list: &MarkList, g: V, n: usize) -> u64 {
         if let Some(bits) = self.bits
             && (self.first..self.first + 8).contains(&n)
             && self.entries == list.far.len()
@@ -224,10 +226,13 @@ pub struct RareCounts {
 
 impl RareRun {
     /// The state for a table known up to its length.
-    pub fn new<T: Value>(code: &RareCode, g: &[T]) -> RareRun {
-        let hist = ValueHistogram::of(g);
+    pub fn new<V: Values>(code: &RareCode, g: V) -> RareRun {
+        let hist = match g.no_escapes() {
+            Some(units) => ValueHistogram::of(units),
+            None => ValueHistogram::by_piece(g.len(), |a, b| expand(g.range(a, b))),
+        };
         let (split, _) = hist.best_split(code.parity);
-        let max_value = g.iter().map(|&v| v.into()).max().unwrap_or(0);
+        let max_value = (0..g.len()).map(|i| g.at(i)).max().unwrap_or(0);
         let mut run = RareRun {
             split,
             rare: Vec::new(),
@@ -242,19 +247,18 @@ impl RareRun {
         run
     }
 
-    fn rebuild<T: Value>(&mut self, code: &RareCode, g: &[T]) {
-        self.rare = rare_positions(g, self.split)
-            .into_iter()
-            .map(|n| n as u32)
-            .collect();
-        self.rare_values = self.rare.iter().map(|&r| g[r as usize].into()).collect();
+    fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
+        let split = self.split;
+        let is_rare = |&n: &usize| split.is_rare(n as u64, g.at(n));
+        self.rare = (1..g.len()).filter(is_rare).map(|n| n as u32).collect();
+        self.rare_values = self.rare.iter().map(|&r| g.at(r as usize)).collect();
         self.rare_at_choice = self.rare.len();
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
 
     /// Chooses the split again when the rare list has grown, and switches
     /// when the new one is clearly better.
-    fn maybe_rechoose<T: Value>(&mut self, code: &RareCode, g: &[T]) {
+    fn maybe_rechoose<V: Values>(&mut self, code: &RareCode, g: V) {
         if self.rare.len() <= 2 * self.rare_at_choice + 32 {
             return;
         }
@@ -282,10 +286,10 @@ const STRETCH: std::time::Duration = std::time::Duration::from_millis(100);
 /// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
 /// parallel pass runs on the GPU where `gpu` can take it.
 #[allow(clippy::too_many_arguments)] // the run's state, its GPU and its two callbacks
-pub fn extend<T: Value>(
+pub fn extend<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
-    g: &mut Vec<T>,
+    g: &mut S,
     to: u64,
     persist: Persist,
     gpu: &mut Option<GpuPass>,
@@ -294,7 +298,7 @@ pub fn extend<T: Value>(
 ) -> Outcome {
     let end = to as usize + 1;
     if g.is_empty() && end > 0 {
-        g.push(T::of(0));
+        g.push(0);
     }
     let mut blocks = Blocks {
         block: MIN_BLOCK,
@@ -346,11 +350,11 @@ struct Blocks {
 impl Blocks {
     /// Computes the next block of heaps, up to `end`; `Some` when the run
     /// must stop there.
-    fn next<T: Value>(
+    fn next<S: Store>(
         &mut self,
         code: &RareCode,
         run: &mut RareRun,
-        g: &mut Vec<T>,
+        g: &mut S,
         end: usize,
         persist: Persist,
         gpu: &mut Option<GpuPass>,
@@ -372,9 +376,9 @@ impl Blocks {
             },
         );
         let ahead = if in_order {
-            BlockAhead::in_order_with(code, g, (s, e), self.middle.take(), run.max_value)
+            BlockAhead::in_order_with(code, g.view(), (s, e), self.middle.take(), run.max_value)
         } else {
-            let ahead = match block_pass(code, run, g, (s, e), gpu, &mut self.pending) {
+            let ahead = match block_pass(code, run, g.view(), (s, e), gpu, &mut self.pending) {
                 Ok(ahead) => ahead,
                 Err(failed) => return Some(failed),
             };
@@ -383,7 +387,7 @@ impl Blocks {
                 self.resize(&ahead, e - s);
                 let next = (s, e, block_end(e, self.block));
                 self.pending = (e >= self.in_order_until)
-                    .then(|| launch_next(code, run, g, next, gpu))
+                    .then(|| launch_next(code, run, g.view(), next, gpu))
                     .flatten();
             }
             ahead
@@ -403,7 +407,7 @@ impl Blocks {
         }
         count_pass(run, &ahead, e - s);
         self.count(run, &ahead, (s, e));
-        run.maybe_rechoose(code, g);
+        run.maybe_rechoose(code, g.view());
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
     }
@@ -412,13 +416,13 @@ impl Blocks {
     /// the other cores (each task's heaps once it is done, or running it
     /// itself) and the next block's middle pairs are collected from
     /// `window`; the tasks read the rare list as it is now.
-    fn finish<T: Value>(
+    fn finish<S: Store>(
         &mut self,
         code: &RareCode,
         run: &mut RareRun,
-        g: &mut Vec<T>,
+        g: &mut S,
         (ahead, e): (&BlockAhead, usize),
-        window: Option<MiddleWindow<T>>,
+        window: Option<MiddleWindow<S>>,
     ) -> (Option<Outcome>, Option<MiddleHits>) {
         let (rare, values) = match ahead.tasks_left() {
             true => (run.rare.clone(), run.rare_values.clone()),
@@ -477,10 +481,10 @@ impl Blocks {
 /// the block before was finished (`pending`, when it is this block's under
 /// the same split), else on the GPU now when `gpu` takes it, else tasks
 /// for every core, run while the block is finished.
-fn block_pass<T: Value>(
+fn block_pass<V: Values>(
     code: &RareCode,
     run: &mut RareRun,
-    g: &[T],
+    g: V,
     (s, e): (usize, usize),
     gpu: &mut Option<GpuPass>,
     pending: &mut Option<PassParams>,
@@ -500,7 +504,12 @@ fn block_pass<T: Value>(
         }
         (Some(pass), None) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
             let params = BlockAhead::gpu_params(run, s, s, e);
-            let out = pass.run(params, &g[..s], &run.rare, &run.rare_values);
+            let pack = pack_values(g.range(0, s));
+            let table = GpuTable {
+                len: s,
+                pack: &pack,
+            };
+            let out = pass.run(params, &table, &run.rare, &run.rare_values);
             BlockAhead::from_gpu(out.map_err(failed)?, params)
         }
         _ => BlockAhead::tasks(s, (s, e), run.max_value),
@@ -530,10 +539,10 @@ fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
 /// Launches on the GPU the pass of the next block, `first..end`, knowing
 /// only the heaps below `below` (this block's first): the card works on it
 /// while the host finishes this block, which its finish then covers.
-fn launch_next<T: Value>(
+fn launch_next<V: Values>(
     code: &RareCode,
     run: &RareRun,
-    g: &[T],
+    g: V,
     (below, first, end): (usize, usize, usize),
     gpu: &mut Option<GpuPass>,
 ) -> Option<PassParams> {
@@ -543,16 +552,37 @@ fn launch_next<T: Value>(
         return None;
     }
     let params = BlockAhead::gpu_params(run, below, first, end);
-    Some(pass.launch(params, &g[..below], &run.rare, &run.rare_values))
+    let pack = pack_values(g.range(0, below));
+    let table = GpuTable {
+        len: below,
+        pack: &pack,
+    };
+    Some(pass.launch(params, &table, &run.rare, &run.rare_values))
+}
+
+/// The GPU's upload of `g`: its values a..b (a even), two to a word.
+fn pack_values<V: Values>(g: V) -> impl Fn(usize, usize) -> Vec<u32> {
+    move |a, b| {
+        let part = g.range(a, b);
+        match part.exact() {
+            Some(units) => crate::kernel::pack_u16(units),
+            None => crate::kernel::pack_u16(&expand(part)),
+        }
+    }
+}
+
+/// The values of `g` as two-byte values.
+fn expand<V: Values>(g: V) -> Vec<u16> {
+    (0..g.len()).map(|i| g.at(i) as u16).collect()
 }
 
 /// Heaps s..e in order, pushed onto `g`, each once the pass's task that
 /// holds it is done (`view`: what the tasks read of the run); `Some` when a
 /// value does not fit the table's type.
-fn finish_block<T: Value>(
+fn finish_block<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
-    g: &mut Growing<T>,
+    g: &mut Growing<S>,
     (ahead, view): (&BlockAhead, &PassView),
     e: usize,
     bits: &mut Vec<u64>,
@@ -560,8 +590,8 @@ fn finish_block<T: Value>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     for n in ahead.first..e {
-        ahead.wait_for(n, code, view, &g[..ahead.below as usize]);
-        let v = match settle_small(code, run, g, (ahead, &mut far), n) {
+        ahead.wait_for(n, code, view, g.view().range(0, ahead.below as usize));
+        let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
                 v
@@ -569,16 +599,15 @@ fn finish_block<T: Value>(
             None => {
                 bits.clear();
                 bits.extend_from_slice(ahead.marks(n));
-                finish_heap(code, run, g, ahead, n, bits, wanted)
+                finish_heap(code, run, g.view(), ahead, n, bits, wanted)
             }
         };
-        if v > T::MAX {
+        if !g.push(v) {
             return Some(Outcome::Widen {
                 n: n as u64,
                 value: v,
             });
         }
-        g.push(T::of(v));
         run.hist.add(n as u64, v);
         run.max_value = run.max_value.max(v);
         if run.split.is_rare(n as u64, v) {
@@ -613,9 +642,9 @@ struct MiddleHits {
 impl MiddleHits {
     /// The middle pairs of heaps `heaps` with both parts below `known`,
     /// reading G(x) from `table[x - start]`, whose values are at most `max`.
-    fn collect<T: Value>(
+    fn collect<V: Values>(
         code: &RareCode,
-        table: &[T],
+        table: V,
         start: usize,
         known: usize,
         heaps: std::ops::Range<usize>,
@@ -626,8 +655,8 @@ impl MiddleHits {
         // Each digit's pairs: parts a ascending beside parts m − a descending.
         let runs = |n: usize| {
             middle_pairs(code, n as u32, known as u32).map(|(a, b)| {
-                let low = &table[a.start as usize - start..a.end as usize - start];
-                let high = &table[b.start as usize - start..b.end as usize - start];
+                let low = table.range(a.start as usize - start, a.end as usize - start);
+                let high = table.range(b.start as usize - start, b.end as usize - start);
                 (low, high)
             })
         };
@@ -636,17 +665,21 @@ impl MiddleHits {
             .for_each(|(hits, n)| {
                 if max < 64 {
                     // Every pair's value is below 64: registers, no table.
-                    let bits = |(low, high): (&[T], &[T])| {
-                        let bytes = T::bytes(low).zip(T::bytes(high));
-                        let wide = bytes.and_then(|(l, h)| wide_bits::pair_bits(l, h));
-                        wide.unwrap_or_else(|| pair_bits(low, high))
+                    let bits = |(low, high): (V, V)| match (low.exact(), high.exact()) {
+                        (Some(l), Some(h)) => {
+                            let bytes = V::Unit::bytes(l).zip(V::Unit::bytes(h));
+                            let wide = bytes.and_then(|(l, h)| wide_bits::pair_bits(l, h));
+                            wide.unwrap_or_else(|| pair_bits(l, h))
+                        }
+                        _ => pair_bits(&expand(low), &expand(high)),
                     };
                     hits[0] = runs(n).fold(0, |hits, pair| hits | bits(pair));
                 } else {
                     BYTE_TABLE.with_borrow_mut(|bytes| {
                         for (low, high) in runs(n) {
-                            for (x, y) in low.iter().zip(high.iter().rev()) {
-                                bytes.0[(x.narrow() ^ y.narrow()) as usize] = 1;
+                            let len = low.len();
+                            for k in 0..len {
+                                bytes.0[(low.at(k) ^ high.at(len - 1 - k)) as usize] = 1;
                             }
                         }
                         bytes.fold_into(hits);
@@ -709,16 +742,16 @@ fn middle_pairs(
 
 /// The part of the table the middle pass over heaps first..end reads,
 /// copied so that the pass can run while the block below goes on.
-struct MiddleWindow<T> {
+struct MiddleWindow<S> {
     start: usize,
-    values: Vec<T>,
+    values: S,
     known: usize,
     heaps: std::ops::Range<usize>,
     max: u32,
 }
 
-impl<T: Value> MiddleWindow<T> {
-    fn copy(code: &RareCode, g: &[T], known: usize, first: usize, end: usize, max: u32) -> Self {
+impl<S: Store> MiddleWindow<S> {
+    fn copy(code: &RareCode, g: &S, known: usize, first: usize, end: usize, max: u32) -> Self {
         let (mut lo, mut hi) = (known as u32, 0);
         for n in first..end {
             for (a, b) in middle_pairs(code, n as u32, known as u32) {
@@ -729,7 +762,7 @@ impl<T: Value> MiddleWindow<T> {
         let (start, stop) = (lo as usize, (hi as usize).max(lo as usize));
         MiddleWindow {
             start,
-            values: g[start..stop].to_vec(),
+            values: g.copy_range(start, stop),
             known,
             heaps: first..end,
             max,
@@ -739,7 +772,7 @@ impl<T: Value> MiddleWindow<T> {
     fn collect(self, code: &RareCode) -> MiddleHits {
         MiddleHits::collect(
             code,
-            &self.values,
+            self.values.view(),
             self.start,
             self.known,
             self.heaps,
@@ -751,9 +784,9 @@ impl<T: Value> MiddleWindow<T> {
 /// Calls `mark(G(r) ⊕ G(m − r))` for the rare positions `rare[i]` (values
 /// `values[i]`) with r < m and an allowed split (parts differing by `diff`).
 #[inline(always)]
-fn mark_rare_pairs<T: Value>(
+fn mark_rare_pairs<V: Values>(
     mark: &mut impl FnMut(u32),
-    g: &[T],
+    g: V,
     rare: &[u32],
     values: &[u32],
     m: u32,
@@ -767,7 +800,7 @@ fn mark_rare_pairs<T: Value>(
     for (&r, &gr) in rare[..end].iter().zip(&values[..end]) {
         let b = m - r;
         if diff == 0 || r.abs_diff(b) >= diff {
-            mark(gr ^ g[b as usize].into());
+            mark(gr ^ g.at(b as usize));
         }
     }
 }
@@ -858,7 +891,7 @@ impl BlockAhead {
 
     /// Runs the tasks left, on every core; `g` holds the heaps below
     /// `below`.
-    fn run_tasks<T: Value>(&self, code: &RareCode, run: &PassView, g: &[T]) {
+    fn run_tasks<V: Values>(&self, code: &RareCode, run: &PassView, g: V) {
         if self.tasks_left() {
             (0..rayon::current_num_threads())
                 .into_par_iter()
@@ -867,7 +900,7 @@ impl BlockAhead {
     }
 
     /// Claims the next task and runs it; false when none was left.
-    fn run_task<T: Value>(&self, code: &RareCode, run: &PassView, g: &[T]) -> bool {
+    fn run_task<V: Values>(&self, code: &RareCode, run: &PassView, g: V) -> bool {
         let started = std::time::Instant::now();
         let k = self.claimed.fetch_add(1, Relaxed);
         let Some(slot) = self.tasks.get(k) else {
@@ -885,7 +918,7 @@ impl BlockAhead {
 
     /// Waits until the task that holds heap n is done, running tasks left
     /// meanwhile; `g` holds the heaps below `below`.
-    fn wait_for<T: Value>(&self, n: usize, code: &RareCode, run: &PassView, g: &[T]) {
+    fn wait_for<V: Values>(&self, n: usize, code: &RareCode, run: &PassView, g: V) {
         let Some(slot) = self.tasks.get((n - self.first) / PASS_CHUNK) else {
             return;
         };
@@ -959,9 +992,9 @@ impl BlockAhead {
 
     /// A block in order, with its heaps' middle pairs: `middle` when they
     /// were collected for this block, else collected now.
-    fn in_order_with<T: Value>(
+    fn in_order_with<V: Values>(
         code: &RareCode,
-        g: &[T],
+        g: V,
         (s, e): (usize, usize),
         middle: Option<MiddleHits>,
         max: u32,
@@ -1023,10 +1056,10 @@ struct TaskOut {
 impl TaskOut {
     /// The pass over heaps n0..n1 (64 at most) from the heaps below
     /// `g.len()`, bitsets of `words` words.
-    fn run<T: Value>(
+    fn run<V: Values>(
         code: &RareCode,
         run: &PassView,
-        g: &[T],
+        g: V,
         (n0, n1): (u32, u32),
         words: usize,
     ) -> TaskOut {
@@ -1071,10 +1104,10 @@ const PASS_CHUNK: usize = 64;
 /// the task: its partners b = n − j − r are consecutive, so their values
 /// are one contiguous run of the table; the marks of 64 heaps take one bit
 /// of a word per value and stay in the first-level cache.
-fn rare_pair_marks<T: Value>(
+fn rare_pair_marks<V: Values>(
     code: &RareCode,
     run: &PassView,
-    g: &[T],
+    g: V,
     (n0, n1): (u32, u32),
     columns: &mut [u64],
 ) -> u64 {
@@ -1101,25 +1134,12 @@ fn rare_pair_marks<T: Value>(
                 if from >= to {
                     continue;
                 }
-                let partners = &g[(from - j - r) as usize..(to - j - r) as usize];
-                // The mask keeps no bit (every value is below `span`) but
-                // spares the bounds check.
-                let column = |b: &T| (gr ^ (*b).into()) as usize & (span - 1);
-                let mut heap_bit = 1u64 << (from - n0);
-                // Four heaps at a time, each into its own copy of the
-                // columns: no mark waits on the one before it.
-                let fours = partners.chunks_exact(4);
-                let rest = fours.remainder();
-                for four in fours {
-                    c0[column(&four[0])] |= heap_bit;
-                    c1[column(&four[1])] |= heap_bit << 1;
-                    c2[column(&four[2])] |= heap_bit << 2;
-                    c3[column(&four[3])] |= heap_bit << 3;
-                    heap_bit <<= 4;
-                }
-                for b in rest {
-                    c0[column(b)] |= heap_bit;
-                    heap_bit <<= 1;
+                let partners = g.range((from - j - r) as usize, (to - j - r) as usize);
+                let heap_bit = 1u64 << (from - n0);
+                let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
+                match partners.exact() {
+                    Some(units) => mark_partners(units, gr, heap_bit, columns),
+                    None => mark_partners(&expand(partners), gr, heap_bit, columns),
                 }
                 marks += partners.len() as u64;
             }
@@ -1131,13 +1151,41 @@ fn rare_pair_marks<T: Value>(
     marks
 }
 
+/// The marks of rare heap r (value `gr`) on consecutive heaps, whose
+/// partners' values are `partners`: bit `heap_bit` for the first heap, the
+/// next bit up for each after it, in one of four copies of the columns (a
+/// power of two long, above every value) by turns, so that no mark waits on
+/// the one before it.
+#[inline(always)]
+fn mark_partners<U: Value>(partners: &[U], gr: u32, heap_bit: u64, columns: [&mut [u64]; 4]) {
+    let [c0, c1, c2, c3] = columns;
+    let span = c0.len();
+    // The mask keeps no bit (every value is below `span`) but spares the
+    // bounds check.
+    let column = |b: &U| (gr ^ (*b).into()) as usize & (span - 1);
+    let mut heap_bit = heap_bit;
+    let fours = partners.chunks_exact(4);
+    let rest = fours.remainder();
+    for four in fours {
+        c0[column(&four[0])] |= heap_bit;
+        c1[column(&four[1])] |= heap_bit << 1;
+        c2[column(&four[2])] |= heap_bit << 2;
+        c3[column(&four[3])] |= heap_bit << 3;
+        heap_bit <<= 4;
+    }
+    for b in rest {
+        c0[column(b)] |= heap_bit;
+        heap_bit <<= 1;
+    }
+}
+
 /// One heap of the block pass: its take marks and rare-pair marks (the
 /// words `marks`), c′, and the rare values below c′ that no pair with both
 /// parts below `s = g.len()` reaches; returns c′ and the pairs read.
-fn pass_heap<T: Value>(
+fn pass_heap<V: Values>(
     code: &RareCode,
     run: &PassView,
-    g: &[T],
+    g: V,
     n: u32,
     marks: impl Iterator<Item = u64>,
     set: &mut [u64],
@@ -1148,7 +1196,7 @@ fn pass_heap<T: Value>(
         if j == n && d & 1 != 0 {
             set_bit(bits, 0);
         } else if j < n && n - j < s && d & 2 != 0 {
-            set_bit(bits, g[(n - j) as usize].into());
+            set_bit(bits, g.at((n - j) as usize));
         }
     }
     for (word, mark) in bits.iter_mut().zip(marks) {
@@ -1175,10 +1223,10 @@ fn pass_heap<T: Value>(
 /// to `finish_heap`: c is 64 or more, or a wanted value is not among the
 /// middle pairs' (a scan is due).
 #[inline]
-fn settle_small<T: Value>(
+fn settle_small<V: Values>(
     code: &RareCode,
     run: &RareRun,
-    g: &[T],
+    g: V,
     (ahead, far): (&BlockAhead, &mut FarMarks),
     n: usize,
 ) -> Option<(u32, bool)> {
@@ -1200,10 +1248,10 @@ fn settle_small<T: Value>(
 }
 
 /// G(n), given the block's parallel pass and every heap below n.
-fn finish_heap<T: Value>(
+fn finish_heap<V: Values>(
     code: &RareCode,
     run: &RareRun,
-    g: &[T],
+    g: V,
     ahead: &BlockAhead,
     n: usize,
     bits: &mut Vec<u64>,
@@ -1283,17 +1331,17 @@ fn finish_heap<T: Value>(
 /// old rare position with its partner at s or above, or a rare position
 /// found in the block).
 #[inline(always)]
-fn mark_in_block<T: Value>(
+fn mark_in_block<V: Values>(
     code: &RareCode,
     run: &RareRun,
-    g: &[T],
+    g: V,
     s: u32,
     n: u32,
     mark: &mut impl FnMut(u32),
 ) {
     for &(j, d) in &code.takes {
         if j < n && n - j >= s && d & 2 != 0 {
-            mark(g[(n - j) as usize].into());
+            mark(g.at((n - j) as usize));
         } else if j == n && d & 1 != 0 && s == 0 {
             // Take the whole heap (the pass marks it in its own blocks).
             mark(0);
@@ -1435,9 +1483,9 @@ thread_local! {
 /// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
 /// all `need` of them are cleared; with it, how many pairs were read. Pairs
 /// are tested many at a time without a branch per pair (`Wanted::scan`).
-fn scan_pairs<T: Value>(
+fn scan_pairs<V: Values>(
     code: &RareCode,
-    g: &[T],
+    g: V,
     n: u32,
     wanted: &mut [u64],
     need: u32,
@@ -1457,9 +1505,9 @@ fn scan_pairs<T: Value>(
 }
 
 /// `scan_pairs` on the wanted set; `read` counts the pairs.
-fn scan_with<T: Value>(
+fn scan_with<V: Values>(
     code: &RareCode,
-    g: &[T],
+    g: V,
     n: u32,
     wanted: &mut Wanted,
     read: &mut u64,
@@ -1485,11 +1533,39 @@ fn scan_with<T: Value>(
             *read += (x1 - x0 + 1) as u64;
             let m = (n - j) as usize;
             let (x0, x1) = (x0 as usize, x1 as usize);
-            if wanted.scan(&g[x0..=x1], &g[m - x1..=m - x0]) {
+            if scan_run(wanted, g.range(x0, x1 + 1), g.range(m - x1, m - x0 + 1)) {
                 return true;
             }
         }
         a = a_end + 1;
+    }
+    false
+}
+
+/// `Wanted::scan` over the pairs (`low[k]`, `high[len − 1 − k]`) of two
+/// runs of a table: many at a time between the pairs with an escape (each
+/// of those one by one, with whole values).
+fn scan_run<V: Values>(wanted: &mut Wanted, low: V, high: V) -> bool {
+    if let (Some(l), Some(h)) = (low.exact(), high.exact()) {
+        return wanted.scan(l, h);
+    }
+    let len = low.len();
+    let mut cuts = low.escapes();
+    cuts.extend(high.escapes().into_iter().map(|i| len - 1 - i));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut k0 = 0;
+    for k in cuts.into_iter().chain([len]) {
+        if k > k0 {
+            let (l, h) = (low.range(k0, k), high.range(len - k, len - k0));
+            if wanted.scan(l.exact().expect("no escape"), h.exact().expect("no escape")) {
+                return true;
+            }
+        }
+        if k < len && wanted.take((low.at(k) ^ high.at(len - 1 - k)) as usize) {
+            return true;
+        }
+        k0 = k + 1;
     }
     false
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare_values::{self, Outcome, Persist, RareCode, RareRun};
+use crate::engine::store::Store;
 use crate::engine::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
@@ -100,8 +101,8 @@ impl<'a> SequenceRun<'a> {
     /// Bytes a table of `values` heaps will hold in memory at its peak.
     pub fn memory_needed(&self, values: u64) -> u64 {
         if self.rare_code.is_some() {
-            // One byte per value (two if a value passes 255), the rare list
-            // and the parallel block's bitsets.
+            // One byte per value (two if many values pass 254: the bound
+            // said), the rare list and the parallel block's bitsets.
             values.saturating_mul(2) + (64 << 20)
         } else {
             memory::heap_table_bytes(values)
@@ -186,11 +187,21 @@ impl<'a> SequenceRun<'a> {
         let outcome = loop {
             let outcome = match &mut self.table {
                 HeapTable::Narrow(g) => {
-                    let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
                     rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
                 }
+                HeapTable::Escaped(t) => {
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, t.view()));
+                    rare_values::extend(code, run, t, to, persist, &mut pass, stop, progress)
+                }
                 HeapTable::Wide(g) => {
-                    let run = self.rare.get_or_insert_with(|| RareRun::new(code, g));
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
                     rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
                 }
             };
@@ -198,8 +209,9 @@ impl<'a> SequenceRun<'a> {
             {
                 break outcome;
             }
-            let wide = std::mem::take(&mut self.table).into_wide();
-            self.table = HeapTable::Wide(wide);
+            // One byte, then one byte with the larger values kept apart,
+            // then two bytes.
+            self.table.widen();
         };
         let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
         self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };

@@ -239,14 +239,15 @@ const RAW_PIECE: usize = 1 << 15;
 /// trailer (`SequenceWriter` adds those).
 fn write_heap_rows<T: Copy + Into<u32>>(
     out: &mut dyn Write,
-    g: &[T],
+    (first, g): (usize, &[T]),
     format: Format,
     from: usize,
 ) -> io::Result<()> {
+    let skip = from - first;
     if format == Format::Raw {
         // A buffer of values at a time: one write call each, not two bytes.
         let mut bytes = Vec::with_capacity(2 * RAW_PIECE);
-        for piece in g.get(from..).unwrap_or(&[]).chunks(RAW_PIECE) {
+        for piece in g.get(skip..).unwrap_or(&[]).chunks(RAW_PIECE) {
             bytes.clear();
             bytes.extend(piece.iter().flat_map(|&v| (v.into() as u16).to_le_bytes()));
             out.write_all(&bytes)?;
@@ -254,8 +255,8 @@ fn write_heap_rows<T: Copy + Into<u32>>(
         return Ok(());
     }
     let mut line = String::new();
-    for (n, &v) in g.iter().enumerate().skip(from) {
-        let v: u32 = v.into();
+    for (i, &v) in g.iter().enumerate().skip(skip) {
+        let (n, v): (usize, u32) = (first + i, v.into());
         match format {
             Format::Csv => {
                 line.clear();
@@ -428,9 +429,22 @@ impl SequenceWriter {
 
     /// Writes the heaps of `g` not written yet.
     pub fn append<T: Copy + Into<u32>>(&mut self, g: &[T]) -> Result<()> {
-        write_heap_rows(self.sink.writer(), g, self.format, self.written)?;
-        self.written = self.written.max(g.len());
+        self.append_from(0, g)
+    }
+
+    /// Writes the heaps not written yet of `piece`, the values of heaps
+    /// `first..first + piece.len()` (`first` at most `written()`).
+    pub fn append_from<T: Copy + Into<u32>>(&mut self, first: usize, piece: &[T]) -> Result<()> {
+        assert!(first <= self.written, "a gap before the piece");
+        let rows = (first, piece);
+        write_heap_rows(self.sink.writer(), rows, self.format, self.written)?;
+        self.written = self.written.max(first + piece.len());
         Ok(())
+    }
+
+    /// Heaps written so far.
+    pub fn written(&self) -> usize {
+        self.written
     }
 
     /// Ends the table: trailer, the raw header's count, rename into place.

@@ -8,7 +8,7 @@ use super::runner::ParamSlots;
 use super::{Runner, Unfit};
 use crate::error::Result;
 use crate::kernel::rare::{MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, WG};
-use crate::kernel::{grid_2d, pack_u16, packed_words};
+use crate::kernel::{grid_2d, packed_words};
 
 /// Heaps per block at most (the engine's blocks are shorter).
 pub const MAX_BLOCK_HEAPS: u64 = 8192;
@@ -21,6 +21,23 @@ pub struct PassOutput {
 }
 
 /// The pass's buffers on the card for one run.
+/// The table the pass reads: its length, and its values a..b (a even) two
+/// to a word as the card holds them (`kernel::pack_u16`).
+pub struct Table<'t> {
+    pub len: usize,
+    pub pack: &'t dyn Fn(usize, usize) -> Vec<u32>,
+}
+
+impl Table<'_> {
+    /// `pack` for the values of a slice.
+    pub fn pack_slice<T: Copy + Into<u32>>(g: &[T]) -> impl Fn(usize, usize) -> Vec<u32> + '_ {
+        move |a, b| crate::kernel::pack_u16(&g[a..b])
+    }
+}
+
+/// Values packed and written to the card at a time (even).
+const UPLOAD_PIECE: usize = 1 << 24;
+
 pub struct GpuPass<'a> {
     runner: &'a Runner,
     code: wgpu::Buffer,
@@ -92,17 +109,23 @@ impl<'a> GpuPass<'a> {
     }
 
     /// Appends the values of `g` and the rare positions not yet on the card.
-    fn upload<T: Copy + Into<u32>>(&mut self, g: &[T], rare: &[u32], values: &[u32]) {
+    fn upload(&mut self, g: &Table, rare: &[u32], values: &[u32]) {
         // Whole words: from the word holding the first value not sent (a
         // shorter table than the card's is a new one).
-        if g.len() < self.table_known {
+        if g.len < self.table_known {
             self.table_known = 0;
         }
-        let from = self.table_known & !1;
-        let words = pack_u16(&g[from..]);
-        self.runner
-            .write(&self.table, from as u64 * 2, bytemuck::cast_slice(&words));
-        self.table_known = g.len();
+        // A piece at a time: an escaped table is packed from its one-byte
+        // values, and only a piece is ever two bytes a value on the host.
+        let mut from = self.table_known & !1;
+        while from < g.len {
+            let to = g.len.min(from + UPLOAD_PIECE);
+            let words = (g.pack)(from, to);
+            self.runner
+                .write(&self.table, from as u64 * 2, bytemuck::cast_slice(&words));
+            from = to;
+        }
+        self.table_known = g.len;
         if rare.len() > self.rare_capacity {
             self.rare_capacity = rare.len().next_power_of_two();
             self.rare = self
@@ -126,10 +149,10 @@ impl<'a> GpuPass<'a> {
     /// The pass over heaps `params.first..` (`params.count` of them) with
     /// heaps below `params.s` known: `g` holds them (and `rare`, `values`
     /// the rare positions among them). Waits for the result.
-    pub fn run<T: Copy + Into<u32>>(
+    pub fn run(
         &mut self,
         params: PassParams,
-        g: &[T],
+        g: &Table,
         rare: &[u32],
         values: &[u32],
     ) -> Result<PassOutput> {
@@ -139,10 +162,10 @@ impl<'a> GpuPass<'a> {
 
     /// As `run`, without waiting: the card works while the host goes on;
     /// `collect` then waits for it. One launch at a time.
-    pub fn launch<T: Copy + Into<u32>>(
+    pub fn launch(
         &mut self,
         mut params: PassParams,
-        g: &[T],
+        g: &Table,
         rare: &[u32],
         values: &[u32],
     ) -> PassParams {
