@@ -63,7 +63,7 @@ const GRUNDY_TABLE_1: &str = "0010210210 2132132430 4304304123 1241241241 541541
                               2102152132 1324324324 3243243245 2452437437 4374352352";
 
 #[test]
-fn grundys_game_matches_seed_001_table_1() {
+fn grundys_game_matches_schrages_table_1() {
     let expected: Vec<u16> = GRUNDY_TABLE_1
         .chars()
         .filter(|c| c.is_ascii_digit())
@@ -82,7 +82,7 @@ fn grundys_game_matches_seed_001_table_1() {
 }
 
 #[test]
-fn subtraction_games_of_seed_004() {
+fn subtraction_games_of_the_lecture_notes() {
     // S = {1, 2}: G(n) = n mod 3; S = {1, 3}: G(n) = n mod 2.
     let s12 = blocked(&Code::subtraction(&[1, 2]).unwrap().text, 500);
     let s13 = blocked(&Code::subtraction(&[1, 3]).unwrap().text, 500);

@@ -277,7 +277,7 @@ fn rect_values(dims: usize, min_diff: u32, max: u32) -> HashMap<Vec<u32>, u32> {
 }
 
 #[test]
-fn table_2_of_seed_001_regenerated() {
+fn schrages_table_2_regenerated() {
     // Schrage, A two-dimensional generalization of Grundy's game, Table 2:
     // G(M, N) for M, N = 1..20, rows M as printed.
     const PRINTED: [&str; 20] = [
