@@ -336,12 +336,13 @@ grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -\n  \
 grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --checkpoint 1777.ck\n  \
 grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --resume 1777.ck\n\n\
 Algorithms: codes whose moves split a heap in two (and have no repeating tail) run by rare \
-values (sparse space) on the CPU, which costs about (breaking digits x rare heaps) per heap \
+values (sparse space; the block pass on the GPU when there is one), which costs about (breaking digits x rare heaps) per heap \
 instead of a scan of every split; auto switches to the brute force (GPU when there is one) \
 when more than one heap in 8 is rare, as for 0.007 or 0.06.\n\n\
 Runs that last days: --checkpoint FILE saves the values every few minutes and on Ctrl-C; \
 --resume FILE continues exactly where the run stopped. --format raw writes u16 values after \
-a one-line header and keeps one byte per value in memory while the values stay below 256.";
+a one-line header and keeps one byte per value in memory while the values stay below 256, \
+or while at most one heap in 1024 passes 254 (Grundy's game to 2^30 in about 1 GiB).";
 
 const GRAPH_HELP: &str = "Graphs (at most 64 vertices):\n  \
 path:N  cycle:N  grid:RxC\n  \

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::escaped::Escaped;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::error::{Error, Result};
@@ -74,17 +73,38 @@ pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
 }
 
 /// Loads a checkpoint of `code`: exit 2 naming the file for a damaged one
-/// (checksum), one of another game, or values the rules cannot give.
+/// (checksum), one of another game, or values the rules cannot give. The
+/// file is read a piece at a time, so resuming takes the table's memory,
+/// not the file's as well.
 pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::Input(format!("--resume {}: {e}", path.display())))?;
     let bad = |why: String| {
         Error::Input(format!(
             "--resume {}: {why}; expected a checkpoint written by --checkpoint",
             path.display()
         ))
     };
-    let (header, body) = parse(&bytes).map_err(bad)?;
+    let unreadable = |e: std::io::Error| Error::Input(format!("--resume {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let size = file.metadata().map_err(unreadable)?.len();
+    let mut reader = std::io::BufReader::with_capacity(PIECE, file);
+    let mut crc = crc32fast::Hasher::new();
+    let header = read_header(&mut reader, size, &mut crc)
+        .map_err(unreadable)?
+        .map_err(bad)?;
+    // The file's size was checked against the header: an end of file here
+    // means it shrank while read.
+    let read_failed = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => bad("the file is cut short".into()),
+        _ => unreadable(e),
+    };
+    let table = read_values(&mut reader, &header, &mut crc).map_err(read_failed)?;
+    if header.format == FORMAT {
+        let mut stored = [0; 4];
+        std::io::Read::read_exact(&mut reader, &mut stored).map_err(read_failed)?;
+        if crc.finalize() != u32::from_le_bytes(stored) {
+            return Err(bad("checksum mismatch: the file is damaged".into()));
+        }
+    }
     if header.code != code.text || header.min_diff != code.min_diff {
         return Err(Error::Input(format!(
             "--resume {}: the checkpoint is of {} (min-diff {}), not {} (min-diff {}); \
@@ -96,68 +116,89 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
             code.min_diff
         )));
     }
-    let table = match header.bytes_per_value {
-        1 => HeapTable::Narrow(body.to_vec()),
-        // As narrow as the values allow: one byte, one byte with the larger
-        // values kept apart while they are few, two bytes.
-        _ => {
-            let values = || {
-                body.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            };
-            if values().all(|v| v <= u8::MAX as u16) {
-                HeapTable::Narrow(values().map(|v| v as u8).collect())
-            } else {
-                match Escaped::of_sparse(values().map(u32::from)) {
-                    Some(t) => HeapTable::Escaped(t),
-                    None => HeapTable::Wide(values().collect()),
-                }
-            }
-        }
-    };
     check_values(code, &table).map_err(bad)?;
     Ok(table)
 }
+
+/// Bytes of the file read at a time.
+const PIECE: usize = 1 << 20;
+/// The longest header line read.
+const HEADER_MAX: u64 = 1 << 16;
 
 /// Two-byte values as little-endian bytes.
 fn le_bytes(values: &[u16]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-/// The header and the values' bytes, once the checksum and sizes hold.
-fn parse(bytes: &[u8]) -> std::result::Result<(Header, &[u8]), String> {
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or("no header line")?;
-    let header: Header =
-        serde_json::from_slice(&bytes[..end]).map_err(|e| format!("damaged header ({e})"))?;
-    let body = match header.format.as_str() {
-        FORMAT => {
-            let Some(split) = bytes.len().checked_sub(4).filter(|&s| s > end) else {
-                return Err("no checksum at the end: the file is cut short".into());
-            };
-            let stored = u32::from_le_bytes(bytes[split..].try_into().expect("4 bytes"));
-            if crc32fast::hash(&bytes[..split]) != stored {
-                return Err("checksum mismatch: the file is damaged".into());
-            }
-            &bytes[end + 1..split]
-        }
-        FORMAT_V1 => &bytes[end + 1..],
-        other => return Err(format!("unknown format '{other}'")),
+/// The header line of a file of `size` bytes, once its sizes hold (an
+/// outer error: the file could not be read; an inner one: it is not a
+/// checkpoint).
+fn read_header(
+    reader: &mut impl std::io::BufRead,
+    size: u64,
+    crc: &mut crc32fast::Hasher,
+) -> std::io::Result<std::result::Result<Header, String>> {
+    use std::io::{BufRead, Read};
+    let mut line = Vec::new();
+    Read::take(&mut *reader, HEADER_MAX).read_until(b'\n', &mut line)?;
+    if line.last() != Some(&b'\n') {
+        return Ok(Err("no header line".into()));
+    }
+    crc.update(&line);
+    let header: Header = match serde_json::from_slice(&line[..line.len() - 1]) {
+        Ok(header) => header,
+        Err(e) => return Ok(Err(format!("damaged header ({e})"))),
+    };
+    let trailer = match header.format.as_str() {
+        FORMAT => 4,
+        FORMAT_V1 => 0,
+        other => return Ok(Err(format!("unknown format '{other}'"))),
+    };
+    let Some(body) = size.checked_sub(line.len() as u64 + trailer) else {
+        return Ok(Err("no checksum at the end: the file is cut short".into()));
     };
     if !matches!(header.bytes_per_value, 1 | 2) {
-        return Err(format!("{} bytes per value", header.bytes_per_value));
+        return Ok(Err(format!("{} bytes per value", header.bytes_per_value)));
     }
-    if Some(body.len() as u64) != header.heaps.checked_mul(header.bytes_per_value) {
-        return Err(format!(
-            "{} heaps of {} bytes announced but {} bytes stored",
-            header.heaps,
-            header.bytes_per_value,
-            body.len()
-        ));
+    if Some(body) != header.heaps.checked_mul(header.bytes_per_value) {
+        return Ok(Err(format!(
+            "{} heaps of {} bytes announced but {body} bytes stored",
+            header.heaps, header.bytes_per_value
+        )));
     }
-    Ok((header, body))
+    Ok(Ok(header))
+}
+
+/// The header's values, read a piece at a time into a table as narrow as
+/// they allow: one byte, one byte with the larger values kept apart while
+/// they are few, two bytes.
+fn read_values(
+    reader: &mut impl std::io::Read,
+    header: &Header,
+    crc: &mut crc32fast::Hasher,
+) -> std::io::Result<HeapTable> {
+    let heaps = header.heaps as usize;
+    if header.bytes_per_value == 1 {
+        let mut g = vec![0; heaps];
+        for piece in g.chunks_mut(PIECE) {
+            reader.read_exact(piece)?;
+            crc.update(piece);
+        }
+        return Ok(HeapTable::Narrow(g));
+    }
+    let mut table = HeapTable::Narrow(Vec::with_capacity(heaps));
+    let mut piece = vec![0; PIECE];
+    let mut left = 2 * heaps;
+    while left > 0 {
+        let piece = &mut piece[..left.min(PIECE)];
+        reader.read_exact(piece)?;
+        crc.update(piece);
+        for pair in piece.chunks_exact(2) {
+            table.push(u16::from_le_bytes([pair[0], pair[1]]));
+        }
+        left -= piece.len();
+    }
+    Ok(table)
 }
 
 /// Values the rules cannot give: the first heaps differ from a fresh
@@ -197,6 +238,7 @@ fn check_values(code: &Code, table: &HeapTable) -> std::result::Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::escaped::Escaped;
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("grundy-ck-{name}-{}", std::process::id()));

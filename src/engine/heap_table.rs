@@ -95,17 +95,28 @@ impl HeapTable {
         }
         match self {
             HeapTable::Narrow(g) => fill(g, p, to as usize),
-            HeapTable::Escaped(t) => {
-                while t.len() <= to as usize {
-                    let v = t.get(t.len() - p) as u32;
-                    if !t.push(v) {
-                        // Too many values kept apart: two bytes a value.
-                        self.widen();
-                        return self.extend_by_period(period, to);
-                    }
+            HeapTable::Escaped(_) => {
+                while self.len() <= to as usize {
+                    self.push(self.get(self.len() - p));
                 }
             }
             HeapTable::Wide(g) => fill(g, p, to as usize),
+        }
+    }
+
+    /// Appends `v`, widening the table where it does not hold it.
+    pub fn push(&mut self, v: u16) {
+        let held = match self {
+            HeapTable::Narrow(g) => u8::try_from(v).map(|v| g.push(v)).is_ok(),
+            HeapTable::Escaped(t) => t.push(u32::from(v)),
+            HeapTable::Wide(g) => {
+                g.push(v);
+                true
+            }
+        };
+        if !held {
+            self.widen();
+            self.push(v);
         }
     }
 
@@ -242,6 +253,35 @@ mod tests {
             }
             assert_eq!(t.clone().into_wide(), g);
         }
+    }
+
+    #[test]
+    fn pushed_values_widen_the_table_only_as_far_as_they_need() {
+        let kind = |t: &HeapTable| match t {
+            HeapTable::Narrow(_) => "narrow",
+            HeapTable::Escaped(_) => "escaped",
+            HeapTable::Wide(_) => "wide",
+        };
+        // 255 still fits one byte; 300 among 70,000 small values is kept
+        // apart; one value past 254 in every 100 is too many to keep apart.
+        let mut table = HeapTable::default();
+        let mut g = Vec::new();
+        let mut kinds = Vec::new();
+        for n in 0..150_000u32 {
+            let v = match n {
+                7 => 255,
+                70_000 => 300,
+                _ if n > 100_000 && n % 100 == 0 => 400 + (n % 7) as u16,
+                _ => (n % 13) as u16,
+            };
+            table.push(v);
+            g.push(v);
+            if kinds.last() != Some(&kind(&table)) {
+                kinds.push(kind(&table));
+            }
+        }
+        assert_eq!(kinds, ["narrow", "escaped", "wide"]);
+        assert_eq!(table.into_wide(), g);
     }
 
     #[test]
