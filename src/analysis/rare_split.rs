@@ -121,6 +121,12 @@ impl ValueHistogram {
         self.total += 1;
     }
 
+    /// The largest value counted (0 when none is).
+    pub fn max_value(&self) -> u32 {
+        let counted = |v: &usize| self.even[*v] + self.odd[*v] > 0;
+        (0..self.even.len()).rev().find(counted).unwrap_or(0) as u32
+    }
+
     /// Heaps counted.
     pub fn total(&self) -> u64 {
         self.total
@@ -204,8 +210,13 @@ pub fn walsh_hadamard(mut x: Vec<i64>) -> Vec<i64> {
 
 /// The rare positions of heaps `1..g.len()` under `split`.
 pub fn rare_positions<T: Copy + Into<u32>>(g: &[T], split: RareSplit) -> Vec<u64> {
-    (1..g.len())
-        .filter(|&n| split.is_rare(n as u64, g[n].into()))
+    rare_positions_by(g.len(), |n| g[n].into(), split)
+}
+
+/// `rare_positions` of a table of `len` values whose value at n is `at(n)`.
+pub fn rare_positions_by(len: usize, at: impl Fn(usize) -> u32, split: RareSplit) -> Vec<u64> {
+    (1..len)
+        .filter(|&n| split.is_rare(n as u64, at(n)))
         .map(|n| n as u64)
         .collect()
 }
@@ -303,5 +314,13 @@ mod tests {
         // popcount(n % 4 & 1) = n mod 2 is never ≡ n + 1.
         let (split, count) = ValueHistogram::of(&g).best_split(Some(1));
         assert_eq!((split.mask, split.parity, count), (1, Some(1), 0));
+    }
+
+    #[test]
+    fn the_largest_value_counted_leaves_heap_0_out() {
+        assert_eq!(ValueHistogram::of(&[0u8, 3, 1, 7, 2]).max_value(), 7);
+        assert_eq!(ValueHistogram::of(&[9u16, 3, 1]).max_value(), 3);
+        assert_eq!(ValueHistogram::of(&[0u8]).max_value(), 0);
+        assert_eq!(ValueHistogram::of::<u8>(&[]).max_value(), 0);
     }
 }

@@ -105,8 +105,7 @@ impl Escaped {
 
     /// G(a..b) as two-byte values.
     pub fn values(&self, a: usize, b: usize) -> Vec<u16> {
-        let view = self.view().range(a, b);
-        (0..b - a).map(|i| view.at(i) as u16).collect()
+        self.view().range(a, b).wide()
     }
 
     pub fn truncate(&mut self, len: usize) {

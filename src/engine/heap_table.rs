@@ -165,8 +165,7 @@ impl HeapTable {
             HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
             HeapTable::Escaped(t) => {
                 let g = t.view();
-                let rare = |&n: &usize| split.is_rare(n as u64, g.at(n));
-                (1..g.len()).filter(rare).map(|n| n as u64).collect()
+                rare_split::rare_positions_by(g.len(), |n| g.at(n), split)
             }
             HeapTable::Wide(g) => rare_split::rare_positions(g, split),
         }

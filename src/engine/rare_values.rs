@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::analysis::rare_split::{RareSplit, ValueHistogram};
+use crate::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
 use crate::engine::growing::{Growing, grow_while_reading};
 use crate::engine::heap_table::Value;
 use crate::engine::store::{Store, Values};
@@ -229,10 +229,11 @@ impl RareRun {
     pub fn new<V: Values>(code: &RareCode, g: V) -> RareRun {
         let hist = match g.no_escapes() {
             Some(units) => ValueHistogram::of(units),
-            None => ValueHistogram::by_piece(g.len(), |a, b| expand(g.range(a, b))),
+            None => ValueHistogram::by_piece(g.len(), |a, b| g.range(a, b).wide()),
         };
         let (split, _) = hist.best_split(code.parity);
-        let max_value = (0..g.len()).map(|i| g.at(i)).max().unwrap_or(0);
+        // Heap 0 is not in the histogram.
+        let max_value = hist.max_value().max(if g.is_empty() { 0 } else { g.at(0) });
         let mut run = RareRun {
             split,
             rare: Vec::new(),
@@ -248,9 +249,10 @@ impl RareRun {
     }
 
     fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
-        let split = self.split;
-        let is_rare = |&n: &usize| split.is_rare(n as u64, g.at(n));
-        self.rare = (1..g.len()).filter(is_rare).map(|n| n as u32).collect();
+        self.rare = rare_positions_by(g.len(), |n| g.at(n), self.split)
+            .into_iter()
+            .map(|n| n as u32)
+            .collect();
         self.rare_values = self.rare.iter().map(|&r| g.at(r as usize)).collect();
         self.rare_at_choice = self.rare.len();
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
@@ -566,14 +568,9 @@ fn pack_values<V: Values>(g: V) -> impl Fn(usize, usize) -> Vec<u32> {
         let part = g.range(a, b);
         match part.exact() {
             Some(units) => crate::kernel::pack_u16(units),
-            None => crate::kernel::pack_u16(&expand(part)),
+            None => crate::kernel::pack_u16(&part.wide()),
         }
     }
-}
-
-/// The values of `g` as two-byte values.
-fn expand<V: Values>(g: V) -> Vec<u16> {
-    (0..g.len()).map(|i| g.at(i) as u16).collect()
 }
 
 /// Heaps s..e in order, pushed onto `g`, each once the pass's task that
@@ -671,7 +668,7 @@ impl MiddleHits {
                             let wide = bytes.and_then(|(l, h)| wide_bits::pair_bits(l, h));
                             wide.unwrap_or_else(|| pair_bits(l, h))
                         }
-                        _ => pair_bits(&expand(low), &expand(high)),
+                        _ => pair_bits(&low.wide(), &high.wide()),
                     };
                     hits[0] = runs(n).fold(0, |hits, pair| hits | bits(pair));
                 } else {
@@ -1139,7 +1136,7 @@ fn rare_pair_marks<V: Values>(
                 let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
                 match partners.exact() {
                     Some(units) => mark_partners(units, gr, heap_bit, columns),
-                    None => mark_partners(&expand(partners), gr, heap_bit, columns),
+                    None => mark_partners(&partners.wide(), gr, heap_bit, columns),
                 }
                 marks += partners.len() as u64;
             }

@@ -75,6 +75,10 @@ pub trait Values: Copy + Send + Sync {
     fn escapes(&self) -> Vec<usize>;
     /// The units, when the whole table holds no escape (a cheap test).
     fn no_escapes(&self) -> Option<&[Self::Unit]>;
+    /// The view's values as two-byte values.
+    fn wide(&self) -> Vec<u16> {
+        (0..self.len()).map(|i| self.at(i) as u16).collect()
+    }
 }
 
 impl<T: Value> Values for &[T] {

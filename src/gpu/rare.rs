@@ -20,7 +20,6 @@ pub struct PassOutput {
     pub results: Vec<u32>,
 }
 
-/// The pass's buffers on the card for one run.
 /// The table the pass reads: its length, and its values a..b (a even) two
 /// to a word as the card holds them (`kernel::pack_u16`).
 pub struct Table<'t> {
@@ -38,6 +37,7 @@ impl Table<'_> {
 /// Values packed and written to the card at a time (even).
 const UPLOAD_PIECE: usize = 1 << 24;
 
+/// The pass's buffers on the card for one run.
 pub struct GpuPass<'a> {
     runner: &'a Runner,
     code: wgpu::Buffer,
