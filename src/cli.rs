@@ -61,6 +61,9 @@ pub fn parse() -> Cli {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// With stderr not a terminal (a log file, Slurm's output, nohup): a progress line every SECONDS (0: none).
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 60.0)]
+    pub log_every: f64,
 }
 
 #[derive(Subcommand, Debug)]

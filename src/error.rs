@@ -8,7 +8,8 @@ pub enum Error {
     Input(String),
     /// The run failed while running: exit status 1.
     Run(String),
-    /// Ctrl-C stopped the run after saving a checkpoint: exit status 130.
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run after saving a
+    /// checkpoint: exit status 128 + the signal's number.
     Interrupted(String),
 }
 
@@ -17,7 +18,7 @@ impl Error {
         match self {
             Error::Input(_) => 2,
             Error::Run(_) => 1,
-            Error::Interrupted(_) => 130,
+            Error::Interrupted(_) => crate::interrupt::exit_status(),
         }
     }
 }

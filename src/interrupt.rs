@@ -1,51 +1,113 @@
-//! Ctrl-C. A run that checkpoints listens for it: the first Ctrl-C asks it
-//! to stop at the next safe point and save. Any other run, or a second
-//! Ctrl-C, ends the process at once — after removing every temporary
-//! `.partial` file, so nothing half-written is left behind.
+//! Signals that end a run: Ctrl-C (SIGINT), SIGTERM (Slurm's time limit,
+//! `scancel`, `kill`) and SIGHUP (a closed ssh session). A run that
+//! checkpoints listens for them: the first asks it to stop at the next safe
+//! point and save. Any other run, or a second signal, ends the process at
+//! once — after removing every temporary `.partial` file, so nothing
+//! half-written is left behind. Either way the exit status is 128 + the
+//! signal's number, as a shell reports it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
-/// Runs now listening (they stop and save on the first Ctrl-C).
+/// The first signal received (0: none yet).
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
+/// Runs now listening (they stop and save on the first signal).
 static LISTENERS: AtomicUsize = AtomicUsize::new(0);
 /// Temporary files being written, removed when the process is ended.
 static PARTIALS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held while a record is appended to a file that is read back (a survey
+/// checkpoint): the process is not ended halfway through one.
+static APPENDING: Mutex<()> = Mutex::new(());
+/// Said when the process is ended by a signal (what was kept, how to go on).
+static EXIT_NOTE: Mutex<Option<String>> = Mutex::new(None);
 
-/// Exit status of a run ended by Ctrl-C (128 + SIGINT).
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub const SIGHUP: i32 = 1;
+pub const SIGINT: i32 = 2;
+pub const SIGTERM: i32 = 15;
 
 /// Installs the handler (the binary's `main`, once).
+#[cfg(unix)]
 pub fn install() {
-    let _ = ctrlc::set_handler(on_interrupt);
+    use signal_hook::iterator::Signals;
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                on_signal(signal);
+            }
+        });
 }
 
-fn on_interrupt() {
-    let again = REQUESTED.swap(true, Ordering::SeqCst);
-    if LISTENERS.load(Ordering::SeqCst) > 0 && !again {
+/// Installs the handler (the binary's `main`, once): Ctrl-C alone here.
+#[cfg(not(unix))]
+pub fn install() {
+    let _ = ctrlc::set_handler(|| on_signal(SIGINT));
+}
+
+fn on_signal(signal: i32) {
+    let first = RECEIVED
+        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok();
+    if LISTENERS.load(Ordering::SeqCst) > 0 && first {
         eprintln!(
-            "\ngrundy: stopping at the next safe point to save (Ctrl-C again quits without saving)"
+            "\ngrundy: {}: stopping at the next safe point to save (a second signal quits \
+             without saving)",
+            name(signal)
         );
         return;
     }
+    // No record is left half-appended: wait for the one being written.
+    let _appending = APPENDING.lock();
     remove_partials();
-    eprintln!("\ngrundy: interrupted");
-    std::process::exit(EXIT_INTERRUPTED);
+    let note = EXIT_NOTE.lock().ok().and_then(|n| n.clone());
+    eprintln!(
+        "\ngrundy: interrupted by {}{}",
+        name(signal),
+        note.map_or(String::new(), |n| format!("; {n}"))
+    );
+    std::process::exit(128 + signal);
 }
 
-/// Whether Ctrl-C has been pressed.
+/// `SIGTERM` for 15, as `kill -l` names them.
+pub fn name(signal: i32) -> String {
+    match signal {
+        SIGHUP => "SIGHUP".into(),
+        SIGINT => "SIGINT (Ctrl-C)".into(),
+        SIGTERM => "SIGTERM".into(),
+        other => format!("signal {other}"),
+    }
+}
+
+/// Whether a signal has asked the run to stop.
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::SeqCst)
+    RECEIVED.load(Ordering::SeqCst) != 0
 }
 
 /// Asks the listening run to stop, as Ctrl-C does (tests, and callers that
 /// stop a run for their own reasons).
 pub fn request() {
-    REQUESTED.store(true, Ordering::SeqCst);
+    let _ = RECEIVED.compare_exchange(0, SIGINT, Ordering::SeqCst, Ordering::SeqCst);
 }
 
-/// While held, the first Ctrl-C asks this run to stop instead of ending it.
+/// The exit status of a run a signal stopped: 128 + its number (130 for
+/// Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub fn exit_status() -> i32 {
+    128 + match RECEIVED.load(Ordering::SeqCst) {
+        0 => SIGINT,
+        signal => signal,
+    }
+}
+
+/// The signal that stopped the run, named (Ctrl-C when none did).
+pub fn received_name() -> String {
+    name(exit_status() - 128)
+}
+
+/// While held, the first signal asks this run to stop instead of ending it.
 pub struct Listening(());
 
 impl Listening {
@@ -58,6 +120,20 @@ impl Listening {
 impl Drop for Listening {
     fn drop(&mut self) {
         LISTENERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `append` with the process kept from ending until it returns.
+pub fn appending<T>(append: impl FnOnce() -> T) -> T {
+    let _held = APPENDING.lock();
+    append()
+}
+
+/// What to say after "interrupted by SIGTERM" if a signal ends the process
+/// (`None`: nothing more).
+pub fn set_exit_note(note: Option<String>) {
+    if let Ok(mut held) = EXIT_NOTE.lock() {
+        *held = note;
     }
 }
 
@@ -75,10 +151,90 @@ pub fn drop_partial(path: &Path) {
     }
 }
 
-fn remove_partials() {
+/// Removes every temporary file still being written (the process is
+/// about to end without finishing them).
+pub fn remove_partials() {
     if let Ok(partials) = PARTIALS.lock() {
         for path in partials.iter() {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+std::thread_local! {
+    /// Set while this thread asks for memory it can do without (`fallible`).
+    static FALLIBLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `reserve` (a `try_reserve`) so that a failed allocation comes back
+/// as its error instead of ending the process.
+pub fn fallible<T>(reserve: impl FnOnce() -> T) -> T {
+    let before = FALLIBLE.with(|f| f.replace(true));
+    let result = reserve();
+    FALLIBLE.with(|f| f.set(before));
+    result
+}
+
+/// The system allocator, except that an allocation that fails outside
+/// `fallible` ends the process with one line on stderr and status 1 (its
+/// partial files removed, the last checkpoint named) instead of an abort
+/// and a backtrace. The binary's `main` installs it.
+pub struct GuardedAlloc;
+
+// SAFETY: every call is passed to the system allocator unchanged; only a
+// null result (a failure) is acted on.
+unsafe impl std::alloc::GlobalAlloc for GuardedAlloc {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is the system allocator's.
+        checked(unsafe { std::alloc::System.alloc(layout) }, layout.size())
+    }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: as `alloc`.
+        checked(unsafe { std::alloc::System.alloc_zeroed(layout) }, layout.size())
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+        // SAFETY: as `alloc`; `ptr` came from this allocator, so from System.
+        checked(unsafe { std::alloc::System.realloc(ptr, layout, size) }, size)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: `ptr` came from this allocator, so from System.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[inline]
+fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() && !FALLIBLE.with(|f| f.get()) {
+        out_of_memory(size);
+    }
+    ptr
+}
+
+#[cold]
+fn out_of_memory(size: usize) -> ! {
+    static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !ENDING.swap(true, Ordering::SeqCst) {
+        // Small allocations may still succeed: say why, clean up.
+        remove_partials();
+        let note = EXIT_NOTE.lock().ok().and_then(|n| n.clone());
+        eprintln!(
+            "error: out of memory: an allocation of {} failed{}. Ask for a smaller run, or run \
+             where more memory is free.",
+            crate::engine::memory::human(size as u64),
+            note.map_or(String::new(), |n| format!("; {n}"))
+        );
+    }
+    end_now(1)
+}
+
+/// Ends the process without running anything more (no destructors, no
+/// allocation).
+fn end_now(status: i32) -> ! {
+    #[cfg(unix)]
+    // SAFETY: _exit ends the process; it touches no Rust state.
+    unsafe {
+        libc::_exit(status)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(status)
 }

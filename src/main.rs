@@ -1,3 +1,7 @@
+/// A failed allocation ends the run with one line, not an abort.
+#[global_allocator]
+static ALLOC: grundy::interrupt::GuardedAlloc = grundy::interrupt::GuardedAlloc;
+
 fn main() {
     // `grundy octal ... | head` should end quietly, as other Unix tools do,
     // not panic when the reader goes away.

@@ -5,6 +5,7 @@ pub mod graph;
 pub mod graph_batches;
 pub mod output;
 pub mod play;
+pub mod progress;
 pub mod sequence;
 pub mod survey;
 pub mod survey_parts;
@@ -18,6 +19,7 @@ use crate::game::Code;
 use output::parse_set;
 
 pub fn run(cli: Cli) -> Result<()> {
+    progress::set_log_every(log_every(cli.log_every)?);
     check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
         Command::Octal(args) => {
@@ -50,6 +52,16 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench(args) => crate::bench::run(&args),
     }
+}
+
+/// `--log-every SECONDS`: 0 turns the log lines off.
+fn log_every(seconds: f64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
+        Error::Input(format!(
+            "--log-every {seconds}: expected a number of seconds, 0 or more (0 turns the log \
+             lines off)"
+        ))
+    })
 }
 
 /// Every file a command will write, by the flag that names it.

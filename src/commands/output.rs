@@ -62,12 +62,17 @@ pub fn parse_set(text: &str) -> Result<Vec<u32>> {
         .collect()
 }
 
-/// A progress bar on stderr, hidden with --quiet or when stderr is not a terminal.
 /// A counter on stderr for runs whose total is not known in advance (the
-/// memo solver meets its pieces as it goes); hidden like `progress_bar`.
+/// memo solver meets its pieces as it goes); shown like `progress_bar`.
 pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
+    if quiet {
         return ProgressBar::hidden();
+    }
+    if !std::io::stderr().is_terminal() {
+        // A log file: a line every --log-every seconds instead of a bar.
+        let bar = ProgressBar::hidden();
+        super::progress::log_lines(&bar, unit);
+        return bar;
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
@@ -80,9 +85,18 @@ pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
     bar
 }
 
+/// A progress bar on stderr; with stderr not a terminal, a log line every
+/// --log-every seconds instead; nothing with --quiet.
 pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
+    if quiet {
         return ProgressBar::hidden();
+    }
+    if !std::io::stderr().is_terminal() {
+        // A log file: a line every --log-every seconds instead of a bar.
+        let bar = ProgressBar::hidden();
+        bar.set_length(len);
+        super::progress::log_lines(&bar, unit);
+        return bar;
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(

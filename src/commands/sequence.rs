@@ -146,25 +146,51 @@ impl Saves<'_> {
         {
             checkpoint::save(path, code, table)?;
             self.heaps = table.len() as u64;
+            super::progress::note_checkpoint(self.heaps);
+            // Said if a second signal or a failed allocation ends the process.
+            interrupt::set_exit_note(Some(self.holds(code)));
         }
         self.last = Instant::now();
         Ok(())
     }
 
-    /// The message for Ctrl-C: what the file holds now, exactly.
-    fn interrupted(&self, code: &Code) -> Error {
+    /// `FILE holds heaps 0..=K of CODE; continue with --resume FILE`.
+    fn holds(&self, code: &Code) -> String {
         let path = self.path.map_or(String::new(), |p| p.display().to_string());
+        format!(
+            "{path} holds heaps 0..={} of {}; continue with --resume {path}",
+            self.heaps.saturating_sub(1),
+            code.name()
+        )
+    }
+
+    /// The message for a signal: what the file holds now, exactly.
+    fn interrupted(&self, code: &Code) -> Error {
+        let by = interrupt::received_name();
         if self.heaps == 0 {
+            let path = self.path.map_or(String::new(), |p| p.display().to_string());
             return Error::Interrupted(format!(
-                "interrupted before any heap was done: nothing was written, {path} included"
+                "interrupted by {by} before any heap was done: nothing was written, {path} \
+                 included"
             ));
         }
         Error::Interrupted(format!(
-            "interrupted: {path} holds heaps 0..={} of {} (no other output was written); \
-             continue with --resume {path}",
-            self.heaps.saturating_sub(1),
-            code.name()
+            "interrupted by {by}: {} (no other output was written)",
+            self.holds(code)
         ))
+    }
+
+    /// A run that failed while computing (out of memory, the GPU lost):
+    /// the heaps done so far are saved first, and the message says so.
+    fn failed(&mut self, code: &Code, table: &HeapTable, e: Error) -> Error {
+        if self.path.is_none() {
+            return e;
+        }
+        match self.save(code, table) {
+            Ok(()) if self.heaps > 0 => Error::Run(format!("{e}; {}", self.holds(code))),
+            Ok(()) => e,
+            Err(saving) => Error::Run(format!("{e}; the checkpoint could not be saved: {saving}")),
+        }
     }
 }
 
@@ -295,14 +321,18 @@ fn compute(
         };
         let bar = progress_bar(to + 1, args.quiet, "heaps");
         bar.set_position(run.table.len() as u64);
-        let done = run.extend(
+        let extended = run.extend(
             piece_to,
             backend,
             &GpuTuning::default(),
             notice,
             &|done| bar.set_position(done),
             &stop,
-        )?;
+        );
+        let done = match extended {
+            Ok(done) => done,
+            Err(e) => return Err(saves.failed(code, &run.table, e)),
+        };
         bar.finish_and_clear();
         if interrupt::requested() {
             saves.save(code, &run.table)?;

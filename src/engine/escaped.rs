@@ -263,11 +263,14 @@ impl Store for Escaped {
             escape: self.escape,
         }
     }
-    fn reserve(&mut self, room: usize) {
-        self.bytes.reserve(room);
-        self.large.reserve(room);
+    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError> {
         let words = (self.bytes.len() + room).div_ceil(WORD_HEAPS);
-        self.marked.reserve(words.saturating_sub(self.marked.len()));
+        crate::interrupt::fallible(|| {
+            self.bytes.try_reserve(room)?;
+            self.large.try_reserve(room)?;
+            self.marked
+                .try_reserve(words.saturating_sub(self.marked.len()))
+        })
     }
     fn has_room(&self) -> bool {
         let n = self.bytes.len();

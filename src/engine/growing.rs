@@ -37,13 +37,14 @@ impl<S: Store> Growing<'_, S> {
 
 /// Runs `grow` and `read` at once (rayon's join): `grow` gets `table` to
 /// push at most `room` values onto, `read` the values `table` holds now.
+/// An error, with the table as it was, when the room cannot be had.
 pub fn grow_while_reading<S: Store, A: Send, B: Send>(
     table: &mut S,
     room: usize,
     grow: impl FnOnce(&mut Growing<S>) -> A + Send,
     read: impl for<'v> FnOnce(S::View<'v>) -> B + Send,
-) -> (A, B) {
-    table.reserve(room);
+) -> Result<(A, B), std::collections::TryReserveError> {
+    table.try_reserve(room)?;
     // SAFETY: the view is the table's first values, read while `grow`
     // runs. `Growing` only pushes within the reserved room, so no buffer is
     // reallocated, and it writes only past them: the view's values are
@@ -52,7 +53,7 @@ pub fn grow_while_reading<S: Store, A: Send, B: Send>(
     // alone).
     let first = unsafe { table.view_detached() };
     let mut growing = Growing { store: table };
-    rayon::join(move || grow(&mut growing), move || read(first))
+    Ok(rayon::join(move || grow(&mut growing), move || read(first)))
 }
 
 #[cfg(test)]
@@ -73,7 +74,8 @@ mod tests {
                 g.len()
             },
             |first| first.iter().map(|&v| v as u64).sum::<u64>(),
-        );
+        )
+        .unwrap();
         assert_eq!((pushed, sum), (1500, 999 * 1000 / 2));
         assert_eq!(table, (0..1500).collect::<Vec<u16>>());
     }
@@ -93,6 +95,15 @@ mod tests {
                 }
             },
             |first| first.len(),
-        );
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn room_that_cannot_be_had_is_an_error_and_the_table_is_unchanged() {
+        let mut table: Vec<u16> = (0..10).collect();
+        let result = grow_while_reading(&mut table, usize::MAX / 2, |g| g.len(), |v| v.len());
+        assert!(result.is_err());
+        assert_eq!(table, (0..10).collect::<Vec<u16>>());
     }
 }

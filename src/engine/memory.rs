@@ -1,13 +1,144 @@
 //! Memory a run will need, said before it starts, and refused when it cannot fit.
 
+use std::path::Path;
+
 use crate::error::{Error, Result};
+
+/// Memory a run may still take and what sets that figure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub bytes: u64,
+    /// "available" (the machine's MemAvailable), "left in the memory cgroup
+    /// (Slurm's --mem)", "left under ulimit -v", …
+    pub bound: String,
+}
+
+/// The memory a run may take now: the least of what the machine has
+/// available, what its memory cgroup (and every cgroup above it) leaves,
+/// and what `RLIMIT_AS` and `RLIMIT_DATA` leave (Linux; `None` elsewhere).
+pub fn room() -> Option<Room> {
+    let mut rooms = Vec::new();
+    if let Some(bytes) = available_bytes() {
+        rooms.push(Room {
+            bytes,
+            bound: "available on this machine".into(),
+        });
+    }
+    rooms.extend(cgroup_room().map(|bytes| Room {
+        bytes,
+        bound: "left in this job's memory cgroup (as Slurm's --mem sets it)".into(),
+    }));
+    rooms.extend(rlimit_rooms());
+    rooms.into_iter().min_by_key(|r| r.bytes)
+}
 
 /// Bytes of memory the machine has free now (Linux: MemAvailable), if known.
 pub fn available_bytes() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    kib_field(&text, "MemAvailable:")
+}
+
+/// A `Name:   1234 kB` line of /proc's text, in bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The least room any memory cgroup above this process leaves: its limit
+/// less what it holds that cannot be dropped (its usage less the page
+/// cache it could give back), cgroup v2 or v1.
+fn cgroup_room() -> Option<u64> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    cgroup_room_in(&membership, Path::new("/sys/fs/cgroup"))
+}
+
+/// `cgroup_room` with /proc/self/cgroup's text and the cgroup mount given.
+fn cgroup_room_in(membership: &str, root: &Path) -> Option<u64> {
+    let mut rooms = Vec::new();
+    for line in membership.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let path = path.trim_start_matches('/');
+        if controllers.is_empty() {
+            // v2: the limit may sit on any ancestor (Slurm's job, not its step).
+            rooms.extend(ancestors(&root.join(path), root).filter_map(|d| {
+                let usage = read_number(&d.join("memory.current"))?;
+                let limit = read_number(&d.join("memory.max"))?;
+                let cache = stat_field(&d.join("memory.stat"), "inactive_file").unwrap_or(0);
+                Some(limit.saturating_sub(usage.saturating_sub(cache)))
+            }));
+        } else if controllers.split(',').any(|c| c == "memory") {
+            let base = root.join("memory");
+            rooms.extend(ancestors(&base.join(path), &base).filter_map(|d| {
+                let usage = read_number(&d.join("memory.usage_in_bytes"))?;
+                let limit = read_number(&d.join("memory.limit_in_bytes"))?;
+                let cache = stat_field(&d.join("memory.stat"), "total_inactive_file").unwrap_or(0);
+                // v1 writes "no limit" as a number near 2^63.
+                (limit < 1 << 62).then(|| limit.saturating_sub(usage.saturating_sub(cache)))
+            }));
+        }
+    }
+    rooms.into_iter().min()
+}
+
+/// `dir` and every folder above it up to `root`, both included.
+fn ancestors<'a>(dir: &'a Path, root: &'a Path) -> impl Iterator<Item = &'a Path> {
+    dir.ancestors().take_while(move |d| d.starts_with(root))
+}
+
+/// A file holding one number (`max` there means no limit: `None`).
+fn read_number(path: &Path) -> Option<u64> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// A `name value` line of a cgroup's memory.stat.
+fn stat_field(path: &Path, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// What `ulimit -v` (RLIMIT_AS) and `ulimit -d` (RLIMIT_DATA) leave: the
+/// limit less the address space (VmSize) or data (VmData) used now.
+#[cfg(unix)]
+fn rlimit_rooms() -> Vec<Room> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mut rooms = Vec::new();
+    for (resource, used, bound) in [
+        (libc::RLIMIT_AS, "VmSize:", "left under ulimit -v (RLIMIT_AS)"),
+        (libc::RLIMIT_DATA, "VmData:", "left under ulimit -d (RLIMIT_DATA)"),
+    ] {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the one struct it is given.
+        if unsafe { libc::getrlimit(resource, &mut limit) } != 0
+            || limit.rlim_cur == libc::RLIM_INFINITY
+        {
+            continue;
+        }
+        let used = kib_field(&status, used).unwrap_or(0);
+        rooms.push(Room {
+            bytes: (limit.rlim_cur as u64).saturating_sub(used),
+            bound: bound.into(),
+        });
+    }
+    rooms
+}
+
+#[cfg(not(unix))]
+fn rlimit_rooms() -> Vec<Room> {
+    Vec::new()
+}
+
+/// Bytes this process holds in memory now (VmRSS), if known.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    kib_field(&status, "VmRSS:")
 }
 
 pub fn human(bytes: u64) -> String {
@@ -31,15 +162,18 @@ pub fn heap_table_bytes(values: u64) -> u64 {
     values.saturating_mul(4)
 }
 
-/// Refuses `what` when `bytes` exceeds the memory available now.
+/// Refuses `what` when `bytes` exceeds the memory the run may take now
+/// (`room`): the message names the figure and what set it.
 pub fn check_fits(what: &str, bytes: u64) -> Result<()> {
-    if let Some(free) = available_bytes()
-        && bytes > free
+    if let Some(room) = room()
+        && bytes > room.bytes
     {
         return Err(Error::Input(format!(
-            "{what} needs about {} of memory; this machine has {} available. Ask for a smaller run.",
+            "{what} needs about {} of memory; {} {}. Ask for a smaller run (fewer heaps), \
+             or run where more memory is free.",
             human(bytes),
-            human(free)
+            human(room.bytes),
+            room.bound
         )));
     }
     Ok(())
@@ -57,10 +191,55 @@ mod tests {
         let err = check_fits("a table of 2^62 values", heap_table_bytes(1 << 62)).unwrap_err();
         assert!(matches!(err, Error::Input(_)));
         assert!(
-            err.to_string().contains("EiB of memory") && err.to_string().contains("available"),
+            err.to_string().contains("EiB of memory")
+                && err.to_string().contains("available on this machine"),
             "{err}"
         );
         assert!(check_fits("a small table", heap_table_bytes(1000)).is_ok());
+    }
+
+    /// A cgroup tree as the kernel lays it out, in a scratch folder.
+    fn cgroup_tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+        let root = std::env::temp_dir().join(format!("grundy-cg-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (path, text) in files {
+            let file = root.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn the_tightest_cgroup_above_the_process_sets_the_room() {
+        // v2, as Slurm lays it out: the limit on the job, the process in a step.
+        let root = cgroup_tree(
+            "v2",
+            &[
+                ("memory.current", "999999999"),
+                ("job/memory.max", "1073741824"),
+                ("job/memory.current", "300000000"),
+                ("job/memory.stat", "anon 1\ninactive_file 100000000\n"),
+                ("job/step/memory.max", "max"),
+                ("job/step/memory.current", "200000000"),
+            ],
+        );
+        let room = cgroup_room_in("0::/job/step\n", &root);
+        assert_eq!(room, Some(1073741824 - (300000000 - 100000000)));
+        assert_eq!(cgroup_room_in("0::/\n", &root), None, "no limit at the root");
+        // v1: the memory controller's own hierarchy; "no limit" is near 2^63.
+        let root = cgroup_tree(
+            "v1",
+            &[
+                ("memory/slurm/memory.limit_in_bytes", "9223372036854771712"),
+                ("memory/slurm/memory.usage_in_bytes", "5"),
+                ("memory/slurm/job/memory.limit_in_bytes", "500000000"),
+                ("memory/slurm/job/memory.usage_in_bytes", "100000000"),
+            ],
+        );
+        let membership = "12:cpu,cpuacct:/slurm/job\n4:memory:/slurm/job\n";
+        assert_eq!(cgroup_room_in(membership, &root), Some(400000000));
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

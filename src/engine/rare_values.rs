@@ -77,6 +77,9 @@ pub enum Outcome {
     Widen { n: u64, value: u32 },
     /// The GPU failed while running the block pass.
     Failed(String),
+    /// Memory for the next `heaps` values could not be had; the table holds
+    /// every heap below its length.
+    OutOfMemory { heaps: usize },
 }
 
 /// The state the algorithm keeps besides the table.
@@ -438,7 +441,7 @@ impl Blocks {
         };
         let (bits, wanted) = (&mut self.bits, &mut self.wanted);
         let room = e - g.len();
-        let (finished, ()) = grow_while_reading(
+        let grown = grow_while_reading(
             g,
             room,
             |g| {
@@ -449,7 +452,10 @@ impl Blocks {
             },
             |below| ahead.run_tasks(code, &view, below),
         );
-        finished
+        match grown {
+            Ok((finished, ())) => finished,
+            Err(_) => (Some(Outcome::OutOfMemory { heaps: room }), None),
+        }
     }
 
     /// Sizes the next block with a pass from this one's pairs per heap.

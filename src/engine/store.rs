@@ -118,8 +118,9 @@ pub trait Store: Send + Sync {
         self.len() == 0
     }
     fn view(&self) -> Self::View<'_>;
-    /// Room for `room` more values, so that pushing them moves nothing.
-    fn reserve(&mut self, room: usize);
+    /// Room for `room` more values, so that pushing them moves nothing; an
+    /// error (and the table unchanged) when memory cannot be had.
+    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError>;
     /// Whether one more value fits without moving what is stored.
     fn has_room(&self) -> bool;
     /// Appends `v`; false (and nothing appended) when `v` does not fit the
@@ -145,8 +146,8 @@ impl<T: Value> Store for Vec<T> {
     fn view(&self) -> &[T] {
         self
     }
-    fn reserve(&mut self, room: usize) {
-        Vec::reserve(self, room);
+    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError> {
+        crate::interrupt::fallible(|| Vec::try_reserve(self, room))
     }
     fn has_room(&self) -> bool {
         Vec::len(self) < self.capacity()
