@@ -61,7 +61,7 @@ fn survey(c: &mut Criterion) {
     // to 8192: the GPU's first round (4096 heaps) is the brute force, the
     // second runs rare values where they pay
     group.bench_function("2 digits to 8192 (cpu)", |b| {
-        b.iter(|| survey_rows(&codes, 8192, Algorithm::Auto, &|| {}).expect("runs"))
+        b.iter(|| survey_rows(&codes, 8192, Algorithm::Auto, &|_, _| {}).expect("runs"))
     });
     if let Some(ctx) = Runner::open().ok().flatten() {
         for (name, algorithm) in [
@@ -71,7 +71,7 @@ fn survey(c: &mut Criterion) {
             group.bench_function(format!("2 digits to 8192 ({name})"), |b| {
                 b.iter(|| {
                     let wg = grundy::gpu::survey::workgroup_for(&ctx, None).expect("a workgroup");
-                    survey_rows_gpu(&ctx, &codes, 8192, algorithm, wg, &|| {}).expect("runs")
+                    survey_rows_gpu(&ctx, &codes, 8192, algorithm, wg, &|_, _| {}).expect("runs")
                 })
             });
         }

@@ -323,7 +323,12 @@ period is certified (rounds of 4096, 8192, ... heaps) and fill the rest from the
 A codes file holds one code per line (# starts a comment).\n\n\
 Sharded surveys: --shard K/N (or a Slurm array task) runs every N-th code from the K-th and writes a \
 part: a first line '# grundy survey part: {...}' recording the survey's parameters and a checksum, then \
-the CSV of its codes. `grundy survey merge OUT PART...` checks the parts and writes the single run's file.";
+the CSV of its codes. `grundy survey merge OUT PART...` checks the parts and writes the single run's file.\n\n\
+Checkpoints: --checkpoint FILE appends each finished code's row; a survey stopped by a signal, a time \
+limit or kill -9 goes on with the same command and --resume FILE, and writes the same --out an \
+uninterrupted run writes:\n  \
+grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv --checkpoint ck/part-3.ck\n  \
+grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv --resume ck/part-3.ck";
 
 const OCTAL_HELP: &str = "Codes (CGSuite notation): d0.d1d2... where digit dj says what may be left after \
 taking j tokens from one heap: bit 0 nothing, bit 1 one heap, bit 2 two heaps, bit 3 three heaps \
@@ -669,12 +674,23 @@ pub struct SurveyArgs {
     /// Print one JSON object summarising the survey on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Append every finished code's row here (checksummed), so a stopped survey resumes with --resume FILE.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Skip the codes whose rows FILE holds (same survey: codes, -n, --algorithm, --shard); rows keep going to FILE unless --checkpoint says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
 
 impl SurveyArgs {
+    /// Where rows are appended: --checkpoint, else the --resume file.
+    pub fn checkpoint_path(&self) -> Option<&std::path::Path> {
+        self.checkpoint.as_deref().or(self.resume.as_deref())
+    }
+
     /// N (clap requires -n except for `survey merge`, which never asks).
     pub fn heaps(&self) -> u64 {
         self.n.unwrap_or_default()

@@ -276,11 +276,11 @@ fn gpu_survey_rows_equal_cpu_survey_rows() {
     texts.extend(["0.07", "0.137", "0.16", "4.04", "0.6!", "4!.0"].map(String::from));
     let codes: Vec<Code> = texts.iter().map(|t| Code::parse(t).unwrap()).collect();
     let n = 5000;
-    let cpu = survey_rows(&codes, n, Algorithm::Auto, &|| {}).unwrap();
+    let cpu = survey_rows(&codes, n, Algorithm::Auto, &|_, _| {}).unwrap();
     for algorithm in [Algorithm::Auto, Algorithm::Naive] {
         let before = ctx.counters().submits;
         let workgroup = grundy::gpu::survey::workgroup_for(&ctx, None).unwrap();
-        let (gpu, on_gpu) = survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|| {}).unwrap();
+        let (gpu, on_gpu) = survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|_, _| {}).unwrap();
         assert!(on_gpu && ctx.counters().submits > before);
         for ((c, _), (g, _)) in cpu.iter().zip(&gpu) {
             assert_eq!(

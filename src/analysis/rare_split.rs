@@ -208,7 +208,8 @@ pub fn walsh_hadamard(mut x: Vec<i64>) -> Vec<i64> {
     x
 }
 
-/// The rare positions of heaps `1..g.len()` under `split`.
+/// The rare positions of heaps `1..g.len()` under `split`: the heaps a
+/// split may leave (the engine's list).
 pub fn rare_positions<T: Copy + Into<u32>>(g: &[T], split: RareSplit) -> Vec<u64> {
     rare_positions_by(g.len(), |n| g[n].into(), split)
 }
@@ -222,16 +223,20 @@ pub fn rare_positions_by(len: usize, at: impl Fn(usize) -> u32, split: RareSplit
 }
 
 /// What a researcher reads first about a table's sparse space: the best
-/// split, its rare positions' count and the last of them.
+/// split, its rare positions' count and the last of them. Heap 0 counts
+/// when it is rare, as in the published tables of octal games (Flammenkamp's
+/// among them): its value 0 is rare under every value-parity split.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RareSummary {
     pub rare_mask: String,
+    /// Rare heaps, heap 0 included when it is rare.
     pub rare_count: u64,
     /// The largest rare position (null when there is none).
     pub last_rare: Option<u64>,
 }
 
-/// The best split of a whole table (heaps from 1), as `RareSummary`.
+/// The best split of a whole table (chosen on heaps from 1), as
+/// `RareSummary` (heap 0 counted when rare).
 pub fn summarize<T: Copy + Into<u32> + Sync>(
     g: &[T],
     parity: Option<u32>,
@@ -245,13 +250,17 @@ pub fn summarize_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
     piece: impl Fn(usize, usize) -> P + Sync,
     parity: Option<u32>,
 ) -> (RareSplit, RareSummary) {
-    let (split, count) = ValueHistogram::by_piece(len, &piece).best_split(parity);
-    // The last rare heap of each piece (heap 0 is not a position here).
+    // The split is chosen on heaps 1.. (heap 0 has no options to split).
+    let (split, from_1) = ValueHistogram::by_piece(len, &piece).best_split(parity);
+    // Heap 0 counts as the published tables count it: rare when its value
+    // is (always, under a value-parity split).
+    let heap_0 = len > 0 && split.is_rare(0, piece(0, 1).as_ref()[0].into());
+    let count = from_1 + heap_0 as u64;
+    // The last rare heap of each piece.
     let last_in = |k: usize| {
         let first = k * PIECE;
         let values = piece(first, len.min(first + PIECE));
-        let rare =
-            |&(i, &v): &(usize, &T)| first + i > 0 && split.is_rare((first + i) as u64, v.into());
+        let rare = |&(i, &v): &(usize, &T)| split.is_rare((first + i) as u64, v.into());
         values
             .as_ref()
             .iter()

@@ -47,7 +47,7 @@ pub fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Su
         .map(|t| Code::parse(t).map_err(|e| Error::Input(e.to_string())))
         .collect::<Result<_>>()?;
     let start = Instant::now();
-    let rows = survey_rows(&codes, n, Algorithm::Auto, &|| {})?;
+    let rows = survey_rows(&codes, n, Algorithm::Auto, &|_, _| {})?;
     let cpu_s = start.elapsed().as_secs_f64();
     let on_gpu = |algorithm: Algorithm, workgroup: Option<u32>| -> Result<Option<(f64, f64)>> {
         let Some(backend @ Backend::Gpu(runner)) = gpu else {
@@ -56,7 +56,7 @@ pub fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Su
         let start = Instant::now();
         let workgroup = workgroup_for(runner, workgroup)?;
         let ((gpu_rows, _), kernel) = with_kernel_seconds(backend, || {
-            survey_rows_gpu(runner, &codes, n, algorithm, workgroup, &|| {})
+            survey_rows_gpu(runner, &codes, n, algorithm, workgroup, &|_, _| {})
         })?;
         let secs = start.elapsed().as_secs_f64();
         if rows.iter().zip(&gpu_rows).any(|(c, g)| c.0 != g.0) {

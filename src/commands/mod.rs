@@ -71,7 +71,11 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
         Command::Subtraction(a) => sequence_outputs(&a.seq),
         Command::Survey(a) => match &a.merge {
             Some(crate::cli::SurveyCommand::Merge(m)) => vec![("OUT", Some(m.out.as_path()))],
-            None => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+            None => vec![
+                ("--out", a.out.as_deref()),
+                ("--plot", a.plot.as_deref()),
+                ("--checkpoint", a.checkpoint.as_deref()),
+            ],
         },
         Command::Graph(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
         Command::Podes(a) => table_outputs(&a.output),

@@ -10,12 +10,13 @@ use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::engine::sequence::rare_code_for;
 use crate::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
+use crate::engine::survey_checkpoint::{self, Appender, DoneRows, SurveyKey};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::Code;
 use crate::gpu::GpuCounters;
-use crate::plot;
+use crate::{interrupt, plot};
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -127,22 +128,46 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let n = args.heaps();
     let sliced = shard.map(|s| shard_codes(args, s, &list)).transpose()?;
     let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
+    let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
+    let saved = Saved::open(args, survey_key(args, shard, &list), &names)?;
+    let todo: Vec<usize> = (0..codes.len())
+        .filter(|i| !saved.rows.contains_key(i))
+        .collect();
+    if !saved.rows.is_empty() {
+        notice(&format!(
+            "{} of {} codes resumed from {}",
+            saved.rows.len(),
+            codes.len(),
+            args.resume.as_deref().unwrap_or(Path::new("")).display()
+        ));
+    }
+    let todo_codes: Vec<Code> = todo.iter().map(|&i| codes[i].clone()).collect();
     let backend = Backend::open(args.backend, &mut notice)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
         notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
     }
     let start = Instant::now();
     let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
-    let run = crate::engine::survey::survey(
-        codes,
+    bar.set_position(saved.rows.len() as u64);
+    let appender = std::sync::Mutex::new(saved.appender);
+    let mut run = crate::engine::survey::survey(
+        &todo_codes,
         args.heaps(),
         args.algorithm,
         &backend,
         args.workgroup,
         &mut notice,
-        &|| bar.inc(1),
+        &|k, row| {
+            bar.inc(1);
+            append_row(&appender, todo[k], row, codes.len());
+        },
     )?;
     bar.finish_and_clear();
+    let appender = appender.into_inner().map_err(|_| Error::Run("a row failed".into()))?;
+    if let Some(ck) = appender {
+        ck?.finish()?;
+    }
+    run.rows = merged(saved.rows, &todo, run.rows);
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
         let csv = rows_csv(&run.rows)?;
@@ -164,6 +189,88 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let mut summary = summarise(args, &run, &backend, seconds);
     summary.shard = shard.map(|s| s.to_string());
     print_summary(args, &summary)
+}
+
+/// A survey checkpoint as this run found it: the rows it holds, and the
+/// file open for appending the rest (none without --checkpoint/--resume).
+struct Saved {
+    rows: DoneRows,
+    appender: Option<Result<Appender>>,
+}
+
+impl Saved {
+    /// Reads --resume (refusing another survey's file) and opens the file
+    /// rows go to: the same file, its torn last line cut; or a new one.
+    fn open(args: &SurveyArgs, key: SurveyKey, names: &[String]) -> Result<Saved> {
+        let (rows, whole) = match &args.resume {
+            Some(path) => survey_checkpoint::load(path, &key, names)?,
+            None => (DoneRows::new(), 0),
+        };
+        let appender = match (args.checkpoint_path(), &args.resume) {
+            (None, _) => None,
+            (Some(path), Some(resumed)) if path == resumed => {
+                Some(Appender::resume(path, whole, rows.len()))
+            }
+            (Some(path), _) => Some(Appender::create(path, &key, &rows)),
+        };
+        let appender = appender.transpose()?.map(Ok);
+        if let Some(Ok(ck)) = &appender {
+            interrupt::set_exit_note(Some(resume_note(ck, names.len())));
+        }
+        Ok(Saved { rows, appender })
+    }
+}
+
+/// What a signal's message says of the checkpoint.
+fn resume_note(ck: &Appender, codes: usize) -> String {
+    let path = ck.path().display();
+    format!(
+        "{path} holds the rows of {} of {codes} codes; continue with the same command and \
+         --resume {path}",
+        ck.rows()
+    )
+}
+
+/// Appends a finished code's row to the checkpoint; the first failure is
+/// kept (and appending stops) to be reported when the survey ends.
+fn append_row(
+    appender: &std::sync::Mutex<Option<Result<Appender>>>,
+    place: usize,
+    (row, engine): &(SurveyRow, HeapEngine),
+    codes: usize,
+) {
+    let Ok(mut held) = appender.lock() else {
+        return;
+    };
+    if let Some(Ok(ck)) = held.as_mut() {
+        match ck.append(place, row, *engine) {
+            Ok(()) => interrupt::set_exit_note(Some(resume_note(ck, codes))),
+            Err(e) => *held = Some(Err(e)),
+        }
+    }
+}
+
+/// The resumed rows and this run's (the codes at places `todo`), in the
+/// list's order.
+fn merged(
+    mut saved: DoneRows,
+    todo: &[usize],
+    computed: Vec<(SurveyRow, HeapEngine)>,
+) -> Vec<(SurveyRow, HeapEngine)> {
+    saved.extend(todo.iter().copied().zip(computed));
+    saved.into_values().collect()
+}
+
+/// What a checkpoint records of its survey.
+fn survey_key(args: &SurveyArgs, shard: Option<Shard>, list: &[Code]) -> SurveyKey {
+    let names: Vec<String> = list.iter().map(|c| c.name()).collect();
+    SurveyKey {
+        list_codes: list.len() as u64,
+        list_crc32: survey_parts::list_crc32(names.iter().map(|s| s.as_str())),
+        n: args.heaps(),
+        algorithm: args.algorithm,
+        shard: shard.map(|s| s.to_string()),
+    }
 }
 
 /// The rows as the survey's CSV text.

@@ -12,7 +12,7 @@ use crate::gpu::{Runner, Unfit};
 use crate::kernel::heap::{self as heap_kernel, HeapKernelCode, MAX_BLOCK, plan_blocks};
 
 /// Which engine computed a heap table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HeapEngine {
     /// The blocked kernels (GPU, or their CPU twins).

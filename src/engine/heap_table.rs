@@ -160,15 +160,19 @@ impl HeapTable {
         }
     }
 
+    /// The rare heaps under `split`, heap 0 included when it is rare (as
+    /// `rare_summary` counts them).
     pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
-        match self {
+        let heap_0 = !self.is_empty() && split.is_rare(0, self.get(0) as u32);
+        let from_1 = match self {
             HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
             HeapTable::Escaped(t) => {
                 let g = t.view();
                 rare_split::rare_positions_by(g.len(), |n| g.at(n), split)
             }
             HeapTable::Wide(g) => rare_split::rare_positions(g, split),
-        }
+        };
+        heap_0.then_some(0).into_iter().chain(from_1).collect()
     }
 
     /// Appends the heaps `w` has not written yet.

@@ -21,6 +21,7 @@ pub mod rare_values;
 pub mod sequence;
 pub mod store;
 pub mod survey;
+pub mod survey_checkpoint;
 pub mod tuple_table;
 pub mod wide_bits;
 pub mod wide_scan;

@@ -4,7 +4,7 @@
 //! rounds on both so the rows are the same.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::backend::{Backend, Dual, Ran};
 use super::heap_run::HeapEngine;
@@ -27,7 +27,7 @@ const FIRST_ROUND: u64 = 4096;
 pub const MAX_DIGITS: u32 = 6;
 
 /// One row of the survey.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SurveyRow {
     pub code: String,
     pub n: u64,
@@ -108,6 +108,9 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// Called as each code finishes, with its place in the list and its row.
+pub type RowDone<'a> = dyn Fn(usize, &(SurveyRow, HeapEngine)) + Sync + 'a;
+
 /// A survey's rows and where they ran.
 pub struct SurveyRun {
     pub rows: Vec<(SurveyRow, HeapEngine)>,
@@ -126,7 +129,7 @@ pub fn survey(
     backend: &Backend,
     workgroup: Option<u32>,
     notice: &mut dyn FnMut(&str),
-    done: &(dyn Fn() + Sync),
+    done: &RowDone,
 ) -> Result<SurveyRun> {
     let job = SurveyJob {
         codes,
@@ -151,7 +154,7 @@ struct SurveyJob<'a> {
     n: u64,
     algorithm: Algorithm,
     workgroup: Option<u32>,
-    done: &'a (dyn Fn() + Sync),
+    done: &'a RowDone<'a>,
 }
 
 type SurveyOutput = (Vec<(SurveyRow, HeapEngine)>, Option<u32>);
@@ -203,14 +206,15 @@ pub fn survey_rows(
     codes: &[Code],
     n: u64,
     algorithm: Algorithm,
-    done: &(dyn Fn() + Sync),
+    done: &RowDone,
 ) -> Result<Vec<(SurveyRow, HeapEngine)>> {
     codes
         .par_iter()
-        .map(|code| {
-            let row = survey_row(code, n, algorithm);
-            done();
-            row
+        .enumerate()
+        .map(|(place, code)| {
+            let row = survey_row(code, n, algorithm)?;
+            done(place, &row);
+            Ok(row)
         })
         .collect()
 }
@@ -315,7 +319,7 @@ pub fn survey_rows_gpu(
     n: u64,
     algorithm: Algorithm,
     workgroup: u32,
-    done: &(dyn Fn() + Sync),
+    done: &RowDone,
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, bool)> {
     if n > GPU_MAX_N {
         return Err(Error::Input(format!(
@@ -328,9 +332,9 @@ pub fn survey_rows_gpu(
     let cpu_rows: Vec<(usize, (SurveyRow, HeapEngine))> = cpu
         .par_iter()
         .map(|&i| {
-            let row = survey_row(&codes[i], n, algorithm);
-            done();
-            row.map(|r| (i, r))
+            let row = survey_row(&codes[i], n, algorithm)?;
+            done(i, &row);
+            Ok((i, row))
         })
         .collect::<Result<_>>()?;
     for (i, row) in cpu_rows {
@@ -352,6 +356,7 @@ pub fn survey_rows_gpu(
         let mut on_gpu = GpuSurvey::new(runner, &kern, workgroup)?;
         let batch_rows = Batch {
             codes: &batch_codes,
+            places: batch,
             n,
             algorithm,
             rare_cap,
@@ -368,6 +373,8 @@ pub fn survey_rows_gpu(
 /// One batch of codes on the GPU.
 struct Batch<'a> {
     codes: &'a [&'a Code],
+    /// The codes' places in the survey's list.
+    places: &'a [usize],
     n: u64,
     algorithm: Algorithm,
     rare_cap: usize,
@@ -382,7 +389,7 @@ impl Batch<'_> {
         &self,
         kern: &SurveyKernel,
         on_gpu: &mut GpuSurvey,
-        done: &(dyn Fn() + Sync),
+        done: &RowDone,
     ) -> Result<Vec<(SurveyRow, HeapEngine)>> {
         let mut rows = vec![None; self.codes.len()];
         let mut to = self.n.min(FIRST_ROUND);
@@ -414,8 +421,9 @@ impl Batch<'_> {
                             true => HeapEngine::Rare,
                             false => HeapEngine::Blocked,
                         };
-                        rows[k] = Some((row, engine));
-                        done();
+                        let row = (row, engine);
+                        done(self.places[k], &row);
+                        rows[k] = Some(row);
                     }
                     RoundEnd::Next(Some(mode)) => on_gpu.set_mode(k, &mode),
                     RoundEnd::Next(None) => {}

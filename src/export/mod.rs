@@ -3,6 +3,7 @@
 //! truncated file that looks whole.
 
 pub mod latex;
+pub mod partial;
 pub mod target;
 
 use std::fs::{File, OpenOptions};
@@ -95,12 +96,13 @@ impl AtomicFile {
         let name = real
             .file_name()
             .ok_or_else(|| Error::Input(format!("{}: expected a file name", path.display())))?;
-        let tmp = real.with_file_name(format!(
-            ".{}.partial-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let file = File::create(&tmp).map_err(cannot)?;
+        let name = name.to_string_lossy();
+        let dir = real.parent().filter(|d| !d.as_os_str().is_empty());
+        for removed in partial::remove_stale(dir.unwrap_or(Path::new(".")), &name) {
+            eprintln!("grundy: {removed}");
+        }
+        let tmp = partial::partial_name(&real, &name);
+        let file = partial::create_locked(&tmp).map_err(cannot)?;
         crate::interrupt::add_partial(&tmp);
         Ok(AtomicFile {
             tmp: Some(tmp),
