@@ -10,7 +10,7 @@ pub enum Error {
     Run(String),
     /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run after saving a
     /// checkpoint: exit status 128 + the signal's number.
-    Interrupted(String),
+    Interrupted { message: String, status: i32 },
 }
 
 impl Error {
@@ -18,7 +18,7 @@ impl Error {
         match self {
             Error::Input(_) => 2,
             Error::Run(_) => 1,
-            Error::Interrupted(_) => crate::interrupt::exit_status(),
+            Error::Interrupted { status, .. } => *status,
         }
     }
 }
@@ -26,7 +26,9 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Run(m) | Error::Interrupted(m) => f.write_str(m),
+            Error::Input(m) | Error::Run(m) | Error::Interrupted { message: m, .. } => {
+                f.write_str(m)
+            }
         }
     }
 }

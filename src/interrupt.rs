@@ -29,6 +29,7 @@ pub const SIGTERM: i32 = 15;
 /// Installs the handler (the binary's `main`, once).
 #[cfg(unix)]
 pub fn install() {
+    read_failing_allocations();
     use signal_hook::iterator::Signals;
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
@@ -45,6 +46,7 @@ pub fn install() {
 /// Installs the handler (the binary's `main`, once): Ctrl-C alone here.
 #[cfg(not(unix))]
 pub fn install() {
+    read_failing_allocations();
     let _ = ctrlc::set_handler(|| on_signal(SIGINT));
 }
 
@@ -175,6 +177,20 @@ pub fn fallible<T>(reserve: impl FnOnce() -> T) -> T {
     result
 }
 
+/// Allocations larger than this fail as if memory were full (tests:
+/// `GRUNDY_FAIL_ALLOCATIONS_OVER=BYTES`, so the paths for a full memory run
+/// for real without filling one).
+static FAIL_OVER: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+fn read_failing_allocations() {
+    if let Some(bytes) = std::env::var("GRUNDY_FAIL_ALLOCATIONS_OVER")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        FAIL_OVER.store(bytes, Ordering::SeqCst);
+    }
+}
+
 /// The system allocator, except that an allocation that fails outside
 /// `fallible` ends the process with one line on stderr and status 1 (its
 /// partial files removed, the last checkpoint named) instead of an abort
@@ -185,16 +201,32 @@ pub struct GuardedAlloc;
 // null result (a failure) is acted on.
 unsafe impl std::alloc::GlobalAlloc for GuardedAlloc {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if layout.size() > FAIL_OVER.load(Ordering::Relaxed) {
+            return checked(std::ptr::null_mut(), layout.size());
+        }
         // SAFETY: the caller's contract is the system allocator's.
         checked(unsafe { std::alloc::System.alloc(layout) }, layout.size())
     }
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if layout.size() > FAIL_OVER.load(Ordering::Relaxed) {
+            return checked(std::ptr::null_mut(), layout.size());
+        }
         // SAFETY: as `alloc`.
-        checked(unsafe { std::alloc::System.alloc_zeroed(layout) }, layout.size())
+        checked(
+            unsafe { std::alloc::System.alloc_zeroed(layout) },
+            layout.size(),
+        )
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+        if size > FAIL_OVER.load(Ordering::Relaxed) {
+            // A failed realloc leaves the old block to its owner.
+            return checked(std::ptr::null_mut(), size);
+        }
         // SAFETY: as `alloc`; `ptr` came from this allocator, so from System.
-        checked(unsafe { std::alloc::System.realloc(ptr, layout, size) }, size)
+        checked(
+            unsafe { std::alloc::System.realloc(ptr, layout, size) },
+            size,
+        )
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         // SAFETY: `ptr` came from this allocator, so from System.
@@ -218,9 +250,9 @@ fn out_of_memory(size: usize) -> ! {
         remove_partials();
         let note = EXIT_NOTE.lock().ok().and_then(|n| n.clone());
         eprintln!(
-            "error: out of memory: an allocation of {} failed{}. Ask for a smaller run, or run \
-             where more memory is free.",
-            crate::engine::memory::human(size as u64),
+            "error: out of memory: an allocation of {:.1} MiB failed{}. Ask for a smaller run, \
+             or run where more memory is free.",
+            size as f64 / (1 << 20) as f64,
             note.map_or(String::new(), |n| format!("; {n}"))
         );
     }

@@ -280,7 +280,8 @@ fn gpu_survey_rows_equal_cpu_survey_rows() {
     for algorithm in [Algorithm::Auto, Algorithm::Naive] {
         let before = ctx.counters().submits;
         let workgroup = grundy::gpu::survey::workgroup_for(&ctx, None).unwrap();
-        let (gpu, on_gpu) = survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|_, _| {}).unwrap();
+        let (gpu, on_gpu) =
+            survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|_, _| {}).unwrap();
         assert!(on_gpu && ctx.counters().submits > before);
         for ((c, _), (g, _)) in cpu.iter().zip(&gpu) {
             assert_eq!(

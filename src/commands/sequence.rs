@@ -169,15 +169,21 @@ impl Saves<'_> {
         let by = interrupt::received_name();
         if self.heaps == 0 {
             let path = self.path.map_or(String::new(), |p| p.display().to_string());
-            return Error::Interrupted(format!(
-                "interrupted by {by} before any heap was done: nothing was written, {path} \
-                 included"
-            ));
+            return Error::Interrupted {
+                message: format!(
+                    "interrupted by {by} before any heap was done: nothing was written, {path} \
+                     included"
+                ),
+                status: interrupt::exit_status(),
+            };
         }
-        Error::Interrupted(format!(
-            "interrupted by {by}: {} (no other output was written)",
-            self.holds(code)
-        ))
+        Error::Interrupted {
+            message: format!(
+                "interrupted by {by}: {} (no other output was written)",
+                self.holds(code)
+            ),
+            status: interrupt::exit_status(),
+        }
     }
 
     /// A run that failed while computing (out of memory, the GPU lost):
@@ -319,21 +325,15 @@ fn compute(
         } else {
             to
         };
-        let bar = progress_bar(to + 1, args.quiet, "heaps");
-        bar.set_position(run.table.len() as u64);
-        let extended = run.extend(
-            piece_to,
+        let done = extend_piece(
+            run,
             backend,
-            &GpuTuning::default(),
+            (piece_to, to),
+            args.quiet,
+            saves,
             notice,
-            &|done| bar.set_position(done),
             &stop,
-        );
-        let done = match extended {
-            Ok(done) => done,
-            Err(e) => return Err(saves.failed(code, &run.table, e)),
-        };
-        bar.finish_and_clear();
+        )?;
         if interrupt::requested() {
             saves.save(code, &run.table)?;
             return Err(saves.interrupted(code));
@@ -377,6 +377,32 @@ fn compute(
         period,
         filled_from,
     })
+}
+
+/// Extends the run to `piece_to` under a progress bar to `to`: whether it
+/// got there (false: `stop` paused it). A failure saves the heaps done
+/// first.
+fn extend_piece(
+    run: &mut SequenceRun,
+    backend: &LazyBackend,
+    (piece_to, to): (u64, u64),
+    quiet: bool,
+    saves: &mut Saves,
+    notice: &mut dyn FnMut(&str),
+    stop: &dyn Fn() -> bool,
+) -> Result<bool> {
+    let bar = progress_bar(to + 1, quiet, "heaps");
+    bar.set_position(run.table.len() as u64);
+    let extended = run.extend(
+        piece_to,
+        backend,
+        &GpuTuning::default(),
+        notice,
+        &|done| bar.set_position(done),
+        stop,
+    );
+    bar.finish_and_clear();
+    extended.map_err(|e| saves.failed(run.code(), &run.table, e))
 }
 
 /// --rare-out and --p-out.

@@ -163,7 +163,9 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    let appender = appender.into_inner().map_err(|_| Error::Run("a row failed".into()))?;
+    let appender = appender
+        .into_inner()
+        .map_err(|_| Error::Run("a row failed".into()))?;
     if let Some(ck) = appender {
         ck?.finish()?;
     }

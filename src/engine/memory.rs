@@ -50,11 +50,18 @@ fn kib_field(text: &str, name: &str) -> Option<u64> {
 /// cache it could give back), cgroup v2 or v1.
 fn cgroup_room() -> Option<u64> {
     let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    cgroup_room_in(&membership, Path::new("/sys/fs/cgroup"))
+    let root = Path::new("/sys/fs/cgroup");
+    // v2 alone at the root, or beside v1 under `unified` (a hybrid layout).
+    let unified = match root.join("cgroup.controllers").exists() {
+        true => root.to_path_buf(),
+        false => root.join("unified"),
+    };
+    cgroup_room_in(&membership, root, &unified)
 }
 
-/// `cgroup_room` with /proc/self/cgroup's text and the cgroup mount given.
-fn cgroup_room_in(membership: &str, root: &Path) -> Option<u64> {
+/// `cgroup_room` with /proc/self/cgroup's text, the v1 mount and the v2
+/// mount given.
+fn cgroup_room_in(membership: &str, root: &Path, unified: &Path) -> Option<u64> {
     let mut rooms = Vec::new();
     for line in membership.lines() {
         let mut fields = line.splitn(3, ':');
@@ -62,7 +69,7 @@ fn cgroup_room_in(membership: &str, root: &Path) -> Option<u64> {
         let path = path.trim_start_matches('/');
         if controllers.is_empty() {
             // v2: the limit may sit on any ancestor (Slurm's job, not its step).
-            rooms.extend(ancestors(&root.join(path), root).filter_map(|d| {
+            rooms.extend(ancestors(&unified.join(path), unified).filter_map(|d| {
                 let usage = read_number(&d.join("memory.current"))?;
                 let limit = read_number(&d.join("memory.max"))?;
                 let cache = stat_field(&d.join("memory.stat"), "inactive_file").unwrap_or(0);
@@ -108,8 +115,16 @@ fn rlimit_rooms() -> Vec<Room> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let mut rooms = Vec::new();
     for (resource, used, bound) in [
-        (libc::RLIMIT_AS, "VmSize:", "left under ulimit -v (RLIMIT_AS)"),
-        (libc::RLIMIT_DATA, "VmData:", "left under ulimit -d (RLIMIT_DATA)"),
+        (
+            libc::RLIMIT_AS,
+            "VmSize:",
+            "left under ulimit -v (RLIMIT_AS)",
+        ),
+        (
+            libc::RLIMIT_DATA,
+            "VmData:",
+            "left under ulimit -d (RLIMIT_DATA)",
+        ),
     ] {
         let mut limit = libc::rlimit {
             rlim_cur: 0,
@@ -224,9 +239,10 @@ mod tests {
                 ("job/step/memory.current", "200000000"),
             ],
         );
-        let room = cgroup_room_in("0::/job/step\n", &root);
+        let room = cgroup_room_in("0::/job/step\n", Path::new("/nowhere"), &root);
         assert_eq!(room, Some(1073741824 - (300000000 - 100000000)));
-        assert_eq!(cgroup_room_in("0::/\n", &root), None, "no limit at the root");
+        let room = cgroup_room_in("0::/\n", Path::new("/nowhere"), &root);
+        assert_eq!(room, None, "no limit at the root");
         // v1: the memory controller's own hierarchy; "no limit" is near 2^63.
         let root = cgroup_tree(
             "v1",
@@ -238,7 +254,8 @@ mod tests {
             ],
         );
         let membership = "12:cpu,cpuacct:/slurm/job\n4:memory:/slurm/job\n";
-        assert_eq!(cgroup_room_in(membership, &root), Some(400000000));
+        let room = cgroup_room_in(membership, &root, Path::new("/nowhere"));
+        assert_eq!(room, Some(400000000));
         let _ = std::fs::remove_dir_all(&root);
     }
 

@@ -80,15 +80,13 @@ pub fn load(path: &Path, key: &SurveyKey, names: &[String]) -> Result<(DoneRows,
         return Err(bad(format!("the first line is not '{MAGIC}'")));
     }
     let mut records = lines.enumerate().map(|(i, line)| {
-        let payload = checked(line).ok_or_else(|| {
-            bad(format!(
-                "line {} is damaged (checksum mismatch)",
-                i + 2
-            ))
-        })?;
+        let payload = checked(line)
+            .ok_or_else(|| bad(format!("line {} is damaged (checksum mismatch)", i + 2)))?;
         Ok::<_, Error>((i + 2, payload))
     });
-    let (_, header) = records.next().ok_or_else(|| bad("no survey key".into()))??;
+    let (_, header) = records
+        .next()
+        .ok_or_else(|| bad("no survey key".into()))??;
     let found: SurveyKey =
         serde_json::from_str(header).map_err(|e| bad(format!("damaged survey key ({e})")))?;
     if let Some(why) = differs(&found, key) {
@@ -186,10 +184,7 @@ impl Appender {
 
     fn open(path: &Path, cut_at: Option<u64>, rows: usize) -> Result<Appender> {
         let failed = |e: std::io::Error| Error::Run(format!("opening {}: {e}", path.display()));
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(failed)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(failed)?;
         if let Some(whole) = cut_at
             && file.metadata().map_err(failed)?.len() > whole
         {
@@ -207,7 +202,8 @@ impl Appender {
     /// signal waits for it); it reaches the disk within `SYNC_EVERY`.
     pub fn append(&mut self, place: usize, row: &SurveyRow, engine: HeapEngine) -> Result<()> {
         let line = record_line(place, row, engine)?;
-        let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", self.path.display()));
+        let failed =
+            |e: std::io::Error| Error::Run(format!("writing {}: {e}", self.path.display()));
         crate::interrupt::appending(|| self.file.write_all(line.as_bytes())).map_err(failed)?;
         self.rows += 1;
         if self.synced.elapsed() >= SYNC_EVERY {

@@ -12,11 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The temporary name for writing `real` (`.NAME.partial-HOST-PID`).
 pub fn partial_name(real: &Path, name: &str) -> PathBuf {
-    real.with_file_name(format!(
-        ".{name}.partial-{}-{}",
-        host(),
-        std::process::id()
-    ))
+    real.with_file_name(format!(".{name}.partial-{}-{}", host(), std::process::id()))
 }
 
 /// Creates the partial file and takes its lock (held while it stays open).
@@ -95,7 +91,8 @@ fn try_lock(file: &File) -> std::io::Result<()> {
 
 #[cfg(not(unix))]
 fn try_lock(file: &File) -> std::io::Result<()> {
-    file.try_lock().map_err(|e| std::io::Error::other(e.to_string()))
+    file.try_lock()
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 #[cfg(unix)]
@@ -120,17 +117,24 @@ fn host() -> String {
             .unwrap_or_else(|_| "host".into());
         name.trim()
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect()
     })
     .clone()
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    #[cfg(unix)]
     fn only_partials_whose_writers_are_gone_are_removed() {
         let dir = std::env::temp_dir().join(format!("grundy-partial-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,0 +1,511 @@
+//! Runs as they live on a cluster node: SIGTERM and SIGHUP save, survey
+//! shards resume after any kill, memory limits refused before the run,
+//! a failed allocation is one line, stale partial files are cleaned up,
+//! and a log file gets progress lines.
+#![cfg(unix)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{grundy, json, tmp, wait_within};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh scratch folder of this test.
+fn folder(name: &str) -> PathBuf {
+    let dir = tmp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn spawn(args: &[&str], env: &[(&str, &str)]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts")
+}
+
+fn signal(child: &Child, signal: i32) {
+    // SAFETY: signals a child process this test started.
+    unsafe { libc::kill(child.id() as i32, signal) };
+}
+
+/// Files whose name says they are half-written.
+fn partials(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".partial"))
+        .collect()
+}
+
+/// Lines of a file (0 when it is not there yet).
+fn lines_in(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
+/// A fixed-seed walk (xorshift) so the moments of the kills reproduce.
+fn moments(seed: u64, count: usize, most_ms: u64) -> Vec<Duration> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            Duration::from_millis(state % most_ms)
+        })
+        .collect()
+}
+
+fn survey_args<'a>(out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "survey",
+        "--digits",
+        "2",
+        "-n",
+        "40000",
+        "--shard",
+        "1/3",
+        "--backend",
+        "cpu",
+        "--out",
+    ];
+    args.push(s(out));
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn survey_shards_killed_at_any_moment_resume_to_the_same_part() {
+    let dir = folder("survey-kills");
+    let whole = dir.join("whole.csv");
+    let out = grundy(&survey_args(&whole, &["-q"]));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = std::fs::read(&whole).unwrap();
+    let mut resumed = 0;
+    let kills = [libc::SIGKILL, libc::SIGTERM, libc::SIGKILL, libc::SIGTERM];
+    for (k, (&sig, wait)) in kills.iter().zip(moments(7, 4, 400)).enumerate() {
+        let part = dir.join(format!("part-{k}.csv"));
+        let ck = dir.join(format!("part-{k}.ck"));
+        let ck_flag = ["--checkpoint", s(&ck)];
+        let child = spawn(&survey_args(&part, &ck_flag), &[]);
+        // Past the key and a first row, then a moment more.
+        let start = Instant::now();
+        while lines_in(&ck) < 3 && start.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(wait);
+        signal(&child, sig);
+        let stopped = wait_within(child, Duration::from_secs(60)).expect("stops");
+        if stopped.status.success() {
+            continue; // the run won the race
+        }
+        if sig == libc::SIGTERM {
+            assert_eq!(stopped.status.code(), Some(143), "{}", stderr(&stopped));
+            let said = stderr(&stopped);
+            assert!(said.contains("interrupted by SIGTERM"), "{said}");
+            assert!(said.contains(&format!("--resume {}", s(&ck))), "{said}");
+        }
+        assert!(!part.exists(), "a stopped survey writes no part");
+        let out = grundy(&survey_args(&part, &["--resume", s(&ck), "-q"]));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            std::fs::read(&part).unwrap(),
+            expected,
+            "after signal {sig}"
+        );
+        resumed += 1;
+    }
+    assert!(resumed >= 2, "the runs finished before their signals");
+    assert!(partials(&dir).is_empty(), "{:?}", partials(&dir));
+    // A checkpoint of another survey is refused, naming what differs.
+    let ck = dir.join("part-0.ck");
+    let other = [
+        "survey", "--digits", "2", "-n", "50000", "--shard", "1/3", "--out",
+    ];
+    let out = grundy(&[&other[..], &[s(&dir.join("o.csv")), "--resume", s(&ck)]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("-n 40000, not 50000"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_whole_survey_resumes_to_the_same_csv() {
+    let dir = folder("survey-whole");
+    let (whole, again, ck) = (dir.join("w.csv"), dir.join("a.csv"), dir.join("a.ck"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "survey",
+            "--digits",
+            "2",
+            "-n",
+            "20000",
+            "--backend",
+            "cpu",
+            "-q",
+            "--out",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([s(out).to_string()])
+        .collect()
+    };
+    let run = |extra: &[&str], out: &Path| {
+        let mut all = args(out);
+        all.extend(extra.iter().map(|a| a.to_string()));
+        grundy(&all.iter().map(|a| a.as_str()).collect::<Vec<_>>())
+    };
+    assert!(run(&[], &whole).status.success());
+    assert!(run(&["--checkpoint", s(&ck)], &again).status.success());
+    // Keep the key and 20 rows, tear the next line: a kill mid-append.
+    let text = std::fs::read_to_string(&ck).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = format!("{}\n{}", lines[..22].join("\n"), &lines[22][..30]);
+    std::fs::write(&ck, kept).unwrap();
+    std::fs::remove_file(&again).unwrap();
+    let out = run(&["--resume", s(&ck)], &again);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    assert_eq!(lines_in(&ck), 2 + 64, "every code's row, once");
+}
+
+#[test]
+fn sigterm_and_sighup_save_a_sequence_and_say_how_to_resume() {
+    let dir = folder("signals");
+    for (sig, status, name) in [
+        (libc::SIGTERM, 143, "SIGTERM"),
+        (libc::SIGHUP, 129, "SIGHUP"),
+    ] {
+        let out = dir.join(format!("{name}.raw"));
+        let ck = dir.join(format!("{name}.ck"));
+        let args = [
+            "octal",
+            "4!.0",
+            "-n",
+            "40000000",
+            "--backend",
+            "cpu",
+            "--format",
+            "raw",
+            "--out",
+            s(&out),
+            "--checkpoint",
+            s(&ck),
+            "--checkpoint-every",
+            "1000",
+        ];
+        let child = spawn(&args, &[]);
+        std::thread::sleep(Duration::from_millis(1500));
+        signal(&child, sig);
+        let stopped = wait_within(child, Duration::from_secs(60)).expect("stops");
+        let said = stderr(&stopped);
+        assert_eq!(stopped.status.code(), Some(status), "{said}");
+        assert!(said.contains(&format!("interrupted by {name}")), "{said}");
+        assert!(said.contains(&format!("--resume {}", s(&ck))), "{said}");
+        assert!(ck.exists() && !out.exists(), "{said}");
+        assert!(partials(&dir).is_empty(), "{:?}", partials(&dir));
+        // Resumed to a shorter N, the values agree with a fresh run.
+        let resumed = dir.join(format!("{name}-resumed.csv"));
+        let fresh = dir.join(format!("{name}-fresh.csv"));
+        let short = [
+            "octal",
+            "4!.0",
+            "-n",
+            "100000",
+            "--backend",
+            "cpu",
+            "-q",
+            "--out",
+        ];
+        let v = json(&grundy(
+            &[&short[..], &[s(&resumed), "--resume", s(&ck), "--json"]].concat(),
+        ));
+        assert!(v["resumed_heaps"].as_u64().unwrap() > 100_000, "{v}");
+        assert!(
+            grundy(&[&short[..], &[s(&fresh)]].concat())
+                .status
+                .success()
+        );
+        assert_eq!(
+            std::fs::read(&resumed).unwrap(),
+            std::fs::read(&fresh).unwrap()
+        );
+    }
+}
+
+/// Runs grundy with its address space capped (`ulimit -v`).
+fn with_address_space(bytes: u64, args: &[&str]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args(args);
+    // SAFETY: setrlimit only, between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    command.output().expect("runs")
+}
+
+/// A refusal before the run: status 2, the estimate and the limit named,
+/// no panic, no file.
+fn assert_refused(out: &Output, bound: &str, dir: &Path) {
+    let said = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("needs about") && said.contains(bound),
+        "{said}"
+    );
+    assert!(!said.contains("panicked") && !said.contains("memory allocation of"));
+    assert!(
+        std::fs::read_dir(dir).unwrap().next().is_none(),
+        "no file left"
+    );
+}
+
+#[test]
+fn a_run_past_ulimit_v_is_refused_before_it_starts() {
+    let dir = folder("ulimit");
+    let big = dir.join("big.raw");
+    let args = [
+        "octal",
+        "4!.0",
+        "-n",
+        "1000000000",
+        "--format",
+        "raw",
+        "--out",
+        s(&big),
+    ];
+    let out = with_address_space(300_000 * 1024, &args);
+    assert_refused(&out, "ulimit -v", &dir);
+}
+
+/// A memory cgroup of `bytes` below this process's own (v1 or v2), if this
+/// machine lets the test make one (root, a writable hierarchy).
+fn memory_cgroup(bytes: u64) -> Option<PathBuf> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let root = Path::new("/sys/fs/cgroup");
+    let (base, limit_file) = if root.join("cgroup.controllers").exists() {
+        let path = membership.lines().find_map(|l| l.strip_prefix("0::"))?;
+        (root.join(path.trim_start_matches('/')), "memory.max")
+    } else {
+        let path = membership.lines().find_map(|l| {
+            let mut f = l.splitn(3, ':');
+            let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
+            controllers
+                .split(',')
+                .any(|c| c == "memory")
+                .then_some(path)
+        })?;
+        let base = root.join("memory").join(path.trim_start_matches('/'));
+        (base, "memory.limit_in_bytes")
+    };
+    let group = base.join(format!("grundy-test-{}", std::process::id()));
+    std::fs::create_dir_all(&group).ok()?;
+    if std::fs::write(group.join(limit_file), bytes.to_string()).is_err() {
+        let _ = std::fs::remove_dir(&group);
+        return None;
+    }
+    Some(group)
+}
+
+#[test]
+fn a_run_past_its_memory_cgroup_is_refused_before_it_starts() {
+    let Some(group) = memory_cgroup(400 << 20) else {
+        eprintln!("SKIPPED the cgroup part: this machine does not let the test make one");
+        return;
+    };
+    use std::os::unix::process::CommandExt;
+    let dir = folder("cgroup");
+    let big = dir.join("big.raw");
+    let procs = group.join("cgroup.procs");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args([
+        "octal",
+        "4!.0",
+        "-n",
+        "1000000000",
+        "--format",
+        "raw",
+        "--out",
+        s(&big),
+    ]);
+    // SAFETY: one write of this child's pid, between fork and exec.
+    unsafe {
+        command.pre_exec(move || std::fs::write(&procs, std::process::id().to_string()));
+    }
+    let out = command.output().expect("runs");
+    let _ = std::fs::remove_dir(&group);
+    assert_refused(&out, "memory cgroup", &dir);
+}
+
+#[test]
+fn a_failed_allocation_is_one_line_and_the_checkpoint_is_saved_first() {
+    let dir = folder("oom");
+    let (out, ck) = (dir.join("g.raw"), dir.join("g.ck"));
+    let args = [
+        "octal",
+        "4!.0",
+        "-n",
+        "3000000",
+        "--backend",
+        "cpu",
+        "--format",
+        "raw",
+        "--out",
+        s(&out),
+        "--checkpoint",
+        s(&ck),
+        "-q",
+    ];
+    // The table's room for a block past 1 MiB cannot be had.
+    let failing = [("GRUNDY_FAIL_ALLOCATIONS_OVER", "1048576")];
+    let failed = wait_within(spawn(&args, &failing), Duration::from_secs(120)).unwrap();
+    let said = stderr(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{said}");
+    assert!(said.starts_with("error: out of memory"), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains(&format!("continue with --resume {}", s(&ck))),
+        "{said}"
+    );
+    assert!(!out.exists() && partials(&dir).is_empty());
+    // The checkpoint resumes to the table a run with memory makes.
+    let resumed = grundy(&[&args[..9], &[s(&out), "--resume", s(&ck), "-q"]].concat());
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let whole = dir.join("whole.raw");
+    assert!(
+        grundy(&[&args[..9], &[s(&whole), "-q"]].concat())
+            .status
+            .success()
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    // An allocation no path can do without ends the run with one line too,
+    // and no partial file is left.
+    let csv = dir.join("filled.csv");
+    let fill = ["octal", "0.07", "-n", "5000000", "--out", s(&csv), "-q"];
+    let failed = wait_within(spawn(&fill, &failing), Duration::from_secs(120)).unwrap();
+    let said = stderr(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{said}");
+    assert!(
+        said.starts_with("error: out of memory: an allocation of"),
+        "{said}"
+    );
+    assert_eq!(said.trim_end().lines().count(), 1, "{said}");
+    assert!(
+        !csv.exists() && partials(&dir).is_empty(),
+        "{:?}",
+        partials(&dir)
+    );
+}
+
+#[test]
+fn stale_partials_of_stopped_runs_are_removed_by_the_next_run() {
+    let dir = folder("stale");
+    let out = dir.join("t.csv");
+    // A run killed on this host (a pid that cannot be live), one from an
+    // older build (pid only), and another output's partial.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host: String = host
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let dead = (1u32 << 22) + 11;
+    let stale = [
+        format!(".t.csv.partial-{host}-{dead}"),
+        format!(".t.csv.partial-{dead}"),
+    ];
+    for name in &stale {
+        std::fs::write(dir.join(name), b"half a table").unwrap();
+    }
+    std::fs::write(dir.join(format!(".u.csv.partial-{dead}")), b"x").unwrap();
+    let ran = grundy(&["octal", "0.07", "-n", "100", "--out", s(&out), "-q"]);
+    assert!(ran.status.success());
+    let said = stderr(&ran);
+    assert_eq!(
+        said.matches("left by a run that was stopped").count(),
+        2,
+        "{said}"
+    );
+    assert_eq!(partials(&dir), [format!(".u.csv.partial-{dead}")]);
+}
+
+#[test]
+fn a_log_file_gets_progress_lines() {
+    let dir = folder("log");
+    let ck = dir.join("g.ck");
+    let run = |extra: &[&str]| {
+        let args = [
+            "octal",
+            "4!.0",
+            "-n",
+            "2500000",
+            "--backend",
+            "cpu",
+            "--checkpoint",
+            s(&ck),
+            "--checkpoint-every",
+            "0.3",
+        ];
+        let _ = std::fs::remove_file(&ck);
+        // stderr is a pipe here, not a terminal: a log file.
+        let out = grundy(&[&args[..], extra].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let log = run(&["--log-every", "0.2"]);
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains(" heaps/s")).collect();
+    assert!(!lines.is_empty(), "{log}");
+    for line in &lines {
+        assert!(
+            line.contains("of 2500001 heaps (") && line.contains("resident"),
+            "{line}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("left") && l.contains("last checkpoint")),
+        "{log}"
+    );
+    assert!(!run(&["--log-every", "0"]).contains("heaps/s"));
+    assert!(!run(&["--log-every", "0.2", "-q"]).contains("heaps/s"));
+    let bad = grundy(&["octal", "0.07", "-n", "10", "--log-every=-1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--log-every -1"), "{}", stderr(&bad));
+}
