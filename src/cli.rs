@@ -347,8 +347,10 @@ Algorithms: codes whose moves split a heap in two (and have no repeating tail) r
 values (sparse space; the block pass on the GPU when there is one), which costs about (breaking digits x rare heaps) per heap \
 instead of a scan of every split; auto switches to the brute force (GPU when there is one) \
 when more than one heap in 8 is rare, as for 0.007 or 0.06.\n\n\
-Runs that last days: --checkpoint FILE saves the values every few minutes and on Ctrl-C; \
---resume FILE continues exactly where the run stopped. --format raw writes u16 values after \
+Runs that last days: --checkpoint FILE saves the values every few minutes and when Ctrl-C, \
+SIGTERM (a Slurm time limit) or SIGHUP stops the run (exit status 128 + the signal); \
+--resume FILE continues exactly where the run stopped. With stderr not a terminal, a progress \
+line every --log-every seconds goes to the log. --format raw writes u16 values after \
 a one-line header and keeps one byte per value in memory while the values stay below 256, \
 or while at most one heap in 1024 passes 254 (Grundy's game to 2^30 in about 1 GiB).";
 
@@ -581,7 +583,7 @@ pub struct SequenceArgs {
     /// Rare values (sparse space) or brute force; auto picks rare values when they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
-    /// Save the run here every --checkpoint-every seconds and on Ctrl-C (atomically).
+    /// Save the run here every --checkpoint-every seconds and when Ctrl-C, SIGTERM or SIGHUP stops it (atomically).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints.

@@ -298,7 +298,7 @@ fn start_run<'a>(
     Ok((run, resumed_heaps))
 }
 
-/// Extends the table piece by piece: checkpoints when due, stops on Ctrl-C,
+/// Extends the table piece by piece: checkpoints when due, stops on a signal,
 /// fills from a certified period, doubles N under --until-periodic.
 fn compute(
     run: &mut SequenceRun,

@@ -41,6 +41,8 @@ struct SurveySummary {
     plot: Option<String>,
     /// The slice run, K/N (null for the whole list).
     shard: Option<String>,
+    /// Codes whose rows came from --resume (not computed by this run).
+    resumed_codes: usize,
 }
 
 /// The codes of a file (one per line, `#` comments, blank lines skipped),
@@ -169,20 +171,11 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     if let Some(ck) = appender {
         ck?.finish()?;
     }
+    let resumed = saved.rows.len();
     run.rows = merged(saved.rows, &todo, run.rows);
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
-        let csv = rows_csv(&run.rows)?;
-        match shard {
-            Some(shard) => {
-                let text = survey_parts::part_text(part_header(args, shard, &list), &csv)?;
-                export::write_to(path, |w| w.write_all(text.as_bytes()))?;
-            }
-            None => {
-                let what = format!("a survey of {} codes to heap {n}", list.len());
-                export::write_table(path, args.format, &what, |w| w.write_all(csv.as_bytes()))?;
-            }
-        }
+        write_rows(path, args, shard, &list, &run.rows)?;
     }
     if let Some(target) = &plot {
         let title = format!("Periods of {} codes to heap {n}", run.rows.len());
@@ -190,7 +183,31 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     }
     let mut summary = summarise(args, &run, &backend, seconds);
     summary.shard = shard.map(|s| s.to_string());
+    summary.resumed_codes = resumed;
+    // This run's rate: the resumed codes took none of its time.
+    summary.values_per_second *= (codes.len() - resumed) as f64 / codes.len().max(1) as f64;
     print_summary(args, &summary)
+}
+
+/// --out: the rows as CSV (or LaTeX), or a shard's part.
+fn write_rows(
+    path: &Path,
+    args: &SurveyArgs,
+    shard: Option<Shard>,
+    list: &[Code],
+    rows: &[(SurveyRow, HeapEngine)],
+) -> Result<()> {
+    let csv = rows_csv(rows)?;
+    match shard {
+        Some(shard) => {
+            let text = survey_parts::part_text(part_header(args, shard, list), &csv)?;
+            export::write_to(path, |w| w.write_all(text.as_bytes()))
+        }
+        None => {
+            let what = format!("a survey of {} codes to heap {}", list.len(), args.heaps());
+            export::write_table(path, args.format, &what, |w| w.write_all(csv.as_bytes()))
+        }
+    }
 }
 
 /// A survey checkpoint as this run found it: the rows it holds, and the
@@ -350,6 +367,7 @@ fn summarise(
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
         shard: None,
+        resumed_codes: 0,
     }
 }
 

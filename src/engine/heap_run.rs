@@ -155,7 +155,7 @@ fn general_run(
     stop: &dyn Fn() -> bool,
 ) -> Result<HeapRun> {
     let start = Instant::now();
-    // It starts from heap 0 on every call, so only Ctrl-C stops it early: a
+    // It starts from heap 0 on every call, so only a signal stops it early: a
     // checkpoint's timer would make it redo the same heaps forever.
     let interrupted = || stop() && crate::interrupt::requested();
     let table = general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
