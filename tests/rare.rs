@@ -86,7 +86,8 @@ fn grundys_game_and_modified_splits_match_the_brute_force() {
     }
 }
 
-/// Officers (`0.6`) has 1583 rare heaps up to 4 million, the last at 20627:
+/// Officers (`0.6`) has 1584 rare heaps up to 4 million, heap 0 counted as
+/// the published tables count it (Flammenkamp's), the last at 20627:
 /// to 40,000 its blocks end every way the parallel pass allows (the
 /// candidate stands, a mark from inside the block moves it, a rare value
 /// found only by a pair with a part inside the block, a rare G(n)).
@@ -99,6 +100,12 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
         let code = Code::parse(text).unwrap();
         assert_eq!(rare(&code, 40_000), brute(&code, 40_000), "{text}");
     }
+    let officers = Code::parse("0.6").unwrap();
+    let (table, _) = run(&officers, Algorithm::Rare, 40_000);
+    let (split, summary) = table.rare_summary(None);
+    assert_eq!((summary.rare_count, summary.last_rare), (1584, Some(20627)));
+    let listed = table.rare_positions(split);
+    assert_eq!((listed.len(), listed[0], listed[1]), (1584, 0, 1));
     let code = Code::parse("0.1777").unwrap();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
     run.extend_on_cpu(40_000).unwrap();
