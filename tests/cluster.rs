@@ -509,3 +509,109 @@ fn a_log_file_gets_progress_lines() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("--log-every -1"), "{}", stderr(&bad));
 }
+
+#[test]
+fn a_sequence_killed_again_and_again_resumes_to_the_same_table() {
+    let dir = folder("kill-9");
+    let (whole, out, ck) = (
+        dir.join("whole.raw"),
+        dir.join("out.raw"),
+        dir.join("run.ck"),
+    );
+    let args = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let base = [
+            "octal",
+            "0.6",
+            "-n",
+            "3000000",
+            "--backend",
+            "cpu",
+            "--format",
+            "raw",
+            "-q",
+        ];
+        let mut all: Vec<String> = base.iter().map(|a| a.to_string()).collect();
+        all.extend(["--out".to_string(), s(out).to_string()]);
+        all.extend(extra.iter().map(|a| a.to_string()));
+        all
+    };
+    let run = |a: Vec<String>| grundy(&a.iter().map(|a| a.as_str()).collect::<Vec<_>>());
+    assert!(run(args(&whole, &[])).status.success());
+    let every = ["--checkpoint-every", "0.02"];
+    let mut kills = 0;
+    for (round, wait) in moments(11, 6, 500).into_iter().enumerate() {
+        let resume = ["--resume", s(&ck)];
+        let extra = if round == 0 {
+            [&["--checkpoint", s(&ck)][..], &every].concat()
+        } else {
+            [&resume[..], &every].concat()
+        };
+        let a = args(&out, &extra);
+        let child = spawn(&a.iter().map(|a| a.as_str()).collect::<Vec<_>>(), &[]);
+        let start = Instant::now();
+        while !ck.exists() && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(wait);
+        signal(&child, libc::SIGKILL);
+        let ended = wait_within(child, Duration::from_secs(60)).unwrap();
+        if ended.status.success() {
+            break;
+        }
+        kills += 1;
+    }
+    assert!(kills >= 2, "the run finished before its kills");
+    let done = run(args(&out, &["--resume", s(&ck)]));
+    assert!(done.status.success(), "{}", stderr(&done));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    assert!(partials(&dir).is_empty(), "{:?}", partials(&dir));
+}
+
+#[test]
+fn a_checkpoint_of_the_whole_table_format_is_resumed_and_then_appended_to() {
+    let dir = folder("v2");
+    let ck = dir.join("old.ck");
+    // Format v2, as earlier builds wrote it: 0.07 to heap 2999.
+    let g: Vec<u8> = grundy(&[
+        "octal", "0.07", "-n", "2999", "--format", "digits", "--out", "-",
+    ])
+    .stdout
+    .iter()
+    .filter(|c| c.is_ascii_alphanumeric())
+    .map(|&c| (c as char).to_digit(36).unwrap() as u8)
+    .collect();
+    assert_eq!(g.len(), 3000);
+    let header = format!(
+        "{{\"format\":\"grundy checkpoint v2\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":3000,\"bytes_per_value\":1}}\n"
+    );
+    let mut bytes = [header.as_bytes(), &g].concat();
+    bytes.extend_from_slice(&crc32fast_free(&bytes).to_le_bytes());
+    std::fs::write(&ck, bytes).unwrap();
+    let (resumed, fresh) = (dir.join("r.csv"), dir.join("f.csv"));
+    let more = ["octal", "0.07", "-n", "20000", "--no-fill", "-q", "--out"];
+    let out = grundy(&[&more[..], &[s(&resumed), "--resume", s(&ck), "--json"]].concat());
+    assert_eq!(json(&out)["resumed_heaps"], 3000);
+    assert!(grundy(&[&more[..], &[s(&fresh)]].concat()).status.success());
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&fresh).unwrap()
+    );
+    let text = std::fs::read(&ck).unwrap();
+    assert!(text.starts_with(b"{\"format\":\"grundy checkpoint v3\""));
+}
+
+/// CRC-32 (IEEE), bit by bit: the test's own, apart from the program's.
+fn crc32fast_free(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}

@@ -135,16 +135,39 @@ struct Saves<'p> {
     /// Heaps in the file now (loaded from it, or last saved).
     heaps: u64,
     last: Instant,
+    /// The file, open for appending, once it is in the appended format.
+    appender: Option<checkpoint::Appender>,
 }
 
-impl Saves<'_> {
-    /// Saves the table unless the file already holds as many heaps: a run
-    /// resumed to a smaller N never shrinks its checkpoint.
+impl<'p> Saves<'p> {
+    /// Checkpoints to `path`: the --resume file goes on taking appends (its
+    /// torn last piece cut off); any other starts afresh at the first save.
+    fn open(path: Option<&'p Path>, args: &SequenceArgs, resumed: &Resumed) -> Result<Saves<'p>> {
+        let same = path.is_some() && args.resume.as_deref() == path;
+        let appender = match (path, resumed.appendable) {
+            (Some(path), Some(whole)) if same => {
+                Some(checkpoint::Appender::open(path, whole, resumed.heaps)?)
+            }
+            _ => None,
+        };
+        Ok(Saves {
+            path,
+            heaps: if same { resumed.heaps } else { 0 },
+            last: Instant::now(),
+            appender,
+        })
+    }
+
+    /// Saves the heaps the file does not hold yet (appended; the whole table
+    /// the first time): a run resumed to a smaller N never shrinks it.
     fn save(&mut self, code: &Code, table: &HeapTable) -> Result<()> {
         if let Some(path) = self.path
             && table.len() as u64 > self.heaps
         {
-            checkpoint::save(path, code, table)?;
+            match &mut self.appender {
+                Some(file) => file.append(table)?,
+                None => self.appender = Some(checkpoint::Appender::create(path, code, table)?),
+            }
             self.heaps = table.len() as u64;
             super::progress::note_checkpoint(self.heaps);
             // Said if a second signal or a failed allocation ends the process.
@@ -212,7 +235,8 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             eprintln!("grundy: {m}");
         }
     };
-    let (mut run, resumed_heaps) = start_run(code, args, &plan)?;
+    let (mut run, resumed) = start_run(code, args, &plan, &mut notice)?;
+    let resumed_heaps = resumed.heaps;
     let backend = LazyBackend::new(args.backend, quiet)?;
     let mut writer = match &args.out {
         Some(path) => Some(SequenceWriter::create(
@@ -228,15 +252,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         )?),
         None => None,
     };
-    let mut saves = Saves {
-        path: plan.checkpoint.as_deref(),
-        heaps: if args.resume == plan.checkpoint {
-            resumed_heaps
-        } else {
-            0
-        },
-        last: Instant::now(),
-    };
+    let mut saves = Saves::open(plan.checkpoint.as_deref(), args, &resumed)?;
     let computed = {
         let _listening = plan.checkpoint.is_some().then(interrupt::Listening::start);
         let computed = compute(
@@ -284,18 +300,40 @@ fn start_run<'a>(
     code: &'a Code,
     args: &SequenceArgs,
     plan: &Plan,
-) -> Result<(SequenceRun<'a>, u64)> {
-    let table = match &args.resume {
-        Some(path) => checkpoint::load(path, code)?,
-        None => HeapTable::default(),
+    notice: &mut dyn FnMut(&str),
+) -> Result<(SequenceRun<'a>, Resumed)> {
+    let (table, appendable) = match &args.resume {
+        Some(path) => {
+            let loaded = checkpoint::load(path, code)?;
+            if loaded.torn {
+                notice(&format!(
+                    "{}: its last piece was cut short when the run was stopped; going on from \
+                     heap {}",
+                    path.display(),
+                    loaded.table.len()
+                ));
+            }
+            (loaded.table, loaded.appendable)
+        }
+        None => (HeapTable::default(), None),
     };
-    let resumed_heaps = table.len() as u64;
+    let resumed = Resumed {
+        heaps: table.len() as u64,
+        appendable,
+    };
     let run = SequenceRun::new(code, args.algorithm, table)?;
     memory::check_fits(
         &format!("a table of {} values", plan.target + 1),
         run.memory_needed(plan.target + 1),
     )?;
-    Ok((run, resumed_heaps))
+    Ok((run, resumed))
+}
+
+/// What --resume gave the run.
+struct Resumed {
+    heaps: u64,
+    /// Bytes of whole pieces of a checkpoint that takes appends.
+    appendable: Option<u64>,
 }
 
 /// Extends the table piece by piece: checkpoints when due, stops on a signal,

@@ -1,11 +1,25 @@
-//! Checkpoints of a long Nim-sequence run: the code and every value so far,
-//! written to a temporary name and renamed, so a run killed at any moment
-//! leaves the previous checkpoint whole. A JSON header line, the values in
-//! one or two little-endian bytes each, then a CRC-32 (little-endian) of
-//! everything before it. A checkpoint is refused unless its checksum, its
-//! header and its values hold: a damaged file never becomes a wrong table.
+//! Checkpoints of a long Nim-sequence run, appended as the run goes: a
+//! checkpoint costs what is new since the last, never a rewrite of what is
+//! saved.
+//!
+//! A file is a header line (JSON: the format, the code) and the CRC-32 of
+//! that line (4 bytes, little-endian), then pieces. A piece is a head —
+//! `GCP3`, its first heap (u64), its count of values (u32), bytes per value
+//! (1 or 2), three zero bytes, and the CRC-32 of those 20 bytes — then its
+//! values (little-endian) and the CRC-32 of head and values. A piece whose
+//! head is whole but whose values run past the end of the file was cut
+//! short by a kill mid-append: it is dropped, and the run resumes from the
+//! pieces before it. Anything else that does not hold — a checksum, a
+//! piece that does not start where the last ended, values the rules cannot
+//! give — is refused: a damaged file never becomes a wrong table.
+//!
+//! Files written before appending (formats v1 and v2: the whole table after
+//! the header, v2 with a CRC-32 at the end) are still read; a run that goes
+//! on saving into one rewrites it once in this format.
 
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -15,68 +29,167 @@ use crate::error::{Error, Result};
 use crate::export::AtomicFile;
 use crate::game::Code;
 
-const FORMAT: &str = "grundy checkpoint v2";
+const FORMAT: &str = "grundy checkpoint v3";
+/// The whole table and a CRC-32 at the end; still read.
+const FORMAT_V2: &str = "grundy checkpoint v2";
 /// Written before checksums; still read, its values checked.
 const FORMAT_V1: &str = "grundy checkpoint v1";
 /// Heaps recomputed from the rules when a checkpoint is loaded.
 const RECOMPUTED: usize = 2048;
+/// The first bytes of every piece.
+const PIECE_MAGIC: &[u8; 4] = b"GCP3";
+/// Bytes of a piece's head, its own CRC-32 included.
+const HEAD: usize = 24;
+/// The most values one piece holds (a larger save is several pieces).
+const PIECE_VALUES: usize = 1 << 24;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]
 struct Header {
     format: String,
     code: String,
     min_diff: u32,
-    /// Heaps 0..heaps are stored.
-    heaps: u64,
-    bytes_per_value: u64,
+    /// v1 and v2: heaps 0..heaps are stored, `bytes_per_value` each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    heaps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bytes_per_value: Option<u64>,
 }
 
-/// Saves `table` of `code` to `path` atomically.
-pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
-    use std::io::Write;
-    let header = Header {
-        format: FORMAT.into(),
-        code: code.text.clone(),
-        min_diff: code.min_diff,
-        heaps: table.len() as u64,
-        // An escaped table is written two bytes a value.
-        bytes_per_value: match table {
-            HeapTable::Narrow(_) => 1,
-            HeapTable::Escaped(_) | HeapTable::Wide(_) => 2,
-        },
-    };
-    let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
-    let mut file = AtomicFile::create(path)?;
-    let mut crc = crc32fast::Hasher::new();
-    let mut put = |bytes: &[u8]| {
-        crc.update(bytes);
-        file.write_all(bytes).map_err(failed)
-    };
-    let line = serde_json::to_string(&header).map_err(|e| Error::Run(e.to_string()))?;
-    put(format!("{line}\n").as_bytes())?;
-    match table {
-        HeapTable::Narrow(g) => put(g)?,
-        HeapTable::Wide(g) => {
-            for chunk in g.chunks(1 << 16) {
-                put(&le_bytes(chunk))?;
-            }
+/// A checkpoint as `load` found it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub table: HeapTable,
+    /// The bytes of its whole pieces, where more may be appended (`None`:
+    /// an older format, rewritten before anything is appended).
+    pub appendable: Option<u64>,
+    /// A last piece cut short by a kill was dropped.
+    pub torn: bool,
+}
+
+/// A checkpoint open for appending what each save adds.
+pub struct Appender {
+    file: File,
+    path: PathBuf,
+    /// Heaps 0..heaps are in the file.
+    heaps: u64,
+}
+
+impl Appender {
+    /// Writes a new checkpoint of `table` at `path` whole (a temporary name,
+    /// renamed), then keeps it open for appending.
+    pub fn create(path: &Path, code: &Code, table: &HeapTable) -> Result<Appender> {
+        use crate::export::target::{Target, resolve};
+        if matches!(resolve("--checkpoint", path)?, Target::Special(_)) {
+            return Err(Error::Input(format!(
+                "--checkpoint {}: expected a regular file (a checkpoint is read back)",
+                path.display()
+            )));
         }
-        HeapTable::Escaped(t) => {
-            for a in (0..t.len()).step_by(1 << 16) {
-                put(&le_bytes(&t.values(a, t.len().min(a + (1 << 16)))))?;
-            }
-        }
+        let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
+        let mut file = AtomicFile::create(path)?;
+        let header = Header {
+            format: FORMAT.into(),
+            code: code.text.clone(),
+            min_diff: code.min_diff,
+            heaps: None,
+            bytes_per_value: None,
+        };
+        let line = serde_json::to_string(&header).map_err(|e| Error::Run(e.to_string()))? + "\n";
+        file.write_all(line.as_bytes()).map_err(failed)?;
+        file.write_all(&crc32fast::hash(line.as_bytes()).to_le_bytes())
+            .map_err(failed)?;
+        write_pieces(&mut file, table, 0).map_err(failed)?;
+        file.commit()?;
+        let end = std::fs::metadata(path).map_err(failed)?.len();
+        Appender::open(path, end, table.len() as u64)
     }
-    file.write_all(&crc.finalize().to_le_bytes())
-        .map_err(failed)?;
-    file.commit()
+
+    /// The checkpoint at `path` that `load` read, open for appending after
+    /// its whole pieces (`whole` bytes: a torn last piece is cut off).
+    pub fn open(path: &Path, whole: u64, heaps: u64) -> Result<Appender> {
+        let failed = |e: std::io::Error| Error::Run(format!("opening {}: {e}", path.display()));
+        let file = OpenOptions::new().append(true).open(path).map_err(failed)?;
+        if file.metadata().map_err(failed)?.len() > whole {
+            file.set_len(whole).map_err(failed)?;
+        }
+        Ok(Appender {
+            file,
+            path: path.to_path_buf(),
+            heaps,
+        })
+    }
+
+    /// Appends the heaps of `table` the file does not hold yet, and waits
+    /// until they are on the disk.
+    pub fn append(&mut self, table: &HeapTable) -> Result<()> {
+        let failed =
+            |e: std::io::Error| Error::Run(format!("writing {}: {e}", self.path.display()));
+        if table.len() as u64 <= self.heaps {
+            return Ok(());
+        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, &self.file);
+        write_pieces(&mut out, table, self.heaps as usize).map_err(failed)?;
+        out.flush().map_err(failed)?;
+        drop(out);
+        self.file.sync_data().map_err(failed)?;
+        self.heaps = table.len() as u64;
+        Ok(())
+    }
+
+    /// Heaps the file holds.
+    pub fn heaps(&self) -> u64 {
+        self.heaps
+    }
+}
+
+/// Saves `table` of `code` to `path` whole, atomically.
+pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
+    Appender::create(path, code, table).map(drop)
+}
+
+/// Heaps `from..` of `table` as pieces: one byte a value where a piece's
+/// values allow, else two.
+fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io::Result<()> {
+    let mut a = from;
+    while a < table.len() {
+        let b = table.len().min(a + PIECE_VALUES);
+        let bytes = match table {
+            HeapTable::Narrow(g) => std::borrow::Cow::Borrowed(&g[a..b]),
+            HeapTable::Escaped(t) => value_bytes(&t.values(a, b)),
+            HeapTable::Wide(g) => value_bytes(&g[a..b]),
+        };
+        let width = if bytes.len() == b - a { 1 } else { 2 };
+        let mut head = Vec::with_capacity(HEAD);
+        head.extend_from_slice(PIECE_MAGIC);
+        head.extend_from_slice(&(a as u64).to_le_bytes());
+        head.extend_from_slice(&((b - a) as u32).to_le_bytes());
+        head.extend_from_slice(&[width, 0, 0, 0]);
+        head.extend_from_slice(&crc32fast::hash(&head).to_le_bytes());
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&bytes);
+        out.write_all(&head)?;
+        out.write_all(&bytes)?;
+        out.write_all(&crc.finalize().to_le_bytes())?;
+        a = b;
+    }
+    Ok(())
+}
+
+/// One byte a value when every value is below 256, else two (little-endian).
+fn value_bytes(values: &[u16]) -> std::borrow::Cow<'static, [u8]> {
+    let bytes: Vec<u8> = match values.iter().all(|&v| v <= 255) {
+        true => values.iter().map(|&v| v as u8).collect(),
+        false => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    };
+    std::borrow::Cow::Owned(bytes)
 }
 
 /// Loads a checkpoint of `code`: exit 2 naming the file for a damaged one
-/// (checksum), one of another game, or values the rules cannot give. The
+/// (a checksum), one of another game, or values the rules cannot give. The
 /// file is read a piece at a time, so resuming takes the table's memory,
 /// not the file's as well.
-pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
+pub fn load(path: &Path, code: &Code) -> Result<Loaded> {
     let bad = |why: String| {
         Error::Input(format!(
             "--resume {}: {why}; expected a checkpoint written by --checkpoint",
@@ -84,27 +197,21 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
         ))
     };
     let unreadable = |e: std::io::Error| Error::Input(format!("--resume {}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let file = File::open(path).map_err(unreadable)?;
     let size = file.metadata().map_err(unreadable)?.len();
-    let mut reader = std::io::BufReader::with_capacity(PIECE, file);
-    let mut crc = crc32fast::Hasher::new();
-    let header = read_header(&mut reader, size, &mut crc)
-        .map_err(unreadable)?
-        .map_err(bad)?;
-    // The file's size was checked against the header: an end of file here
-    // means it shrank while read.
+    let mut reader = std::io::BufReader::with_capacity(READ_BUFFER, file);
+    let (header, line) = read_header(&mut reader).map_err(unreadable)?.map_err(bad)?;
+    // The sizes were checked: an end of file here means it shrank while read.
     let read_failed = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => bad("the file is cut short".into()),
         _ => unreadable(e),
     };
-    let table = read_values(&mut reader, &header, &mut crc).map_err(read_failed)?;
-    if header.format == FORMAT {
-        let mut stored = [0; 4];
-        std::io::Read::read_exact(&mut reader, &mut stored).map_err(read_failed)?;
-        if crc.finalize() != u32::from_le_bytes(stored) {
-            return Err(bad("checksum mismatch: the file is damaged".into()));
-        }
+    let left = size - line.len() as u64;
+    let loaded = match header.format.as_str() {
+        FORMAT => read_pieces(&mut reader, &line, left).map_err(read_failed)?,
+        _ => read_whole(&mut reader, &header, &line, left).map_err(read_failed)?,
     }
+    .map_err(|why| bad(why.into_message(size)))?;
     if header.code != code.text || header.min_diff != code.min_diff {
         return Err(Error::Input(format!(
             "--resume {}: the checkpoint is of {} (min-diff {}), not {} (min-diff {}); \
@@ -116,89 +223,215 @@ pub fn load(path: &Path, code: &Code) -> Result<HeapTable> {
             code.min_diff
         )));
     }
-    check_values(code, &table).map_err(bad)?;
-    Ok(table)
+    check_values(code, &loaded.table).map_err(bad)?;
+    Ok(loaded)
 }
 
 /// Bytes of the file read at a time.
-const PIECE: usize = 1 << 20;
+const READ_BUFFER: usize = 1 << 20;
 /// The longest header line read.
 const HEADER_MAX: u64 = 1 << 16;
 
-/// Two-byte values as little-endian bytes.
-fn le_bytes(values: &[u16]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+/// Why a file is not a checkpoint, with the place where that showed.
+struct Refusal {
+    why: String,
+    /// Bytes from the end of the file where it showed (for the message).
+    from_end: Option<u64>,
 }
 
-/// The header line of a file of `size` bytes, once its sizes hold (an
-/// outer error: the file could not be read; an inner one: it is not a
-/// checkpoint).
+impl Refusal {
+    fn new(why: impl Into<String>) -> Refusal {
+        Refusal {
+            why: why.into(),
+            from_end: None,
+        }
+    }
+
+    fn into_message(self, size: u64) -> String {
+        match self.from_end {
+            Some(left) => format!("{} (at byte {})", self.why, size - left),
+            None => self.why,
+        }
+    }
+}
+
+/// The header line and the header (an outer error: the file could not be
+/// read; an inner one: it is not a checkpoint).
 fn read_header(
-    reader: &mut impl std::io::BufRead,
-    size: u64,
-    crc: &mut crc32fast::Hasher,
-) -> std::io::Result<std::result::Result<Header, String>> {
-    use std::io::{BufRead, Read};
+    reader: &mut impl BufRead,
+) -> std::io::Result<std::result::Result<(Header, Vec<u8>), String>> {
     let mut line = Vec::new();
     Read::take(&mut *reader, HEADER_MAX).read_until(b'\n', &mut line)?;
     if line.last() != Some(&b'\n') {
         return Ok(Err("no header line".into()));
     }
-    crc.update(&line);
     let header: Header = match serde_json::from_slice(&line[..line.len() - 1]) {
         Ok(header) => header,
         Err(e) => return Ok(Err(format!("damaged header ({e})"))),
     };
-    let trailer = match header.format.as_str() {
-        FORMAT => 4,
-        FORMAT_V1 => 0,
-        other => return Ok(Err(format!("unknown format '{other}'"))),
-    };
-    let Some(body) = size.checked_sub(line.len() as u64 + trailer) else {
-        return Ok(Err("no checksum at the end: the file is cut short".into()));
-    };
-    if !matches!(header.bytes_per_value, 1 | 2) {
-        return Ok(Err(format!("{} bytes per value", header.bytes_per_value)));
+    if ![FORMAT, FORMAT_V2, FORMAT_V1].contains(&header.format.as_str()) {
+        return Ok(Err(format!("unknown format '{}'", header.format)));
     }
-    if Some(body) != header.heaps.checked_mul(header.bytes_per_value) {
-        return Ok(Err(format!(
-            "{} heaps of {} bytes announced but {body} bytes stored",
-            header.heaps, header.bytes_per_value
-        )));
-    }
-    Ok(Ok(header))
+    Ok(Ok((header, line)))
 }
 
-/// The header's values, read a piece at a time into a table as narrow as
-/// they allow: one byte, one byte with the larger values kept apart while
-/// they are few, two bytes.
-fn read_values(
-    reader: &mut impl std::io::Read,
-    header: &Header,
-    crc: &mut crc32fast::Hasher,
-) -> std::io::Result<HeapTable> {
-    let heaps = header.heaps as usize;
-    if header.bytes_per_value == 1 {
-        let mut g = vec![0; heaps];
-        for piece in g.chunks_mut(PIECE) {
-            reader.read_exact(piece)?;
-            crc.update(piece);
-        }
-        return Ok(HeapTable::Narrow(g));
+type Reading<T> = std::io::Result<std::result::Result<T, Refusal>>;
+
+/// The pieces of a v3 file after its header `line` (`left` bytes remain),
+/// read one at a time into a table as narrow as their values allow.
+fn read_pieces(reader: &mut impl Read, line: &[u8], mut left: u64) -> Reading<Loaded> {
+    let refuse = |why: String, left: u64| {
+        Ok(Err(Refusal {
+            why,
+            from_end: Some(left),
+        }))
+    };
+    let mut stored = [0; 4];
+    if left < 4 {
+        return Ok(Err(Refusal::new("the header's checksum is missing")));
     }
-    let mut table = HeapTable::Narrow(Vec::with_capacity(heaps));
-    let mut piece = vec![0; PIECE];
-    let mut left = 2 * heaps;
+    reader.read_exact(&mut stored)?;
+    left -= 4;
+    if crc32fast::hash(line) != u32::from_le_bytes(stored) {
+        return Ok(Err(Refusal::new(
+            "checksum mismatch in the header: the file is damaged",
+        )));
+    }
+    let mut table = HeapTable::default();
+    let mut whole = line.len() as u64 + 4;
+    let mut values = Vec::new();
+    while left >= HEAD as u64 {
+        let mut head = [0u8; HEAD];
+        reader.read_exact(&mut head)?;
+        let piece = match PieceHead::parse(&head, table.len() as u64) {
+            Ok(piece) => piece,
+            Err(why) => return refuse(why, left),
+        };
+        if left - (HEAD as u64) < piece.bytes() + 4 {
+            // Values past the end: a kill mid-append. What came before holds.
+            return Ok(Ok(Loaded {
+                table,
+                appendable: Some(whole),
+                torn: true,
+            }));
+        }
+        values.resize(piece.bytes() as usize, 0);
+        reader.read_exact(&mut values)?;
+        reader.read_exact(&mut stored)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&values);
+        if crc.finalize() != u32::from_le_bytes(stored) {
+            return refuse(
+                "checksum mismatch in a piece: the file is damaged".into(),
+                left,
+            );
+        }
+        piece.push_into(&values, &mut table);
+        left -= HEAD as u64 + piece.bytes() + 4;
+        whole += HEAD as u64 + piece.bytes() + 4;
+    }
+    Ok(Ok(Loaded {
+        table,
+        appendable: Some(whole),
+        torn: left > 0,
+    }))
+}
+
+/// A piece's head, checked.
+struct PieceHead {
+    count: u64,
+    width: u64,
+}
+
+impl PieceHead {
+    /// The head of the piece that should start at heap `next`.
+    fn parse(head: &[u8; HEAD], next: u64) -> std::result::Result<PieceHead, String> {
+        let field = |a: usize, b: usize| {
+            let mut word = [0u8; 8];
+            word[..b - a].copy_from_slice(&head[a..b]);
+            u64::from_le_bytes(word)
+        };
+        if crc32fast::hash(&head[..20]) != field(20, 24) as u32 || &head[..4] != PIECE_MAGIC {
+            return Err("a piece's head is damaged".into());
+        }
+        let (first, count, width) = (field(4, 12), field(12, 16), field(16, 20));
+        if first != next || !(1..=2).contains(&width) || count == 0 || count > PIECE_VALUES as u64 {
+            return Err(format!(
+                "a piece of {count} values of {width} bytes from heap {first} after heap {next}: \
+                 not what this program writes"
+            ));
+        }
+        Ok(PieceHead { count, width })
+    }
+
+    fn bytes(&self) -> u64 {
+        self.count * self.width
+    }
+
+    /// Appends the piece's values to `table`.
+    fn push_into(&self, values: &[u8], table: &mut HeapTable) {
+        match (self.width, &mut *table) {
+            (1, HeapTable::Narrow(g)) => g.extend_from_slice(values),
+            (1, _) => values.iter().for_each(|&v| table.push(u16::from(v))),
+            _ => {
+                for pair in values.chunks_exact(2) {
+                    table.push(u16::from_le_bytes([pair[0], pair[1]]));
+                }
+            }
+        }
+    }
+}
+
+/// The values of a v1 or v2 file (`left` bytes after the header line):
+/// the whole table, v2 with a CRC-32 of everything at the end.
+fn read_whole(reader: &mut impl Read, header: &Header, line: &[u8], left: u64) -> Reading<Loaded> {
+    let (heaps, width) = (
+        header.heaps.unwrap_or(0),
+        header.bytes_per_value.unwrap_or(0),
+    );
+    let trailer = if header.format == FORMAT_V2 { 4 } else { 0 };
+    let Some(body) = left.checked_sub(trailer) else {
+        return Ok(Err(Refusal::new(
+            "no checksum at the end: the file is cut short",
+        )));
+    };
+    if !matches!(width, 1 | 2) {
+        return Ok(Err(Refusal::new(format!("{width} bytes per value"))));
+    }
+    if Some(body) != heaps.checked_mul(width) {
+        return Ok(Err(Refusal::new(format!(
+            "{heaps} heaps of {width} bytes announced but {body} bytes stored"
+        ))));
+    }
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(line);
+    let mut table = HeapTable::default();
+    let mut piece = vec![0; READ_BUFFER];
+    let mut left = body;
     while left > 0 {
-        let piece = &mut piece[..left.min(PIECE)];
+        let piece = &mut piece[..(left as usize).min(READ_BUFFER)];
         reader.read_exact(piece)?;
         crc.update(piece);
-        for pair in piece.chunks_exact(2) {
-            table.push(u16::from_le_bytes([pair[0], pair[1]]));
-        }
-        left -= piece.len();
+        let head = PieceHead {
+            count: piece.len() as u64 / width,
+            width,
+        };
+        head.push_into(piece, &mut table);
+        left -= piece.len() as u64;
     }
-    Ok(table)
+    if trailer > 0 {
+        let mut stored = [0; 4];
+        reader.read_exact(&mut stored)?;
+        if crc.finalize() != u32::from_le_bytes(stored) {
+            return Ok(Err(Refusal::new("checksum mismatch: the file is damaged")));
+        }
+    }
+    Ok(Ok(Loaded {
+        table,
+        appendable: None,
+        torn: false,
+    }))
 }
 
 /// Values the rules cannot give: the first heaps differ from a fresh
@@ -263,7 +496,7 @@ mod tests {
         // Read back as narrow as the values allow: one byte each here.
         for table in [narrow.clone(), wide, escaped] {
             save(&path, &code, &table).unwrap();
-            assert_eq!(load(&path, &code).unwrap(), narrow);
+            assert_eq!(load(&path, &code).unwrap().table, narrow);
         }
         // Values past 255: two bytes in the file, as many in memory here
         // (too many past 254 to keep apart).
@@ -272,7 +505,7 @@ mod tests {
         assert!(g.iter().any(|&v| v > 255));
         let escaped = Escaped::of(g.iter().map(|&v| u32::from(v)), 200, false).unwrap();
         save(&path, &sevens, &HeapTable::Escaped(escaped)).unwrap();
-        assert_eq!(load(&path, &sevens).unwrap(), HeapTable::Wide(g));
+        assert_eq!(load(&path, &sevens).unwrap().table, HeapTable::Wide(g));
         let other = Code::parse("0.07").unwrap();
         let err = load(&path, &other).unwrap_err();
         assert!(err.to_string().contains("not 0.07"), "{err}");
@@ -294,7 +527,10 @@ mod tests {
             g.len()
         );
         std::fs::write(&path, [header.as_bytes(), &g].concat()).unwrap();
-        assert_eq!(load(&path, &code).unwrap(), HeapTable::Narrow(g.clone()));
+        assert_eq!(
+            load(&path, &code).unwrap().table,
+            HeapTable::Narrow(g.clone())
+        );
         let mut bad = g;
         bad[100] ^= 1;
         std::fs::write(&path, [header.as_bytes(), &bad].concat()).unwrap();
@@ -306,11 +542,84 @@ mod tests {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
+    /// A checkpoint of `code` to `to` saved in three appends.
+    fn appended(path: &Path, code: &Code, to: u64) -> HeapTable {
+        let table = computed(code, to);
+        let first = |n: usize| HeapTable::from_wide(table.clone().into_wide()[..n].to_vec());
+        let mut file = Appender::create(path, code, &first(to as usize / 3)).unwrap();
+        file.append(&first(to as usize / 2)).unwrap();
+        file.append(&table).unwrap();
+        assert_eq!(file.heaps(), table.len() as u64);
+        table
+    }
+
+    /// A checkpoint in the whole-table format v2 (written before appends).
+    fn v2_bytes(code: &str, g: &[u8]) -> Vec<u8> {
+        let header = format!(
+            "{{\"format\":\"{FORMAT_V2}\",\"code\":\"{code}\",\"min_diff\":0,\"heaps\":{},\"bytes_per_value\":1}}\n",
+            g.len()
+        );
+        let mut bytes = [header.as_bytes(), g].concat();
+        bytes.extend_from_slice(&crc32fast::hash(&bytes).to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn appends_read_back_whole_and_a_torn_last_piece_is_dropped() {
+        let path = scratch("append");
+        let code = Code::parse("0.16").unwrap();
+        let table = appended(&path, &code, 9000);
+        let loaded = load(&path, &code).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(
+            (&loaded.table, loaded.appendable, loaded.torn),
+            (&table, Some(size), false)
+        );
+        // Three pieces: heaps 0..3000, 3000..4500, 4500..=9000.
+        let last_piece = (HEAD + 4501 + 4) as u64;
+        let good = std::fs::read(&path).unwrap();
+        // A kill mid-append leaves any prefix of the last piece.
+        for cut in [1, HEAD as u64, HEAD as u64 + 1, last_piece - 1] {
+            let end = size - last_piece + cut;
+            std::fs::write(&path, &good[..end as usize]).unwrap();
+            let loaded = load(&path, &code).unwrap();
+            assert!(loaded.torn, "cut {cut}");
+            assert_eq!(loaded.table.len(), 4500, "cut {cut}");
+            assert_eq!(loaded.appendable, Some(size - last_piece));
+            // Appending cuts the torn piece off and goes on from heap 4500.
+            let mut file =
+                Appender::open(&path, size - last_piece, loaded.table.len() as u64).unwrap();
+            file.append(&table).unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), good, "cut {cut}");
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_whole_table_checkpoint_v2_is_still_read() {
+        let path = scratch("v2");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let code = Code::parse("0.07").unwrap();
+        let HeapTable::Narrow(g) = computed(&code, 3000) else {
+            panic!("0.07 fits one byte per value")
+        };
+        std::fs::write(&path, v2_bytes("0.07", &g)).unwrap();
+        let loaded = load(&path, &code).unwrap();
+        assert_eq!(loaded.table, HeapTable::Narrow(g.clone()));
+        assert_eq!(loaded.appendable, None, "rewritten before any append");
+        let mut bad = v2_bytes("0.07", &g);
+        bad[200] ^= 8;
+        std::fs::write(&path, bad).unwrap();
+        let err = load(&path, &code).unwrap_err().to_string();
+        assert!(err.contains("checksum mismatch"), "{err}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
     #[test]
     fn every_flipped_bit_is_refused() {
         let path = scratch("flip");
         let code = Code::parse("0.137").unwrap();
-        save(&path, &code, &computed(&code, 5000)).unwrap();
+        appended(&path, &code, 5000);
         let good = std::fs::read(&path).unwrap();
         // A fixed-seed walk over positions in the header, body and checksum.
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
