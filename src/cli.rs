@@ -50,7 +50,9 @@ pub fn parse() -> Cli {
     version,
     about = "Sprague-Grundy tables in bulk, on the GPU with a CPU fallback",
     long_about = "Sprague-Grundy tables in bulk, on the GPU (wgpu: Vulkan, Metal, DX12) with a CPU \
-                  fallback, exported as CSV.\n\nExit status: 0 done, 2 bad input, 1 failure while running.",
+                  fallback, exported as CSV.\n\nExit status: 0 done, 2 bad input, 1 failure while running; \
+                  130, 143 or 129 stopped by Ctrl-C, SIGTERM or SIGHUP (128 + the signal), after \
+                  saving the checkpoint where there is one.",
     after_help = "Examples:\n  grundy octal 0.07 -n 100000 --out output/0.07.csv\n  grundy octal 4!.0 -n 1000000 --json\n  \
                   grundy octal 0.16 --until-periodic --json\n  grundy subtraction 1,3,4 -n 1000\n  \
                   grundy graph 0.03 --graph grid:3x5 --moves\n  grundy podes 0.33 --max-legs 10\n  \
@@ -64,6 +66,9 @@ pub struct Cli {
     /// With stderr not a terminal (a log file, Slurm's output, nohup): a progress line every SECONDS (0: none).
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 60.0)]
     pub log_every: f64,
+    /// Create the missing folders of output paths (without it a path into a folder that does not exist is refused).
+    #[arg(long, global = true)]
+    pub mkdir: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -530,6 +535,9 @@ pub struct TableOutput {
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub plot_style: PlotStyle,
+    /// Only errors: no progress, notices or summary (--json and --out - still print).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -792,9 +800,6 @@ pub struct TableRunArgs {
     pub backend: BackendChoice,
     #[command(flatten)]
     pub output: TableOutput,
-    /// No progress bar and no notices on stderr.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

@@ -19,7 +19,11 @@ fn main() {
         std::process::exit(1);
     }
     if let Err(e) = result {
-        eprintln!("error: {e}");
+        match e {
+            // A run a signal stopped after saving: a note, not a failure.
+            grundy::error::Error::Interrupted { .. } => eprintln!("grundy: {e}"),
+            _ => eprintln!("error: {e}"),
+        }
         std::process::exit(e.exit_code());
     }
 }

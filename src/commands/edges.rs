@@ -6,7 +6,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::graph_batches::{BatchOutput, run_batch};
-use super::output::{plot_table, print_json, progress_bar, reject_stdout_clash};
+use super::output::{
+    plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
+};
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
@@ -103,7 +105,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         let batch = BatchOutput {
             out: output.out.as_deref(),
             json: output.json,
-            quiet: args.table.quiet,
+            quiet: args.table.output.quiet,
         };
         let game = BatchGame::Arrows {
             trimmed: args.trimmed,
@@ -147,7 +149,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         &start,
         args.solver,
         args.table.backend,
-        args.table.quiet,
+        args.table.output.quiet,
     )?;
     let summary = EdgeGameSummary {
         rule,
@@ -308,7 +310,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     };
     let rows = leg_tuples(args.legs, max);
     let begin = Instant::now();
-    let bar = progress_bar(rows.len() as u64, args.table.quiet, "spiders");
+    let bar = progress_bar(rows.len() as u64, args.table.output.quiet, "spiders");
     let mut memo = ArrowMemo::new();
     let mut values = Vec::with_capacity(rows.len());
     for (i, legs) in rows.iter().enumerate() {
@@ -338,7 +340,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
         let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
         // a spider's value does not depend on the order of its legs
-        let quiet = args.table.quiet;
+        let quiet = args.table.output.quiet;
         plot_table(target, title.clone(), names, &coords, &vals, true, quiet)?;
     }
     let output = &args.table.output;
@@ -357,8 +359,9 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     if output.json {
         return print_json(&summary);
     }
-    if output.out.as_deref() != Some(Path::new("-")) {
-        print_spiders(&title, &summary, &rows, &values);
+    if shows_text(false, output.quiet, output.out.as_deref()) {
+        print_spiders(&title, &summary, &rows, &values, output.out.is_none());
+        print_wrote(output.out.as_deref());
     }
     Ok(())
 }
@@ -401,8 +404,9 @@ fn leg_tuples(legs: usize, max: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// The summary line, and for three legs up to 16 the table itself.
-fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[u16]) {
+/// The summary line, and for three legs up to 16 the table itself (when
+/// it went to no file).
+fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[u16], table: bool) {
     crate::outln!(
         "{title}: {} spiders, {} P-positions, {} pieces, {:.3} s",
         s.rows,
@@ -410,7 +414,7 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
         s.pieces,
         s.seconds
     );
-    if s.legs == 3 && s.max <= 16 {
+    if table && s.legs == 3 && s.max <= 16 {
         crate::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
         for (legs, g) in rows.iter().zip(values) {
             if legs[2] == legs[1] {

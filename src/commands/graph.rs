@@ -6,7 +6,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::graph_batches::{BatchOutput, run_batch};
-use super::output::{plot_table, print_json, progress_bar, progress_counter, reject_stdout_clash};
+use super::output::{
+    plot_table, print_json, print_wrote, progress_bar, progress_counter, reject_stdout_clash,
+    shows_text,
+};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::engine::graph_batch::BatchGame;
 use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
@@ -88,7 +91,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     }
     if args.json {
         print_json(&summary)
-    } else if args.out.as_deref() != Some(Path::new("-")) {
+    } else if shows_text(false, args.quiet, args.out.as_deref()) {
         print_graph(&summary);
         Ok(())
     } else {
@@ -337,9 +340,7 @@ fn print_graph(summary: &GraphSummary) {
     if let Some(m) = summary.moves {
         crate::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
     }
-    if let Some(out) = &summary.out {
-        crate::outln!("wrote       {out}");
-    }
+    print_wrote(summary.out.as_deref().map(Path::new));
 }
 
 /// The rows of `graph --out`.
@@ -454,8 +455,19 @@ struct TableSummary {
     plot: Option<String>,
 }
 
-/// Prints the JSON summary of a pode or bipode table; true when the text
-/// table should be printed instead.
+/// What a pode or bipode table shows on stdout besides its JSON.
+#[derive(PartialEq, Eq)]
+enum Shown {
+    /// --json, -q or --out -: nothing more.
+    Nothing,
+    /// --out FILE: the summary line and `wrote FILE`.
+    Summary,
+    /// No --out: the table as text, then the summary line.
+    Table,
+}
+
+/// Prints the JSON summary of a pode or bipode table; says what text to
+/// print instead.
 fn report_table(
     table: &'static str,
     code: &GraphCode,
@@ -463,7 +475,7 @@ fn report_table(
     memo: &MemoSolver,
     seconds: f64,
     output: &TableOutput,
-) -> Result<bool> {
+) -> Result<Shown> {
     if output.json {
         print_json(&TableSummary {
             code: code.text.clone(),
@@ -474,9 +486,22 @@ fn report_table(
             out: output.out.as_ref().map(|p| p.display().to_string()),
             plot: output.plot.as_ref().map(|p| p.display().to_string()),
         })?;
-        return Ok(false);
+        return Ok(Shown::Nothing);
     }
-    Ok(output.out.as_deref() != Some(Path::new("-")))
+    Ok(match output.out {
+        _ if !shows_text(false, output.quiet, output.out.as_deref()) => Shown::Nothing,
+        Some(_) => Shown::Summary,
+        None => Shown::Table,
+    })
+}
+
+/// The line after a pode or bipode table: its size and time, and the file.
+fn print_table_summary(rows: usize, memo: &MemoSolver, seconds: f64, out: Option<&Path>) {
+    crate::outln!(
+        "{rows} rows, {} pieces solved in {seconds:.3} s",
+        memo.positions()
+    );
+    print_wrote(out);
 }
 
 pub fn podes(args: &PodesArgs) -> Result<()> {
@@ -531,18 +556,12 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         );
         plot_table(target, title, &names, &coords, &values, false, false)?;
     }
-    if report_table("podes", &code, rows.len(), &memo, seconds, output)? {
+    let shown = report_table("podes", &code, rows.len(), &memo, seconds, output)?;
+    if shown == Shown::Table {
         print_podes(args, &code, &rows, &lengths);
-        let wrote = output
-            .out
-            .as_ref()
-            .map(|p| format!("; wrote {}", p.display()));
-        crate::outln!(
-            "{} pieces solved in {:.3} s{}",
-            memo.positions(),
-            seconds,
-            wrote.unwrap_or_default()
-        );
+    }
+    if shown != Shown::Nothing {
+        print_table_summary(rows.len(), &memo, seconds, output.out.as_deref());
     }
     Ok(())
 }
@@ -641,8 +660,9 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &output.out {
         let what = format!(
-            "G of bipodes of {} with a middle chain of {} edges",
-            code.text, args.middle
+            "G of bipodes of {} with a middle chain of {}",
+            code.text,
+            edges_text(args.middle)
         );
         export::write_table(path, output.format, &what, |w| {
             writeln!(w, "a1,a2,b1,b2,g")?;
@@ -656,17 +676,36 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
         let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();
         let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
         let title = format!(
-            "{} on bipodes, middle chain of {} edges",
-            code.text, args.middle
+            "{} on bipodes, middle chain of {}",
+            code.text,
+            edges_text(args.middle)
         );
         let names = ["a1", "a2", "b1", "b2"];
         plot_table(target, title, &names, &coords, &values, false, false)?;
     }
-    if report_table("bipodes", &code, rows.len(), &memo, seconds, output)? {
+    let shown = report_table("bipodes", &code, rows.len(), &memo, seconds, output)?;
+    if shown == Shown::Table {
+        print_bipodes(&code, args, &rows);
+    }
+    if shown != Shown::Nothing {
+        print_table_summary(rows.len(), &memo, seconds, output.out.as_deref());
+    }
+    Ok(())
+}
+
+/// "1 edge", "2 edges".
+fn edges_text(count: usize) -> String {
+    format!("{count} edge{}", if count == 1 { "" } else { "s" })
+}
+
+/// The bipode table as text: blocks (a2, b2), rows a1, columns b1.
+fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]) {
+    let a = args.max;
+    {
         crate::outln!(
-            "G of {} bipodes, middle chain of {} edges: blocks (a2, b2), rows a1, columns b1",
+            "G of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
             code.text,
-            args.middle
+            edges_text(args.middle)
         );
         for a2 in 0..=a {
             for b2 in 0..=a {
@@ -683,7 +722,5 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
                 }
             }
         }
-        crate::outln!("{} pieces solved in {:.3} s", memo.positions(), seconds);
     }
-    Ok(())
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::output::{print_json, progress_bar, reject_stdout_clash};
+use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
 use crate::engine::graph_batch::{BatchGame, BatchGraph, BatchRow, solve_batch};
 use crate::error::{Error, Result};
 use crate::export;
@@ -135,7 +135,7 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
     if output.json {
         return print_json(&summary);
     }
-    if output.out != Some(Path::new("-")) {
+    if shows_text(false, output.quiet, output.out) {
         crate::outln!(
             "{} on {} graphs ({}): {} P-positions, {:.2} s",
             summary.game,
@@ -144,9 +144,7 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
             summary.p_positions,
             summary.seconds
         );
-        if let Some(out) = &summary.out {
-            crate::outln!("wrote {out}");
-        }
+        print_wrote(output.out);
     }
     Ok(())
 }

@@ -20,6 +20,19 @@ pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> 
     Ok(())
 }
 
+/// Whether a command prints its text summary on stdout: not with --json
+/// (the JSON object instead), -q (only errors) or --out - (the table).
+pub(crate) fn shows_text(json: bool, quiet: bool, out: Option<&Path>) -> bool {
+    !json && !quiet && out != Some(Path::new("-"))
+}
+
+/// The last line of every command that wrote a table to a file.
+pub(crate) fn print_wrote(out: Option<&Path>) {
+    if let Some(path) = out.filter(|p| *p != Path::new("-")) {
+        crate::outln!("wrote {}", path.display());
+    }
+}
+
 /// Prints one JSON object on stdout.
 pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
     crate::outln!(

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::output::{print_json, progress_bar, reject_stdout_clash};
+use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
 use crate::analysis::period::{Period, PeriodRule};
 use crate::analysis::rare_split::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
@@ -16,7 +16,7 @@ use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn, checkpoint, memory};
 use crate::error::{Error, Result};
-use crate::export::{self, SequenceWriter, nim_digit};
+use crate::export::{self, Format, SequenceWriter, nim_digit};
 use crate::game::Code;
 use crate::gpu::heap::GpuTuning;
 use crate::interrupt;
@@ -239,6 +239,8 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let resumed_heaps = resumed.heaps;
     let backend = LazyBackend::new(args.backend, quiet)?;
     let mut writer = match &args.out {
+        // NumPy's header names the dtype, so the table is written at the end.
+        Some(_) if args.format == Format::Npy => None,
         Some(path) => Some(SequenceWriter::create(
             path,
             args.format,
@@ -270,6 +272,9 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     if let Some(w) = writer {
         w.finish()?;
     }
+    if let (Some(path), Format::Npy) = (&args.out, args.format) {
+        write_npy(path, &run.table)?;
+    }
     write_side_outputs(args, &run.table, run.parity())?;
     if let Some(target) = &plot {
         let (split, _) = run.table.rare_summary(run.parity());
@@ -287,7 +292,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     );
     if args.json {
         print_json(&summary)?;
-    } else if args.out.as_deref() != Some(Path::new("-")) {
+    } else if shows_text(false, quiet, args.out.as_deref()) {
         print_summary(&summary, computed.period, &run.table);
     }
     Ok(())
@@ -441,6 +446,18 @@ fn extend_piece(
     );
     bar.finish_and_clear();
     extended.map_err(|e| saves.failed(run.code(), &run.table, e))
+}
+
+/// `--format npy`: uint8 values, or uint16 when one passes 255.
+fn write_npy(path: &Path, table: &HeapTable) -> Result<()> {
+    let wide = !matches!(table, HeapTable::Narrow(_)) && table.stats().max_value > 255;
+    export::write_to(path, |w| {
+        crate::export::npy::write(w, table.len(), wide, |a, b| match table {
+            HeapTable::Narrow(g) => g[a..b].iter().map(|&v| u16::from(v)).collect(),
+            HeapTable::Escaped(t) => t.values(a, b),
+            HeapTable::Wide(g) => g[a..b].to_vec(),
+        })
+    })
 }
 
 /// --rare-out and --p-out.
@@ -600,7 +617,6 @@ fn print_outputs(s: &SequenceSummary) {
         );
     }
     for (what, path) in [
-        ("wrote", &s.out),
         ("rare heaps", &s.rare_out),
         ("P-positions", &s.p_out),
         ("checkpoint", &s.checkpoint),
@@ -610,6 +626,7 @@ fn print_outputs(s: &SequenceSummary) {
             crate::outln!("{what:<11} {p}");
         }
     }
+    print_wrote(s.out.as_deref().map(Path::new));
 }
 
 /// Value against heap, rare values and P-positions marked, the period shaded.

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::output::{print_json, progress_bar, reject_stdout_clash};
+use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::engine::sequence::rare_code_for;
@@ -375,7 +375,7 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
     if args.json {
         return print_json(summary);
     }
-    if args.out.as_deref() == Some(Path::new("-")) {
+    if !shows_text(false, args.quiet, args.out.as_deref()) {
         return Ok(());
     }
     let shard = summary
@@ -395,9 +395,7 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
         summary.rare,
         summary.brute_force
     );
-    if let Some(out) = &summary.out {
-        crate::outln!("wrote {out}");
-    }
+    print_wrote(args.out.as_deref());
     Ok(())
 }
 

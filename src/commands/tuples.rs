@@ -1,11 +1,12 @@
 //! `rect` and `delete-nim`: whole tables of games over ranked tuples.
 
 use std::io::Write;
-use std::path::Path;
 
 use serde::Serialize;
 
-use super::output::{plot_table, print_json, progress_bar, reject_stdout_clash};
+use super::output::{
+    plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
+};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
 use crate::engine::{Backend, RanOn};
@@ -118,7 +119,7 @@ fn table(
 ) -> Result<()> {
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
-    let quiet = args.quiet;
+    let quiet = args.output.quiet;
     let mut notice = |m: &str| {
         if !quiet {
             eprintln!("grundy: {m}");
@@ -177,10 +178,10 @@ fn table(
     if args.output.json {
         return print_json(&summary);
     }
-    if args.output.out.as_deref() == Some(Path::new("-")) {
-        return Ok(());
+    if shows_text(false, quiet, args.output.out.as_deref()) {
+        print_human(kern, &run, shift, &summary, args.output.out.is_none());
+        print_wrote(args.output.out.as_deref());
     }
-    print_human(kern, &run, shift, &summary);
     Ok(())
 }
 
@@ -209,8 +210,9 @@ fn write_csv(
     result
 }
 
-/// The summary, and for two-heap (two-side) tables small enough to read, the table itself.
-fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary) {
+/// The summary, and for two-heap (two-side) tables small enough to read
+/// that went to no file, the table itself.
+fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary, table: bool) {
     let what = match &kern.rule {
         TupleRule::Rect(r) => format!(
             "Grundy's game on {} with sides up to {} (pieces differ by at least {})",
@@ -246,7 +248,7 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary)
         .unwrap_or_default();
     crate::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
     let max = kern.space.max;
-    if kern.space.heaps == 2 && max - shift <= 40 {
+    if table && kern.space.heaps == 2 && max - shift <= 40 {
         crate::outln!();
         let lo = 1; // stored sizes start at 1
         let label = |x: u32| format!("{:>3}", x - shift);

@@ -3,6 +3,7 @@
 //! truncated file that looks whole.
 
 pub mod latex;
+pub mod npy;
 pub mod partial;
 pub mod target;
 
@@ -28,6 +29,8 @@ pub enum Format {
     Latex,
     /// A CGScript list `[0, 0, 1, ...]` that CGSuite reads back, under a comment naming the code.
     Cgsuite,
+    /// NumPy's .npy (uint8, or uint16 when a value passes 255): numpy.load and numpy.memmap open it.
+    Npy,
 }
 
 /// How a table (rows of coordinates and values) is written.
@@ -89,9 +92,13 @@ impl AtomicFile {
             }
         };
         if let Some(dir) = real.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                Error::Input(format!("cannot create directory {}: {e}", dir.display()))
-            })?;
+            if target::create_folders() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    Error::Input(format!("cannot create directory {}: {e}", dir.display()))
+                })?;
+            } else if let Some(why) = target::missing_folder(dir) {
+                return Err(Error::Input(format!("{}: {why}", path.display())));
+            }
         }
         let name = real
             .file_name()
@@ -274,6 +281,7 @@ fn write_heap_rows<T: Copy + Into<u32>>(
             }
             Format::Digits => out.write_all(nim_digit(v as u16).as_bytes())?,
             Format::Raw => {} // written above, a piece at a time
+            Format::Npy => {} // written whole at the end (`npy`): its dtype needs the largest value
             Format::Latex => out.write_all(latex::sequence_cell(n, v).as_bytes())?,
             Format::Cgsuite => {
                 // Twenty values a line; a comma before every value but the first.
@@ -318,7 +326,7 @@ fn write_header(
     let header = match format {
         Format::Csv => "n,g\n".to_string(),
         Format::Raw => raw_header(code, min_diff, count),
-        Format::Bfile | Format::Digits => String::new(),
+        Format::Bfile | Format::Digits | Format::Npy => String::new(),
         Format::Latex => latex::sequence_header(&format!("G(n) of {name}, one row per ten heaps")),
         Format::Cgsuite => format!(
             "// grundy {}: nim values of TakeAndBreak(\"{name}\") from heap 0, a CGScript list\n[",

@@ -114,13 +114,30 @@ fn is_sink(target: &Target) -> bool {
     matches!(target, Target::Special(p) if p == Path::new("/dev/null"))
 }
 
-/// The nearest existing folder above `file` takes a new file.
+/// Whether outputs may go into folders that do not exist yet (`--mkdir`).
+static CREATE_FOLDERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--mkdir`: create the missing folders of outputs instead of refusing them.
+pub fn set_create_folders(create: bool) {
+    CREATE_FOLDERS.store(create, std::sync::atomic::Ordering::SeqCst);
+}
+
+pub fn create_folders() -> bool {
+    CREATE_FOLDERS.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// The folder of `file` exists (a typo in a path is refused, as `cp` and
+/// `tee` refuse it), or with `--mkdir` the nearest existing folder above
+/// it takes a new one.
 fn check_folder(flag: &str, path: &Path, file: &Path) -> Result<()> {
     let bad = |why: String| Error::Input(format!("{flag} {}: {why}", path.display()));
     if file.file_name().is_none() {
         return Err(bad("expected a file name".into()));
     }
     let mut dir = file.parent().unwrap_or(Path::new(""));
+    if !create_folders() {
+        return missing_folder(dir).map_or(Ok(()), |m| Err(bad(m)));
+    }
     loop {
         let here = if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -140,6 +157,27 @@ fn check_folder(flag: &str, path: &Path, file: &Path) -> Result<()> {
                 None => return Err(bad("no existing folder above it".into())),
             },
         }
+    }
+}
+
+/// Why `dir` cannot take a file without `--mkdir` (`None`: it can).
+pub fn missing_folder(dir: &Path) -> Option<String> {
+    let here = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    match std::fs::metadata(here) {
+        Ok(meta) if meta.is_dir() => probe_folder(here).err(),
+        Ok(_) => Some(format!(
+            "{} is not a folder; expected a path inside a folder",
+            here.display()
+        )),
+        Err(_) => Some(format!(
+            "the folder {} does not exist; expected an existing folder (create it, or pass \
+             --mkdir to create missing folders)",
+            here.display()
+        )),
     }
 }
 
