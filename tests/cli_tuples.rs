@@ -75,7 +75,6 @@ fn delete_nim_rows_start_at_empty_heaps_for_delete_nim() {
         "12",
         "--out",
         path.to_str().unwrap(),
-        "--quiet",
     ]);
     assert!(
         out.status.success(),
@@ -89,7 +88,7 @@ fn delete_nim_rows_start_at_empty_heaps_for_delete_nim() {
         // Theorem 2.2
         assert_eq!(r[2], ((r[0] | r[1]) + 1).trailing_zeros(), "{r:?}");
     }
-    // the human summary shows the table
+    // the summary on stdout (the table went to --out)
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("delete on 2 heaps up to 12"), "{text}");
     // both heaps even (Theorem 2.2): 7 even sizes, 7 * 8 / 2 pairs

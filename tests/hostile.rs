@@ -5,24 +5,42 @@
 mod common;
 
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
-/// Longest a hostile run may take before it counts as a hang.
-const LIMIT: Duration = Duration::from_secs(30);
+/// The most CPU time a hostile run may use: every generator below is
+/// bounded so that no case comes near it, on any machine. CPU time, not
+/// wall time: a machine whose cores are busy with other jobs slows a run's
+/// clock, not its work.
+const CPU_LIMIT: Duration = Duration::from_secs(60);
+/// A run that uses no CPU for this long has hung (a wait that never ends).
+const WALL_LIMIT: Duration = Duration::from_secs(600);
 
 /// Runs grundy with `args`; Err describes a panic, a signal or a hang.
 fn survives(args: &[String]) -> Result<(), String> {
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
-    let out = common::wait_within(child, LIMIT).ok_or(format!("{args:?} ran past {LIMIT:?}"))?;
+    let start = Instant::now();
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        let cpu = cpu_time(child.id());
+        if cpu > CPU_LIMIT || start.elapsed() > WALL_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "{args:?} ran past {cpu:?} of CPU, {:?} in all",
+                start.elapsed()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
     match out.status.code() {
         Some(0..=2) => Ok(()),
         code => Err(format!(
@@ -30,6 +48,35 @@ fn survives(args: &[String]) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         )),
     }
+}
+
+/// The CPU time process `pid` has used (user and system, every thread),
+/// from /proc; zero where there is no /proc (then the wall limit alone).
+fn cpu_time(pid: u32) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // Fields after the command name in parentheses: utime and stime are
+    // the 14th and 15th fields of the line, in clock ticks (100 a second
+    // on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    Duration::from_millis(fields.iter().sum::<u64>() * 10)
+}
+
+/// Sizes for the generators whose cost grows fast with the size (spider
+/// tables, grid families): small, and the hostile spellings.
+fn size() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (0u32..13).prop_map(|n| n.to_string()),
+        1 => prop::sample::select(vec!["-1", "18446744073709551616", "4294967296", "", "3.5", "x"])
+            .prop_map(String::from),
+    ]
 }
 
 /// Numbers a user might mistype, and the edges of every integer type (not
@@ -148,7 +195,7 @@ proptest! {
     }
 
     #[test]
-    fn edge_games(spec in graph(), state in "[0-9>,<-]{0,12}", legs in number(), ground in "[0-9,]{0,8}") {
+    fn edge_games(spec in graph(), state in "[0-9>,<-]{0,12}", legs in size(), ground in "[0-9,]{0,8}") {
         for args in [
             strings(&["arrows", "--graph", &spec, "--state", &state, "--backend", "cpu", "-q"]),
             strings(&["arrows", "--spiders", &legs, "--legs", &legs, "-q"]),
@@ -182,6 +229,7 @@ proptest! {
         shard in "[0-9/ -]{0,6}",
         lines in "[ -~\n]{0,40}",
         n in number(),
+        k in size(),
         size in "[0-9xX]{0,9}",
     ) {
         let file = common::tmp("hostile-graphs.txt");
@@ -201,8 +249,8 @@ proptest! {
             strings(&["survey", "merge", o, f]),
             strings(&["graph", "0.33", "--graphs", f, "-q"]),
             strings(&["cycles", "--graphs", f, "-q"]),
-            strings(&["arrows", "--graphs", &format!("spiders:{n}"), "-q"]),
-            strings(&["graph", "0.03", "--graphs", &format!("grids:{n}"), "-q"]),
+            strings(&["arrows", "--graphs", &format!("spiders:{k}"), "-q"]),
+            strings(&["graph", "0.03", "--graphs", &format!("grids:{k}"), "-q"]),
             strings(&["octal", "0.07", "-n", "20", "--plot", &png, "--size", &size, "--font-size", &n]),
             strings(&["octal", &component, "-n", "30", "--format", "cgsuite", "--out", "-"]),
         ] {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{grundy, tmp};
+use grundy::engine::survey::Dealing;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -63,6 +64,29 @@ fn parts(codes: &Path, tag: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `"key":value` as it stands in a part's JSON header line.
+fn field(header: &str, key: &str) -> String {
+    let at = header.find(&format!("\"{key}\":")).unwrap();
+    let end = header[at..].find([',', '}']).unwrap();
+    header[at..at + end].to_string()
+}
+
+/// CRC-32 (IEEE), bit by bit: the test's own.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 fn merge(out: &Path, parts: &[&Path]) -> Output {
     let mut args = vec!["survey", "merge", s(out)];
     args.extend(parts.iter().map(|p| s(p)));
@@ -82,14 +106,61 @@ fn three_shards_merged_are_the_single_run() {
         std::fs::read(&merged).unwrap(),
         std::fs::read(&whole).unwrap()
     );
-    // Shard 1/3 holds codes 1, 4, 7 of the list.
+    // Shard 1/3 holds the codes its Latin dealing gives it, in list order:
+    // one of each run of three neighbours.
+    let list = [
+        "0.07", "0.77", "0.137", "4!.0", "0.6", "0.16", "0.51", "4.7", "0.3033", "0.17",
+    ];
+    let dealt = Dealing::Latin.shards(list.len(), 3);
+    let expected: Vec<&str> = (0..list.len())
+        .filter(|&i| dealt[i] == 1)
+        .map(|i| list[i])
+        .collect();
     let text = std::fs::read_to_string(&parts[1]).unwrap();
     let names: Vec<&str> = text
         .lines()
         .skip(2)
         .map(|l| l.split(',').next().unwrap())
         .collect();
-    assert_eq!(names, ["0.77", "0.6", "4.7"]);
+    assert_eq!(names, expected);
+    for run in dealt.chunks_exact(3) {
+        let mut run = run.to_vec();
+        run.sort();
+        assert_eq!(run, [0, 1, 2]);
+    }
+    // Parts of format 1 (dealt in turn down the list, by earlier builds)
+    // still merge to the same file.
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    let rows: Vec<&str> = whole_text.lines().collect();
+    let old: Vec<PathBuf> = (0..3)
+        .map(|k| {
+            let csv: String = std::iter::once(rows[0])
+                .chain(rows[1..].iter().copied().skip(k).step_by(3))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let json = std::fs::read_to_string(&parts[k]).unwrap();
+            let header = json.lines().next().unwrap();
+            let header = header
+                .replace("\"format\":2", "\"format\":1")
+                .replace(
+                    &field(header, "rows"),
+                    &format!("\"rows\":{}", csv.lines().count()),
+                )
+                .replace(
+                    &field(header, "csv_crc32"),
+                    &format!("\"csv_crc32\":{}", crc32(csv.as_bytes())),
+                );
+            let path = tmp(&format!("old-part-{k}.csv"));
+            std::fs::write(&path, format!("{header}\n{csv}")).unwrap();
+            path
+        })
+        .collect();
+    let merged_old = tmp("merged-old.csv");
+    ok(merge(&merged_old, &[&old[0], &old[1], &old[2]]));
+    assert_eq!(
+        std::fs::read(&merged_old).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
     // Digits surveys too, with --prefix 4.
     let digits = [
         "survey", "--digits", "2", "--prefix", "4", "-n", "2000", "-q", "--out",

@@ -14,14 +14,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::MergeArgs;
 use crate::engine::sequence::Algorithm;
-use crate::engine::survey::{MAX_SHARDS, Shard};
+use crate::engine::survey::{Dealing, MAX_SHARDS, Shard};
 use crate::error::{Error, Result};
 use crate::export;
 
 /// The first line of a part, before its JSON.
 const PART_TAG: &str = "# grundy survey part: ";
-/// The part format this build writes and reads.
-pub const PART_FORMAT: u32 = 1;
+/// The part format this build writes (2: codes dealt in Latin runs, see
+/// `Dealing`); format 1 (dealt down the list) is still merged.
+pub const PART_FORMAT: u32 = 2;
 /// The largest part read back.
 const MAX_PART_BYTES: u64 = 1 << 30;
 
@@ -141,9 +142,9 @@ fn read_part(path: &Path) -> Result<Part> {
     })?;
     let header: PartHeader = serde_json::from_str(json)
         .map_err(|e| bad(format!("its part header cannot be read ({e})")))?;
-    if header.format != PART_FORMAT {
+    if !(1..=PART_FORMAT).contains(&header.format) {
         return Err(bad(format!(
-            "part format {}; this grundy reads format {PART_FORMAT}",
+            "part format {}; this grundy reads formats 1 to {PART_FORMAT}",
             header.format
         )));
     }
@@ -163,12 +164,13 @@ fn read_part(path: &Path) -> Result<Part> {
     if header.shards == 0 || header.shard >= header.shards {
         return Err(bad(format!("shard {shard} is not a slice")));
     }
-    if header.rows != shard.len_of(header.list_codes) + 1 {
+    let dealing = dealing_of(&header);
+    if header.rows != shard.len_of(header.list_codes, dealing) + 1 {
         return Err(bad(format!(
             "holds {} codes; shard {shard} of {} codes holds {}",
             header.rows.saturating_sub(1),
             header.list_codes,
-            shard.len_of(header.list_codes)
+            shard.len_of(header.list_codes, dealing)
         )));
     }
     Ok(Part {
@@ -266,6 +268,7 @@ fn in_shard_order(parts: &[Part]) -> Result<Vec<&Part>> {
 fn differing_field(a: &PartHeader, b: &PartHeader) -> Option<&'static str> {
     [
         (a.shards != b.shards, "number of shards"),
+        (a.format != b.format, "part format"),
         (
             a.list_codes != b.list_codes || a.list_crc32 != b.list_crc32,
             "code list",
@@ -277,8 +280,9 @@ fn differing_field(a: &PartHeader, b: &PartHeader) -> Option<&'static str> {
     .find_map(|(differs, field)| differs.then_some(field))
 }
 
-/// The merged CSV: the header line, then code i from part i mod N, row
-/// i div N; checked against the list's checksum.
+/// The merged CSV: the header line, then each code of the list from the
+/// part its shard wrote, as the parts' format dealt them; checked against
+/// the list's checksum.
 fn interleave(parts: &[&Part]) -> Result<String> {
     let csv_header = &parts[0].lines[0];
     if let Some(odd) = parts.iter().find(|p| &p.lines[0] != csv_header) {
@@ -289,10 +293,13 @@ fn interleave(parts: &[&Part]) -> Result<String> {
         )));
     }
     let total = parts[0].header.list_codes as usize;
+    let dealing = dealing_of(&parts[0].header);
+    let mut next = vec![1; parts.len()];
     let mut text = format!("{csv_header}\n");
     let mut names = Vec::with_capacity(total);
-    for i in 0..total {
-        let line = &parts[i % parts.len()].lines[1 + i / parts.len()];
+    for shard in dealing.shards(total, parts.len() as u32) {
+        let line = &parts[shard as usize].lines[next[shard as usize]];
+        next[shard as usize] += 1;
         names.push(first_field(line));
         text.push_str(line);
         text.push('\n');
@@ -305,6 +312,14 @@ fn interleave(parts: &[&Part]) -> Result<String> {
         ));
     }
     Ok(text)
+}
+
+/// How the survey that wrote a part dealt its codes.
+fn dealing_of(header: &PartHeader) -> Dealing {
+    match header.format {
+        1 => Dealing::InTurn,
+        _ => Dealing::Latin,
+    }
 }
 
 /// The first field of a CSV line (the code's name).
@@ -378,7 +393,7 @@ mod tests {
         for index in 0..7 {
             let shard = Shard { index, count: 7 };
             let slice = shard.slice(&list);
-            assert_eq!(slice.len() as u64, shard.len_of(103));
+            assert_eq!(slice.len() as u64, shard.len_of(103, Dealing::Latin));
             seen.extend(slice);
         }
         seen.sort();

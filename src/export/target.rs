@@ -267,6 +267,10 @@ mod tests {
         assert!(matches!(err, Error::Input(_)));
         assert!(err.to_string().contains("--out writes there too"), "{err}");
         let b = dir.join("sub/b.csv");
+        // A folder that does not exist is refused unless --mkdir asks for it.
+        let err = check_outputs(&[("--out", &a), ("--p-out", &b)]).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        std::fs::create_dir(dir.join("sub")).unwrap();
         check_outputs(&[("--out", &a), ("--p-out", &b)]).unwrap();
         let null = Path::new("/dev/null");
         if null.exists() {
