@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::report::{CsvRow, gpu_head, opt, with_kernel_seconds};
+use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::Backend;
 use crate::engine::arrows_dense;
 use crate::engine::arrows_memo::ArrowMemo;
@@ -80,33 +80,21 @@ pub struct EdgeBenchRow {
 
 pub fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<EdgeBenchRow>> {
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<24} {:>12} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8}",
-            "edge game",
-            "positions",
-            &gpu_head("gpu s"),
-            "kernel s",
-            "cpu s",
-            &gpu_head("gpu pos/s"),
-            "cpu pos/s",
-            &gpu_head("gpu/cpu")
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     let print = |row: &EdgeBenchRow| {
         if !json {
-            crate::outln!(
-                "{:<24} {:>12} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8}",
-                row.workload,
-                row.positions,
-                opt(row.gpu_seconds, 3),
-                opt(row.gpu_kernel_seconds, 3),
-                row.cpu_seconds,
-                opt(row.gpu_positions_per_second, 0),
-                row.cpu_positions_per_second,
-                opt(row.gpu_over_cpu, 2),
-            );
+            columns(gpu.is_some()).print_row(&[
+                row.workload.to_string(),
+                row.positions.to_string(),
+                opt(row.gpu_seconds, 3).to_string(),
+                opt(row.gpu_kernel_seconds, 3).to_string(),
+                format!("{:.3}", row.cpu_seconds),
+                opt(row.gpu_positions_per_second, 0).to_string(),
+                format!("{:.0}", row.cpu_positions_per_second),
+                opt(row.gpu_over_cpu, 2).to_string(),
+            ]);
         }
     };
     for w in edge_suite(quick) {
@@ -180,4 +168,21 @@ pub fn csv_rows(rows: &[EdgeBenchRow]) -> Vec<CsvRow> {
             baseline: None,
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("edge game", 24, false),
+            ("positions", 12, false),
+            ("gpu s", 9, true),
+            ("kernel s", 9, true),
+            ("cpu s", 9, false),
+            ("gpu pos/s", 12, true),
+            ("cpu pos/s", 12, false),
+            ("gpu/cpu", 8, true),
+        ],
+    )
 }

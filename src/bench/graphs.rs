@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::report::{CsvRow, gpu_head, mean_time, opt, with_kernel_seconds};
+use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
 use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
 use crate::engine::graph_solve::{MemoRun, Solver, pick_solver, solve_memo};
 use crate::engine::grid_levels::GridLevels;
@@ -187,48 +187,29 @@ pub struct GraphBenchRow {
 
 pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GraphBenchRow>> {
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<14} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8} {:>9} {:>10}",
-            "graph",
-            "positions",
-            &gpu_head("gpu s"),
-            "kernel s",
-            "cpu s",
-            &gpu_head("gpu pos/s"),
-            "cpu pos/s",
-            &gpu_head("gpu/cpu"),
-            "baseline s",
-            "core/base",
-            "alg2 s",
-            "core/alg2",
-            "memo s",
-            "memo/base",
-            "memo all s"
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     for w in graph_suite(quick) {
         let row = graph_row(&w, gpu)?;
         if !json {
-            crate::outln!(
-                "{:<14} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>10} {:>9} {:>8} {:>9} {:>8.4} {:>9} {:>10}",
-                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
-                row.positions,
-                opt(row.gpu_seconds, 3),
-                opt(row.gpu_kernel_seconds, 3),
-                row.cpu_seconds,
-                opt(row.gpu_positions_per_second, 0),
-                row.cpu_positions_per_second,
-                opt(row.gpu_over_cpu, 2),
-                opt(row.baseline_seconds, 2),
-                opt(row.per_core_over_baseline, 1),
-                opt(row.seed_algorithm_seconds, 2),
-                opt(row.per_core_over_seed_algorithm, 1),
-                row.memo_seconds,
-                opt(row.memo_over_baseline, 1),
-                opt(row.memo_all_threads_seconds, 3),
-            );
+            columns(gpu.is_some()).print_row(&[
+                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")).to_string(),
+                row.positions.to_string(),
+                opt(row.gpu_seconds, 3).to_string(),
+                opt(row.gpu_kernel_seconds, 3).to_string(),
+                format!("{:.3}", row.cpu_seconds),
+                opt(row.gpu_positions_per_second, 0).to_string(),
+                format!("{:.0}", row.cpu_positions_per_second),
+                opt(row.gpu_over_cpu, 2).to_string(),
+                opt(row.baseline_seconds, 2).to_string(),
+                opt(row.per_core_over_baseline, 1).to_string(),
+                opt(row.seed_algorithm_seconds, 2).to_string(),
+                opt(row.per_core_over_seed_algorithm, 1).to_string(),
+                format!("{:.4}", row.memo_seconds),
+                opt(row.memo_over_baseline, 1).to_string(),
+                opt(row.memo_all_threads_seconds, 3).to_string(),
+            ]);
         }
         rows.push(row);
     }
@@ -343,31 +324,25 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
         }
     }
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<8} {:>6} {:>10} {:>10} {:>22} {:>12}",
-            "grids",
-            "count",
-            "total s",
-            "under 10 s",
-            "slowest",
-            "slowest s"
-        );
+        grid_columns(false).print_header();
         for code in ["0.33", "0.03"] {
             let of_code: Vec<&GridRow> = rows.iter().filter(|r| r.code == code).collect();
             let slowest = of_code
                 .iter()
                 .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
                 .expect("the sweep has grids");
-            crate::outln!(
-                "{:<8} {:>6} {:>10.2} {:>10} {:>22} {:>12.3}",
-                code,
-                of_code.len(),
-                of_code.iter().map(|r| r.seconds).sum::<f64>(),
-                of_code.iter().filter(|r| r.seconds < 10.0).count(),
-                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g),
-                slowest.seconds
-            );
+            grid_columns(false).print_row(&[
+                code.to_string(),
+                of_code.len().to_string(),
+                format!("{:.2}", of_code.iter().map(|r| r.seconds).sum::<f64>()),
+                of_code
+                    .iter()
+                    .filter(|r| r.seconds < 10.0)
+                    .count()
+                    .to_string(),
+                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g).to_string(),
+                format!("{:.3}", slowest.seconds),
+            ]);
         }
     }
     Ok(rows)
@@ -424,4 +399,43 @@ pub fn grid_csv_rows(rows: &[GridRow]) -> Vec<CsvRow> {
             }
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("graph", 14, false),
+            ("positions", 10, false),
+            ("gpu s", 9, true),
+            ("kernel s", 9, true),
+            ("cpu s", 9, false),
+            ("gpu pos/s", 12, true),
+            ("cpu pos/s", 12, false),
+            ("gpu/cpu", 8, true),
+            ("baseline s", 10, false),
+            ("core/base", 9, false),
+            ("alg2 s", 8, false),
+            ("core/alg2", 9, false),
+            ("memo s", 8, false),
+            ("memo/base", 9, false),
+            ("memo all s", 10, false),
+        ],
+    )
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn grid_columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("grids", 8, false),
+            ("count", 6, false),
+            ("total s", 10, false),
+            ("under 10 s", 10, false),
+            ("slowest", 22, false),
+            ("slowest s", 12, false),
+        ],
+    )
 }

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::report::{CsvRow, gpu_head, opt, with_kernel_seconds};
+use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::{Backend, extend_heap_table};
 use crate::error::{Error, Result};
 use crate::game::Code;
@@ -81,17 +81,7 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
 /// prints a row each unless `json`.
 pub fn heap_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<BenchRow>> {
     if !json {
-        crate::outln!(
-            "{:<14} {:>8} {:>12} {:>12} {:>12} {:>14} {:>14} {:>8}",
-            "workload",
-            "n",
-            &gpu_head("gpu s"),
-            "kernel s",
-            "cpu s",
-            &gpu_head("gpu values/s"),
-            "cpu values/s",
-            &gpu_head("gpu/cpu")
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     for w in suite(quick) {
@@ -117,17 +107,16 @@ pub fn heap_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<B
             )));
         }
         if !json {
-            crate::outln!(
-                "{:<14} {:>8} {:>12} {:>12} {:>12.4} {:>14} {:>14.0} {:>8}",
-                row.workload,
-                row.n,
-                opt(row.gpu_seconds, 4),
-                opt(row.gpu_kernel_seconds, 4),
-                row.cpu_seconds,
-                opt(row.gpu_values_per_second, 0),
-                row.cpu_values_per_second,
-                opt(row.gpu_over_cpu, 2)
-            );
+            columns(gpu.is_some()).print_row(&[
+                row.workload.to_string(),
+                row.n.to_string(),
+                opt(row.gpu_seconds, 4).to_string(),
+                opt(row.gpu_kernel_seconds, 4).to_string(),
+                format!("{:.4}", row.cpu_seconds),
+                opt(row.gpu_values_per_second, 0).to_string(),
+                format!("{:.0}", row.cpu_values_per_second),
+                opt(row.gpu_over_cpu, 2).to_string(),
+            ]);
         }
         rows.push(row);
     }
@@ -146,4 +135,21 @@ pub fn csv_rows(rows: &[BenchRow]) -> Vec<CsvRow> {
             baseline: None,
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("workload", 14, false),
+            ("n", 8, false),
+            ("gpu s", 12, true),
+            ("kernel s", 12, true),
+            ("cpu s", 12, false),
+            ("gpu values/s", 14, true),
+            ("cpu values/s", 14, false),
+            ("gpu/cpu", 8, true),
+        ],
+    )
 }

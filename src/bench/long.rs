@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::report::{CsvRow, gpu_head};
+use super::report::{Columns, CsvRow};
 use crate::engine::heap_table::HeapTable;
 use crate::engine::rare_values::RareCounts;
 use crate::engine::sequence::{Algorithm, SequenceRun};
@@ -110,21 +110,7 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
         false => None,
     };
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<14} {:>9} {:>8} {:>13} {:>9} {:>7} {:>13} {:>13} {:>8} {:>6} {:>8}",
-            "long sequence",
-            "n",
-            "all s",
-            "values/s",
-            "1 thr s",
-            "speedup",
-            "pass marks",
-            "pass pairs",
-            "ns/mark",
-            "pass %",
-            &gpu_head("gpu s"),
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     for w in long_suite(quick) {
@@ -172,21 +158,23 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
 }
 
 fn print_row(row: &LongBenchRow) {
-    crate::outln!(
-        "{:<14} {:>9} {:>8.3} {:>13.0} {:>9.3} {:>7.2} {:>13} {:>13} {:>8} {:>6.0} {:>8}",
-        row.workload,
-        row.n,
-        row.seconds,
-        row.values_per_second,
-        row.one_thread_seconds,
-        row.thread_speedup,
-        row.pass_marks,
-        row.pass_pairs,
+    columns(row.gpu_seconds.is_some()).print_row(&[
+        row.workload.to_string(),
+        row.n.to_string(),
+        format!("{:.3}", row.seconds),
+        format!("{:.0}", row.values_per_second),
+        format!("{:.3}", row.one_thread_seconds),
+        format!("{:.2}", row.thread_speedup),
+        row.pass_marks.to_string(),
+        row.pass_pairs.to_string(),
         row.pass_ns_per_mark
-            .map_or("-".into(), |v| format!("{v:.2}")),
-        100.0 * row.pass_share,
-        row.gpu_seconds.map_or("-".into(), |v| format!("{v:.3}")),
-    );
+            .map_or("-".into(), |v| format!("{v:.2}"))
+            .to_string(),
+        format!("{:.0}", 100.0 * row.pass_share),
+        row.gpu_seconds
+            .map_or("-".into(), |v| format!("{v:.3}"))
+            .to_string(),
+    ]);
 }
 
 pub fn csv_rows(rows: &[LongBenchRow]) -> Vec<CsvRow> {
@@ -201,4 +189,24 @@ pub fn csv_rows(rows: &[LongBenchRow]) -> Vec<CsvRow> {
             baseline: Some(("one thread", r.one_thread_seconds)),
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("long sequence", 14, false),
+            ("n", 9, false),
+            ("all s", 8, false),
+            ("values/s", 13, false),
+            ("1 thr s", 9, false),
+            ("speedup", 7, false),
+            ("pass marks", 13, false),
+            ("pass pairs", 13, false),
+            ("ns/mark", 8, false),
+            ("pass %", 6, false),
+            ("gpu s", 8, true),
+        ],
+    )
 }

@@ -102,6 +102,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         .collect();
         append_csv(path, adapter.as_deref(), threads, &lines)?;
     }
+    if !args.json {
+        report::print_legend();
+    }
     if args.json {
         let report = serde_json::json!({
             "adapter": adapter,

@@ -5,7 +5,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::heaps::{Workload, time_workload};
-use super::report::{CsvRow, gpu_head, opt};
+use super::report::{Columns, CsvRow, opt};
 use crate::engine::Backend;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
@@ -67,18 +67,7 @@ pub struct RareBenchRow {
 
 pub fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<RareBenchRow>> {
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<12} {:>8} {:>9} {:>11} {:>11} {:>9} {:>11} {:>11}",
-            "rare values",
-            "n",
-            "rare s",
-            "cpu brute s",
-            &gpu_head("gpu brute s"),
-            "kernel s",
-            "rare/cpu bf",
-            "rare/gpu bf"
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     for w in rare_suite(quick) {
@@ -108,17 +97,16 @@ pub fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<R
             rare_over_gpu_brute: gpu_run.as_ref().map(|r| r.0 / rare_s),
         };
         if !json {
-            crate::outln!(
-                "{:<12} {:>8} {:>9.3} {:>11.3} {:>11} {:>9} {:>11.1} {:>11}",
-                row.workload,
-                row.n,
-                row.rare_seconds,
-                row.cpu_brute_seconds,
-                opt(row.gpu_brute_seconds, 3),
-                opt(row.gpu_kernel_seconds, 3),
-                row.rare_over_cpu_brute,
-                opt(row.rare_over_gpu_brute, 1),
-            );
+            columns(gpu.is_some()).print_row(&[
+                row.workload.to_string(),
+                row.n.to_string(),
+                format!("{:.3}", row.rare_seconds),
+                format!("{:.3}", row.cpu_brute_seconds),
+                opt(row.gpu_brute_seconds, 3).to_string(),
+                opt(row.gpu_kernel_seconds, 3).to_string(),
+                format!("{:.1}", row.rare_over_cpu_brute),
+                opt(row.rare_over_gpu_brute, 1).to_string(),
+            ]);
         }
         rows.push(row);
     }
@@ -137,4 +125,21 @@ pub fn csv_rows(rows: &[RareBenchRow]) -> Vec<CsvRow> {
             baseline: Some(("rare values", r.rare_seconds)),
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("rare values", 12, false),
+            ("n", 8, false),
+            ("rare s", 9, false),
+            ("cpu brute s", 11, false),
+            ("gpu brute s", 11, true),
+            ("kernel s", 9, true),
+            ("rare/cpu bf", 11, false),
+            ("rare/gpu bf", 11, true),
+        ],
+    )
 }

@@ -60,3 +60,169 @@ pub struct CsvRow {
     /// Another algorithm timed on the same work: its name and seconds.
     pub baseline: Option<(&'static str, f64)>,
 }
+
+/// A bench table on stdout: each column a heading, a width, and whether
+/// it reports the GPU. With no GPU measured the GPU columns are left out
+/// (they would hold only `-`); every heading shown is explained once, at
+/// the end of the run (`print_legend`).
+pub struct Columns {
+    cols: Vec<(&'static str, usize, bool)>,
+    gpu: bool,
+}
+
+/// Headings shown so far, for the legend.
+static SHOWN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+impl Columns {
+    /// Columns `(heading, width, reports the GPU)`; the first is the
+    /// workload's name, left-aligned.
+    pub fn new(gpu: bool, cols: &[(&'static str, usize, bool)]) -> Columns {
+        Columns {
+            cols: cols.to_vec(),
+            gpu,
+        }
+    }
+
+    fn shown(&self) -> impl Iterator<Item = (usize, &(&'static str, usize, bool))> {
+        self.cols
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, _, gpu))| self.gpu || !gpu)
+    }
+
+    /// A blank line and the headings (sw-… on a software adapter).
+    pub fn print_header(&self) {
+        if let Ok(mut shown) = SHOWN.lock() {
+            for (_, &(head, _, _)) in self.shown() {
+                if !shown.contains(&head) {
+                    shown.push(head);
+                }
+            }
+        }
+        let heads: Vec<String> = self
+            .shown()
+            .map(|(_, &(head, _, gpu))| if gpu { gpu_head(head) } else { head.into() })
+            .collect();
+        crate::outln!();
+        crate::outln!("{}", self.line(&heads));
+    }
+
+    /// One row: a cell per column, GPU cells included (left out here when
+    /// no GPU was measured).
+    pub fn print_row(&self, cells: &[String]) {
+        let cells: Vec<String> = self.shown().map(|(i, _)| cells[i].clone()).collect();
+        crate::outln!("{}", self.line(&cells));
+    }
+
+    fn line(&self, cells: &[String]) -> String {
+        let widths = self.shown().map(|(_, &(_, width, _))| width);
+        let mut out = String::new();
+        for (k, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            match k {
+                0 => out += &format!("{cell:<width$}"),
+                _ => out += &format!(" {cell:>width$}"),
+            }
+        }
+        out
+    }
+}
+
+/// What each heading of the bench's tables measures.
+const LEGEND: &[(&str, &str)] = &[
+    ("n", "heaps 0..=n computed"),
+    ("positions", "positions in the table"),
+    ("codes", "codes surveyed, each to the same n"),
+    (
+        "gpu s",
+        "wall seconds of the run on the GPU, the table read back",
+    ),
+    (
+        "kernel s",
+        "seconds the GPU spent in kernels (timestamp queries)",
+    ),
+    (
+        "cpu s",
+        "wall seconds of the CPU twins of the same kernels, every core",
+    ),
+    ("gpu values/s", "heaps computed per second on the GPU"),
+    ("cpu values/s", "heaps computed per second on the CPU"),
+    ("gpu pos/s", "positions per second on the GPU"),
+    ("cpu pos/s", "positions per second on the CPU"),
+    ("gpu/cpu", "cpu s / gpu s: above 1 the GPU is faster"),
+    ("rare s", "rare values (sparse space) on the CPU"),
+    ("cpu brute s", "the blocked brute force on the CPU"),
+    (
+        "gpu brute s",
+        "the brute force on the GPU (a survey: --algorithm naive)",
+    ),
+    ("rare/cpu bf", "cpu brute s / rare s: what rare values gain"),
+    ("rare/gpu bf", "gpu brute s / rare s"),
+    ("all s", "wall seconds on every thread"),
+    ("values/s", "heaps per second on every thread"),
+    ("1 thr s", "wall seconds on one thread"),
+    ("speedup", "1 thr s / all s"),
+    (
+        "pass marks",
+        "rare-pair marks made by the blocks' parallel pass",
+    ),
+    ("pass pairs", "split pairs the pass's scans read"),
+    (
+        "ns/mark",
+        "nanoseconds of the pass per mark, its pairs included (one thread)",
+    ),
+    ("pass %", "the pass's share of the one-thread run"),
+    (
+        "gpu 64thr s",
+        "the GPU survey at 64 threads per code instead of the default",
+    ),
+    ("certified", "codes whose period was certified within n"),
+    ("walked s", "the CPU walking every option (no split sets)"),
+    ("sets/walk", "walked s / cpu s: what split sets gain"),
+    (
+        "baseline s",
+        "a plain memoised recursion over vertex sets, one thread",
+    ),
+    (
+        "core/base",
+        "baseline s / (cpu s x threads): the gain per core",
+    ),
+    (
+        "alg2 s",
+        "Dailly's Algorithm 2 as described (outcomes, ordered map), one thread",
+    ),
+    ("core/alg2", "alg2 s / (cpu s x threads)"),
+    ("memo s", "the memo solver (canonical pieces), one thread"),
+    ("memo/base", "baseline s / memo s"),
+    (
+        "memo all s",
+        "the memo solver on every thread, level by level",
+    ),
+    ("count", "graphs of the family run"),
+    ("total s", "seconds for all of them"),
+    ("under 10 s", "graphs done within 10 seconds"),
+    ("slowest", "the slowest graph (backend, G)"),
+    ("slowest s", "its seconds"),
+];
+
+/// Says what each heading shown in this run measures (`-`: not measured
+/// for that row).
+pub fn print_legend() {
+    let Ok(shown) = SHOWN.lock() else {
+        return;
+    };
+    let explained: Vec<&(&str, &str)> = LEGEND.iter().filter(|(h, _)| shown.contains(h)).collect();
+    if explained.is_empty() {
+        return;
+    }
+    crate::outln!();
+    crate::outln!("Columns (- where a row does not measure it):");
+    if SOFTWARE_GPU.load(std::sync::atomic::Ordering::Relaxed) {
+        crate::outln!(
+            "  {:<13} a GPU column run on a software adapter (the CPU emulating a GPU)",
+            "sw-…"
+        );
+    }
+    for (head, meaning) in explained {
+        crate::outln!("  {head:<13} {meaning}");
+    }
+}

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::report::{CsvRow, gpu_head, opt, with_kernel_seconds};
+use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::Backend;
 use crate::engine::sequence::Algorithm;
 use crate::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
@@ -98,35 +98,20 @@ pub fn survey_bench(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Su
 }
 
 fn print_row(row: &SurveyBenchRow) {
-    crate::outln!();
-    crate::outln!(
-        "{:<26} {:>6} {:>9} {:>9} {:>9} {:>14} {:>14} {:>8} {:>12} {:>12} {:>10}",
-        "survey",
-        "codes",
-        &gpu_head("gpu s"),
-        "kernel s",
-        "cpu s",
-        &gpu_head("gpu values/s"),
-        "cpu values/s",
-        &gpu_head("gpu/cpu"),
-        &gpu_head("gpu brute s"),
-        &gpu_head("gpu 64thr s"),
-        "certified"
-    );
-    crate::outln!(
-        "{:<26} {:>6} {:>9} {:>9} {:>9.3} {:>14} {:>14.0} {:>8} {:>12} {:>12} {:>10}",
-        row.workload,
-        row.codes,
-        opt(row.gpu_seconds, 3),
-        opt(row.gpu_kernel_seconds, 3),
-        row.cpu_seconds,
-        opt(row.gpu_values_per_second, 0),
-        row.cpu_values_per_second,
-        opt(row.gpu_over_cpu, 2),
-        opt(row.gpu_brute_seconds, 3),
-        opt(row.gpu_64_threads_seconds, 3),
-        row.certified
-    );
+    columns(row.gpu_seconds.is_some()).print_header();
+    columns(row.gpu_seconds.is_some()).print_row(&[
+        row.workload.to_string(),
+        row.codes.to_string(),
+        opt(row.gpu_seconds, 3).to_string(),
+        opt(row.gpu_kernel_seconds, 3).to_string(),
+        format!("{:.3}", row.cpu_seconds),
+        opt(row.gpu_values_per_second, 0).to_string(),
+        format!("{:.0}", row.cpu_values_per_second),
+        opt(row.gpu_over_cpu, 2).to_string(),
+        opt(row.gpu_brute_seconds, 3).to_string(),
+        opt(row.gpu_64_threads_seconds, 3).to_string(),
+        row.certified.to_string(),
+    ]);
 }
 
 pub fn csv_rows(r: &SurveyBenchRow) -> Vec<CsvRow> {
@@ -151,4 +136,24 @@ pub fn csv_rows(r: &SurveyBenchRow) -> Vec<CsvRow> {
         });
     }
     lines
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("survey", 26, false),
+            ("codes", 6, false),
+            ("gpu s", 9, true),
+            ("kernel s", 9, true),
+            ("cpu s", 9, false),
+            ("gpu values/s", 14, true),
+            ("cpu values/s", 14, false),
+            ("gpu/cpu", 8, true),
+            ("gpu brute s", 12, true),
+            ("gpu 64thr s", 12, true),
+            ("certified", 10, false),
+        ],
+    )
 }

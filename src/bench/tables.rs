@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::report::{CsvRow, gpu_head, opt, with_kernel_seconds};
+use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::{Backend, tuple_table};
 use crate::error::{Error, Result};
 use crate::game::delete_nim::{DeleteNim, Rule};
@@ -100,20 +100,7 @@ pub struct TupleBenchRow {
 
 pub fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<TupleBenchRow>> {
     if !json {
-        crate::outln!();
-        crate::outln!(
-            "{:<22} {:>10} {:>9} {:>9} {:>9} {:>12} {:>12} {:>8} {:>9} {:>8}",
-            "table",
-            "positions",
-            &gpu_head("gpu s"),
-            "kernel s",
-            "cpu s",
-            &gpu_head("gpu pos/s"),
-            "cpu pos/s",
-            &gpu_head("gpu/cpu"),
-            "walked s",
-            "sets/walk"
-        );
+        columns(gpu.is_some()).print_header();
     }
     let mut rows = Vec::new();
     for w in tuple_suite(quick) {
@@ -156,19 +143,18 @@ pub fn tuple_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
             split_sets_over_walked: walked.map(|s| s / cpu_s),
         };
         if !json {
-            crate::outln!(
-                "{:<22} {:>10} {:>9} {:>9} {:>9.3} {:>12} {:>12.0} {:>8} {:>9} {:>8}",
-                row.workload,
-                positions,
-                opt(row.gpu_seconds, 3),
-                opt(row.gpu_kernel_seconds, 3),
-                row.cpu_seconds,
-                opt(row.gpu_positions_per_second, 0),
-                row.cpu_positions_per_second,
-                opt(row.gpu_over_cpu, 2),
-                opt(row.walked_cpu_seconds, 2),
-                opt(row.split_sets_over_walked, 1),
-            );
+            columns(gpu.is_some()).print_row(&[
+                row.workload.to_string(),
+                positions.to_string(),
+                opt(row.gpu_seconds, 3).to_string(),
+                opt(row.gpu_kernel_seconds, 3).to_string(),
+                format!("{:.3}", row.cpu_seconds),
+                opt(row.gpu_positions_per_second, 0).to_string(),
+                format!("{:.0}", row.cpu_positions_per_second),
+                opt(row.gpu_over_cpu, 2).to_string(),
+                opt(row.walked_cpu_seconds, 2).to_string(),
+                opt(row.split_sets_over_walked, 1).to_string(),
+            ]);
         }
         rows.push(row);
     }
@@ -187,4 +173,23 @@ pub fn csv_rows(rows: &[TupleBenchRow]) -> Vec<CsvRow> {
             baseline: r.walked_cpu_seconds.map(|b| ("walked options", b)),
         })
         .collect()
+}
+
+/// This part's table: headings, widths, and which report the GPU.
+fn columns(gpu: bool) -> Columns {
+    Columns::new(
+        gpu,
+        &[
+            ("table", 22, false),
+            ("positions", 10, false),
+            ("gpu s", 9, true),
+            ("kernel s", 9, true),
+            ("cpu s", 9, false),
+            ("gpu pos/s", 12, true),
+            ("cpu pos/s", 12, false),
+            ("gpu/cpu", 8, true),
+            ("walked s", 9, false),
+            ("sets/walk", 8, false),
+        ],
+    )
 }
