@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{grundy, tmp};
-use grundy::engine::survey::Dealing;
+use grundy::engine::sequence::Algorithm;
+use grundy::engine::survey::{balanced_shards, estimated_costs};
+use grundy::game::Code;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -106,28 +108,28 @@ fn three_shards_merged_are_the_single_run() {
         std::fs::read(&merged).unwrap(),
         std::fs::read(&whole).unwrap()
     );
-    // Shard 1/3 holds the codes its Latin dealing gives it, in list order:
-    // one of each run of three neighbours.
-    let list = [
-        "0.07", "0.77", "0.137", "4!.0", "0.6", "0.16", "0.51", "4.7", "0.3033", "0.17",
-    ];
-    let dealt = Dealing::Latin.shards(list.len(), 3);
-    let expected: Vec<&str> = (0..list.len())
-        .filter(|&i| dealt[i] == 1)
-        .map(|i| list[i])
-        .collect();
+    // Shard 1/3 holds the codes dealt to it by their estimated cost, each
+    // row led by its place in the list.
     let text = std::fs::read_to_string(&parts[1]).unwrap();
-    let names: Vec<&str> = text
+    let list: Vec<Code> = [
+        "0.07", "0.77", "0.137", "4!.0", "0.6", "0.16", "0.51", "4.7", "0.3033", "0.17",
+    ]
+    .iter()
+    .map(|t| Code::parse(t).unwrap())
+    .collect();
+    let costs = estimated_costs(&list, 3000, Algorithm::Auto).unwrap();
+    let dealt = balanced_shards(&costs, 3);
+    let expected: Vec<String> = (0..list.len())
+        .filter(|&i| dealt[i] == 1)
+        .map(|i| format!("{i},{}", list[i].name()))
+        .collect();
+    let held: Vec<String> = text
         .lines()
         .skip(2)
-        .map(|l| l.split(',').next().unwrap())
+        .map(|l| l.splitn(3, ',').take(2).collect::<Vec<_>>().join(","))
         .collect();
-    assert_eq!(names, expected);
-    for run in dealt.chunks_exact(3) {
-        let mut run = run.to_vec();
-        run.sort();
-        assert_eq!(run, [0, 1, 2]);
-    }
+    assert_eq!(held, expected);
+    assert!(text.lines().nth(1).unwrap().starts_with("place,code,"));
     // Parts of format 1 (dealt in turn down the list, by earlier builds)
     // still merge to the same file.
     let whole_text = std::fs::read_to_string(&whole).unwrap();

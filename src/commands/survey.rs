@@ -9,7 +9,9 @@ use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, 
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::engine::sequence::rare_code_for;
-use crate::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
+use crate::engine::survey::{
+    MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
+};
 use crate::engine::survey_checkpoint::{self, Appender, DoneRows, SurveyKey};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
@@ -128,7 +130,13 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     };
     let shard = survey_parts::shard_of(args.shard, &mut notice)?;
     let n = args.heaps();
-    let sliced = shard.map(|s| shard_codes(args, s, &list)).transpose()?;
+    let places = match shard {
+        Some(s) => Some(shard_places(args, s, &list, &mut notice)?),
+        None => None,
+    };
+    let sliced: Option<Vec<Code>> = places
+        .as_ref()
+        .map(|p| p.iter().map(|&i| list[i].clone()).collect());
     let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
     let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
     let saved = Saved::open(args, survey_key(args, shard, &list), &names)?;
@@ -175,7 +183,8 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     run.rows = merged(saved.rows, &todo, run.rows);
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
-        write_rows(path, args, shard, &list, &run.rows)?;
+        let slice = shard.zip(places.as_deref());
+        write_rows(path, args, slice, &list, &run.rows)?;
     }
     if let Some(target) = &plot {
         let title = format!("Periods of {} codes to heap {n}", run.rows.len());
@@ -193,14 +202,15 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
 fn write_rows(
     path: &Path,
     args: &SurveyArgs,
-    shard: Option<Shard>,
+    slice: Option<(Shard, &[usize])>,
     list: &[Code],
     rows: &[(SurveyRow, HeapEngine)],
 ) -> Result<()> {
     let csv = rows_csv(rows)?;
-    match shard {
-        Some(shard) => {
-            let text = survey_parts::part_text(part_header(args, shard, list), &csv)?;
+    match slice {
+        Some((shard, places)) => {
+            let header = part_header(args, shard, list);
+            let text = survey_parts::part_text(header, &placed_csv(&csv, places))?;
             export::write_to(path, |w| w.write_all(text.as_bytes()))
         }
         None => {
@@ -302,9 +312,14 @@ fn rows_csv(rows: &[(SurveyRow, HeapEngine)]) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| Error::Run(e.to_string()))
 }
 
-/// The codes of one shard; a sharded run needs a file for its part, and a
-/// slice to run.
-fn shard_codes(args: &SurveyArgs, shard: Shard, list: &[Code]) -> Result<Vec<Code>> {
+/// The places in the list of one shard's codes, dealt by their estimated
+/// cost; a sharded run needs a file for its part, and a slice to run.
+fn shard_places(
+    args: &SurveyArgs,
+    shard: Shard,
+    list: &[Code],
+    notice: &mut dyn FnMut(&str),
+) -> Result<Vec<usize>> {
     if args.out.is_none() {
         return Err(Error::Input(format!(
             "--shard {shard}: a shard's rows are a part for `survey merge`; expected --out PART"
@@ -322,7 +337,16 @@ fn shard_codes(args: &SurveyArgs, shard: Shard, list: &[Code]) -> Result<Vec<Cod
             list.len()
         )));
     }
-    Ok(shard.slice(list))
+    let start = Instant::now();
+    let costs = estimated_costs(list, args.heaps(), args.algorithm)?;
+    notice(&format!(
+        "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
+        list.len(),
+        shard.count,
+        args.heaps().min(PROBE_HEAPS),
+        start.elapsed().as_secs_f64()
+    ));
+    Ok(shard.places(&balanced_shards(&costs, shard.count)))
 }
 
 /// What a part records of its survey.
@@ -339,6 +363,16 @@ fn part_header(args: &SurveyArgs, shard: Shard, list: &[Code]) -> survey_parts::
         rows: 0,
         csv_crc32: 0,
     }
+}
+
+/// A part's CSV: each row led by its code's place in the whole list.
+fn placed_csv(csv: &str, places: &[usize]) -> String {
+    let mut lines = csv.lines();
+    let mut text = format!("place,{}\n", lines.next().unwrap_or(""));
+    for (line, place) in lines.zip(places) {
+        text += &format!("{place},{line}\n");
+    }
+    text
 }
 
 fn summarise(

@@ -20,8 +20,9 @@ use crate::export;
 
 /// The first line of a part, before its JSON.
 const PART_TAG: &str = "# grundy survey part: ";
-/// The part format this build writes (2: codes dealt in Latin runs, see
-/// `Dealing`); format 1 (dealt down the list) is still merged.
+/// The part format this build writes: 2, codes dealt by their estimated
+/// cost, each row led by the code's place in the list (a `place` column);
+/// format 1 (code i in shard i mod N, no place column) is still merged.
 pub const PART_FORMAT: u32 = 2;
 /// The largest part read back.
 const MAX_PART_BYTES: u64 = 1 << 30;
@@ -164,13 +165,14 @@ fn read_part(path: &Path) -> Result<Part> {
     if header.shards == 0 || header.shard >= header.shards {
         return Err(bad(format!("shard {shard} is not a slice")));
     }
-    let dealing = dealing_of(&header);
-    if header.rows != shard.len_of(header.list_codes, dealing) + 1 {
+    if dealing_of(&header) == Dealing::InTurn
+        && header.rows != shard.len_in_turn(header.list_codes) + 1
+    {
         return Err(bad(format!(
             "holds {} codes; shard {shard} of {} codes holds {}",
             header.rows.saturating_sub(1),
             header.list_codes,
-            shard.len_of(header.list_codes, dealing)
+            shard.len_in_turn(header.list_codes)
         )));
     }
     Ok(Part {
@@ -293,13 +295,14 @@ fn interleave(parts: &[&Part]) -> Result<String> {
         )));
     }
     let total = parts[0].header.list_codes as usize;
-    let dealing = dealing_of(&parts[0].header);
-    let mut next = vec![1; parts.len()];
+    let rows = match dealing_of(&parts[0].header) {
+        Dealing::InTurn => in_turn_rows(parts, total),
+        Dealing::ByCost => placed_rows(parts, total)?,
+    };
+    let csv_header = csv_header.strip_prefix("place,").unwrap_or(csv_header);
     let mut text = format!("{csv_header}\n");
     let mut names = Vec::with_capacity(total);
-    for shard in dealing.shards(total, parts.len() as u32) {
-        let line = &parts[shard as usize].lines[next[shard as usize]];
-        next[shard as usize] += 1;
+    for line in rows {
         names.push(first_field(line));
         text.push_str(line);
         text.push('\n');
@@ -318,8 +321,49 @@ fn interleave(parts: &[&Part]) -> Result<String> {
 fn dealing_of(header: &PartHeader) -> Dealing {
     match header.format {
         1 => Dealing::InTurn,
-        _ => Dealing::Latin,
+        _ => Dealing::ByCost,
     }
+}
+
+/// Format 1: code i of the list is row i div N of part i mod N.
+fn in_turn_rows<'p>(parts: &[&'p Part], total: usize) -> Vec<&'p str> {
+    (0..total)
+        .map(|i| parts[i % parts.len()].lines[1 + i / parts.len()].as_str())
+        .collect()
+}
+
+/// Format 2: each row names its place; every place of the list once.
+fn placed_rows<'p>(parts: &[&'p Part], total: usize) -> Result<Vec<&'p str>> {
+    let mut rows: Vec<Option<&str>> = vec![None; total];
+    for part in parts {
+        for line in &part.lines[1..] {
+            let place = line
+                .split_once(',')
+                .and_then(|(p, rest)| Some((p.parse::<usize>().ok()?, rest)));
+            let bad = |why: &str| {
+                Error::Input(format!(
+                    "{}: {why}; expected parts written by `survey --shard`",
+                    part.path.display()
+                ))
+            };
+            let Some((place, row)) = place.filter(|&(p, _)| p < total) else {
+                return Err(bad("a row without a place in the list"));
+            };
+            if rows[place].replace(row).is_some() {
+                return Err(bad(&format!("place {place} is in two parts")));
+            }
+        }
+    }
+    rows.into_iter()
+        .enumerate()
+        .map(|(place, row)| {
+            row.ok_or_else(|| {
+                Error::Input(format!(
+                    "no part holds place {place} of the list; expected every shard's part"
+                ))
+            })
+        })
+        .collect()
 }
 
 /// The first field of a CSV line (the code's name).
@@ -388,16 +432,19 @@ mod tests {
 
     #[test]
     fn shards_cover_a_list_once() {
-        let list: Vec<u32> = (0..103).collect();
+        let costs: Vec<u64> = (0..103).map(|i| (i * 7919 % 101) as u64).collect();
+        let dealt = crate::engine::survey::balanced_shards(&costs, 7);
         let mut seen = Vec::new();
         for index in 0..7 {
             let shard = Shard { index, count: 7 };
-            let slice = shard.slice(&list);
-            assert_eq!(slice.len() as u64, shard.len_of(103, Dealing::Latin));
-            seen.extend(slice);
+            let places = shard.places(&dealt);
+            assert!(places.windows(2).all(|w| w[0] < w[1]), "in list order");
+            seen.extend(places);
+            let in_turn = (0..103).filter(|i| i % 7 == index as usize).count();
+            assert_eq!(shard.len_in_turn(103), in_turn as u64);
         }
         seen.sort();
-        assert_eq!(seen, list);
+        assert_eq!(seen, (0..103).collect::<Vec<_>>());
         assert_eq!(
             "3/64".parse::<Shard>().unwrap(),
             Shard {

@@ -55,8 +55,8 @@ pub fn all_codes(prefix: &str, digits: u32) -> Vec<String> {
         .collect()
 }
 
-/// One of `count` disjoint slices of a code list, `index` from 0, dealt
-/// as `Dealing::Latin` says.
+/// One of `count` disjoint slices of a code list, `index` from 0: the codes
+/// `balanced_shards` deals it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     pub index: u32,
@@ -66,76 +66,74 @@ pub struct Shard {
 /// The most slices a survey is cut into.
 pub const MAX_SHARDS: u32 = 1 << 20;
 
-/// How a list is dealt into shards. `Latin` (parts of format 2): the list
-/// in runs of `count` neighbours, each run dealt one code to every shard,
-/// rotated by a shift that goes through every value once in each `count`
-/// runs, in a fixed pseudo-random order: every shard takes each place in a
-/// run equally often, so codes alike in their last digits (and so in their
-/// cost: `.d1d2` codes with an even last digit cost ten times more to
-/// 100,000 heaps) are spread evenly over the shards. `InTurn` (format 1,
-/// still merged): code i to shard i mod count, which gave every shard of
-/// an even count the codes of one parity of last digit.
+/// Heaps of the short round that estimates each code's cost before the
+/// codes of a sharded survey are dealt.
+pub const PROBE_HEAPS: u64 = 2048;
+
+/// Each code's estimated cost to `n` heaps, from one short round of
+/// `PROBE_HEAPS` (the same on every machine, so every shard deals alike):
+/// a code whose period is certified by then costs next to nothing; any
+/// other costs in proportion to n and to its rare heaps so far, which is
+/// what each heap costs rare values, and what makes a code dense enough
+/// for the brute force.
+pub fn estimated_costs(codes: &[Code], n: u64, algorithm: Algorithm) -> Result<Vec<u64>> {
+    let probe = n.min(PROBE_HEAPS);
+    let scale = n.div_ceil(probe.max(1));
+    codes
+        .par_iter()
+        .map(|code| {
+            let (row, _) = survey_row(code, probe, algorithm)?;
+            Ok(match row.certified {
+                true => 1,
+                false => scale * (1 + row.rare_count),
+            })
+        })
+        .collect()
+}
+
+/// The shard of each code, dealt by cost: costliest first, each to the
+/// shard with the least cost so far (the lowest-numbered on a tie), so the
+/// shards cost about the same even when a few codes cost most of all.
+pub fn balanced_shards(costs: &[u64], count: u32) -> Vec<u32> {
+    use std::cmp::Reverse;
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    let mut loads: std::collections::BinaryHeap<Reverse<(u64, u32)>> =
+        (0..count.max(1)).map(|k| Reverse((0, k))).collect();
+    let mut shards = vec![0; costs.len()];
+    for place in order {
+        let Some(Reverse((load, k))) = loads.pop() else {
+            break;
+        };
+        shards[place] = k;
+        loads.push(Reverse((load + costs[place], k)));
+    }
+    shards
+}
+
+/// How a part's codes were dealt: in turn down the list (format 1, code i
+/// to shard i mod N; still merged), or by cost (format 2: the part lists
+/// the places of its codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dealing {
     InTurn,
-    Latin,
-}
-
-impl Dealing {
-    /// The shard of each of `total` places, out of `count`.
-    pub fn shards(self, total: usize, count: u32) -> Vec<u32> {
-        let n = count.max(1) as usize;
-        if self == Dealing::InTurn {
-            return (0..total).map(|i| (i % n) as u32).collect();
-        }
-        let mut shifts = Vec::new();
-        (0..total)
-            .map(|i| {
-                let run = i / n;
-                if run % n == 0 && i % n == 0 {
-                    shifts = shuffled(n, (run / n) as u64);
-                }
-                ((i % n + shifts[run % n]) % n) as u32
-            })
-            .collect()
-    }
-}
-
-/// 0..n in a fixed pseudo-random order (Fisher–Yates on splitmix64 from
-/// `seed`): the same on every machine and every run, so shards and merges
-/// agree.
-fn shuffled(n: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x6772_756e_6479;
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let mut order: Vec<usize> = (0..n).collect();
-    for k in (1..n).rev() {
-        order.swap(k, (next() % (k as u64 + 1)) as usize);
-    }
-    order
+    ByCost,
 }
 
 impl Shard {
-    /// The slice's codes, in list order.
-    pub fn slice<T: Clone>(&self, list: &[T]) -> Vec<T> {
-        let shards = Dealing::Latin.shards(list.len(), self.count);
-        let mine = |&(i, _): &(usize, &T)| shards[i] == self.index;
-        list.iter()
-            .enumerate()
-            .filter(mine)
-            .map(|(_, c)| c.clone())
+    /// The places of this shard's codes, in list order, given every
+    /// code's shard.
+    pub fn places(&self, shards: &[u32]) -> Vec<usize> {
+        (0..shards.len())
+            .filter(|&i| shards[i] == self.index)
             .collect()
     }
 
-    /// How many of `total` codes the slice holds, dealt `dealing`.
-    pub fn len_of(&self, total: u64, dealing: Dealing) -> u64 {
-        let shards = dealing.shards(total as usize, self.count);
-        shards.iter().filter(|&&k| k == self.index).count() as u64
+    /// How many of `total` codes dealt in turn the slice holds (format 1).
+    pub fn len_in_turn(&self, total: u64) -> u64 {
+        total
+            .saturating_sub(self.index as u64)
+            .div_ceil(self.count as u64)
     }
 }
 
@@ -496,60 +494,56 @@ impl Batch<'_> {
 mod tests {
     use super::*;
 
-    /// Each shard's cost under `cost`, the list dealt `dealing`.
-    fn shard_costs(
-        codes: &[String],
-        count: u32,
-        dealing: Dealing,
-        cost: &dyn Fn(&str) -> u64,
-    ) -> Vec<u64> {
-        let mut sums = vec![0; count as usize];
-        for (code, shard) in codes.iter().zip(dealing.shards(codes.len(), count)) {
-            sums[shard as usize] += cost(code);
-        }
-        sums
-    }
-
     #[test]
-    fn latin_shards_cost_about_the_same() {
-        // A synthetic cost with the structure measured on 2-digit surveys:
-        // an even last digit (the last take cannot empty a heap) costs ten
-        // times more, and each digit that splits heaps (2, 3, 6, 7) adds.
-        let cost = |code: &str| {
+    fn shards_dealt_by_cost_cost_about_the_same() {
+        // A synthetic cost with the structure measured on 2-digit surveys
+        // (an even last digit costs ten times more, and each digit that
+        // splits heaps adds), and a few codes that cost most of all.
+        let cost = |i: usize, code: &str| {
             let digits: Vec<u32> = code[2..].chars().map(|c| c.to_digit(8).unwrap()).collect();
             let last = if digits.last().unwrap() & 1 == 0 {
                 10
             } else {
                 1
             };
-            last * (1 + digits.iter().filter(|&&d| d & 2 != 0).count() as u64)
+            let heavy = if i % 97 == 5 { 5 } else { 1 };
+            heavy * last * (1 + digits.iter().filter(|&&d| d & 2 != 0).count() as u64)
         };
-        for (digits, count, factor) in [(3, 2, 1.1), (3, 8, 1.1), (4, 64, 1.1)] {
+        for (digits, count) in [(3, 2), (3, 8), (4, 64)] {
             let codes = all_codes("0", digits);
-            let spread = |dealing| {
-                let sums = shard_costs(&codes, count, dealing, &cost);
+            let costs: Vec<u64> = codes.iter().enumerate().map(|(i, c)| cost(i, c)).collect();
+            let spread = |shards: Vec<u32>| {
+                let mut sums = vec![0; count as usize];
+                for (c, k) in costs.iter().zip(shards) {
+                    sums[k as usize] += c;
+                }
                 *sums.iter().max().unwrap() as f64 / *sums.iter().min().unwrap() as f64
             };
-            let latin = spread(Dealing::Latin);
-            assert!(latin <= factor, "{count} shards: {latin}");
-            // Dealt down the list, shards of an even count take alike codes.
-            assert!(spread(Dealing::InTurn) > 5.0, "{count} shards");
+            let by_cost = spread(balanced_shards(&costs, count));
+            assert!(by_cost <= 1.05, "{count} shards: {by_cost}");
+            // Dealt in turn down the list, the shards differ tenfold.
+            let in_turn = spread(
+                (0..codes.len())
+                    .map(|i| (i % count as usize) as u32)
+                    .collect(),
+            );
+            assert!(in_turn > 5.0, "{count} shards: {in_turn}");
         }
     }
 
     #[test]
-    fn both_dealings_give_every_shard_its_share() {
-        for (total, count) in [(103, 7), (64, 64), (5, 8), (4096, 64)] {
-            for dealing in [Dealing::InTurn, Dealing::Latin] {
-                let shards = dealing.shards(total, count);
-                for k in 0..count {
-                    let held = shards.iter().filter(|&&s| s == k).count() as u64;
-                    let shard = Shard { index: k, count };
-                    assert_eq!(held, shard.len_of(total as u64, dealing));
-                    assert!(held.abs_diff(total as u64 / count as u64) <= 1);
-                }
-            }
-        }
+    fn the_estimate_ranks_dense_codes_above_sparse_and_periodic_ones() {
+        let parse = |t: &str| Code::parse(t).unwrap();
+        // .07 is certified early; .16 has few rare heaps (its period is
+        // certified only past 300,000 heaps); .06 has many.
+        let codes = [parse("0.07"), parse("0.16"), parse("0.06")];
+        let costs = estimated_costs(&codes, 1 << 20, Algorithm::Auto).unwrap();
+        assert!(costs[0] < costs[1] && costs[1] < costs[2], "{costs:?}");
+        let shards = balanced_shards(&costs, 2);
+        assert_ne!(
+            shards[2], shards[1],
+            "the costliest code has a shard to itself"
+        );
     }
 
     #[test]
