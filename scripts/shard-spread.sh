@@ -13,6 +13,8 @@ surveys=(
   "3 65536 8"
   "3 65536 64"
 )
+# SURVEYS="DIGITS N SHARDS" lines choose others.
+if [ -n "${SURVEYS:-}" ]; then mapfile -t surveys <<< "$SURVEYS"; fi
 printf '%-8s %-34s %9s %9s %9s %8s\n' binary survey "all s" "slowest" "fastest" ratio
 labels=(new old)
 for i in "${!bins[@]}"; do

@@ -66,29 +66,44 @@ pub struct Shard {
 /// The most slices a survey is cut into.
 pub const MAX_SHARDS: u32 = 1 << 20;
 
-/// Heaps of the short round that estimates each code's cost before the
+/// Heaps of the short run that estimates each code's cost before the
 /// codes of a sharded survey are dealt.
-pub const PROBE_HEAPS: u64 = 2048;
+pub const PROBE_HEAPS: u64 = 4096;
 
-/// Each code's estimated cost to `n` heaps, from one short round of
-/// `PROBE_HEAPS` (the same on every machine, so every shard deals alike):
-/// a code whose period is certified by then costs next to nothing; any
-/// other costs in proportion to n and to its rare heaps so far, which is
-/// what each heap costs rare values, and what makes a code dense enough
-/// for the brute force.
+/// Each code's estimated cost to `n` heaps (`estimated_cost`), every code
+/// on its own core.
 pub fn estimated_costs(codes: &[Code], n: u64, algorithm: Algorithm) -> Result<Vec<u64>> {
-    let probe = n.min(PROBE_HEAPS);
-    let scale = n.div_ceil(probe.max(1));
     codes
         .par_iter()
-        .map(|code| {
-            let (row, _) = survey_row(code, probe, algorithm)?;
-            Ok(match row.certified {
-                true => 1,
-                false => scale * (1 + row.rare_count),
-            })
-        })
+        .map(|code| estimated_cost(code, n, algorithm))
         .collect()
+}
+
+/// A code's cost to `n` heaps, estimated from a run to `PROBE_HEAPS` (the
+/// same on every machine, so every shard deals alike): next to nothing when
+/// its period is certified by then; else its rare heaps, counted at half
+/// the probe and at its end, are extrapolated to n — a code whose rare
+/// heaps pass one in 8 goes on by brute force (cost ∝ n²), any other by
+/// rare values (∝ n × rare heaps, a mark costing about six pair reads).
+fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
+    let probe = n.min(PROBE_HEAPS);
+    let parity = rare_parity(code);
+    let mut run = SequenceRun::new(code, algorithm, HeapTable::default())?;
+    run.extend_on_cpu(probe / 2)?;
+    let half = run.table.rare_summary(parity).1.rare_count.max(1);
+    run.extend_on_cpu(probe)?;
+    if run.table.period(&PeriodRule::for_code(code)).is_some_and(|p| p.certified) {
+        return Ok(1);
+    }
+    let full = run.table.rare_summary(parity).1.rare_count.max(1);
+    let growth = (full as f64 / half as f64).log2().clamp(0.0, 1.0);
+    let rare_at_n = full as f64 * (n as f64 / probe as f64).powf(growth);
+    let n = n as f64;
+    let cost = match rare_at_n * 8.0 > n {
+        true => n * n,
+        false => 6.0 * n * rare_at_n,
+    };
+    Ok((cost / 1024.0) as u64 + 1)
 }
 
 /// The shard of each code, dealt by cost: costliest first, each to the
