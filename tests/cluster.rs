@@ -581,9 +581,7 @@ fn a_checkpoint_of_the_whole_table_format_is_resumed_and_then_appended_to() {
     .map(|&c| (c as char).to_digit(36).unwrap() as u8)
     .collect();
     assert_eq!(g.len(), 3000);
-    let header = format!(
-        "{{\"format\":\"grundy checkpoint v2\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":3000,\"bytes_per_value\":1}}\n"
-    );
+    let header = "{\"format\":\"grundy checkpoint v2\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":3000,\"bytes_per_value\":1}\n";
     let mut bytes = [header.as_bytes(), &g].concat();
     bytes.extend_from_slice(&crc32fast_free(&bytes).to_le_bytes());
     std::fs::write(&ck, bytes).unwrap();

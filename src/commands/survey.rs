@@ -273,7 +273,10 @@ fn append_row(
     };
     if let Some(Ok(ck)) = held.as_mut() {
         match ck.append(place, row, *engine) {
-            Ok(()) => interrupt::set_exit_note(Some(resume_note(ck, codes))),
+            Ok(()) => {
+                interrupt::set_exit_note(Some(resume_note(ck, codes)));
+                super::progress::note_saved(format!("the rows of {} codes", ck.rows()));
+            }
             Err(e) => *held = Some(Err(e)),
         }
     }

@@ -137,8 +137,10 @@ fn rlimit_rooms() -> Vec<Room> {
             continue;
         }
         let used = kib_field(&status, used).unwrap_or(0);
+        #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every platform
+        let limit = limit.rlim_cur as u64;
         rooms.push(Room {
-            bytes: (limit.rlim_cur as u64).saturating_sub(used),
+            bytes: limit.saturating_sub(used),
             bound: bound.into(),
         });
     }

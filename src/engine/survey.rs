@@ -92,7 +92,11 @@ fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
     run.extend_on_cpu(probe / 2)?;
     let half = run.table.rare_summary(parity).1.rare_count.max(1);
     run.extend_on_cpu(probe)?;
-    if run.table.period(&PeriodRule::for_code(code)).is_some_and(|p| p.certified) {
+    if run
+        .table
+        .period(&PeriodRule::for_code(code))
+        .is_some_and(|p| p.certified)
+    {
         return Ok(1);
     }
     let full = run.table.rare_summary(parity).1.rare_count.max(1);
