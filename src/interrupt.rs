@@ -163,6 +163,17 @@ pub fn remove_partials() {
     }
 }
 
+/// `remove_partials` from a failed allocation, which may have failed in
+/// this very thread while it held the list: it is skipped then, not
+/// waited for.
+fn try_remove_partials() {
+    if let Ok(partials) = PARTIALS.try_lock() {
+        for path in partials.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 std::thread_local! {
     /// Set while this thread asks for memory it can do without (`fallible`).
     static FALLIBLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -247,8 +258,8 @@ fn out_of_memory(size: usize) -> ! {
     static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !ENDING.swap(true, Ordering::SeqCst) {
         // Small allocations may still succeed: say why, clean up.
-        remove_partials();
-        let note = EXIT_NOTE.lock().ok().and_then(|n| n.clone());
+        try_remove_partials();
+        let note = EXIT_NOTE.try_lock().ok().and_then(|n| n.clone());
         eprintln!(
             "error: out of memory: an allocation of {:.1} MiB failed{}. Ask for a smaller run, \
              or run where more memory is free.",

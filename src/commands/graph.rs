@@ -554,7 +554,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             "{} on k-podes, legs of length 1..={}",
             code.text, args.max_length
         );
-        plot_table(target, title, &names, &coords, &values, false, false)?;
+        plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
     }
     let shown = report_table("podes", &code, rows.len(), &memo, seconds, output)?;
     if shown == Shown::Table {
@@ -681,7 +681,7 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             edges_text(args.middle)
         );
         let names = ["a1", "a2", "b1", "b2"];
-        plot_table(target, title, &names, &coords, &values, false, false)?;
+        plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
     }
     let shown = report_table("bipodes", &code, rows.len(), &memo, seconds, output)?;
     if shown == Shown::Table {
@@ -701,25 +701,23 @@ fn edges_text(count: usize) -> String {
 /// The bipode table as text: blocks (a2, b2), rows a1, columns b1.
 fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]) {
     let a = args.max;
-    {
-        crate::outln!(
-            "G of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
-            code.text,
-            edges_text(args.middle)
-        );
-        for a2 in 0..=a {
-            for b2 in 0..=a {
-                crate::outln!("a2={a2} b2={b2}");
-                for a1 in 0..=a {
-                    let line: Vec<String> = (0..=a)
-                        .map(|b1| {
-                            rows[((a1 * (a + 1) + a2) * (a + 1) + b1) * (a + 1) + b2]
-                                .1
-                                .to_string()
-                        })
-                        .collect();
-                    crate::outln!("  {a1} | {}", line.join(" "));
-                }
+    crate::outln!(
+        "G of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
+        code.text,
+        edges_text(args.middle)
+    );
+    for a2 in 0..=a {
+        for b2 in 0..=a {
+            crate::outln!("a2={a2} b2={b2}");
+            for a1 in 0..=a {
+                let line: Vec<String> = (0..=a)
+                    .map(|b1| {
+                        rows[((a1 * (a + 1) + a2) * (a + 1) + b1) * (a + 1) + b2]
+                            .1
+                            .to_string()
+                    })
+                    .collect();
+                crate::outln!("  {a1} | {}", line.join(" "));
             }
         }
     }

@@ -140,9 +140,6 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
     let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
     let saved = Saved::open(args, survey_key(args, shard, &list), &names)?;
-    let todo: Vec<usize> = (0..codes.len())
-        .filter(|i| !saved.rows.contains_key(i))
-        .collect();
     if !saved.rows.is_empty() {
         notice(&format!(
             "{} of {} codes resumed from {}",
@@ -151,36 +148,13 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             args.resume.as_deref().unwrap_or(Path::new("")).display()
         ));
     }
-    let todo_codes: Vec<Code> = todo.iter().map(|&i| codes[i].clone()).collect();
     let backend = Backend::open(args.backend, &mut notice)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
         notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
     }
     let start = Instant::now();
-    let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
-    bar.set_position(saved.rows.len() as u64);
-    let appender = std::sync::Mutex::new(saved.appender);
-    let mut run = crate::engine::survey::survey(
-        &todo_codes,
-        args.heaps(),
-        args.algorithm,
-        &backend,
-        args.workgroup,
-        &mut notice,
-        &|k, row| {
-            bar.inc(1);
-            append_row(&appender, todo[k], row, codes.len());
-        },
-    )?;
-    bar.finish_and_clear();
-    let appender = appender
-        .into_inner()
-        .map_err(|_| Error::Run("a row failed".into()))?;
-    if let Some(ck) = appender {
-        ck?.finish()?;
-    }
     let resumed = saved.rows.len();
-    run.rows = merged(saved.rows, &todo, run.rows);
+    let run = run_codes(args, codes, saved, &backend, &mut notice)?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
         let slice = shard.zip(places.as_deref());
@@ -218,6 +192,45 @@ fn write_rows(
             export::write_table(path, args.format, &what, |w| w.write_all(csv.as_bytes()))
         }
     }
+}
+
+/// The codes whose rows `saved` does not hold, each row appended to the
+/// checkpoint as it finishes; the rows of every code, in the list's order.
+fn run_codes(
+    args: &SurveyArgs,
+    codes: &[Code],
+    saved: Saved,
+    backend: &Backend,
+    notice: &mut dyn FnMut(&str),
+) -> Result<crate::engine::survey::SurveyRun> {
+    let todo: Vec<usize> = (0..codes.len())
+        .filter(|i| !saved.rows.contains_key(i))
+        .collect();
+    let todo_codes: Vec<Code> = todo.iter().map(|&i| codes[i].clone()).collect();
+    let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
+    bar.set_position(saved.rows.len() as u64);
+    let appender = std::sync::Mutex::new(saved.appender);
+    let mut run = crate::engine::survey::survey(
+        &todo_codes,
+        args.heaps(),
+        args.algorithm,
+        backend,
+        args.workgroup,
+        notice,
+        &|k, row| {
+            bar.inc(1);
+            append_row(&appender, todo[k], row, codes.len());
+        },
+    )?;
+    bar.finish_and_clear();
+    let appender = appender
+        .into_inner()
+        .map_err(|_| Error::Run("a row failed".into()))?;
+    if let Some(ck) = appender {
+        ck?.finish()?;
+    }
+    run.rows = merged(saved.rows, &todo, run.rows);
+    Ok(run)
 }
 
 /// A survey checkpoint as this run found it: the rows it holds, and the
