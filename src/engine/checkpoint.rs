@@ -4,9 +4,11 @@
 //!
 //! A file is a header line (JSON: the format, the code) and the CRC-32 of
 //! that line (4 bytes, little-endian), then pieces. A piece is a head —
-//! `GCP3`, its first heap (u64), its count of values (u32), bytes per value
-//! (1 or 2), three zero bytes, and the CRC-32 of those 20 bytes — then its
-//! values (little-endian) and the CRC-32 of head and values. A piece whose
+//! `GCP3`, its first heap (u64), its count of values (u32), its width (1:
+//! a byte a value; 2: two, little-endian; 3: a byte a value, the few values
+//! past 254 listed after them) and the length of that list (u24), and the
+//! CRC-32 of those 20 bytes — then its values and the CRC-32 of head and
+//! values. A piece whose
 //! head is whole but whose values run past the end of the file was cut
 //! short by a kill mid-append: it is dropped, and the run resumes from the
 //! pieces before it. Anything else that does not hold — a checksum, a
@@ -153,17 +155,17 @@ fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io
     let mut a = from;
     while a < table.len() {
         let b = table.len().min(a + PIECE_VALUES);
-        let bytes = match table {
-            HeapTable::Narrow(g) => std::borrow::Cow::Borrowed(&g[a..b]),
-            HeapTable::Escaped(t) => value_bytes(&t.values(a, b)),
-            HeapTable::Wide(g) => value_bytes(&g[a..b]),
+        let (width, escapes, bytes) = match table {
+            HeapTable::Narrow(g) => (1, 0, std::borrow::Cow::Borrowed(&g[a..b])),
+            HeapTable::Escaped(t) => piece_bytes(&t.values(a, b)),
+            HeapTable::Wide(g) => piece_bytes(&g[a..b]),
         };
-        let width = if bytes.len() == b - a { 1 } else { 2 };
         let mut head = Vec::with_capacity(HEAD);
         head.extend_from_slice(PIECE_MAGIC);
         head.extend_from_slice(&(a as u64).to_le_bytes());
         head.extend_from_slice(&((b - a) as u32).to_le_bytes());
-        head.extend_from_slice(&[width, 0, 0, 0]);
+        head.push(width);
+        head.extend_from_slice(&escapes.to_le_bytes()[..3]);
         head.extend_from_slice(&crc32fast::hash(&head).to_le_bytes());
         let mut crc = crc32fast::Hasher::new();
         crc.update(&head);
@@ -176,13 +178,25 @@ fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io
     Ok(())
 }
 
-/// One byte a value when every value is below 256, else two (little-endian).
-fn value_bytes(values: &[u16]) -> std::borrow::Cow<'static, [u8]> {
-    let bytes: Vec<u8> = match values.iter().all(|&v| v <= 255) {
-        true => values.iter().map(|&v| v as u8).collect(),
-        false => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
-    };
-    std::borrow::Cow::Owned(bytes)
+/// A piece's values as bytes, its width code and escapes: 1, one byte a
+/// value; 3, one byte a value with the values of 255 and more listed after
+/// them (place in the piece u32, value u16), while they are at most one in
+/// 16 (Grundy's game past 7 million heaps: a few in a million); else 2, two
+/// bytes a value, little-endian.
+fn piece_bytes(values: &[u16]) -> (u8, u32, std::borrow::Cow<'static, [u8]>) {
+    let escapes = values.iter().filter(|&&v| v >= 255).count();
+    if escapes == 0 {
+        return (1, 0, values.iter().map(|&v| v as u8).collect());
+    }
+    if escapes * 16 > values.len() {
+        return (2, 0, values.iter().flat_map(|v| v.to_le_bytes()).collect());
+    }
+    let mut bytes: Vec<u8> = values.iter().map(|&v| v.min(255) as u8).collect();
+    for (i, &v) in values.iter().enumerate().filter(|(_, v)| **v >= 255) {
+        bytes.extend_from_slice(&(i as u32).to_le_bytes());
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    (3, escapes as u32, bytes.into())
 }
 
 /// Loads a checkpoint of `code`: exit 2 naming the file for a damaged one
@@ -327,7 +341,9 @@ fn read_pieces(reader: &mut impl Read, line: &[u8], mut left: u64) -> Reading<Lo
                 left,
             );
         }
-        piece.push_into(&values, &mut table);
+        if let Err(why) = piece.push_into(&values, &mut table) {
+            return refuse(why, left);
+        }
         left -= HEAD as u64 + piece.bytes() + 4;
         whole += HEAD as u64 + piece.bytes() + 4;
     }
@@ -341,7 +357,9 @@ fn read_pieces(reader: &mut impl Read, line: &[u8], mut left: u64) -> Reading<Lo
 /// A piece's head, checked.
 struct PieceHead {
     count: u64,
+    /// 1, 2 or 3 (`piece_bytes`).
     width: u64,
+    escapes: u64,
 }
 
 impl PieceHead {
@@ -355,31 +373,81 @@ impl PieceHead {
         if crc32fast::hash(&head[..20]) != field(20, 24) as u32 || &head[..4] != PIECE_MAGIC {
             return Err("a piece's head is damaged".into());
         }
-        let (first, count, width) = (field(4, 12), field(12, 16), field(16, 20));
-        if first != next || !(1..=2).contains(&width) || count == 0 || count > PIECE_VALUES as u64 {
+        let (first, count, width, escapes) =
+            (field(4, 12), field(12, 16), field(16, 17), field(17, 20));
+        let escapes_fit = if width == 3 {
+            escapes <= count
+        } else {
+            escapes == 0
+        };
+        if first != next
+            || !(1..=3).contains(&width)
+            || !escapes_fit
+            || count == 0
+            || count > PIECE_VALUES as u64
+        {
             return Err(format!(
-                "a piece of {count} values of {width} bytes from heap {first} after heap {next}: \
+                "a piece of {count} values of width {width} from heap {first} after heap {next}: \
                  not what this program writes"
             ));
         }
-        Ok(PieceHead { count, width })
+        Ok(PieceHead {
+            count,
+            width,
+            escapes,
+        })
     }
 
     fn bytes(&self) -> u64 {
-        self.count * self.width
+        match self.width {
+            3 => self.count + 6 * self.escapes,
+            width => self.count * width,
+        }
     }
 
-    /// Appends the piece's values to `table`.
-    fn push_into(&self, values: &[u8], table: &mut HeapTable) {
+    /// Appends the piece's values to `table`; an error when its escapes do
+    /// not match its bytes.
+    fn push_into(&self, values: &[u8], table: &mut HeapTable) -> std::result::Result<(), String> {
         match (self.width, &mut *table) {
             (1, HeapTable::Narrow(g)) => g.extend_from_slice(values),
             (1, _) => values.iter().for_each(|&v| table.push(u16::from(v))),
-            _ => {
+            (2, _) => {
                 for pair in values.chunks_exact(2) {
                     table.push(u16::from_le_bytes([pair[0], pair[1]]));
                 }
             }
+            _ => return push_escaped(values, self.count as usize, table),
         }
+        Ok(())
+    }
+}
+
+/// A piece of width 3: one byte a value, 255 where the value is kept in
+/// the list after them; every 255 must have its entry, in order.
+fn push_escaped(
+    values: &[u8],
+    count: usize,
+    table: &mut HeapTable,
+) -> std::result::Result<(), String> {
+    let (bytes, list) = values.split_at(count);
+    let mut entries = list.chunks_exact(6).map(|e| {
+        let place = u32::from_le_bytes([e[0], e[1], e[2], e[3]]) as usize;
+        (place, u16::from_le_bytes([e[4], e[5]]))
+    });
+    let mismatch = || "a piece's large values do not match its bytes".to_string();
+    for (i, &byte) in bytes.iter().enumerate() {
+        let value = match byte {
+            255 => match entries.next() {
+                Some((place, value)) if place == i && value >= 255 => value,
+                _ => return Err(mismatch()),
+            },
+            byte => u16::from(byte),
+        };
+        table.push(value);
+    }
+    match entries.next() {
+        Some(_) => Err(mismatch()),
+        None => Ok(()),
     }
 }
 
@@ -416,8 +484,9 @@ fn read_whole(reader: &mut impl Read, header: &Header, line: &[u8], left: u64) -
         let head = PieceHead {
             count: piece.len() as u64 / width,
             width,
+            escapes: 0,
         };
-        head.push_into(piece, &mut table);
+        let _ = head.push_into(piece, &mut table); // widths 1 and 2 always fit
         left -= piece.len() as u64;
     }
     if trailer > 0 {
@@ -594,6 +663,48 @@ mod tests {
             assert_eq!(std::fs::read(&path).unwrap(), good, "cut {cut}");
         }
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A file's bytes from the header `line` on, pieces of `table` after it.
+    fn pieces_file(table: &HeapTable) -> (Vec<u8>, Vec<u8>) {
+        let line =
+            b"{\"format\":\"grundy checkpoint v3\",\"code\":\"x\",\"min_diff\":0}\n".to_vec();
+        let mut body = crc32fast::hash(&line).to_le_bytes().to_vec();
+        write_pieces(&mut body, table, 0).unwrap();
+        (line, body)
+    }
+
+    #[test]
+    fn few_large_values_keep_a_piece_one_byte_a_value_and_every_flip_is_refused() {
+        // Values past 254 one heap in 100, as Grundy's game has them far fewer.
+        let g: Vec<u16> = (0..5000u32)
+            .map(|n| {
+                if n % 100 == 7 {
+                    255 + (n % 700) as u16
+                } else {
+                    (n * 37 % 200) as u16
+                }
+            })
+            .collect();
+        let (line, body) = pieces_file(&HeapTable::Wide(g.clone()));
+        // One piece of width 3: a byte a value and 6 bytes per large value.
+        assert_eq!(body.len(), 4 + HEAD + 5000 + 6 * 50 + 4);
+        assert_eq!(body[4 + 16], 3);
+        let read = |body: &[u8]| read_pieces(&mut &body[..], &line, body.len() as u64);
+        let loaded = read(&body).unwrap().ok().expect("the pieces read back");
+        assert!(loaded.table.into_wide() == g, "the values read back");
+        for at in 0..body.len() {
+            for bit in [0, 3, 7] {
+                let mut bad = body.clone();
+                bad[at] ^= 1 << bit;
+                let loaded = read(&bad).unwrap();
+                assert!(loaded.is_err(), "byte {at} bit {bit} passed");
+            }
+        }
+        // Dense large values: two bytes a value.
+        let wide: Vec<u16> = (0..1000).map(|n| 250 + n % 20).collect();
+        let (_, body) = pieces_file(&HeapTable::Wide(wide));
+        assert_eq!(body[4 + 16], 2);
     }
 
     #[test]
