@@ -33,6 +33,19 @@ pub fn note_saved(holds: String) {
     }
 }
 
+/// Where the process's count of a unit started (when, and from what
+/// position), and when the last line was written: a long run makes a new
+/// bar for each piece between checkpoints, and its lines keep one rate and
+/// one cadence across them.
+struct LogState {
+    unit: String,
+    since: Instant,
+    from: u64,
+    last_line: Instant,
+}
+
+static STATE: Mutex<Option<LogState>> = Mutex::new(None);
+
 /// Writes a log line about `bar` (counting `unit`) every `--log-every`
 /// seconds until the bar is finished or dropped.
 pub(crate) fn log_lines(bar: &ProgressBar, unit: &str) {
@@ -45,24 +58,43 @@ pub(crate) fn log_lines(bar: &ProgressBar, unit: &str) {
     let _ = std::thread::Builder::new()
         .name("progress log".into())
         .spawn(move || {
-            let start = Instant::now();
-            let mut first: Option<u64> = None;
-            let mut next = every;
             loop {
                 std::thread::sleep(Duration::from_millis(100).min(every));
                 let Some(bar) = weak.upgrade().filter(|b| !b.is_finished()) else {
                     return;
                 };
-                let done = bar.position();
-                // The bar's first position: a resumed run counts from there.
-                let from = *first.get_or_insert(done);
-                if start.elapsed() >= next {
-                    next += every;
-                    let line = log_line(done, bar.length(), done - from, start.elapsed(), &unit);
+                if let Some(line) = due_line(&bar, &unit, every) {
                     eprintln!("grundy: {line}");
                 }
             }
         });
+}
+
+/// The line to write now about `bar`, if one is due.
+fn due_line(bar: &ProgressBar, unit: &str, every: Duration) -> Option<String> {
+    let done = bar.position();
+    let mut state = STATE.lock().ok()?;
+    let state = match state.as_mut() {
+        Some(s) if s.unit == unit && done >= s.from => s,
+        _ => state.insert(LogState {
+            unit: unit.to_string(),
+            since: Instant::now(),
+            from: done,
+            last_line: Instant::now(),
+        }),
+    };
+    if state.last_line.elapsed() < every {
+        return None;
+    }
+    state.last_line = Instant::now();
+    let gained = done - state.from;
+    Some(log_line(
+        done,
+        bar.length(),
+        gained,
+        state.since.elapsed(),
+        unit,
+    ))
 }
 
 /// `12345678 of 40000001 heaps (30.9%), 1234567 heaps/s, 22 s left, 312.0
@@ -71,11 +103,14 @@ fn log_line(done: u64, total: Option<u64>, gained: u64, elapsed: Duration, unit:
     let rate = gained as f64 / elapsed.as_secs_f64().max(1e-9);
     let mut line = match total {
         Some(total) => format!(
-            "{done} of {total} {unit} ({:.1}%), {rate:.0} {unit}/s",
+            "{done} of {total} {unit} ({:.1}%)",
             100.0 * done as f64 / total.max(1) as f64
         ),
-        None => format!("{done} {unit}, {rate:.0} {unit}/s"),
+        None => format!("{done} {unit}"),
     };
+    if gained > 0 {
+        line += &format!(", {rate:.0} {unit}/s");
+    }
     if let Some(total) = total
         && rate > 0.0
     {
