@@ -478,7 +478,7 @@ pub struct GraphArgs {
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
-    /// No progress bar and no notices on stderr.
+    /// Only errors: no progress, notices or summary (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -576,7 +576,7 @@ pub struct SequenceArgs {
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,
-    /// No progress bar and no notices on stderr.
+    /// Only errors: no progress, notices or summary (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Keep doubling N until the period is certified (or apparent, for codes the theorem does not cover).
@@ -690,7 +690,7 @@ pub struct SurveyArgs {
     /// Skip the codes whose rows FILE holds (same survey: codes, -n, --algorithm, --shard); rows keep going to FILE unless --checkpoint says otherwise.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// No progress bar.
+    /// Only errors: no progress, notices or summary (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
