@@ -37,6 +37,8 @@ pub struct SequenceSummary {
     pub engine: HeapEngine,
     /// Bytes per value the table held in memory.
     pub bytes_per_value: u64,
+    /// The SIMD path of the rare values' wide steps (`GRUNDY_SIMD`).
+    pub simd: crate::engine::simd::Simd,
     #[serde(flatten)]
     pub stats: HeapStats,
     /// The best rare/common split of the whole table (`5`, or `5p0` for the
@@ -511,6 +513,7 @@ fn summarise(
         algorithm: args.algorithm,
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
+        simd: crate::engine::simd::chosen(),
         stats: run.table.stats(),
         rare,
         period: period.map(|p| p.period),

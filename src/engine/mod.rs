@@ -19,6 +19,7 @@ pub mod heap_table;
 pub mod memory;
 pub mod rare_values;
 pub mod sequence;
+pub mod simd;
 pub mod store;
 pub mod survey;
 pub mod survey_checkpoint;

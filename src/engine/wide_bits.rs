@@ -38,7 +38,8 @@ mod avx512 {
 
     pub fn has() -> bool {
         use std::arch::is_x86_feature_detected as has;
-        has!("avx512f") && has!("avx512bw") && has!("avx512vbmi")
+        let allowed = crate::engine::simd::chosen() == crate::engine::simd::Simd::Avx512;
+        allowed && has!("avx512f") && has!("avx512bw") && has!("avx512vbmi")
     }
 
     /// `1 << v` of each of the eight low bytes of `bytes`, ORed into `acc`

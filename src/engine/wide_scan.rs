@@ -21,7 +21,17 @@ enum Wide {
 }
 
 impl Wide {
+    /// The widest scan of this CPU within the path `simd::chosen` allows.
     fn detect() -> Wide {
+        use crate::engine::simd::{Simd, chosen};
+        match (Wide::of_cpu(), chosen()) {
+            (_, Simd::Plain) => Wide::Plain,
+            (Wide::Avx512Vbmi | Wide::Avx512, Simd::Avx2) => Wide::Avx2,
+            (wide, _) => wide,
+        }
+    }
+
+    fn of_cpu() -> Wide {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;

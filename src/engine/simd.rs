@@ -1,0 +1,77 @@
+//! Which SIMD path the rare values' wide steps take (`wide_scan`,
+//! `wide_bits`): the widest this CPU has, or a narrower one that
+//! `GRUNDY_SIMD=avx512|avx2|plain` asks for, so one machine can measure and
+//! test every path. Asking for a path wider than the CPU has is an error.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+/// A SIMD path, narrowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Simd {
+    /// Scalar code (eight pairs at a time).
+    Plain,
+    /// AVX2: one-byte tables' scans.
+    Avx2,
+    /// AVX-512 (F, BW; VBMI for bytes and the bit steps).
+    Avx512,
+}
+
+impl Simd {
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Plain => "plain",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
+        }
+    }
+}
+
+/// The widest path this CPU has.
+pub fn detected() -> Simd {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512bw") && has!("avx2") {
+            return Simd::Avx512;
+        }
+        if has!("avx2") {
+            return Simd::Avx2;
+        }
+    }
+    Simd::Plain
+}
+
+/// The path asked for by `GRUNDY_SIMD` (unset: the widest), checked
+/// against the CPU: an error names the bad value or the missing feature.
+pub fn from_env() -> Result<Simd, String> {
+    let Ok(asked) = std::env::var("GRUNDY_SIMD") else {
+        return Ok(detected());
+    };
+    let path = match asked.trim() {
+        "plain" => Simd::Plain,
+        "avx2" => Simd::Avx2,
+        "avx512" => Simd::Avx512,
+        other => {
+            return Err(format!(
+                "GRUNDY_SIMD={other}: expected avx512, avx2 or plain"
+            ));
+        }
+    };
+    if path > detected() {
+        return Err(format!(
+            "GRUNDY_SIMD={asked}: this CPU's widest path is {}; expected that or a narrower one",
+            detected().name()
+        ));
+    }
+    Ok(path)
+}
+
+/// The path the wide steps take in this process (`from_env`; the widest
+/// when the variable is bad, which `commands` refuses before any work).
+pub fn chosen() -> Simd {
+    static CHOSEN: OnceLock<Simd> = OnceLock::new();
+    *CHOSEN.get_or_init(|| from_env().unwrap_or_else(|_| detected()))
+}
