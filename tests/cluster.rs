@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{grundy, json, tmp, wait_within};
+use common::{crc32, grundy, json, partials, tmp, wait_within};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -41,16 +41,6 @@ fn spawn(args: &[&str], env: &[(&str, &str)]) -> Child {
 fn signal(child: &Child, signal: i32) {
     // SAFETY: signals a child process this test started.
     unsafe { libc::kill(child.id() as i32, signal) };
-}
-
-/// Files whose name says they are half-written.
-fn partials(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.contains(".partial"))
-        .collect()
 }
 
 /// Lines of a file (0 when it is not there yet).
@@ -586,7 +576,7 @@ fn a_checkpoint_of_the_whole_table_format_is_resumed_and_then_appended_to() {
     assert_eq!(g.len(), 3000);
     let header = "{\"format\":\"grundy checkpoint v2\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":3000,\"bytes_per_value\":1}\n";
     let mut bytes = [header.as_bytes(), &g].concat();
-    bytes.extend_from_slice(&crc32fast_free(&bytes).to_le_bytes());
+    bytes.extend_from_slice(&crc32(&bytes).to_le_bytes());
     std::fs::write(&ck, bytes).unwrap();
     let (resumed, fresh) = (dir.join("r.csv"), dir.join("f.csv"));
     let more = ["octal", "0.07", "-n", "20000", "--no-fill", "-q", "--out"];
@@ -599,20 +589,4 @@ fn a_checkpoint_of_the_whole_table_format_is_resumed_and_then_appended_to() {
     );
     let text = std::fs::read(&ck).unwrap();
     assert!(text.starts_with(b"{\"format\":\"grundy checkpoint v3\""));
-}
-
-/// CRC-32 (IEEE), bit by bit: the test's own, apart from the program's.
-fn crc32fast_free(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }

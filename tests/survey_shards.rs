@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{grundy, tmp};
+use common::{crc32, grundy, tmp};
 use grundy::engine::sequence::Algorithm;
 use grundy::engine::survey::{balanced_shards, estimated_costs};
 use grundy::game::Code;
@@ -71,22 +71,6 @@ fn field(header: &str, key: &str) -> String {
     let at = header.find(&format!("\"{key}\":")).unwrap();
     let end = header[at..].find([',', '}']).unwrap();
     header[at..at + end].to_string()
-}
-
-/// CRC-32 (IEEE), bit by bit: the test's own.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 fn merge(out: &Path, parts: &[&Path]) -> Output {

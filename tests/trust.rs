@@ -4,11 +4,10 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{grundy, json, skip_without_gpu, tmp, wait_within};
+use common::{grundy, json, partials, skip_without_gpu, tmp, wait_within};
 use grundy::gpu::Runner;
 
 fn stderr(out: &Output) -> String {
@@ -63,19 +62,6 @@ fn interrupt_checkpointed(
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("the message says what was saved: {message}"));
     (ck, heaps)
-}
-
-/// Files whose name says they are half-written.
-fn partials(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| name.contains(".partial"))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[test]

@@ -172,17 +172,5 @@ pub fn csv_rows(rows: &[EdgeBenchRow]) -> Vec<CsvRow> {
 
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
-    Columns::new(
-        gpu,
-        &[
-            ("edge game", 24, false),
-            ("positions", 12, false),
-            ("gpu s", 9, true),
-            ("kernel s", 9, true),
-            ("cpu s", 9, false),
-            ("gpu pos/s", 12, true),
-            ("cpu pos/s", 12, false),
-            ("gpu/cpu", 8, true),
-        ],
-    )
+    Columns::timed(gpu, ("edge game", 24), ("positions", 12), "pos", &[])
 }

@@ -403,26 +403,16 @@ pub fn grid_csv_rows(rows: &[GridRow]) -> Vec<CsvRow> {
 
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
-    Columns::new(
-        gpu,
-        &[
-            ("graph", 14, false),
-            ("positions", 10, false),
-            ("gpu s", 9, true),
-            ("kernel s", 9, true),
-            ("cpu s", 9, false),
-            ("gpu pos/s", 12, true),
-            ("cpu pos/s", 12, false),
-            ("gpu/cpu", 8, true),
-            ("baseline s", 10, false),
-            ("core/base", 9, false),
-            ("alg2 s", 8, false),
-            ("core/alg2", 9, false),
-            ("memo s", 8, false),
-            ("memo/base", 9, false),
-            ("memo all s", 10, false),
-        ],
-    )
+    let extra = [
+        ("baseline s", 10, false),
+        ("core/base", 9, false),
+        ("alg2 s", 8, false),
+        ("core/alg2", 9, false),
+        ("memo s", 8, false),
+        ("memo/base", 9, false),
+        ("memo all s", 10, false),
+    ];
+    Columns::timed(gpu, ("graph", 14), ("positions", 10), "pos", &extra)
 }
 
 /// This part's table: headings, widths, and which report the GPU.

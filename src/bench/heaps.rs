@@ -139,17 +139,5 @@ pub fn csv_rows(rows: &[BenchRow]) -> Vec<CsvRow> {
 
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
-    Columns::new(
-        gpu,
-        &[
-            ("workload", 14, false),
-            ("n", 8, false),
-            ("gpu s", 12, true),
-            ("kernel s", 12, true),
-            ("cpu s", 12, false),
-            ("gpu values/s", 14, true),
-            ("cpu values/s", 14, false),
-            ("gpu/cpu", 8, true),
-        ],
-    )
+    Columns::timed(gpu, ("workload", 14), ("n", 8), "values", &[])
 }

@@ -83,6 +83,34 @@ impl Columns {
         }
     }
 
+    /// The columns most parts share: the workload's name and its size,
+    /// then the GPU's and the CPU's seconds, the kernels' seconds, both
+    /// rates (`rate`: "values" or "pos") and their ratio, then `extra`.
+    pub fn timed(
+        gpu: bool,
+        name: (&'static str, usize),
+        size: (&'static str, usize),
+        rate: &str,
+        extra: &[(&'static str, usize, bool)],
+    ) -> Columns {
+        let (gpu_rate, cpu_rate, width) = match rate {
+            "values" => ("gpu values/s", "cpu values/s", 14),
+            _ => ("gpu pos/s", "cpu pos/s", 12),
+        };
+        let mut cols = vec![
+            (name.0, name.1, false),
+            (size.0, size.1, false),
+            ("gpu s", 9, true),
+            ("kernel s", 9, true),
+            ("cpu s", 9, false),
+            (gpu_rate, width, true),
+            (cpu_rate, width, false),
+            ("gpu/cpu", 8, true),
+        ];
+        cols.extend_from_slice(extra);
+        Columns { cols, gpu }
+    }
+
     fn shown(&self) -> impl Iterator<Item = (usize, &(&'static str, usize, bool))> {
         self.cols
             .iter()

@@ -140,20 +140,10 @@ pub fn csv_rows(r: &SurveyBenchRow) -> Vec<CsvRow> {
 
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
-    Columns::new(
-        gpu,
-        &[
-            ("survey", 26, false),
-            ("codes", 6, false),
-            ("gpu s", 9, true),
-            ("kernel s", 9, true),
-            ("cpu s", 9, false),
-            ("gpu values/s", 14, true),
-            ("cpu values/s", 14, false),
-            ("gpu/cpu", 8, true),
-            ("gpu brute s", 12, true),
-            ("gpu 64thr s", 12, true),
-            ("certified", 10, false),
-        ],
-    )
+    let extra = [
+        ("gpu brute s", 12, true),
+        ("gpu 64thr s", 12, true),
+        ("certified", 10, false),
+    ];
+    Columns::timed(gpu, ("survey", 26), ("codes", 6), "values", &extra)
 }

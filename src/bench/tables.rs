@@ -177,19 +177,6 @@ pub fn csv_rows(rows: &[TupleBenchRow]) -> Vec<CsvRow> {
 
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
-    Columns::new(
-        gpu,
-        &[
-            ("table", 22, false),
-            ("positions", 10, false),
-            ("gpu s", 9, true),
-            ("kernel s", 9, true),
-            ("cpu s", 9, false),
-            ("gpu pos/s", 12, true),
-            ("cpu pos/s", 12, false),
-            ("gpu/cpu", 8, true),
-            ("walked s", 9, false),
-            ("sets/walk", 8, false),
-        ],
-    )
+    let extra = [("walked s", 9, false), ("sets/walk", 8, false)];
+    Columns::timed(gpu, ("table", 22), ("positions", 10), "pos", &extra)
 }

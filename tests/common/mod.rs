@@ -119,3 +119,32 @@ pub fn random_kernel_code(rng: &mut Rng) -> Code {
         code
     }
 }
+
+/// Files in `dir` whose name says they are half-written.
+pub fn partials(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.contains(".partial"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// CRC-32 (IEEE), bit by bit: the tests' own, apart from the program's.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
