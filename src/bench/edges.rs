@@ -88,12 +88,12 @@ pub fn edge_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<E
             columns(gpu.is_some()).print_row(&[
                 row.workload.to_string(),
                 row.positions.to_string(),
-                opt(row.gpu_seconds, 3).to_string(),
-                opt(row.gpu_kernel_seconds, 3).to_string(),
+                opt(row.gpu_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
                 format!("{:.3}", row.cpu_seconds),
-                opt(row.gpu_positions_per_second, 0).to_string(),
+                opt(row.gpu_positions_per_second, 0),
                 format!("{:.0}", row.cpu_positions_per_second),
-                opt(row.gpu_over_cpu, 2).to_string(),
+                opt(row.gpu_over_cpu, 2),
             ]);
         }
     };

@@ -194,21 +194,21 @@ pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
         let row = graph_row(&w, gpu)?;
         if !json {
             columns(gpu.is_some()).print_row(&[
-                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")).to_string(),
+                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
                 row.positions.to_string(),
-                opt(row.gpu_seconds, 3).to_string(),
-                opt(row.gpu_kernel_seconds, 3).to_string(),
+                opt(row.gpu_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
                 format!("{:.3}", row.cpu_seconds),
-                opt(row.gpu_positions_per_second, 0).to_string(),
+                opt(row.gpu_positions_per_second, 0),
                 format!("{:.0}", row.cpu_positions_per_second),
-                opt(row.gpu_over_cpu, 2).to_string(),
-                opt(row.baseline_seconds, 2).to_string(),
-                opt(row.per_core_over_baseline, 1).to_string(),
-                opt(row.seed_algorithm_seconds, 2).to_string(),
-                opt(row.per_core_over_seed_algorithm, 1).to_string(),
+                opt(row.gpu_over_cpu, 2),
+                opt(row.baseline_seconds, 2),
+                opt(row.per_core_over_baseline, 1),
+                opt(row.seed_algorithm_seconds, 2),
+                opt(row.per_core_over_seed_algorithm, 1),
                 format!("{:.4}", row.memo_seconds),
-                opt(row.memo_over_baseline, 1).to_string(),
-                opt(row.memo_all_threads_seconds, 3).to_string(),
+                opt(row.memo_over_baseline, 1),
+                opt(row.memo_all_threads_seconds, 3),
             ]);
         }
         rows.push(row);
@@ -340,7 +340,7 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
                     .filter(|r| r.seconds < 10.0)
                     .count()
                     .to_string(),
-                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g).to_string(),
+                format!("{} ({}, {})", slowest.graph, slowest.backend, slowest.g),
                 format!("{:.3}", slowest.seconds),
             ]);
         }

@@ -110,12 +110,12 @@ pub fn heap_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<B
             columns(gpu.is_some()).print_row(&[
                 row.workload.to_string(),
                 row.n.to_string(),
-                opt(row.gpu_seconds, 4).to_string(),
-                opt(row.gpu_kernel_seconds, 4).to_string(),
+                opt(row.gpu_seconds, 4),
+                opt(row.gpu_kernel_seconds, 4),
                 format!("{:.4}", row.cpu_seconds),
-                opt(row.gpu_values_per_second, 0).to_string(),
+                opt(row.gpu_values_per_second, 0),
                 format!("{:.0}", row.cpu_values_per_second),
-                opt(row.gpu_over_cpu, 2).to_string(),
+                opt(row.gpu_over_cpu, 2),
             ]);
         }
         rows.push(row);

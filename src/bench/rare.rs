@@ -102,10 +102,10 @@ pub fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<R
                 row.n.to_string(),
                 format!("{:.3}", row.rare_seconds),
                 format!("{:.3}", row.cpu_brute_seconds),
-                opt(row.gpu_brute_seconds, 3).to_string(),
-                opt(row.gpu_kernel_seconds, 3).to_string(),
+                opt(row.gpu_brute_seconds, 3),
+                opt(row.gpu_kernel_seconds, 3),
                 format!("{:.1}", row.rare_over_cpu_brute),
-                opt(row.rare_over_gpu_brute, 1).to_string(),
+                opt(row.rare_over_gpu_brute, 1),
             ]);
         }
         rows.push(row);

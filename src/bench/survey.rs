@@ -102,14 +102,14 @@ fn print_row(row: &SurveyBenchRow) {
     columns(row.gpu_seconds.is_some()).print_row(&[
         row.workload.to_string(),
         row.codes.to_string(),
-        opt(row.gpu_seconds, 3).to_string(),
-        opt(row.gpu_kernel_seconds, 3).to_string(),
+        opt(row.gpu_seconds, 3),
+        opt(row.gpu_kernel_seconds, 3),
         format!("{:.3}", row.cpu_seconds),
-        opt(row.gpu_values_per_second, 0).to_string(),
+        opt(row.gpu_values_per_second, 0),
         format!("{:.0}", row.cpu_values_per_second),
-        opt(row.gpu_over_cpu, 2).to_string(),
-        opt(row.gpu_brute_seconds, 3).to_string(),
-        opt(row.gpu_64_threads_seconds, 3).to_string(),
+        opt(row.gpu_over_cpu, 2),
+        opt(row.gpu_brute_seconds, 3),
+        opt(row.gpu_64_threads_seconds, 3),
         row.certified.to_string(),
     ]);
 }
