@@ -157,9 +157,7 @@ pub fn drop_partial(path: &Path) {
 /// about to end without finishing them).
 pub fn remove_partials() {
     if let Ok(partials) = PARTIALS.lock() {
-        for path in partials.iter() {
-            let _ = std::fs::remove_file(path);
-        }
+        remove_files(&partials);
     }
 }
 
@@ -168,9 +166,13 @@ pub fn remove_partials() {
 /// waited for.
 fn try_remove_partials() {
     if let Ok(partials) = PARTIALS.try_lock() {
-        for path in partials.iter() {
-            let _ = std::fs::remove_file(path);
-        }
+        remove_files(&partials);
+    }
+}
+
+fn remove_files(paths: &[PathBuf]) {
+    for path in paths {
+        let _ = std::fs::remove_file(path);
     }
 }
 

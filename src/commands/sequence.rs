@@ -452,13 +452,9 @@ fn extend_piece(
 
 /// `--format npy`: uint8 values, or uint16 when one passes 255.
 fn write_npy(path: &Path, table: &HeapTable) -> Result<()> {
-    let wide = !matches!(table, HeapTable::Narrow(_)) && table.stats().max_value > 255;
+    let wide = table.has_wide_values();
     export::write_to(path, |w| {
-        crate::export::npy::write(w, table.len(), wide, |a, b| match table {
-            HeapTable::Narrow(g) => g[a..b].iter().map(|&v| u16::from(v)).collect(),
-            HeapTable::Escaped(t) => t.values(a, b),
-            HeapTable::Wide(g) => g[a..b].to_vec(),
-        })
+        crate::export::npy::write(w, table.len(), wide, |a, b| table.values(a, b))
     })
 }
 

@@ -144,11 +144,6 @@ impl Appender {
     }
 }
 
-/// Saves `table` of `code` to `path` whole, atomically.
-pub fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
-    Appender::create(path, code, table).map(drop)
-}
-
 /// Heaps `from..` of `table` as pieces: one byte a value where a piece's
 /// values allow, else two.
 fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io::Result<()> {
@@ -157,8 +152,7 @@ fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io
         let b = table.len().min(a + PIECE_VALUES);
         let (width, escapes, bytes) = match table {
             HeapTable::Narrow(g) => (1, 0, std::borrow::Cow::Borrowed(&g[a..b])),
-            HeapTable::Escaped(t) => piece_bytes(&t.values(a, b)),
-            HeapTable::Wide(g) => piece_bytes(&g[a..b]),
+            other => piece_bytes(&other.values(a, b)),
         };
         let mut head = Vec::with_capacity(HEAD);
         head.extend_from_slice(PIECE_MAGIC);
@@ -541,6 +535,11 @@ fn check_values(code: &Code, table: &HeapTable) -> std::result::Result<(), Strin
 mod tests {
     use super::*;
     use crate::engine::escaped::Escaped;
+
+    /// Saves `table` of `code` to `path` whole, as a run's first save does.
+    fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
+        Appender::create(path, code, table).map(drop)
+    }
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("grundy-ck-{name}-{}", std::process::id()));

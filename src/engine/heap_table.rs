@@ -175,6 +175,24 @@ impl HeapTable {
         heap_0.then_some(0).into_iter().chain(from_1).collect()
     }
 
+    /// Values a..b, two bytes each.
+    pub fn values(&self, a: usize, b: usize) -> Vec<u16> {
+        match self {
+            HeapTable::Narrow(g) => g[a..b].iter().map(|&v| u16::from(v)).collect(),
+            HeapTable::Escaped(t) => t.values(a, b),
+            HeapTable::Wide(g) => g[a..b].to_vec(),
+        }
+    }
+
+    /// Whether a value passes 255 (a one-byte file cannot hold the table).
+    pub fn has_wide_values(&self) -> bool {
+        match self {
+            HeapTable::Narrow(_) => false,
+            HeapTable::Escaped(t) => t.large().iter().any(|&(_, v)| v > 255),
+            HeapTable::Wide(g) => g.iter().any(|&v| v > 255),
+        }
+    }
+
     /// Appends the heaps `w` has not written yet.
     pub fn append_to(&self, w: &mut SequenceWriter) -> crate::error::Result<()> {
         match self {
