@@ -182,7 +182,7 @@ fn bad_input_exits_2_with_a_pointed_message() {
             vec!["subtraction", "0,2", "-n", "10"],
             "0 is not a subtraction",
         ),
-        (vec!["octal", "0.07", "-n", "99999999999"], "too large"),
+        (vec!["octal", "0.07", "-n", "9999999999999"], "too large"),
         (
             vec!["octal", "0.07", "-n", "10", "--json", "--out", "-"],
             "both write to stdout",

@@ -413,3 +413,109 @@ fn survey_workgroup_is_checked_and_reported() {
     assert_eq!(cpu_rows.lines().count(), 65);
     assert_eq!(rows(&["--backend", "gpu", "--workgroup", "32"]), cpu_rows);
 }
+
+/// G(n) of Dawson's Kayles (0.07) from its period, 34 from heap 53, and
+/// its first 200 values computed by the blocked twins.
+fn dawson() -> impl Fn(u64) -> u16 {
+    let code = grundy::game::Code::parse("0.07").unwrap();
+    let code = grundy::kernel::heap::HeapKernelCode::new(&code).unwrap();
+    let g = grundy::engine::cpu_blocked(&code, Vec::new(), 200, &|_| {}).unwrap();
+    move |n| match n {
+        0..53 => g[n as usize],
+        _ => g[(53 + (n - 53) % 34) as usize],
+    }
+}
+
+#[test]
+fn a_periodic_code_is_written_past_two_to_the_32() {
+    // 2^32 + 104 heaps through a pipe, one digit each, every one checked:
+    // the heaps past the computed ones come from the period as written.
+    let last = (1u64 << 32) + 103;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "octal",
+            "0.07",
+            "-n",
+            &last.to_string(),
+            "--format",
+            "digits",
+        ])
+        .args(["--out", "-", "-q"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let g = dawson();
+    let mut out = child.stdout.take().unwrap();
+    let (mut n, mut buf) = (0u64, vec![0u8; 1 << 20]);
+    loop {
+        use std::io::Read;
+        let got = out.read(&mut buf).unwrap();
+        if got == 0 {
+            break;
+        }
+        for &b in &buf[..got] {
+            if n <= last {
+                let digit = b"0123456789"[g(n) as usize];
+                assert_eq!(b, digit, "heap {n}");
+            } else {
+                assert_eq!(b, b'\n', "the line's end after heap {last}");
+            }
+            n += 1;
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(n, last + 2, "every heap and the newline");
+}
+
+#[test]
+fn a_filled_runs_summary_counts_every_heap_to_two_to_the_40() {
+    let last = (1u64 << 40) - 1;
+    let out = grundy(&["octal", "0.07", "-n", &last.to_string(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    assert_eq!(j["n"], last);
+    assert_eq!(
+        (j["period"].as_u64(), j["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+    let filled_from = j["filled_from"].as_u64().unwrap();
+    assert!(filled_from < 1 << 20, "filled from {filled_from}");
+    // The counts over every heap, from the period by residue: heaps 53..
+    // repeat every 68 heaps with their parities.
+    let g = dawson();
+    let count = |keep: &dyn Fn(u64, u16) -> bool| {
+        let below: u64 = (0..53).filter(|&n| keep(n, g(n))).count() as u64;
+        let (cycles, part) = ((last + 1 - 53) / 68, (last + 1 - 53) % 68);
+        let of = |k: u64| (53..53 + k).filter(|&n| keep(n, g(n))).count() as u64;
+        below + cycles * of(68) + of(part)
+    };
+    assert_eq!(j["p_positions"], count(&|_, v| v == 0));
+    // The rare split's own count, from its mask and position parity.
+    let label = j["rare_mask"].as_str().unwrap().to_string();
+    let (mask, t) = label.split_once('p').unwrap();
+    let (mask, t): (u32, u64) = (mask.parse().unwrap(), t.parse().unwrap());
+    let rare = |n: u64, v: u16| (v as u32 & mask).count_ones() as u64 % 2 == (n + t) % 2;
+    assert_eq!(j["rare_count"], count(&rare), "mask {label}");
+    let last_rare = (last - 68..=last).rev().find(|&n| rare(n, g(n)));
+    assert_eq!(j["last_rare"].as_u64(), last_rare);
+}
+
+#[test]
+fn heaps_past_what_an_engine_reaches_are_refused_naming_it() {
+    // 0.33 takes only: the brute force, whose kernels index heaps in u32.
+    let out = grundy(&["octal", "0.33", "-n", "3000000000", "--no-fill", "-q"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("brute force") && err.contains("2147483647"),
+        "{err}"
+    );
+    let out = grundy(&["octal", "0.07", "-n", "1099511627776", "-q"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("1099511627775"), "{err}");
+}

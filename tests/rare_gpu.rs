@@ -60,7 +60,7 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
         if words > MAX_WORDS {
             continue;
         }
-        let values: Vec<u32> = run.rare.iter().map(|&r| g[r as usize] as u32).collect();
+        let values: Vec<u32> = run.rare.iter().map(|&r| g[r] as u32).collect();
         let params = PassParams {
             s: s as u32,
             first: s as u32,
@@ -76,7 +76,7 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
             .rare
             .iter()
             .zip(&values)
-            .flat_map(|(&r, &v)| [r, v])
+            .flat_map(|(&r, &v)| [r as u32, v])
             .collect();
         let mut sets = vec![0u32; (e - s) * 2 * words as usize];
         let mut results = vec![0u32; (e - s) * 2];

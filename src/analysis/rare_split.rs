@@ -93,7 +93,26 @@ impl ValueHistogram {
         h
     }
 
-    fn merge(mut self, other: ValueHistogram) -> ValueHistogram {
+    /// The histogram of heaps `first..first + values.len()` (heap 0
+    /// counted when among them: `by_piece` leaves it out).
+    pub fn of_heaps<T: Copy + Into<u32>>(first: u64, values: &[T]) -> ValueHistogram {
+        let mut h = ValueHistogram::default();
+        for (n, &v) in (first..).zip(values) {
+            h.add(n, v.into());
+        }
+        h
+    }
+
+    /// Every count `k` times (`k` repeats of the same heaps' parities).
+    pub fn times(mut self, k: u64) -> ValueHistogram {
+        for count in self.even.iter_mut().chain(self.odd.iter_mut()) {
+            *count *= k;
+        }
+        self.total *= k;
+        self
+    }
+
+    pub fn merge(mut self, other: ValueHistogram) -> ValueHistogram {
         for (mine, theirs) in [(&mut self.even, other.even), (&mut self.odd, other.odd)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);
@@ -250,37 +269,66 @@ pub fn summarize_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
     piece: impl Fn(usize, usize) -> P + Sync,
     parity: Option<u32>,
 ) -> (RareSplit, RareSummary) {
+    let hist = ValueHistogram::by_piece(len, &piece);
+    let g0 = (len > 0).then(|| piece(0, 1).as_ref()[0].into());
+    summary_of(&hist, g0, parity, |split| {
+        last_rare_by_piece(len, &piece, split)
+    })
+}
+
+/// The summary of a table from its histogram of heaps 1.. (`hist`), its
+/// value at heap 0 (none: empty) and its last rare heap under a split.
+pub fn summary_of(
+    hist: &ValueHistogram,
+    g0: Option<u32>,
+    parity: Option<u32>,
+    last_rare: impl FnOnce(RareSplit) -> Option<u64>,
+) -> (RareSplit, RareSummary) {
     // The split is chosen on heaps 1.. (heap 0 has no options to split).
-    let (split, from_1) = ValueHistogram::by_piece(len, &piece).best_split(parity);
+    let (split, from_1) = hist.best_split(parity);
     // Heap 0 counts as the published tables count it: rare when its value
     // is (always, under a value-parity split).
-    let heap_0 = len > 0 && split.is_rare(0, piece(0, 1).as_ref()[0].into());
-    let count = from_1 + heap_0 as u64;
-    // The last rare heap of each piece.
-    let last_in = |k: usize| {
-        let first = k * PIECE;
-        let values = piece(first, len.min(first + PIECE));
-        let rare = |&(i, &v): &(usize, &T)| split.is_rare((first + i) as u64, v.into());
-        values
-            .as_ref()
-            .iter()
-            .enumerate()
-            .rev()
-            .find(rare)
-            .map(|(i, _)| (first + i) as u64)
-    };
-    let last_rare = (0..len.div_ceil(PIECE))
-        .into_par_iter()
-        .filter_map(last_in)
-        .max();
+    let heap_0 = g0.is_some_and(|v| split.is_rare(0, v));
     (
         split,
         RareSummary {
             rare_mask: split.label(),
-            rare_count: count,
-            last_rare,
+            rare_count: from_1 + heap_0 as u64,
+            last_rare: last_rare(split),
         },
     )
+}
+
+/// The last rare heap under `split` of a table of `len` values whose heaps
+/// a..b `piece` gives, a piece per thread.
+pub fn last_rare_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
+    len: usize,
+    piece: impl Fn(usize, usize) -> P + Sync,
+    split: RareSplit,
+) -> Option<u64> {
+    let last_in = |k: usize| {
+        let first = k * PIECE;
+        last_rare_in(
+            first as u64,
+            piece(first, len.min(first + PIECE)).as_ref(),
+            split,
+        )
+    };
+    (0..len.div_ceil(PIECE))
+        .into_par_iter()
+        .filter_map(last_in)
+        .max()
+}
+
+/// The last rare heap under `split` among heaps `first..` with `values`.
+pub fn last_rare_in<T: Copy + Into<u32>>(
+    first: u64,
+    values: &[T],
+    split: RareSplit,
+) -> Option<u64> {
+    let rare = |&(i, &v): &(usize, &T)| split.is_rare(first + i as u64, v.into());
+    let last = values.iter().enumerate().rev().find(rare);
+    last.map(|(i, _)| first + i as u64)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::analysis::period::{Period, PeriodRule};
 use crate::analysis::rare_split::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
+use crate::engine::filled::Filled;
 use crate::engine::heap_table::HeapTable;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn, checkpoint, memory};
@@ -127,8 +128,19 @@ const MAX_CHECKPOINT_EVERY: u64 = 365 * 24 * 3600;
 /// How the computing loop ended.
 struct Computed {
     period: Option<Period>,
-    /// The first heap whose value came from the certified period.
-    filled_from: Option<u64>,
+    /// The last heap, when the heaps past the computed ones come from the
+    /// certified period.
+    filled_to: Option<u64>,
+}
+
+impl Computed {
+    /// The sequence the run asked for: the computed heaps, then the filled ones.
+    fn sequence<'t>(&self, table: &'t HeapTable) -> Filled<'t> {
+        match (self.period, self.filled_to) {
+            (Some(p), Some(to)) => Filled::by_period(table, &p, to),
+            _ => Filled::computed(table),
+        }
+    }
 }
 
 /// Where the checkpoint file stands.
@@ -271,31 +283,33 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         saves.save(code, &run.table)?;
         computed
     };
-    if let Some(w) = writer {
+    let sequence = computed.sequence(&run.table);
+    if let Some(mut w) = writer {
+        sequence.append_to(&mut w)?;
         w.finish()?;
     }
     if let (Some(path), Format::Npy) = (&args.out, args.format) {
-        write_npy(path, &run.table)?;
+        write_npy(path, &sequence)?;
     }
-    write_side_outputs(args, &run.table, run.parity())?;
+    let (split, rare) = sequence.rare_summary(run.parity());
+    write_side_outputs(args, &sequence, split)?;
     if let Some(target) = &plot {
-        let (split, _) = run.table.rare_summary(run.parity());
-        plot_sequence(target, code, &run.table, split, computed.period)?;
+        plot_sequence(target, code, &sequence, split, computed.period)?;
     }
     let summary = summarise(
         code,
         set,
         args,
-        &run,
+        (&run, &sequence, rare),
         &backend,
-        &computed,
+        computed.period,
         resumed_heaps,
         &plan,
     );
     if args.json {
         print_json(&summary)?;
     } else if shows_text(false, quiet, args.out.as_deref()) {
-        print_summary(&summary, computed.period, &run.table);
+        print_summary(&summary, computed.period, &sequence);
     }
     Ok(())
 }
@@ -329,11 +343,40 @@ fn start_run<'a>(
         appendable,
     };
     let run = SequenceRun::new(code, args.algorithm, table)?;
-    memory::check_fits(
-        &format!("a table of {} values", plan.target + 1),
-        run.memory_needed(plan.target + 1),
-    )?;
+    if !may_fill(&run, plan) && !run.uses_rare_values() {
+        crate::engine::heap_run::check_heap_bound(plan.target)?;
+    }
+    check_memory(&run, plan, notice)?;
     Ok((run, resumed))
+}
+
+/// Whether a certified period may fill the heaps past a computed part.
+fn may_fill(run: &SequenceRun, plan: &Plan) -> bool {
+    plan.fill && PeriodRule::for_code(run.code()).theorem_applies
+}
+
+/// Refuses a run whose table cannot fit, before any work; where a certified
+/// period may fill the heaps past a computed part (which holds nothing),
+/// says so and goes on: each doubling of the computed part is checked
+/// before it starts.
+fn check_memory(run: &SequenceRun, plan: &Plan, notice: &mut dyn FnMut(&str)) -> Result<()> {
+    let values = plan.target + 1;
+    let what = format!("a table of {values} values");
+    let checked = memory::check_fits(&what, run.memory_needed(values));
+    match (checked, memory::room()) {
+        (Err(_), Some(room)) if may_fill(run, plan) => {
+            notice(&format!(
+                "{what} would need about {} of memory; {} {}: going on, since a certified \
+                 period fills heaps without holding them (each doubling of the computed heaps \
+                 is checked before it starts)",
+                memory::human(run.memory_needed(values)),
+                memory::human(room.bytes),
+                room.bound
+            ));
+            Ok(())
+        }
+        (checked, _) => checked,
+    }
 }
 
 /// What --resume gave the run.
@@ -362,7 +405,7 @@ fn compute(
     let stop =
         || interrupt::requested() || (checkpoints && last_save.get().elapsed() >= plan.every);
     let mut to = plan.target;
-    let mut filled_from = None;
+    let mut filled_to = None;
     let period = loop {
         // With fill on, stop at doublings to look for a certificate.
         let piece_to = if fill {
@@ -390,8 +433,7 @@ fn compute(
         }
         let period = run.table.period(&rule);
         if let Some(p) = period.filter(|p| fill && p.certified && piece_to < to) {
-            filled_from = Some(run.table.len() as u64);
-            run.table.extend_by_period(&p, to);
+            filled_to = Some(to);
             notice(&format!(
                 "{}: period {} from heap {} certified at heap {}; heaps {}..={to} filled from it \
                  (--no-fill computes them)",
@@ -418,10 +460,7 @@ fn compute(
         }
         to = to.saturating_mul(2).max(64).min(args.max_n);
     };
-    Ok(Computed {
-        period,
-        filled_from,
-    })
+    Ok(Computed { period, filled_to })
 }
 
 /// Extends the run to `piece_to` under a progress bar to `to`: whether it
@@ -451,33 +490,28 @@ fn extend_piece(
 }
 
 /// `--format npy`: uint8 values, or uint16 when one passes 255.
-fn write_npy(path: &Path, table: &HeapTable) -> Result<()> {
-    let wide = table.has_wide_values();
+fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
+    let wide = sequence.has_wide_values();
     export::write_to(path, |w| {
-        crate::export::npy::write(w, table.len(), wide, |a, b| table.values(a, b))
+        let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
+        crate::export::npy::write(w, sequence.len() as usize, wide, values)
     })
 }
 
-/// --rare-out and --p-out.
-fn write_side_outputs(args: &SequenceArgs, table: &HeapTable, parity: Option<u32>) -> Result<()> {
+/// --rare-out (the rare heaps under `split`, heap 0 included when rare) and
+/// --p-out.
+fn write_side_outputs(args: &SequenceArgs, sequence: &Filled, split: RareSplit) -> Result<()> {
     if let Some(path) = &args.rare_out {
-        let (split, _) = table.rare_summary(parity);
-        let rare_heaps = table.rare_positions(split);
         export::write_to(path, |w| {
             writeln!(w, "n,g")?;
-            for &h in &rare_heaps {
-                writeln!(w, "{h},{}", table.get(h as usize))?;
-            }
-            Ok(())
+            let rare = |n, v| split.is_rare(n, v);
+            sequence.for_each_where(rare, |n, v| writeln!(w, "{n},{v}"))
         })?;
     }
     if let Some(path) = &args.p_out {
         export::write_to(path, |w| {
             writeln!(w, "n")?;
-            for h in (0..table.len()).filter(|&h| table.get(h) == 0) {
-                writeln!(w, "{h}")?;
-            }
-            Ok(())
+            sequence.for_each_where(|_, v| v == 0, |n, _| writeln!(w, "{n}"))
         })?;
     }
     Ok(())
@@ -488,21 +522,19 @@ fn summarise(
     code: &Code,
     set: Option<Vec<u32>>,
     args: &SequenceArgs,
-    run: &SequenceRun,
+    (run, sequence, rare): (&SequenceRun, &Filled, RareSummary),
     backend: &LazyBackend,
-    computed: &Computed,
+    period: Option<Period>,
     resumed_heaps: u64,
     plan: &Plan,
 ) -> SequenceSummary {
     let rule = PeriodRule::for_code(code);
-    let period = computed.period;
-    let (_, rare) = run.table.rare_summary(run.parity());
     let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
     SequenceSummary {
         code: code.text.clone(),
         subtraction_set: set,
         min_diff: code.min_diff,
-        n: run.table.len() as u64 - 1,
+        n: sequence.len() - 1,
         ran: backend
             .opened()
             .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
@@ -510,13 +542,13 @@ fn summarise(
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
         simd: crate::engine::simd::chosen(),
-        stats: run.table.stats(),
+        stats: sequence.stats(),
         rare,
         period: period.map(|p| p.period),
         preperiod: period.map(|p| p.preperiod),
         certified: period.is_some_and(|p| p.certified),
         values_needed: period.map(|p| rule.values_needed(p.period, p.preperiod)),
-        filled_from: computed.filled_from,
+        filled_from: sequence.filled_from(),
         resumed_heaps,
         seconds: run.seconds,
         out: shown(&args.out),
@@ -527,7 +559,7 @@ fn summarise(
     }
 }
 
-fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &HeapTable) {
+fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
     let shown = g.len().min(100);
     let digits: String = (0..shown).map(|n| nim_digit(g.get(n))).collect();
     let more = if g.len() > shown { "…" } else { "" };
@@ -632,7 +664,7 @@ fn print_outputs(s: &SequenceSummary) {
 fn plot_sequence(
     target: &PlotTarget,
     code: &Code,
-    table: &HeapTable,
+    table: &Filled,
     split: RareSplit,
     period: Option<Period>,
 ) -> Result<()> {
@@ -645,8 +677,8 @@ fn plot_sequence(
     let rare = format!("rare values (mask {})", split.label());
     let chart = plot::sequence_chart(
         format!("{}: G(n) for n = 0..{n}", code.text),
-        table.len(),
-        &|h| table.get(h) as u32,
+        table.len() as usize,
+        &|h| table.get(h as u64) as u32,
         &class,
         ["common values", &rare, "P-positions"],
         period.map(|p| (p.period, p.preperiod, p.certified)),

@@ -92,11 +92,11 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
             )));
         }
     };
-    if args.heaps() > crate::engine::MAX_HEAP {
+    if args.heaps() > crate::engine::MAX_BRUTE_HEAP {
         return Err(Error::Input(format!(
             "-n {}: expected at most {}",
             args.heaps(),
-            crate::engine::MAX_HEAP
+            crate::engine::MAX_BRUTE_HEAP
         )));
     }
     for code in &codes {

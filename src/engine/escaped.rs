@@ -21,7 +21,7 @@ pub struct Escaped {
     /// min(G(n), escape) for every heap n.
     bytes: Vec<u8>,
     /// (n, G(n)) for every heap n whose byte is the escape, ascending.
-    large: Vec<(u32, u16)>,
+    large: Vec<(usize, u16)>,
     /// Bit b of word w: heaps 64·(64w + b) and the 63 after hold an escape.
     /// Atomic: the finisher sets bits in the word that the readers of the
     /// heaps below it read.
@@ -77,7 +77,7 @@ impl Escaped {
     }
 
     /// (n, G(n)) of the heaps whose byte is the escape, ascending.
-    pub fn large(&self) -> &[(u32, u16)] {
+    pub fn large(&self) -> &[(usize, u16)] {
         &self.large
     }
 
@@ -88,7 +88,7 @@ impl Escaped {
 
     /// Bytes the table takes.
     pub fn bytes_used(&self) -> u64 {
-        (self.bytes.len() + 6 * self.large.len() + 8 * self.marked.len()) as u64
+        (self.bytes.len() + 16 * self.large.len() + 8 * self.marked.len()) as u64
     }
 
     pub fn len(&self) -> usize {
@@ -110,14 +110,14 @@ impl Escaped {
 
     pub fn truncate(&mut self, len: usize) {
         self.bytes.truncate(len);
-        let keep = self.large.partition_point(|&(n, _)| (n as usize) < len);
+        let keep = self.large.partition_point(|&(n, _)| n < len);
         self.large.truncate(keep);
         self.marked.truncate(len.div_ceil(WORD_HEAPS));
         for word in &self.marked {
             word.store(0, Relaxed);
         }
         for &(n, _) in &self.large {
-            self.mark(n as usize);
+            self.mark(n);
         }
     }
 
@@ -169,7 +169,7 @@ impl std::fmt::Debug for Escaped {
 pub struct EscapedView<'a> {
     bytes: &'a [u8],
     first: usize,
-    large: &'a [(u32, u16)],
+    large: &'a [(usize, u16)],
     marked: &'a [AtomicU64],
     escape: u8,
 }
@@ -178,8 +178,8 @@ impl EscapedView<'_> {
     /// The value kept apart for heap n.
     #[cold]
     fn lookup(&self, n: usize) -> u32 {
-        let k = self.large.partition_point(|&(h, _)| (h as usize) < n);
-        debug_assert_eq!(self.large[k].0 as usize, n);
+        let k = self.large.partition_point(|&(h, _)| h < n);
+        debug_assert_eq!(self.large[k].0, n);
         self.large[k].1 as u32
     }
 
@@ -295,7 +295,7 @@ impl Store for Escaped {
             self.bytes.push(v as u8);
         } else {
             self.bytes.push(self.escape);
-            self.large.push((n as u32, v as u16));
+            self.large.push((n, v as u16));
             self.mark(n);
         }
         true

@@ -32,14 +32,24 @@ pub struct HeapRun {
     pub seconds: f64,
 }
 
-/// The largest heap a table may reach (u32 heap indices on the GPU).
-pub const MAX_HEAP: u64 = (1 << 31) - 1;
+/// The largest heap a sequence may reach: rare values (heap indices in
+/// `usize`) and a certified period's fill, which holds nothing past the
+/// heaps computed. The table in memory bounds a computed run first.
+pub const MAX_HEAP: u64 = (1 << 40) - 1;
 
-/// Refuses a table to heap `to` past `MAX_HEAP`.
+/// The largest heap the brute force reaches: the blocked kernels and their
+/// CPU twins index heaps in u32 (WGSL has no 64-bit integers), and the
+/// general engine shares their bound. A table that long by brute force
+/// would read 2^61 options.
+pub const MAX_BRUTE_HEAP: u64 = (1 << 31) - 1;
+
+/// Refuses a brute-force table to heap `to` past `MAX_BRUTE_HEAP`.
 pub fn check_heap_bound(to: u64) -> Result<()> {
-    if to > MAX_HEAP {
+    if to > MAX_BRUTE_HEAP {
         return Err(Error::Input(format!(
-            "-n {to} is too large; expected at most {MAX_HEAP}"
+            "-n {to}: the brute force (blocked kernels, general engine) reaches at most heap \
+             {MAX_BRUTE_HEAP}; past it only rare values (a code that splits heaps and stays \
+             sparse) or a certified period's fill go"
         )));
     }
     Ok(())

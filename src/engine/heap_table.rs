@@ -221,8 +221,8 @@ fn escaped_period(t: &Escaped, rule: &PeriodRule) -> Option<Period> {
     let holds = t
         .large()
         .iter()
-        .filter(|&&(n, _)| n as u64 >= found.preperiod && n as usize + p < t.len())
-        .all(|&(n, v)| t.get(n as usize + p) == v);
+        .filter(|&&(n, _)| n as u64 >= found.preperiod && n + p < t.len())
+        .all(|&(n, v)| t.get(n + p) == v);
     match holds {
         true => Some(found),
         false => find_period(&t.values(0, t.len()), rule),

@@ -5,6 +5,7 @@ pub mod arrows_memo;
 pub mod backend;
 pub mod checkpoint;
 pub mod escaped;
+pub mod filled;
 pub mod general;
 pub mod graph_batch;
 pub mod graph_dense;
@@ -29,5 +30,6 @@ pub mod wide_scan;
 
 pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};
 pub use heap_run::{
-    HeapEngine, HeapRun, MAX_HEAP, cpu_blocked, cpu_blocked_until, extend_heap_table,
+    HeapEngine, HeapRun, MAX_BRUTE_HEAP, MAX_HEAP, cpu_blocked, cpu_blocked_until,
+    extend_heap_table,
 };

@@ -86,7 +86,7 @@ pub enum Outcome {
 pub struct RareRun {
     pub split: RareSplit,
     /// Rare positions, ascending, and their values.
-    pub rare: Vec<u32>,
+    pub rare: Vec<usize>,
     rare_values: Vec<u32>,
     hist: ValueHistogram,
     /// Rare positions when the split was last chosen.
@@ -105,28 +105,28 @@ pub struct RareRun {
 #[derive(Default)]
 struct MarkList {
     /// The first heap every entry applies to.
-    from: u32,
-    near: Vec<(u32, u32)>,
-    far: Vec<(u32, u32)>,
+    from: usize,
+    near: Vec<(usize, u32)>,
+    far: Vec<(usize, u32)>,
 }
 
 /// Entries of a `MarkList` with d at least this are `far`.
-const FAR: u32 = 8;
+const FAR: usize = 8;
 
 impl MarkList {
     /// The marks of heap n (at least `from`) as bits, every value below 64.
-    fn bits<V: Values>(&self, g: V, n: u32) -> u64 {
+    fn bits<V: Values>(&self, g: V, n: usize) -> u64 {
         entry_bits(&self.near, g, n) | entry_bits(&self.far, g, n)
     }
 
     /// The far marks of heaps n..n + 8 (n at least `from`), when the table
     /// is one byte a value and the CPU marks eight heaps at once.
-    fn far_of_eight<V: Values>(&self, g: V, n: u32) -> Option<[u64; 8]> {
+    fn far_of_eight<V: Values>(&self, g: V, n: usize) -> Option<[u64; 8]> {
         let bytes = V::Unit::bytes(g.no_escapes()?)?;
-        crate::engine::wide_bits::eight_heaps(bytes, n as usize, &self.far)
+        crate::engine::wide_bits::eight_heaps(bytes, n, &self.far)
     }
 
-    fn new(code: &RareCode, rare: &[u32], values: &[u32]) -> MarkList {
+    fn new(code: &RareCode, rare: &[usize], values: &[u32]) -> MarkList {
         let mut list = MarkList::default();
         for &(j, d) in &code.takes {
             if d & 2 != 0 {
@@ -141,7 +141,7 @@ impl MarkList {
     }
 
     /// Adds rare position r (past every other) with value v.
-    fn push_rare(&mut self, code: &RareCode, r: u32, v: u32) {
+    fn push_rare(&mut self, code: &RareCode, r: usize, v: u32) {
         for &(j, diff) in &code.splits {
             // Every rare position has its partner past it, `diff` apart.
             self.from = self.from.max(j + 2 * r + diff + 2);
@@ -149,7 +149,7 @@ impl MarkList {
         }
     }
 
-    fn push(&mut self, d: u32, x: u32) {
+    fn push(&mut self, d: usize, x: u32) {
         match d < FAR {
             true => self.near.push((d, x)),
             false => self.far.push((d, x)),
@@ -159,8 +159,8 @@ impl MarkList {
 
 /// The bits `1 << ((x ^ G(n − d)) & 63)` of `entries`. Four registers take
 /// turns, so that no OR waits on the one before it.
-fn entry_bits<V: Values>(entries: &[(u32, u32)], g: V, n: u32) -> u64 {
-    let bit = |&(d, x): &(u32, u32)| 1u64 << ((x ^ g.at((n - d) as usize)) & 63);
+fn entry_bits<V: Values>(entries: &[(usize, u32)], g: V, n: usize) -> u64 {
+    let bit = |&(d, x): &(usize, u32)| 1u64 << ((x ^ g.at(n - d)) & 63);
     let fours = entries.chunks_exact(4);
     let rest = fours.remainder().iter().fold(0, |bits, e| bits | bit(e));
     let mut four = [0u64; 4];
@@ -189,11 +189,11 @@ impl FarMarks {
         {
             return bits[n - self.first];
         }
-        self.bits = list.far_of_eight(g, n as u32);
+        self.bits = list.far_of_eight(g, n);
         (self.first, self.entries) = (n, list.far.len());
         match self.bits {
             Some(bits) => bits[0],
-            None => entry_bits(&list.far, g, n as u32),
+            None => entry_bits(&list.far, g, n),
         }
     }
 }
@@ -201,7 +201,7 @@ impl FarMarks {
 /// What the block pass reads of a run: the rare positions (all below the
 /// heaps it knows) and their values, the split, the largest value.
 struct PassView<'a> {
-    rare: &'a [u32],
+    rare: &'a [usize],
     values: &'a [u32],
     split: RareSplit,
     max_value: u32,
@@ -254,9 +254,9 @@ impl RareRun {
     fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
         self.rare = rare_positions_by(g.len(), |n| g.at(n), self.split)
             .into_iter()
-            .map(|n| n as u32)
+            .map(|n| n as usize)
             .collect();
-        self.rare_values = self.rare.iter().map(|&r| g.at(r as usize)).collect();
+        self.rare_values = self.rare.iter().map(|&r| g.at(r)).collect();
         self.rare_at_choice = self.rare.len();
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
@@ -502,7 +502,7 @@ fn block_pass<V: Values>(
     let split = (run.split.mask, run.split.parity.map_or(0, |t| t + 1));
     let launched = pending
         .take()
-        .filter(|p| (p.first, p.first + p.count) == (s as u32, e as u32))
+        .filter(|p| (p.first as usize, (p.first + p.count) as usize) == (s, e))
         .filter(|p| (p.mask, p.parity) == split);
     let words = words_for(run.max_value);
     run.counts.gpu_pipelined += launched.is_some() as u64 * (e - s) as u64;
@@ -593,7 +593,7 @@ fn finish_block<S: Store>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     for n in ahead.first..e {
-        ahead.wait_for(n, code, view, g.view().range(0, ahead.below as usize));
+        ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
         let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
@@ -614,9 +614,9 @@ fn finish_block<S: Store>(
         run.hist.add(n as u64, v);
         run.max_value = run.max_value.max(v);
         if run.split.is_rare(n as u64, v) {
-            run.rare.push(n as u32);
+            run.rare.push(n);
             run.rare_values.push(v);
-            run.marks_past_rare.push_rare(code, n as u32, v);
+            run.marks_past_rare.push_rare(code, n, v);
         }
     }
     if let Some(middle) = &ahead.middle {
@@ -626,7 +626,7 @@ fn finish_block<S: Store>(
 }
 
 /// Split pairs per breaking digit the middle pass reads for each heap.
-const MIDDLE_PAIRS: u32 = 32;
+const MIDDLE_PAIRS: usize = 32;
 
 /// For each heap of a block, the values of its split pairs nearest the
 /// middle (a near m/2: both parts far below the heap, known long before
@@ -657,9 +657,9 @@ impl MiddleHits {
         let mut sets = vec![0u64; heaps.len() * words];
         // Each digit's pairs: parts a ascending beside parts m − a descending.
         let runs = |n: usize| {
-            middle_pairs(code, n as u32, known as u32).map(|(a, b)| {
-                let low = table.range(a.start as usize - start, a.end as usize - start);
-                let high = table.range(b.start as usize - start, b.end as usize - start);
+            middle_pairs(code, n, known).map(|(a, b)| {
+                let low = table.range(a.start - start, a.end - start);
+                let high = table.range(b.start - start, b.end - start);
                 (low, high)
             })
         };
@@ -732,9 +732,9 @@ fn pair_bits<T: Value>(low: &[T], high: &[T]) -> u64 {
 /// `b` (ascending; pair k is a[k] with b[len - 1 - k]).
 fn middle_pairs(
     code: &RareCode,
-    n: u32,
-    known: u32,
-) -> impl Iterator<Item = (std::ops::Range<u32>, std::ops::Range<u32>)> + '_ {
+    n: usize,
+    known: usize,
+) -> impl Iterator<Item = (std::ops::Range<usize>, std::ops::Range<usize>)> + '_ {
     code.splits.iter().filter_map(move |&(j, diff)| {
         let m = n.checked_sub(j)?;
         let (lo, hi) = Pairs::BothBelow(known).range(m, diff)?;
@@ -755,14 +755,14 @@ struct MiddleWindow<S> {
 
 impl<S: Store> MiddleWindow<S> {
     fn copy(code: &RareCode, g: &S, known: usize, first: usize, end: usize, max: u32) -> Self {
-        let (mut lo, mut hi) = (known as u32, 0);
+        let (mut lo, mut hi) = (known, 0);
         for n in first..end {
-            for (a, b) in middle_pairs(code, n as u32, known as u32) {
+            for (a, b) in middle_pairs(code, n, known) {
                 lo = lo.min(a.start);
                 hi = hi.max(b.end);
             }
         }
-        let (start, stop) = (lo as usize, (hi as usize).max(lo as usize));
+        let (start, stop) = (lo, hi.max(lo));
         MiddleWindow {
             start,
             values: g.copy_range(start, stop),
@@ -790,10 +790,10 @@ impl<S: Store> MiddleWindow<S> {
 fn mark_rare_pairs<V: Values>(
     mark: &mut impl FnMut(u32),
     g: V,
-    rare: &[u32],
+    rare: &[usize],
     values: &[u32],
-    m: u32,
-    diff: u32,
+    m: usize,
+    diff: usize,
 ) {
     // Most heaps lie past every rare position.
     let end = match rare.last() {
@@ -803,7 +803,7 @@ fn mark_rare_pairs<V: Values>(
     for (&r, &gr) in rare[..end].iter().zip(&values[..end]) {
         let b = m - r;
         if diff == 0 || r.abs_diff(b) >= diff {
-            mark(gr ^ g.at(b as usize));
+            mark(gr ^ g.at(b));
         }
     }
 }
@@ -855,7 +855,7 @@ struct BlockAhead {
     first: usize,
     end: usize,
     /// Heaps the pass knew (the block's first heap, or 0 without a pass).
-    below: u32,
+    below: usize,
     words: usize,
     /// The pass, `PASS_CHUNK` heaps a task, each set once its task has run
     /// (none without a pass).
@@ -878,7 +878,7 @@ impl BlockAhead {
     fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockAhead {
         BlockAhead {
             end: e,
-            below: below as u32,
+            below,
             words: words_for(max),
             tasks: (0..(e - first).div_ceil(PASS_CHUNK))
                 .map(|_| OnceLock::new())
@@ -911,7 +911,7 @@ impl BlockAhead {
         };
         let n0 = self.first + k * PASS_CHUNK;
         let n1 = self.end.min(n0 + PASS_CHUNK);
-        let out = TaskOut::run(code, run, g, (n0 as u32, n1 as u32), self.words);
+        let out = TaskOut::run(code, run, g, (n0, n1), self.words);
         // Only the claimer sets its slot.
         let _ = slot.set(out);
         self.nanos
@@ -984,7 +984,7 @@ impl BlockAhead {
         let tasks: Vec<_> = tasks.collect();
         BlockAhead {
             end: (params.first + params.count) as usize,
-            below: params.s,
+            below: params.s as usize,
             words,
             claimed: AtomicUsize::new(tasks.len()),
             tasks,
@@ -1063,7 +1063,7 @@ impl TaskOut {
         code: &RareCode,
         run: &PassView,
         g: V,
-        (n0, n1): (u32, u32),
+        (n0, n1): (usize, usize),
         words: usize,
     ) -> TaskOut {
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
@@ -1076,14 +1076,14 @@ impl TaskOut {
         for group in columns.chunks_exact_mut(64) {
             transpose64(group.try_into().unwrap());
         }
-        let heaps = (n1 - n0) as usize;
+        let heaps = n1 - n0;
         let mut sets = vec![0u64; heaps * 2 * words];
         let mut candidates = vec![0u32; heaps];
         let mut pairs = 0;
         let each = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
         for (i, (set, candidate)) in each.enumerate() {
             let marks = columns.iter().skip(i).step_by(64).copied();
-            let (c, read) = pass_heap(code, run, g, n0 + i as u32, marks, set);
+            let (c, read) = pass_heap(code, run, g, n0 + i, marks, set);
             *candidate = c;
             pairs += read;
         }
@@ -1111,10 +1111,10 @@ fn rare_pair_marks<V: Values>(
     code: &RareCode,
     run: &PassView,
     g: V,
-    (n0, n1): (u32, u32),
+    (n0, n1): (usize, usize),
     columns: &mut [u64],
 ) -> u64 {
-    let s = g.len() as u32;
+    let s = g.len();
     let span = columns.len() / 4;
     let (c0, rest) = columns.split_at_mut(span);
     let (c1, rest) = rest.split_at_mut(span);
@@ -1137,7 +1137,7 @@ fn rare_pair_marks<V: Values>(
                 if from >= to {
                     continue;
                 }
-                let partners = g.range((from - j - r) as usize, (to - j - r) as usize);
+                let partners = g.range(from - j - r, to - j - r);
                 let heap_bit = 1u64 << (from - n0);
                 let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
                 match partners.exact() {
@@ -1189,17 +1189,17 @@ fn pass_heap<V: Values>(
     code: &RareCode,
     run: &PassView,
     g: V,
-    n: u32,
+    n: usize,
     marks: impl Iterator<Item = u64>,
     set: &mut [u64],
 ) -> (u32, u64) {
-    let s = g.len() as u32;
+    let s = g.len();
     let (bits, missing) = set.split_at_mut(set.len() / 2);
     for &(j, d) in &code.takes {
         if j == n && d & 1 != 0 {
             set_bit(bits, 0);
         } else if j < n && n - j < s && d & 2 != 0 {
-            set_bit(bits, g.at((n - j) as usize));
+            set_bit(bits, g.at(n - j));
         }
     }
     for (word, mark) in bits.iter_mut().zip(marks) {
@@ -1234,12 +1234,11 @@ fn settle_small<V: Values>(
     n: usize,
 ) -> Option<(u32, bool)> {
     let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
-    let n32 = n as u32;
-    if run.max_value >= 64 || n32 < list.from {
+    if run.max_value >= 64 || n < list.from {
         return None;
     }
-    let near = entry_bits(&list.near, g, n32);
-    let marks = near | far.of(list, g, n) | equal_split_bits(code, n32);
+    let near = entry_bits(&list.near, g, n);
+    let marks = near | far.of(list, g, n) | equal_split_bits(code, n);
     let free = !marks & common_word(run.split.mask, run.split.flip(n as u64), 0);
     let c = (free != 0).then(|| free.trailing_zeros())?;
     // Unmarked values below c are rare: each needs a split pair.
@@ -1261,22 +1260,21 @@ fn finish_heap<V: Values>(
     wanted: &mut Vec<u64>,
 ) -> u32 {
     let s = ahead.below;
-    let n32 = n as u32;
     bits.resize(words_for(run.max_value), 0);
 
     if run.max_value < 64 {
         // Every option is below 64: the marks go to one register (bit
         // updates of one word in memory would wait on each other).
         let list = &run.marks_past_rare;
-        bits[0] |= if s == 0 && n32 >= list.from {
-            list.bits(g, n32) | equal_split_bits(code, n32)
+        bits[0] |= if s == 0 && n >= list.from {
+            list.bits(g, n) | equal_split_bits(code, n)
         } else {
             let mut low = 0u64;
-            mark_in_block(code, run, g, s, n32, &mut |v| low |= 1 << (v & 63));
+            mark_in_block(code, run, g, s, n, &mut |v| low |= 1 << (v & 63));
             low
         };
     } else {
-        mark_in_block(code, run, g, s, n32, &mut |v| set_bit(bits, v));
+        mark_in_block(code, run, g, s, n, &mut |v| set_bit(bits, v));
     }
 
     // c: the smallest unmarked common value. Every common option is marked.
@@ -1321,7 +1319,7 @@ fn finish_heap<V: Values>(
         Pairs::All
     };
     let need = wanted.iter().map(|w| w.count_ones()).sum();
-    if scan_pairs(code, g, n32, wanted, need, pairs).0 {
+    if scan_pairs(code, g, n, wanted, need, pairs).0 {
         return c;
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
@@ -1338,13 +1336,13 @@ fn mark_in_block<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    s: u32,
-    n: u32,
+    s: usize,
+    n: usize,
     mark: &mut impl FnMut(u32),
 ) {
     for &(j, d) in &code.takes {
         if j < n && n - j >= s && d & 2 != 0 {
-            mark(g.at((n - j) as usize));
+            mark(g.at(n - j));
         } else if j == n && d & 1 != 0 && s == 0 {
             // Take the whole heap (the pass marks it in its own blocks).
             mark(0);
@@ -1370,8 +1368,8 @@ fn mark_in_block<V: Values>(
 }
 
 /// Bit 0 when a move splits heap n into two equal heaps (value 0).
-fn equal_split_bits(code: &RareCode, n: u32) -> u64 {
-    let equal = |&j: &u32| n >= j + 2 && (n - j) & 1 == 0;
+fn equal_split_bits(code: &RareCode, n: usize) -> u64 {
+    let equal = |&j: &usize| n >= j + 2 && (n - j) & 1 == 0;
     code.equal_splits.iter().any(equal) as u64
 }
 
@@ -1416,7 +1414,7 @@ fn first_set(bits: &[u64]) -> u32 {
 
 /// Pairs of one breaking digit scanned before the next digit's, so that
 /// every digit's scan advances through the small parts a together.
-const SCAN_CHUNK: u32 = 512;
+const SCAN_CHUNK: usize = 512;
 
 /// Which split pairs (a, m − a) of a heap a scan looks at, given the first
 /// heap `s` of the block being computed.
@@ -1424,15 +1422,15 @@ const SCAN_CHUNK: u32 = 512;
 enum Pairs {
     All,
     /// Both parts below s (known before the block starts).
-    BothBelow(u32),
+    BothBelow(usize),
     /// A part at s or above (known only heap by heap).
-    PartInBlock(u32),
+    PartInBlock(usize),
 }
 
 impl Pairs {
     /// The range of a, the smaller part, for m = n − j and parts at least
     /// `diff` apart.
-    fn range(self, m: u32, diff: u32) -> Option<(u32, u32)> {
+    fn range(self, m: usize, diff: usize) -> Option<(usize, usize)> {
         if m < 2 + diff {
             return None;
         }
@@ -1489,7 +1487,7 @@ thread_local! {
 fn scan_pairs<V: Values>(
     code: &RareCode,
     g: V,
-    n: u32,
+    n: usize,
     wanted: &mut [u64],
     need: u32,
     pairs: Pairs,
@@ -1511,17 +1509,17 @@ fn scan_pairs<V: Values>(
 fn scan_with<V: Values>(
     code: &RareCode,
     g: V,
-    n: u32,
+    n: usize,
     wanted: &mut Wanted,
     read: &mut u64,
     pairs: Pairs,
 ) -> bool {
-    let range = |j: u32, diff: u32| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
+    let range = |j: usize, diff: usize| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
     let (a_min, a_max) = code
         .splits
         .iter()
         .filter_map(|&(j, diff)| range(j, diff))
-        .fold((u32::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
+        .fold((usize::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
     let mut a = a_min;
     while a <= a_max {
         let a_end = (a + SCAN_CHUNK - 1).min(a_max);
@@ -1534,8 +1532,7 @@ fn scan_with<V: Values>(
                 continue;
             }
             *read += (x1 - x0 + 1) as u64;
-            let m = (n - j) as usize;
-            let (x0, x1) = (x0 as usize, x1 as usize);
+            let m = n - j;
             if scan_run(wanted, g.range(x0, x1 + 1), g.range(m - x1, m - x0 + 1)) {
                 return true;
             }

@@ -93,6 +93,12 @@ impl<'a> SequenceRun<'a> {
         self.rare.as_ref().map(|run| run.counts)
     }
 
+    /// Whether the rare-value algorithm may compute the table (`auto` may
+    /// still leave it for the brute force if the table turns out dense).
+    pub fn uses_rare_values(&self) -> bool {
+        self.rare_code.is_some() && !self.dense
+    }
+
     /// The position parity the code allows (for the rare statistics).
     pub fn parity(&self) -> Option<u32> {
         rare_values::rare_parity(self.code)
@@ -134,7 +140,15 @@ impl<'a> SequenceRun<'a> {
         progress: &dyn Fn(u64),
         stop: &dyn Fn() -> bool,
     ) -> Result<bool> {
-        super::heap_run::check_heap_bound(to)?;
+        let use_rare = self.uses_rare_values();
+        if !use_rare {
+            super::heap_run::check_heap_bound(to)?;
+        } else if to > super::MAX_HEAP {
+            return Err(Error::Input(format!(
+                "-n {to} is too large; expected at most {}",
+                super::MAX_HEAP
+            )));
+        }
         memory::check_fits(
             &format!("a table of {} values", to + 1),
             self.memory_needed(to + 1),
@@ -144,7 +158,6 @@ impl<'a> SequenceRun<'a> {
             return Ok(true);
         }
         let start = Instant::now();
-        let use_rare = self.rare_code.is_some() && !self.dense;
         let mut done = if use_rare {
             let gpu = match backend.opened() {
                 Some(Backend::Gpu(runner)) => Some(&**runner),

@@ -20,7 +20,7 @@ pub fn pair_bits(low: &[u8], high: &[u8]) -> Option<u64> {
 /// For the eight heaps n..n + 8: the bits `1 << ((x ^ g[n + k − d]) & 63)`
 /// of every entry (d, x), where every d is at least 8 (so every value read
 /// lies below n); `None` when this CPU has no AVX-512.
-pub fn eight_heaps(g: &[u8], n: usize, entries: &[(u32, u32)]) -> Option<[u64; 8]> {
+pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> Option<[u64; 8]> {
     #[cfg(target_arch = "x86_64")]
     if avx512::has() {
         // SAFETY: the CPU has the features, checked just above.
@@ -80,11 +80,11 @@ mod avx512 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub fn eight_heaps(g: &[u8], n: usize, entries: &[(u32, u32)]) -> [u64; 8] {
+    pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> [u64; 8] {
         let mut acc = _mm512_setzero_si512();
         let low6 = _mm512_set1_epi64(63);
         for &(d, x) in entries {
-            let eight: &[u8; 8] = g[n - d as usize..n - d as usize + 8].try_into().unwrap();
+            let eight: &[u8; 8] = g[n - d..n - d + 8].try_into().unwrap();
             // SAFETY: reads the 8 bytes of `eight`.
             let bytes = unsafe { _mm_loadl_epi64(eight.as_ptr().cast()) };
             let values = _mm512_xor_si512(_mm512_cvtepu8_epi64(bytes), _mm512_set1_epi64(x as i64));
@@ -133,16 +133,16 @@ mod tests {
         let g: Vec<u8> = (0..400).map(|_| (next() % 200) as u8).collect();
         for case in 0..200 {
             let n = 200 + (next() % 180) as usize;
-            let entries: Vec<(u32, u32)> = (0..next() % 60)
-                .map(|_| (8 + (next() % 150) as u32, (next() % 64) as u32))
+            let entries: Vec<(usize, u32)> = (0..next() % 60)
+                .map(|_| (8 + (next() % 150) as usize, (next() % 64) as u32))
                 .collect();
             let Some(bits) = eight_heaps(&g, n, &entries) else {
                 return;
             };
             for (k, &heap) in bits.iter().enumerate() {
-                let plain = entries.iter().fold(0u64, |b, &(d, x)| {
-                    b | 1 << ((x ^ g[n + k - d as usize] as u32) & 63)
-                });
+                let plain = entries
+                    .iter()
+                    .fold(0u64, |b, &(d, x)| b | 1 << ((x ^ g[n + k - d] as u32) & 63));
                 assert_eq!(heap, plain, "case {case}, heap n + {k}");
             }
         }

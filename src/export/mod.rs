@@ -241,6 +241,15 @@ pub fn nim_digit(v: u16) -> String {
     }
 }
 
+/// `nim_digit(v)`'s bytes appended to `bytes`.
+fn push_nim_digit(bytes: &mut Vec<u8>, v: u16) {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    match DIGITS.get(v as usize) {
+        Some(&d) => bytes.push(d),
+        None => bytes.extend_from_slice(nim_digit(v).as_bytes()),
+    }
+}
+
 /// Values per write of a raw table.
 const RAW_PIECE: usize = 1 << 15;
 
@@ -253,12 +262,18 @@ fn write_heap_rows<T: Copy + Into<u32>>(
     from: usize,
 ) -> io::Result<()> {
     let skip = from - first;
-    if format == Format::Raw {
-        // A buffer of values at a time: one write call each, not two bytes.
+    if matches!(format, Format::Raw | Format::Digits) {
+        // A buffer of values at a time: one write call each, not a value's.
         let mut bytes = Vec::with_capacity(2 * RAW_PIECE);
         for piece in g.get(skip..).unwrap_or(&[]).chunks(RAW_PIECE) {
             bytes.clear();
-            bytes.extend(piece.iter().flat_map(|&v| (v.into() as u16).to_le_bytes()));
+            for &v in piece {
+                let v = v.into() as u16;
+                match format {
+                    Format::Raw => bytes.extend(v.to_le_bytes()),
+                    _ => push_nim_digit(&mut bytes, v),
+                }
+            }
             out.write_all(&bytes)?;
         }
         return Ok(());
@@ -279,8 +294,7 @@ fn write_heap_rows<T: Copy + Into<u32>>(
                 let _ = writeln!(line, "{n} {v}");
                 out.write_all(line.as_bytes())?;
             }
-            Format::Digits => out.write_all(nim_digit(v as u16).as_bytes())?,
-            Format::Raw => {} // written above, a piece at a time
+            Format::Digits | Format::Raw => {} // written above, a piece at a time
             Format::Npy => {} // written whole at the end (`npy`): its dtype needs the largest value
             Format::Latex => out.write_all(latex::sequence_cell(n, v).as_bytes())?,
             Format::Cgsuite => {
@@ -482,5 +496,30 @@ impl Sink {
             Sink::File(f) => f,
             Sink::Stdout(w) => w,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_past_two_to_the_32_carry_their_heap_numbers() {
+        let first = 5_000_000_000usize;
+        let mut out = Vec::new();
+        write_heap_rows(&mut out, (first, &[1u16, 2, 3]), Format::Csv, first + 1).unwrap();
+        assert_eq!(out, b"5000000001,2\n5000000002,3\n");
+        out.clear();
+        write_heap_rows(&mut out, (first, &[7u16, 40]), Format::Bfile, first).unwrap();
+        assert_eq!(out, b"5000000000 7\n5000000001 40\n");
+    }
+
+    #[test]
+    fn digits_are_written_as_nim_digit_spells_them() {
+        let values: Vec<u16> = (0..300).collect();
+        let mut out = Vec::new();
+        write_heap_rows(&mut out, (0, &values), Format::Digits, 0).unwrap();
+        let spelled: String = values.iter().map(|&v| nim_digit(v)).collect();
+        assert_eq!(String::from_utf8(out).unwrap(), spelled);
     }
 }

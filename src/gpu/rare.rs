@@ -91,9 +91,11 @@ impl<'a> GpuPass<'a> {
     /// · 64`: the bitsets fit the shader's, and on a software adapter the
     /// loops fit its budget (llvmpipe ends an invocation's loops after 65535
     /// iterations in all).
+    /// The shader's heap indices are u32: heaps past `u32::MAX` run their
+    /// pass on the CPU.
     pub fn takes(&self, words64: usize, e: usize, splits: usize, rare: usize) -> bool {
         let words = 2 * words64 as u64;
-        if words > MAX_WORDS as u64 {
+        if words > MAX_WORDS as u64 || u32::try_from(e).is_err() {
             return false;
         }
         let Some(budget) = super::heap::loop_budget(self.runner) else {
@@ -109,7 +111,7 @@ impl<'a> GpuPass<'a> {
     }
 
     /// Appends the values of `g` and the rare positions not yet on the card.
-    fn upload(&mut self, g: &Table, rare: &[u32], values: &[u32]) {
+    fn upload(&mut self, g: &Table, rare: &[usize], values: &[u32]) {
         // Whole words: from the word holding the first value not sent (a
         // shorter table than the card's is a new one).
         if g.len < self.table_known {
@@ -136,7 +138,7 @@ impl<'a> GpuPass<'a> {
         let pairs: Vec<u32> = rare[self.rare_known..]
             .iter()
             .zip(&values[self.rare_known..])
-            .flat_map(|(&r, &v)| [r, v])
+            .flat_map(|(&r, &v)| [r as u32, v])
             .collect();
         self.runner.write(
             &self.rare,
@@ -153,7 +155,7 @@ impl<'a> GpuPass<'a> {
         &mut self,
         params: PassParams,
         g: &Table,
-        rare: &[u32],
+        rare: &[usize],
         values: &[u32],
     ) -> Result<PassOutput> {
         let launched = self.launch(params, g, rare, values);
@@ -166,7 +168,7 @@ impl<'a> GpuPass<'a> {
         &mut self,
         mut params: PassParams,
         g: &Table,
-        rare: &[u32],
+        rare: &[usize],
         values: &[u32],
     ) -> PassParams {
         if self.split != (params.mask, params.parity) {

@@ -63,11 +63,12 @@ pub fn rare_parity(code: &Code) -> Option<u32> {
 #[derive(Clone, Debug)]
 pub struct RareCode {
     /// (j, digit bits 0..1): take j, leave nothing (bit 0) or one heap (bit 1).
-    pub takes: Vec<(u32, u32)>,
+    /// Heap offsets are `usize`, as the heaps they are taken from.
+    pub takes: Vec<(usize, u32)>,
     /// (j, d): take j and split the rest into two heaps differing by at least d.
-    pub splits: Vec<(u32, u32)>,
+    pub splits: Vec<(usize, usize)>,
     /// j: take j and split the rest into two equal heaps (value 0).
-    pub equal_splits: Vec<u32>,
+    pub equal_splits: Vec<usize>,
     /// Some(t) when every breaking digit sits at an index ≡ t (mod 2).
     pub parity: Option<u32>,
 }
@@ -77,8 +78,11 @@ impl RareCode {
     /// then (j, d) per take and (j, diff) per split.
     pub fn pass_words(&self) -> Vec<u32> {
         let mut words = vec![self.takes.len() as u32, self.splits.len() as u32];
-        for &(j, d) in self.takes.iter().chain(&self.splits) {
-            words.extend([j, d]);
+        for &(j, d) in &self.takes {
+            words.extend([j as u32, d]);
+        }
+        for &(j, diff) in &self.splits {
+            words.extend([j as u32, diff as u32]);
         }
         words
     }
@@ -98,18 +102,20 @@ impl RareCode {
         let mut equal_splits = Vec::new();
         for j in 0..=k.take_jmax.max(k.split_jmax) {
             let d = k.digit(j);
+            let at = j as usize;
             if j >= 1 && d & 3 != 0 {
-                takes.push((j, d & 3));
+                takes.push((at, d & 3));
             }
             if d & 4 != 0 {
                 let modifier = (d >> 8) & 3;
                 if modifier == crate::kernel::heap::MOD_ALL_EQUAL {
                     if k.min_diff == 0 {
-                        equal_splits.push(j);
+                        equal_splits.push(at);
                     }
                 } else {
                     let plain = modifier == crate::kernel::heap::MOD_PLAIN;
-                    splits.push((j, if plain { k.min_diff } else { k.min_diff.max(1) }));
+                    let diff = if plain { k.min_diff } else { k.min_diff.max(1) };
+                    splits.push((at, diff as usize));
                 }
             }
         }
@@ -120,7 +126,7 @@ impl RareCode {
             ));
         }
         let t = splits[0].0 & 1;
-        let parity = splits.iter().all(|&(j, _)| j & 1 == t).then_some(t);
+        let parity = splits.iter().all(|&(j, _)| j & 1 == t).then_some(t as u32);
         Ok(RareCode {
             takes,
             splits,
