@@ -611,6 +611,9 @@ pub struct SequenceArgs {
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub plot_style: PlotStyle,
+    /// Memory the run may use, e.g. 8G or 512M (default: what the machine or its memory cgroup has free, less an eighth). A table that does not fit is kept in a memory-mapped file beside --checkpoint (else --out, else here).
+    #[arg(long, value_name = "SIZE", value_parser = crate::engine::memory::parse_size)]
+    pub memory: Option<u64>,
 }
 
 impl SequenceArgs {

@@ -272,6 +272,21 @@ fn out_of_memory(size: usize) -> ! {
     end_now(1)
 }
 
+/// Ends the process when a table kept in a file in `folder` cannot grow
+/// (its disk is full): one line on stderr, status 1, partial files removed.
+#[cold]
+pub fn out_of_disk(folder: &Path) -> ! {
+    remove_partials();
+    let note = EXIT_NOTE.try_lock().ok().and_then(|n| n.clone());
+    eprintln!(
+        "error: the table's file in {} could not grow (is its disk full?){}. Free room there, \
+         or run with a larger --memory.",
+        folder.display(),
+        note.map_or(String::new(), |n| format!("; {n}"))
+    );
+    end_now(1)
+}
+
 /// Ends the process without running anything more (no destructors, no
 /// allocation).
 fn end_now(status: i32) -> ! {

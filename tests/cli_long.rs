@@ -519,3 +519,63 @@ fn heaps_past_what_an_engine_reaches_are_refused_naming_it() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("1099511627775"), "{err}");
 }
+
+#[test]
+fn a_table_kept_in_a_file_is_the_table_kept_in_memory() {
+    // Tables of one byte a value (.1777, .16, Grundy's game this far), and
+    // Officers', whose values pass 255 at heap 1,274,955: its table widens
+    // in the file.
+    let dir = tmp("paged");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (code, n) in [
+        ("0.6", "1500000"),
+        ("4!.0", "2000000"),
+        (".1777", "400000"),
+        ("0.16", "1000000"),
+    ] {
+        let raw = |name: &str, extra: &[&str]| {
+            let out = dir.join(name);
+            let mut args = vec!["octal", code, "-n", n, "--backend", "cpu"];
+            args.extend(["--format", "raw", "--out", s(&out)]);
+            args.extend(extra);
+            let run = grundy(&args);
+            let said = String::from_utf8_lossy(&run.stderr).to_string();
+            assert!(run.status.success(), "{code} {extra:?}: {said}");
+            (std::fs::read(&out).unwrap(), said)
+        };
+        let (whole, said) = raw("whole.raw", &[]);
+        assert!(!said.contains("go to a file"), "{said}");
+        let (paged, said) = raw("paged.raw", &["--memory", "1M"]);
+        assert!(
+            said.contains("its values go to a file in"),
+            "{code}: {said}"
+        );
+        assert!(whole == paged, "{code}: the tables differ");
+        // A checkpoint of half the heaps, resumed with the table in a file.
+        let ck = dir.join(format!("{code}.ck"));
+        let half = (n.parse::<u64>().unwrap() / 2).to_string();
+        let first = grundy(&[
+            "octal",
+            code,
+            "-n",
+            &half,
+            "--backend",
+            "cpu",
+            "--checkpoint",
+            s(&ck),
+            "-q",
+        ]);
+        assert!(first.status.success());
+        let resume = ["--resume", s(&ck), "--memory", "1M"];
+        let (resumed, _) = raw("resumed.raw", &resume);
+        assert!(whole == resumed, "{code}: the resumed table differs");
+    }
+    // Nothing of the tables' files is left beside the outputs.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|name| name.starts_with(".grundy-table"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

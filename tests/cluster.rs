@@ -327,37 +327,90 @@ fn memory_cgroup(bytes: u64) -> Option<PathBuf> {
     Some(group)
 }
 
+/// Runs grundy with `args` inside the memory cgroup `group`; the group
+/// is removed after. `None` when the child could not join it.
+fn in_cgroup(group: &Path, args: &[&str]) -> Option<Output> {
+    use std::os::unix::process::CommandExt;
+    let procs = group.join("cgroup.procs");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args(args);
+    // SAFETY: one write of this child's pid, between fork and exec.
+    unsafe {
+        command.pre_exec(move || std::fs::write(&procs, std::process::id().to_string()));
+    }
+    let out = command.output();
+    let _ = std::fs::remove_dir(group);
+    match out {
+        Ok(out) => Some(out),
+        Err(e) => {
+            eprintln!("SKIPPED the cgroup part: the child could not join it ({e})");
+            None
+        }
+    }
+}
+
 #[test]
 fn a_run_past_its_memory_cgroup_is_refused_before_it_starts() {
     let Some(group) = memory_cgroup(400 << 20) else {
         eprintln!("SKIPPED the cgroup part: this machine does not let the test make one");
         return;
     };
-    use std::os::unix::process::CommandExt;
     let dir = folder("cgroup");
     let big = dir.join("big.raw");
-    let procs = group.join("cgroup.procs");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command.args([
+    // The brute force holds its table in memory: no file can take it.
+    let args = [
         "octal",
-        "4!.0",
+        "0.6",
         "-n",
         "1000000000",
+        "--algorithm",
+        "naive",
         "--format",
         "raw",
         "--out",
         s(&big),
-    ]);
-    // SAFETY: one write of this child's pid, between fork and exec.
-    unsafe {
-        command.pre_exec(move || std::fs::write(&procs, std::process::id().to_string()));
+    ];
+    if let Some(out) = in_cgroup(&group, &args) {
+        assert_refused(&out, "memory cgroup", &dir);
     }
-    let out = command.output();
-    let _ = std::fs::remove_dir(&group);
-    match out {
-        Ok(out) => assert_refused(&out, "memory cgroup", &dir),
-        Err(e) => eprintln!("SKIPPED the cgroup part: the child could not join it ({e})"),
-    }
+}
+
+#[test]
+fn a_table_larger_than_its_memory_cgroup_goes_to_a_file_and_is_the_same() {
+    let Some(group) = memory_cgroup(40 << 20) else {
+        eprintln!("SKIPPED the cgroup part: this machine does not let the test make one");
+        return;
+    };
+    let dir = folder("paged");
+    let (paged, whole) = (dir.join("paged.raw"), dir.join("whole.raw"));
+    let run = |out: &Path| {
+        let n = "8388607";
+        [
+            "octal",
+            "4!.0",
+            "-n",
+            n,
+            "--backend",
+            "cpu",
+            "--format",
+            "raw",
+            "--out",
+            s(out),
+        ]
+        .map(String::from)
+    };
+    let args = run(&paged);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let Some(out) = in_cgroup(&group, &args) else {
+        return;
+    };
+    let said = stderr(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("its values go to a file"), "{said}");
+    let args = run(&whole);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(grundy(&args).status.success());
+    assert!(std::fs::read(&paged).unwrap() == std::fs::read(&whole).unwrap());
 }
 
 #[test]

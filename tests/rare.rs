@@ -214,7 +214,12 @@ fn grundys_game_keeps_its_values_past_255_apart() {
     let stats = table.stats();
     assert_eq!((stats.max_value, stats.first_max_at), (256, 7_250_049));
     assert_eq!(stats.p_positions, 42);
-    let (wide, _) = run_from(&code, Algorithm::Rare, n, HeapTable::Wide(Vec::new()));
+    let (wide, _) = run_from(
+        &code,
+        Algorithm::Rare,
+        n,
+        HeapTable::Wide(Vec::new().into()),
+    );
     assert!(matches!(wide, HeapTable::Wide(_)));
     assert_eq!(table.into_wide(), wide.into_wide());
 }

@@ -14,7 +14,8 @@ use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
 use crate::engine::filled::Filled;
 use crate::engine::heap_table::HeapTable;
-use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::engine::paged::Place;
+use crate::engine::sequence::{Algorithm, SequenceRun, WORKING};
 use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn, checkpoint, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, Format, SequenceWriter, nim_digit};
@@ -323,9 +324,14 @@ fn start_run<'a>(
     plan: &Plan,
     notice: &mut dyn FnMut(&str),
 ) -> Result<(SequenceRun<'a>, Resumed)> {
+    let mut run = SequenceRun::new(code, args.algorithm, HeapTable::default())?;
+    if !may_fill(&run, plan) && !run.uses_rare_values() {
+        crate::engine::heap_run::check_heap_bound(plan.target)?;
+    }
+    let place = choose_place(&run, args, plan, notice)?;
     let (table, appendable) = match &args.resume {
         Some(path) => {
-            let loaded = checkpoint::load(path, code)?;
+            let loaded = checkpoint::load_in(path, code, &place)?;
             if loaded.torn {
                 notice(&format!(
                     "{}: its last piece was cut short when the run was stopped; going on from \
@@ -336,18 +342,116 @@ fn start_run<'a>(
             }
             (loaded.table, loaded.appendable)
         }
-        None => (HeapTable::default(), None),
+        None => (HeapTable::new_in(&place).map_err(file_failed)?, None),
     };
     let resumed = Resumed {
         heaps: table.len() as u64,
         appendable,
     };
-    let run = SequenceRun::new(code, args.algorithm, table)?;
-    if !may_fill(&run, plan) && !run.uses_rare_values() {
-        crate::engine::heap_run::check_heap_bound(plan.target)?;
+    run.table = table;
+    if place == Place::Memory {
+        check_memory(&run, plan, notice)?;
     }
-    check_memory(&run, plan, notice)?;
     Ok((run, resumed))
+}
+
+fn file_failed(e: std::io::Error) -> Error {
+    Error::Run(format!("a file for the table could not be made: {e}"))
+}
+
+/// Where the table's values live: in memory when the run fits the memory
+/// it may use (--memory, else what is free less an eighth), else in a
+/// memory-mapped file beside --checkpoint or --out. A run that cannot fit
+/// either way is refused, naming what it needs; one that a certified period
+/// may fill is told and goes on.
+fn choose_place(
+    run: &SequenceRun,
+    args: &SequenceArgs,
+    plan: &Plan,
+    notice: &mut dyn FnMut(&str),
+) -> Result<Place> {
+    let values = plan.target + 1;
+    let (budget, bound) = match (args.memory, memory::default_budget()) {
+        (Some(bytes), _) => (bytes, format!("--memory {}", memory::human(bytes))),
+        (None, Some(room)) => (
+            room.bytes,
+            format!("{} {}", memory::human(room.bytes), room.bound),
+        ),
+        (None, None) => return Ok(Place::Memory),
+    };
+    let in_memory = run.memory_needed_at(values, &Place::Memory);
+    if in_memory <= budget {
+        return Ok(Place::Memory);
+    }
+    let folder = table_folder(args);
+    let Place::Folder(dir) = &folder else {
+        unreachable!("a folder")
+    };
+    let (paged, disk) = (
+        run.memory_needed_at(values, &folder),
+        values.saturating_mul(2),
+    );
+    let what = format!("a table of {values} values");
+    let free = memory::disk_free(dir);
+    // --memory bounds what grows with the table; the engine's working
+    // memory (the rare list, the bitsets: `WORKING`) comes on top.
+    let mapped = paged.saturating_add(disk);
+    let refusal = if paged > budget + WORKING {
+        Some(format!(
+            "{what} needs about {} of memory even with its values in a file, more than {bound} \
+             and the engine's {} of working memory; expected --memory {} or more",
+            memory::human(paged),
+            memory::human(WORKING),
+            memory::human(paged - WORKING)
+        ))
+    } else if let Some(left) = memory::address_space_left().filter(|&left| left < mapped) {
+        Some(format!(
+            "{what} needs about {} of address space with its values in a file mapped into it, \
+             and {} is left under ulimit -v (RLIMIT_AS); expected a larger ulimit -v, or a \
+             memory cgroup (Slurm's --mem) in its place",
+            memory::human(mapped),
+            memory::human(left)
+        ))
+    } else {
+        free.filter(|&f| f < disk).map(|f| {
+            format!(
+                "{what} kept in a file needs up to {} of disk in {}, and {} is free there; \
+                 expected a folder with room (--checkpoint or --out names it)",
+                memory::human(disk),
+                dir.display(),
+                memory::human(f)
+            )
+        })
+    };
+    match refusal {
+        // `check_memory` says what it means for a run a period fills.
+        Some(_) if period_certified_early(run, plan) => Ok(Place::Memory),
+        Some(why) => Err(Error::Input(why)),
+        None => {
+            notice(&format!(
+                "{what} needs about {} of memory, more than {bound}: its values go to a file in \
+                 {} (up to {} of disk), memory-mapped; about {} stays in memory",
+                memory::human(in_memory),
+                dir.display(),
+                memory::human(disk),
+                memory::human(paged)
+            ));
+            Ok(folder)
+        }
+    }
+}
+
+/// The folder a table kept in a file goes to: the checkpoint's, else the
+/// output's (when it is a file to be: not stdout, a device or a FIFO), else
+/// the current one.
+fn table_folder(args: &SequenceArgs) -> Place {
+    let a_file =
+        |out: &Path| out != Path::new("-") && std::fs::metadata(out).map_or(true, |m| m.is_file());
+    match (args.checkpoint_path(), &args.out) {
+        (Some((_, path)), _) => Place::beside(path),
+        (None, Some(out)) if a_file(out) => Place::beside(out),
+        _ => Place::Folder(PathBuf::from(".")),
+    }
 }
 
 /// Whether a certified period may fill the heaps past a computed part.
@@ -355,20 +459,37 @@ fn may_fill(run: &SequenceRun, plan: &Plan) -> bool {
     plan.fill && PeriodRule::for_code(run.code()).theorem_applies
 }
 
-/// Refuses a run whose table cannot fit, before any work; where a certified
-/// period may fill the heaps past a computed part (which holds nothing),
-/// says so and goes on: each doubling of the computed part is checked
-/// before it starts.
+/// Heaps a run that does not fit computes first, to see whether a period
+/// is certified early (then the fill holds the rest without memory).
+const FILL_PROBE: u64 = 1 << 16;
+
+/// Whether a certified period fills the run's heaps past the first
+/// `FILL_PROBE` (computed here, on the CPU: milliseconds).
+fn period_certified_early(run: &SequenceRun, plan: &Plan) -> bool {
+    if !may_fill(run, plan) || plan.target <= FILL_PROBE {
+        return false;
+    }
+    let Ok(mut probe) = SequenceRun::new(run.code(), run.algorithm(), HeapTable::default()) else {
+        return false;
+    };
+    let rule = PeriodRule::for_code(run.code());
+    probe.extend_on_cpu(FILL_PROBE).is_ok()
+        && probe.table.period(&rule).is_some_and(|p| p.certified)
+}
+
+/// Refuses a run whose table cannot fit, before any work; where a period
+/// is certified within the first heaps (which then fills the rest without
+/// holding it), says so and goes on.
 fn check_memory(run: &SequenceRun, plan: &Plan, notice: &mut dyn FnMut(&str)) -> Result<()> {
     let values = plan.target + 1;
     let what = format!("a table of {values} values");
     let checked = memory::check_fits(&what, run.memory_needed(values));
     match (checked, memory::room()) {
-        (Err(_), Some(room)) if may_fill(run, plan) => {
+        (Err(_), Some(room)) if period_certified_early(run, plan) => {
             notice(&format!(
-                "{what} would need about {} of memory; {} {}: going on, since a certified \
-                 period fills heaps without holding them (each doubling of the computed heaps \
-                 is checked before it starts)",
+                "{what} would need about {} of memory; {} {}: going on, since a period is \
+                 certified within the first {FILL_PROBE} heaps and fills the rest without \
+                 holding them",
                 memory::human(run.memory_needed(values)),
                 memory::human(room.bytes),
                 room.bound

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::heap_table::HeapTable;
+use crate::engine::paged::Place;
 use crate::engine::sequence::{Algorithm, SequenceRun};
 use crate::error::{Error, Result};
 use crate::export::AtomicFile;
@@ -198,6 +199,12 @@ fn piece_bytes(values: &[u16]) -> (u8, u32, std::borrow::Cow<'static, [u8]>) {
 /// file is read a piece at a time, so resuming takes the table's memory,
 /// not the file's as well.
 pub fn load(path: &Path, code: &Code) -> Result<Loaded> {
+    load_in(path, code, &Place::Memory)
+}
+
+/// `load`, the table's values kept at `place` (a file for a run whose
+/// table does not fit its memory).
+pub fn load_in(path: &Path, code: &Code, place: &Place) -> Result<Loaded> {
     let bad = |why: String| {
         Error::Input(format!(
             "--resume {}: {why}; expected a checkpoint written by --checkpoint",
@@ -215,9 +222,11 @@ pub fn load(path: &Path, code: &Code) -> Result<Loaded> {
         _ => unreadable(e),
     };
     let left = size - line.len() as u64;
+    let table = HeapTable::new_in(place)
+        .map_err(|e| Error::Run(format!("a file for the table could not be made: {e}")))?;
     let loaded = match header.format.as_str() {
-        FORMAT => read_pieces(&mut reader, &line, left).map_err(read_failed)?,
-        _ => read_whole(&mut reader, &header, &line, left).map_err(read_failed)?,
+        FORMAT => read_pieces(&mut reader, &line, (left, table)).map_err(read_failed)?,
+        _ => read_whole(&mut reader, &header, &line, (left, table)).map_err(read_failed)?,
     }
     .map_err(|why| bad(why.into_message(size)))?;
     if header.code != code.text || header.min_diff != code.min_diff {
@@ -287,7 +296,11 @@ type Reading<T> = std::io::Result<std::result::Result<T, Refusal>>;
 
 /// The pieces of a v3 file after its header `line` (`left` bytes remain),
 /// read one at a time into a table as narrow as their values allow.
-fn read_pieces(reader: &mut impl Read, line: &[u8], mut left: u64) -> Reading<Loaded> {
+fn read_pieces(
+    reader: &mut impl Read,
+    line: &[u8],
+    (mut left, mut table): (u64, HeapTable),
+) -> Reading<Loaded> {
     let refuse = |why: String, left: u64| {
         Ok(Err(Refusal {
             why,
@@ -305,7 +318,6 @@ fn read_pieces(reader: &mut impl Read, line: &[u8], mut left: u64) -> Reading<Lo
             "checksum mismatch in the header: the file is damaged",
         )));
     }
-    let mut table = HeapTable::default();
     let mut whole = line.len() as u64 + 4;
     let mut values = Vec::new();
     while left >= HEAD as u64 {
@@ -403,7 +415,9 @@ impl PieceHead {
     /// not match its bytes.
     fn push_into(&self, values: &[u8], table: &mut HeapTable) -> std::result::Result<(), String> {
         match (self.width, &mut *table) {
-            (1, HeapTable::Narrow(g)) => g.extend_from_slice(values),
+            (1, HeapTable::Narrow(g)) => g
+                .extend_from_slice(values)
+                .map_err(|e| format!("the table's file could not grow: {e}"))?,
             (1, _) => values.iter().for_each(|&v| table.push(u16::from(v))),
             (2, _) => {
                 for pair in values.chunks_exact(2) {
@@ -447,7 +461,12 @@ fn push_escaped(
 
 /// The values of a v1 or v2 file (`left` bytes after the header line):
 /// the whole table, v2 with a CRC-32 of everything at the end.
-fn read_whole(reader: &mut impl Read, header: &Header, line: &[u8], left: u64) -> Reading<Loaded> {
+fn read_whole(
+    reader: &mut impl Read,
+    header: &Header,
+    line: &[u8],
+    (left, mut table): (u64, HeapTable),
+) -> Reading<Loaded> {
     let (heaps, width) = (
         header.heaps.unwrap_or(0),
         header.bytes_per_value.unwrap_or(0),
@@ -468,7 +487,6 @@ fn read_whole(reader: &mut impl Read, header: &Header, line: &[u8], left: u64) -
     }
     let mut crc = crc32fast::Hasher::new();
     crc.update(line);
-    let mut table = HeapTable::default();
     let mut piece = vec![0; READ_BUFFER];
     let mut left = body;
     while left > 0 {
@@ -559,7 +577,7 @@ mod tests {
         let path = scratch("back");
         let code = Code::parse("0.16").unwrap();
         let narrow = computed(&code, 3000);
-        let wide = HeapTable::Wide(narrow.clone().into_wide());
+        let wide = HeapTable::Wide(narrow.clone().into_wide().into());
         let values = narrow.clone().into_wide().into_iter().map(u32::from);
         let escaped = HeapTable::Escaped(Escaped::of(values, 4, false).unwrap());
         // Read back as narrow as the values allow: one byte each here.
@@ -574,7 +592,10 @@ mod tests {
         assert!(g.iter().any(|&v| v > 255));
         let escaped = Escaped::of(g.iter().map(|&v| u32::from(v)), 200, false).unwrap();
         save(&path, &sevens, &HeapTable::Escaped(escaped)).unwrap();
-        assert_eq!(load(&path, &sevens).unwrap().table, HeapTable::Wide(g));
+        assert_eq!(
+            load(&path, &sevens).unwrap().table,
+            HeapTable::Wide(g.into())
+        );
         let other = Code::parse("0.07").unwrap();
         let err = load(&path, &other).unwrap_err();
         assert!(err.to_string().contains("not 0.07"), "{err}");
@@ -591,6 +612,7 @@ mod tests {
         let HeapTable::Narrow(g) = computed(&code, 3000) else {
             panic!("0.07 fits one byte per value")
         };
+        let g = g.to_vec();
         let header = format!(
             "{{\"format\":\"{FORMAT_V1}\",\"code\":\"0.07\",\"min_diff\":0,\"heaps\":{},\"bytes_per_value\":1}}\n",
             g.len()
@@ -598,7 +620,7 @@ mod tests {
         std::fs::write(&path, [header.as_bytes(), &g].concat()).unwrap();
         assert_eq!(
             load(&path, &code).unwrap().table,
-            HeapTable::Narrow(g.clone())
+            HeapTable::Narrow(g.clone().into())
         );
         let mut bad = g;
         bad[100] ^= 1;
@@ -685,11 +707,17 @@ mod tests {
                 }
             })
             .collect();
-        let (line, body) = pieces_file(&HeapTable::Wide(g.clone()));
+        let (line, body) = pieces_file(&HeapTable::Wide(g.clone().into()));
         // One piece of width 3: a byte a value and 6 bytes per large value.
         assert_eq!(body.len(), 4 + HEAD + 5000 + 6 * 50 + 4);
         assert_eq!(body[4 + 16], 3);
-        let read = |body: &[u8]| read_pieces(&mut &body[..], &line, body.len() as u64);
+        let read = |body: &[u8]| {
+            read_pieces(
+                &mut &body[..],
+                &line,
+                (body.len() as u64, HeapTable::default()),
+            )
+        };
         let loaded = read(&body).unwrap().ok().expect("the pieces read back");
         assert!(loaded.table.into_wide() == g, "the values read back");
         for at in 0..body.len() {
@@ -702,7 +730,7 @@ mod tests {
         }
         // Dense large values: two bytes a value.
         let wide: Vec<u16> = (0..1000).map(|n| 250 + n % 20).collect();
-        let (_, body) = pieces_file(&HeapTable::Wide(wide));
+        let (_, body) = pieces_file(&HeapTable::Wide(wide.into()));
         assert_eq!(body[4 + 16], 2);
     }
 
@@ -714,9 +742,10 @@ mod tests {
         let HeapTable::Narrow(g) = computed(&code, 3000) else {
             panic!("0.07 fits one byte per value")
         };
+        let g = g.to_vec();
         std::fs::write(&path, v2_bytes("0.07", &g)).unwrap();
         let loaded = load(&path, &code).unwrap();
-        assert_eq!(loaded.table, HeapTable::Narrow(g.clone()));
+        assert_eq!(loaded.table, HeapTable::Narrow(g.clone().into()));
         assert_eq!(loaded.appendable, None, "rewritten before any append");
         let mut bad = v2_bytes("0.07", &g);
         bad[200] ^= 8;
@@ -758,12 +787,12 @@ mod tests {
         let code = Code::parse("0.07").unwrap();
         let mut g = computed(&code, 3000).into_wide();
         g[0] = 255;
-        save(&path, &code, &HeapTable::Wide(g.clone())).unwrap();
+        save(&path, &code, &HeapTable::Wide(g.clone().into())).unwrap();
         let err = load(&path, &code).unwrap_err().to_string();
         assert!(err.contains("G(0) = 255 but the rules give 0"), "{err}");
         g[0] = 0;
         g[2900] = 200; // past the recomputed prefix: values of 0.07 stay below 16
-        save(&path, &code, &HeapTable::Wide(g)).unwrap();
+        save(&path, &code, &HeapTable::Wide(g.into())).unwrap();
         let err = load(&path, &code).unwrap_err().to_string();
         assert!(err.contains("G(2900) = 200 is impossible"), "{err}");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::engine::paged::{Buf, NoRoom};
 use crate::engine::store::{Store, Values};
 
 /// The escape byte of the tables a run makes (tests take lower ones, so
@@ -18,8 +19,8 @@ const BLOCK: usize = 64;
 const WORD_HEAPS: usize = 64 * BLOCK;
 
 pub struct Escaped {
-    /// min(G(n), escape) for every heap n.
-    bytes: Vec<u8>,
+    /// min(G(n), escape) for every heap n (in memory, or in a file).
+    bytes: Buf<u8>,
     /// (n, G(n)) for every heap n whose byte is the escape, ascending.
     large: Vec<(usize, u16)>,
     /// Bit b of word w: heaps 64·(64w + b) and the 63 after hold an escape.
@@ -40,9 +41,14 @@ impl Escaped {
     /// An empty table whose values from `escape` on are kept apart; a
     /// `sparse` one refuses them past one heap in 1024.
     pub fn new(escape: u8, sparse: bool) -> Escaped {
-        assert!(escape > 0);
+        Escaped::new_with(Buf::default(), escape, sparse)
+    }
+
+    /// An empty table whose bytes go to `bytes` (empty).
+    pub fn new_with(bytes: Buf<u8>, escape: u8, sparse: bool) -> Escaped {
+        assert!(escape > 0 && bytes.is_empty());
         Escaped {
-            bytes: Vec::new(),
+            bytes,
             large: Vec::new(),
             marked: Vec::new(),
             escape,
@@ -58,13 +64,28 @@ impl Escaped {
 
     /// The table of `values`; `None` when one does not fit it.
     pub fn of(values: impl IntoIterator<Item = u32>, escape: u8, sparse: bool) -> Option<Escaped> {
-        let mut table = Escaped::new(escape, sparse);
+        Escaped::of_in(values, Buf::default(), escape, sparse)
+    }
+
+    /// `of`, its bytes going to `bytes` (empty).
+    pub fn of_in(
+        values: impl IntoIterator<Item = u32>,
+        bytes: Buf<u8>,
+        escape: u8,
+        sparse: bool,
+    ) -> Option<Escaped> {
+        let mut table = Escaped::new_with(bytes, escape, sparse);
         for v in values {
             if !Store::push(&mut table, v) {
                 return None;
             }
         }
         Some(table)
+    }
+
+    /// Where the bytes live.
+    pub fn place(&self) -> crate::engine::paged::Place {
+        self.bytes.place()
     }
 
     pub fn escape(&self) -> u8 {
@@ -263,14 +284,15 @@ impl Store for Escaped {
             escape: self.escape,
         }
     }
-    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError> {
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
         let words = (self.bytes.len() + room).div_ceil(WORD_HEAPS);
+        self.bytes.try_reserve(room)?;
         crate::interrupt::fallible(|| {
-            self.bytes.try_reserve(room)?;
             self.large.try_reserve(room)?;
             self.marked
                 .try_reserve(words.saturating_sub(self.marked.len()))
         })
+        .map_err(|_| NoRoom)
     }
     fn has_room(&self) -> bool {
         let n = self.bytes.len();

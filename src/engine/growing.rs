@@ -43,7 +43,7 @@ pub fn grow_while_reading<S: Store, A: Send, B: Send>(
     room: usize,
     grow: impl FnOnce(&mut Growing<S>) -> A + Send,
     read: impl for<'v> FnOnce(S::View<'v>) -> B + Send,
-) -> Result<(A, B), std::collections::TryReserveError> {
+) -> Result<(A, B), crate::engine::paged::NoRoom> {
     table.try_reserve(room)?;
     // SAFETY: the view is the table's first values, read while `grow`
     // runs. `Growing` only pushes within the reserved room, so no buffer is

@@ -6,7 +6,8 @@
 use crate::analysis::period::{Period, PeriodRule, find_period};
 use crate::analysis::rare_split::{self, RareSplit, RareSummary};
 use crate::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};
-use crate::engine::escaped::Escaped;
+use crate::engine::escaped::{ESCAPE, Escaped};
+use crate::engine::paged::{Buf, Place};
 pub use crate::engine::store::Value;
 use crate::engine::store::{Store, Values};
 use crate::export::SequenceWriter;
@@ -15,15 +16,15 @@ use crate::export::SequenceWriter;
 /// values kept apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeapTable {
-    Narrow(Vec<u8>),
+    Narrow(Buf<u8>),
     /// Values past 255 but few of them (the rare-value engine's tables).
     Escaped(Escaped),
-    Wide(Vec<u16>),
+    Wide(Buf<u16>),
 }
 
 impl Default for HeapTable {
     fn default() -> HeapTable {
-        HeapTable::Narrow(Vec::new())
+        HeapTable::Narrow(Buf::default())
     }
 }
 
@@ -31,10 +32,41 @@ impl HeapTable {
     /// The narrowest table that holds `g`.
     pub fn from_wide(g: Vec<u16>) -> HeapTable {
         if g.iter().all(|&v| v <= u8::MAX as u16) {
-            HeapTable::Narrow(g.into_iter().map(|v| v as u8).collect())
+            HeapTable::Narrow(Buf::Mem(g.into_iter().map(|v| v as u8).collect()))
         } else {
-            HeapTable::Wide(g)
+            HeapTable::Wide(Buf::Mem(g))
         }
+    }
+
+    /// An empty table whose buffers live at `place`.
+    pub fn new_in(place: &Place) -> std::io::Result<HeapTable> {
+        Ok(HeapTable::Narrow(Buf::new_in(place)?))
+    }
+
+    /// Where the table's values live.
+    pub fn place(&self) -> Place {
+        match self {
+            HeapTable::Narrow(g) => g.place(),
+            HeapTable::Escaped(t) => t.place(),
+            HeapTable::Wide(g) => g.place(),
+        }
+    }
+
+    /// The same values, kept at `place` (moved there when elsewhere).
+    pub fn moved_to(self, place: &Place) -> std::io::Result<HeapTable> {
+        if self.place() == *place {
+            return Ok(self);
+        }
+        let mut moved = HeapTable::new_in(place)?;
+        let mut a = 0;
+        while a < self.len() {
+            let b = self.len().min(a + (1 << 20));
+            for v in self.values(a, b) {
+                moved.push(v);
+            }
+            a = b;
+        }
+        Ok(moved)
     }
 
     pub fn len(&self) -> usize {
@@ -76,9 +108,10 @@ impl HeapTable {
     /// The values as u16, for the engines that hold two bytes per value.
     pub fn into_wide(self) -> Vec<u16> {
         match self {
-            HeapTable::Narrow(g) => g.into_iter().map(u16::from).collect(),
+            HeapTable::Narrow(g) => g.iter().map(|&v| u16::from(v)).collect(),
             HeapTable::Escaped(t) => t.values(0, t.len()),
-            HeapTable::Wide(g) => g,
+            HeapTable::Wide(Buf::Mem(g)) => g,
+            HeapTable::Wide(g) => g.to_vec(),
         }
     }
 
@@ -87,8 +120,7 @@ impl HeapTable {
     pub fn extend_by_period(&mut self, period: &Period, to: u64) {
         assert!(period.certified && period.period > 0);
         let p = period.period as usize;
-        fn fill<T: Copy>(g: &mut Vec<T>, p: usize, to: usize) {
-            g.reserve(to + 1 - g.len().min(to + 1));
+        fn fill<T: bytemuck::Pod>(g: &mut Buf<T>, p: usize, to: usize) {
             while g.len() <= to {
                 g.push(g[g.len() - p]);
             }
@@ -121,16 +153,22 @@ impl HeapTable {
     }
 
     /// The next wider kind of table (one byte, escaped, two bytes).
+    /// The new buffers go where the table's are (a file that cannot be
+    /// made there ends the run as a full disk does).
     pub fn widen(&mut self) {
+        fn fresh<T: bytemuck::Pod>(place: &Place) -> Buf<T> {
+            Buf::new_in(place).unwrap_or_else(|_| out_of_disk(place))
+        }
+        let place = self.place();
         *self = match std::mem::take(self) {
             HeapTable::Narrow(g) => {
                 let values = g.iter().map(|&v| u32::from(v));
-                match Escaped::of_sparse(values) {
+                match Escaped::of_in(values, fresh(&place), ESCAPE, true) {
                     Some(t) => HeapTable::Escaped(t),
-                    None => HeapTable::Wide(g.into_iter().map(u16::from).collect()),
+                    None => HeapTable::Wide(wide_copy(&HeapTable::Narrow(g), fresh(&place))),
                 }
             }
-            wider => HeapTable::Wide(wider.into_wide()),
+            wider => HeapTable::Wide(wide_copy(&wider, fresh(&place))),
         };
     }
 
@@ -212,6 +250,27 @@ impl HeapTable {
     }
 }
 
+/// `table`'s values two bytes each in `buf` (empty), a piece at a time.
+fn wide_copy(table: &HeapTable, mut buf: Buf<u16>) -> Buf<u16> {
+    let mut a = 0;
+    while a < table.len() {
+        let b = table.len().min(a + (1 << 20));
+        if buf.extend_from_slice(&table.values(a, b)).is_err() {
+            out_of_disk(&buf.place());
+        }
+        a = b;
+    }
+    buf
+}
+
+/// Ends the run: a table's file could not be made or grown.
+fn out_of_disk(place: &Place) -> ! {
+    match place {
+        Place::Folder(folder) => crate::interrupt::out_of_disk(folder),
+        Place::Memory => crate::interrupt::out_of_disk(std::path::Path::new(".")),
+    }
+}
+
 /// The period of an escaped table: the smallest that its bytes show (every
 /// period of the values is one of the bytes), when the values kept apart
 /// hold it too; else the values' own, two bytes a value (not seen so far).
@@ -260,7 +319,7 @@ mod tests {
     fn an_escaped_table_reads_as_the_two_byte_one() {
         // More than a piece of the statistics (2^20 values), so that pieces meet.
         let g = values(1_300_000, 11);
-        let wide = HeapTable::Wide(g.clone());
+        let wide = HeapTable::Wide(g.clone().into());
         for escape in [255, 5] {
             let t = escaped(&g, escape);
             assert_eq!(t.len(), wide.len());
@@ -321,12 +380,12 @@ mod tests {
                 k => k as u16 % 4,
             })
             .collect();
-        let wide = HeapTable::Wide(g.clone()).period(&rule).unwrap();
+        let wide = HeapTable::Wide(g.clone().into()).period(&rule).unwrap();
         assert_eq!(wide.period, 8);
         assert_eq!(escaped(&g, 255).period(&rule), Some(wide));
         // Where the values kept apart repeat with the bytes, the bytes' period.
         let g: Vec<u16> = (0..4000).map(|n| [1, 2, 0, 300][n % 4]).collect();
-        let wide = HeapTable::Wide(g.clone()).period(&rule).unwrap();
+        let wide = HeapTable::Wide(g.clone().into()).period(&rule).unwrap();
         assert_eq!(
             (wide.period, escaped(&g, 255).period(&rule)),
             (4, Some(wide))

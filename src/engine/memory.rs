@@ -152,6 +152,81 @@ fn rlimit_rooms() -> Vec<Room> {
     Vec::new()
 }
 
+/// The memory a run may use when `--memory` does not say: what the
+/// machine or its memory cgroup has free (`room`), less an eighth for the
+/// page cache and everything else.
+pub fn default_budget() -> Option<Room> {
+    room().map(|r| Room {
+        bytes: r.bytes - r.bytes / 8,
+        bound: format!("{} less an eighth", r.bound),
+    })
+}
+
+/// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T
+/// are powers of 1024.
+pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let t = text.trim();
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "'{text}': expected a size such as 8G, 512M or 1.5GiB"
+            ));
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("'{text}': expected a size such as 8G, 512M or 1.5GiB"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(1.0..1.8e19).contains(&bytes) {
+        return Err(format!("'{text}': expected a size from 1 byte to 16 EiB"));
+    }
+    Ok(bytes as u64)
+}
+
+/// Bytes free to this user on the file system holding `folder`, if known.
+#[cfg(unix)]
+pub fn disk_free(folder: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs writes the one struct it is given; the path is a
+    // NUL-terminated string that outlives the call.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    #[allow(clippy::unnecessary_cast)] // the fields' types differ by platform
+    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+}
+
+#[cfg(not(unix))]
+pub fn disk_free(_folder: &Path) -> Option<u64> {
+    None
+}
+
+/// What `ulimit -v` (RLIMIT_AS) leaves of the address space, if it is
+/// set: a table kept in a file is mapped into it, so paging it does not
+/// help there.
+pub fn address_space_left() -> Option<u64> {
+    rlimit_rooms()
+        .into_iter()
+        .find(|room| room.bound.contains("RLIMIT_AS"))
+        .map(|room| room.bytes)
+}
+
 /// Bytes this process holds in memory now (VmRSS), if known.
 pub fn resident_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -199,6 +274,24 @@ pub fn check_fits(what: &str, bytes: u64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_are_read_in_powers_of_1024() {
+        for (text, bytes) in [
+            ("1000000", 1_000_000),
+            ("512K", 512 << 10),
+            ("512M", 512 << 20),
+            ("8G", 8 << 30),
+            ("1.5GiB", 3 << 29),
+            ("2tb", 2 << 40),
+            (" 64 MiB ", 64 << 20),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for bad in ["", "G", "8X", "-1G", "0", "1e3", "9999999999T", "1.2.3M"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn a_run_larger_than_memory_is_refused_with_the_estimate() {

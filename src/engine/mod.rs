@@ -18,6 +18,7 @@ pub mod hackenbush;
 pub mod heap_run;
 pub mod heap_table;
 pub mod memory;
+pub mod paged;
 pub mod rare_values;
 pub mod sequence;
 pub mod simd;

@@ -7,6 +7,7 @@
 use std::time::Instant;
 
 use crate::engine::heap_table::HeapTable;
+use crate::engine::paged::Place;
 use crate::engine::rare_values::{self, Outcome, Persist, RareCode, RareRun};
 use crate::engine::store::Store;
 use crate::engine::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
@@ -33,6 +34,11 @@ pub enum Algorithm {
 /// Under `--backend auto`, rare values look for a GPU for their block pass
 /// only for runs this long (the probe costs tens of milliseconds).
 const GPU_PASS_FROM: u64 = 1 << 20;
+
+/// What the rare-value engine holds besides its table, at most: the rare
+/// list, the block pass's bitsets and windows (Grundy's game to 2^26 with
+/// its table in a file peaks at 9.5 MiB of anonymous memory in all).
+pub const WORKING: u64 = 32 << 20;
 
 /// A sequence being computed, and how.
 pub struct SequenceRun<'a> {
@@ -83,6 +89,11 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
+    /// The algorithm asked for.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
     /// The game being computed.
     pub fn code(&self) -> &'a Code {
         self.code
@@ -104,14 +115,25 @@ impl<'a> SequenceRun<'a> {
         rare_values::rare_parity(self.code)
     }
 
-    /// Bytes a table of `values` heaps will hold in memory at its peak.
+    /// Bytes a table of `values` heaps will hold in memory at its peak,
+    /// its values where the table keeps them now.
     pub fn memory_needed(&self, values: u64) -> u64 {
-        if self.rare_code.is_some() {
+        self.memory_needed_at(values, &self.table.place())
+    }
+
+    /// Bytes a table of `values` heaps would hold in memory at its peak
+    /// with its values at `place`.
+    pub fn memory_needed_at(&self, values: u64, place: &Place) -> u64 {
+        match (self.rare_code.is_some(), place) {
             // One byte per value (two if many values pass 254: the bound
             // said), the rare list and the parallel block's bitsets.
-            values.saturating_mul(2) + (64 << 20)
-        } else {
-            memory::heap_table_bytes(values)
+            (true, Place::Memory) => values.saturating_mul(2) + WORKING,
+            // The values in a file: the list of values past 254 (at most
+            // one heap in 1024, 16 bytes each), the marks of where they are,
+            // the rare list and the bitsets.
+            (true, Place::Folder(_)) => values / 64 + WORKING,
+            // The brute force holds its table in memory, two bytes a value.
+            (false, _) => memory::heap_table_bytes(values),
         }
     }
 
@@ -300,12 +322,16 @@ impl<'a> SequenceRun<'a> {
         loop {
             let len = self.table.len() as u64;
             let piece_to = to.min((2 * len).max(len + (1 << 20)));
+            let place = self.table.place();
             let wide = std::mem::take(&mut self.table).into_wide();
             let run = extend_heap_table(
                 self.code, wide, piece_to, backend, tuning, notice, progress, stop,
             )?;
             let stopped = (run.table.len() as u64) <= piece_to;
-            self.table = HeapTable::from_wide(run.table);
+            // The kernels hold their table in memory; it goes back where it was.
+            self.table = HeapTable::from_wide(run.table)
+                .moved_to(&place)
+                .map_err(|e| Error::Run(format!("the table's file could not be written: {e}")))?;
             self.engine = run.engine;
             self.ran_on = run.backend;
             if stopped {

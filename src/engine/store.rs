@@ -4,8 +4,10 @@
 //! values, or a table of one byte a value with the few larger values kept
 //! apart (`engine::escaped`).
 
+use crate::engine::paged::{Buf, NoRoom};
+
 /// A value type a table can hold.
-pub trait Value: Copy + Default + Eq + Send + Sync + Into<u32> + 'static {
+pub trait Value: bytemuck::Pod + Default + Eq + Send + Sync + Into<u32> + 'static {
     /// The largest value this type holds.
     const MAX: u32;
     /// `v`, which must be at most `MAX`.
@@ -120,7 +122,7 @@ pub trait Store: Send + Sync {
     fn view(&self) -> Self::View<'_>;
     /// Room for `room` more values, so that pushing them moves nothing; an
     /// error (and the table unchanged) when memory cannot be had.
-    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError>;
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom>;
     /// Whether one more value fits without moving what is stored.
     fn has_room(&self) -> bool;
     /// Appends `v`; false (and nothing appended) when `v` does not fit the
@@ -146,8 +148,8 @@ impl<T: Value> Store for Vec<T> {
     fn view(&self) -> &[T] {
         self
     }
-    fn try_reserve(&mut self, room: usize) -> Result<(), std::collections::TryReserveError> {
-        crate::interrupt::fallible(|| Vec::try_reserve(self, room))
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
+        crate::interrupt::fallible(|| Vec::try_reserve(self, room)).map_err(|_| NoRoom)
     }
     fn has_room(&self) -> bool {
         Vec::len(self) < self.capacity()
@@ -169,5 +171,39 @@ impl<T: Value> Store for Vec<T> {
         // writes through the buffer's raw pointer, not through a reference
         // to the whole buffer.
         unsafe { std::slice::from_raw_parts(self.as_ptr(), Vec::len(self)) }
+    }
+}
+
+impl<T: Value> Store for Buf<T> {
+    type View<'a> = &'a [T];
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    fn view(&self) -> &[T] {
+        self
+    }
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
+        Buf::try_reserve(self, room)
+    }
+    fn has_room(&self) -> bool {
+        <[T]>::len(self) < self.capacity()
+    }
+    #[inline]
+    fn push(&mut self, v: u32) -> bool {
+        if v > T::MAX {
+            return false;
+        }
+        Buf::push(self, T::of(v));
+        true
+    }
+    fn copy_range(&self, a: usize, b: usize) -> Buf<T> {
+        // A window the engine reads while the block below goes on: memory.
+        Buf::Mem(self[a..b].to_vec())
+    }
+    unsafe fn view_detached<'a>(&self) -> &'a [T] {
+        // SAFETY: as for `Vec`: the caller keeps the buffer from moving and
+        // the first `len` values from changing while the slice lives; a
+        // push writes through the buffer's raw pointer past them.
+        unsafe { std::slice::from_raw_parts(self.as_ptr(), <[T]>::len(self)) }
     }
 }
