@@ -11,6 +11,12 @@
 #                                        (scripts/auto-vs-cpu.sh: auto must take the card)
 #   bash scripts/gpu-figures.sh long     rare values with the pass on the card against
 #                                        the CPU: Officers to 2^26, 4!.0 to 2^26, .1777
+#   bash scripts/gpu-figures.sh records  Grundy's game and Officers to 2^26 on the card
+#                                        and on the CPU, each projected to 2^35 and
+#                                        2^36 heaps from its seconds per heap (the cost
+#                                        per heap is flat: 2^26 to 2^30 took 16.2x for
+#                                        16x the heaps on the CPU), and the same run
+#                                        with --memory 64M (its table in a file)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-figures}
@@ -44,6 +50,18 @@ long)
         done
     done
     "$bin/grundy" bench --only long --out "$OUT/long.csv" 2>&1 | tee -a "$log"
+    ;;
+records)
+    for code in '4!.0' 0.6; do
+        for args in "--backend gpu" "--backend cpu" "--backend gpu --memory 64M"; do
+            # shellcheck disable=SC2086
+            seconds=$("$bin/grundy" octal "$code" -n 67108863 $args -q --json \
+                --format raw --out "$OUT/records.raw" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
+            awk -v c="$code" -v a="$args" -v s="$seconds" 'BEGIN {
+                printf "octal %s -n 2^26 %s: %.1f s; projected 2^35: %.1f h, 2^36: %.1f h\n",
+                    c, a, s, s * 512 / 3600, s * 1024 / 3600 }' | tee -a "$log"
+        done
+    done
     ;;
 tests)
     export GRUNDY_REQUIRE_GPU=1
@@ -81,7 +99,7 @@ survey)
     done
     ;;
 *)
-    echo "stage: tests, bench or survey" >&2
+    echo "stage: tests, bench, survey, auto, long or records" >&2
     exit 2
     ;;
 esac
