@@ -4,7 +4,8 @@
 //! wanted value costs one test; a block that does is looked at pair by
 //! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
 //! table or 32 of a two-byte table at a time; with AVX2 only, 32 pairs of
-//! a one-byte table; without either, eight pairs at a time in scalar code.
+//! a one-byte table or 16 of a two-byte one; without either, eight pairs
+//! at a time in scalar code.
 
 use crate::engine::heap_table::Value;
 
@@ -15,7 +16,7 @@ enum Wide {
     Avx512Vbmi,
     /// AVX-512 F and BW: two-byte tables.
     Avx512,
-    /// AVX2: one-byte tables.
+    /// AVX2: both tables.
     Avx2,
     Plain,
 }
@@ -133,6 +134,11 @@ impl<'t> Wanted<'t> {
             (Wide::Avx512Vbmi | Wide::Avx512, _, _) => {
                 if let (Some(l), Some(h)) = (T::words(low), T::words(high)) {
                     return unsafe { avx512::scan_words(self, l, h) };
+                }
+            }
+            (Wide::Avx2, _, _) => {
+                if let (Some(l), Some(h)) = (T::words(low), T::words(high)) {
+                    return unsafe { avx2::scan_words(self, l, h) };
                 }
             }
             _ => {}
@@ -338,9 +344,9 @@ mod avx2 {
         unsafe { _mm256_loadu_si256(wanted.bits.as_ptr().cast()) }
     }
 
-    /// Whether any byte of `v` is in the set `bits`.
+    /// The bytes of `v` (a mask bit each) that are in the set `bits`.
     #[target_feature(enable = "avx2")]
-    fn any_wanted(v: __m256i, bits: __m256i) -> bool {
+    fn hits_of_bytes(v: __m256i, bits: __m256i) -> u32 {
         // Byte v / 8 of the set: a shuffle looks up 16 bytes at a time.
         let index = _mm256_and_si256(_mm256_srli_epi16(v, 3), _mm256_set1_epi8(0x1f));
         let low_half = _mm256_permute2x128_si256(bits, bits, 0x00);
@@ -358,7 +364,8 @@ mod avx2 {
             0, 0, 0, 0, 0, 0, 0,
         );
         let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(v, _mm256_set1_epi8(7)));
-        _mm256_testz_si256(byte, bit) == 0
+        let missed = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
+        !(_mm256_movemask_epi8(missed) as u32)
     }
 
     /// The 32 bytes at `at` in reverse order.
@@ -374,12 +381,25 @@ mod avx2 {
         _mm256_permute2x128_si256(x, x, 0x01)
     }
 
+    /// Where the next 32 (or 16) pairs start: `k`, or for a last part
+    /// shorter than the register, the register's width before the end (a
+    /// second look at pairs already scanned clears nothing they did not);
+    /// `None` when the pairs are done or fewer than the register holds.
+    fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
+        match (k + width <= len, k < len && len >= width) {
+            (true, _) => Some(k),
+            (false, true) => Some(len - width),
+            (false, false) => None,
+        }
+    }
+
     #[target_feature(enable = "avx2")]
     pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
         let len = low.len();
         let mut bits = wanted_bits(wanted);
         let mut k = 0;
-        while k + 32 <= len {
+        while let Some(at) = next_start(k, len, 32) {
+            k = at;
             let x: &[u8; 32] = low[k..k + 32].try_into().unwrap();
             let y: &[u8; 32] = high[len - k - 32..len - k].try_into().unwrap();
             // SAFETY: reads the 32 bytes of `x`.
@@ -387,14 +407,111 @@ mod avx2 {
                 unsafe { _mm256_loadu_si256(x.as_ptr().cast()) },
                 reversed(y),
             );
-            if any_wanted(v, bits) {
-                let hit = (0..32).any(|i| wanted.take((x[i] ^ y[31 - i]) as usize));
-                if hit {
+            let hits = hits_of_bytes(v, bits);
+            if hits != 0 {
+                let lanes = super::set_bits(hits as u64).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[31 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
                     return true;
                 }
                 bits = wanted_bits(wanted);
             }
             k += 32;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
+
+    /// The wanted values below 512 as 64 bytes of bits (bit v % 8 of byte
+    /// v / 8), as four tables of 16 bytes for the shuffles, each in both
+    /// halves of a register.
+    #[target_feature(enable = "avx2")]
+    fn wanted_tables(wanted: &Wanted) -> [__m256i; 4] {
+        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
+        // SAFETY: each load reads 16 of the 64 bytes of `bytes`.
+        let quarter = |q: usize| unsafe {
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes[16 * q..].as_ptr().cast()))
+        };
+        [quarter(0), quarter(1), quarter(2), quarter(3)]
+    }
+
+    /// The lanes (two mask bits each) of 16 pair values of a two-byte
+    /// table whose value is in the set `tables`, or is 512 or more (the
+    /// set does not hold those: they go pair by pair).
+    #[target_feature(enable = "avx2")]
+    fn hits_of_words(v: __m256i, tables: &[__m256i; 4]) -> u32 {
+        // Byte v / 8 of the set, in each lane's low byte (the high byte's
+        // index has its top bit set: the shuffles give it zero).
+        let index = _mm256_or_si256(
+            _mm256_and_si256(_mm256_srli_epi16::<3>(v), _mm256_set1_epi16(0x3f)),
+            _mm256_set1_epi16(-0x8000),
+        );
+        let pick = |q: i16, table: __m256i| {
+            let from =
+                _mm256_shuffle_epi8(table, _mm256_and_si256(index, _mm256_set1_epi16(-0x7ff1)));
+            let quarter = _mm256_and_si256(_mm256_srli_epi16::<4>(index), _mm256_set1_epi16(3));
+            _mm256_and_si256(from, _mm256_cmpeq_epi16(quarter, _mm256_set1_epi16(q)))
+        };
+        let byte = _mm256_or_si256(
+            _mm256_or_si256(pick(0, tables[0]), pick(1, tables[1])),
+            _mm256_or_si256(pick(2, tables[2]), pick(3, tables[3])),
+        );
+        // Bit v % 8 of it.
+        let powers = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(v, _mm256_set1_epi16(7)));
+        let missed = _mm256_cmpeq_epi16(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
+        let small = _mm256_cmpeq_epi16(
+            _mm256_and_si256(v, _mm256_set1_epi16(!511)),
+            _mm256_setzero_si256(),
+        );
+        // A lane hits unless it is small and missed.
+        !(_mm256_movemask_epi8(_mm256_and_si256(missed, small)) as u32)
+    }
+
+    /// The 16 two-byte values at `words` in reverse order.
+    #[target_feature(enable = "avx2")]
+    fn reversed_words(words: &[u16; 16]) -> __m256i {
+        let reverse_lanes = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
+            7, 4, 5, 2, 3, 0, 1,
+        );
+        // SAFETY: reads the 32 bytes of the array.
+        let x = unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
+        let x = _mm256_shuffle_epi8(x, reverse_lanes);
+        _mm256_permute2x128_si256(x, x, 0x01)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let len = low.len();
+        let mut tables = wanted_tables(wanted);
+        let mut k = 0;
+        while let Some(at) = next_start(k, len, 16) {
+            k = at;
+            let x: &[u16; 16] = low[k..k + 16].try_into().unwrap();
+            let y: &[u16; 16] = high[len - k - 16..len - k].try_into().unwrap();
+            // SAFETY: reads the 32 bytes of `x`.
+            let v = _mm256_xor_si256(
+                unsafe { _mm256_loadu_si256(x.as_ptr().cast()) },
+                reversed_words(y),
+            );
+            let hits = hits_of_words(v, &tables);
+            if hits != 0 {
+                // One bit of each lane's two.
+                let lanes = super::set_bits((hits & 0x5555_5555) as u64).map(|b| b as usize / 2);
+                if lanes
+                    .map(|i| x[i] ^ y[15 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                tables = wanted_tables(wanted);
+            }
+            k += 16;
         }
         (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
     }
