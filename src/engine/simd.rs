@@ -13,7 +13,7 @@ use serde::Serialize;
 pub enum Simd {
     /// Scalar code (eight pairs at a time).
     Plain,
-    /// AVX2: one-byte tables' scans.
+    /// AVX2: the scans of both tables and the bit steps.
     Avx2,
     /// AVX-512 (F, BW; VBMI for bytes and the bit steps).
     Avx512,
