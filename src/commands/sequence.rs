@@ -325,10 +325,13 @@ fn start_run<'a>(
     notice: &mut dyn FnMut(&str),
 ) -> Result<(SequenceRun<'a>, Resumed)> {
     let mut run = SequenceRun::new(code, args.algorithm, HeapTable::default())?;
-    if !may_fill(&run, plan) && !run.uses_rare_values() {
+    if !may_fill(code, plan) && !run.uses_rare_values() {
         crate::engine::heap_run::check_heap_bound(plan.target)?;
     }
-    let place = choose_place(&run, args, plan, notice)?;
+    // Probed at most once, and only for a run that does not fit.
+    let early = std::cell::LazyCell::new(|| period_certified_early(code, args.algorithm, plan));
+    let early = || *early;
+    let place = choose_place(&run, args, plan, &early, notice)?;
     let (table, appendable) = match &args.resume {
         Some(path) => {
             let loaded = checkpoint::load_in(path, code, &place)?;
@@ -350,7 +353,7 @@ fn start_run<'a>(
     };
     run.table = table;
     if place == Place::Memory {
-        check_memory(&run, plan, notice)?;
+        check_memory(&run, plan, &early, notice)?;
     }
     Ok((run, resumed))
 }
@@ -362,12 +365,13 @@ fn file_failed(e: std::io::Error) -> Error {
 /// Where the table's values live: in memory when the run fits the memory
 /// it may use (--memory, else what is free less an eighth), else in a
 /// memory-mapped file beside --checkpoint or --out. A run that cannot fit
-/// either way is refused, naming what it needs; one that a certified period
-/// may fill is told and goes on.
+/// either way is refused, naming what it needs, unless a period is
+/// certified `early` (then `check_memory` says so and it goes on).
 fn choose_place(
     run: &SequenceRun,
     args: &SequenceArgs,
     plan: &Plan,
+    early: &dyn Fn() -> bool,
     notice: &mut dyn FnMut(&str),
 ) -> Result<Place> {
     let values = plan.target + 1;
@@ -392,40 +396,10 @@ fn choose_place(
         values.saturating_mul(2),
     );
     let what = format!("a table of {values} values");
-    let free = memory::disk_free(dir);
-    // --memory bounds what grows with the table; the engine's working
-    // memory (the rare list, the bitsets: `WORKING`) comes on top.
-    let mapped = paged.saturating_add(disk);
-    let refusal = if paged > budget + WORKING {
-        Some(format!(
-            "{what} needs about {} of memory even with its values in a file, more than {bound} \
-             and the engine's {} of working memory; expected --memory {} or more",
-            memory::human(paged),
-            memory::human(WORKING),
-            memory::human(paged - WORKING)
-        ))
-    } else if let Some(left) = memory::address_space_left().filter(|&left| left < mapped) {
-        Some(format!(
-            "{what} needs about {} of address space with its values in a file mapped into it, \
-             and {} is left under ulimit -v (RLIMIT_AS); expected a larger ulimit -v, or a \
-             memory cgroup (Slurm's --mem) in its place",
-            memory::human(mapped),
-            memory::human(left)
-        ))
-    } else {
-        free.filter(|&f| f < disk).map(|f| {
-            format!(
-                "{what} kept in a file needs up to {} of disk in {}, and {} is free there; \
-                 expected a folder with room (--checkpoint or --out names it)",
-                memory::human(disk),
-                dir.display(),
-                memory::human(f)
-            )
-        })
-    };
+    let refusal = paging_refusal(&what, (paged, disk), dir, (budget, &bound));
     match refusal {
         // `check_memory` says what it means for a run a period fills.
-        Some(_) if period_certified_early(run, plan) => Ok(Place::Memory),
+        Some(_) if early() => Ok(Place::Memory),
         Some(why) => Err(Error::Input(why)),
         None => {
             notice(&format!(
@@ -439,6 +413,47 @@ fn choose_place(
             Ok(folder)
         }
     }
+}
+
+/// Why `what` cannot keep its values in a file in `dir`: the memory it
+/// needs even so (`paged`) past `budget` (named `bound`), the address
+/// space a mapping of the file takes under ulimit -v, or the `disk` it
+/// needs there.
+fn paging_refusal(
+    what: &str,
+    (paged, disk): (u64, u64),
+    dir: &Path,
+    (budget, bound): (u64, &str),
+) -> Option<String> {
+    // --memory bounds what grows with the table; the engine's working
+    // memory (the rare list, the bitsets: `WORKING`) comes on top.
+    if paged > budget + WORKING {
+        return Some(format!(
+            "{what} needs about {} of memory even with its values in a file, more than {bound} \
+             and the engine's {} of working memory; expected --memory {} or more",
+            memory::human(paged),
+            memory::human(WORKING),
+            memory::human(paged - WORKING)
+        ));
+    }
+    let mapped = paged.saturating_add(disk);
+    if let Some(left) = memory::address_space_left().filter(|&left| left < mapped) {
+        return Some(format!(
+            "{what} needs about {} of address space with its values in a file mapped into it, \
+             and {} is left under ulimit -v (RLIMIT_AS); expected a larger ulimit -v, or a \
+             memory cgroup (Slurm's --mem) in its place",
+            memory::human(mapped),
+            memory::human(left)
+        ));
+    }
+    let free = memory::disk_free(dir).filter(|&free| free < disk)?;
+    Some(format!(
+        "{what} kept in a file needs up to {} of disk in {}, and {} is free there; expected a \
+         folder with room (--checkpoint or --out names it)",
+        memory::human(disk),
+        dir.display(),
+        memory::human(free)
+    ))
 }
 
 /// The folder a table kept in a file goes to: the checkpoint's, else the
@@ -455,8 +470,8 @@ fn table_folder(args: &SequenceArgs) -> Place {
 }
 
 /// Whether a certified period may fill the heaps past a computed part.
-fn may_fill(run: &SequenceRun, plan: &Plan) -> bool {
-    plan.fill && PeriodRule::for_code(run.code()).theorem_applies
+fn may_fill(code: &Code, plan: &Plan) -> bool {
+    plan.fill && PeriodRule::for_code(code).theorem_applies
 }
 
 /// Heaps a run that does not fit computes first, to see whether a period
@@ -465,27 +480,32 @@ const FILL_PROBE: u64 = 1 << 16;
 
 /// Whether a certified period fills the run's heaps past the first
 /// `FILL_PROBE` (computed here, on the CPU: milliseconds).
-fn period_certified_early(run: &SequenceRun, plan: &Plan) -> bool {
-    if !may_fill(run, plan) || plan.target <= FILL_PROBE {
+fn period_certified_early(code: &Code, algorithm: Algorithm, plan: &Plan) -> bool {
+    if !may_fill(code, plan) || plan.target <= FILL_PROBE {
         return false;
     }
-    let Ok(mut probe) = SequenceRun::new(run.code(), run.algorithm(), HeapTable::default()) else {
+    let Ok(mut probe) = SequenceRun::new(code, algorithm, HeapTable::default()) else {
         return false;
     };
-    let rule = PeriodRule::for_code(run.code());
+    let rule = PeriodRule::for_code(code);
     probe.extend_on_cpu(FILL_PROBE).is_ok()
         && probe.table.period(&rule).is_some_and(|p| p.certified)
 }
 
 /// Refuses a run whose table cannot fit, before any work; where a period
-/// is certified within the first heaps (which then fills the rest without
-/// holding it), says so and goes on.
-fn check_memory(run: &SequenceRun, plan: &Plan, notice: &mut dyn FnMut(&str)) -> Result<()> {
+/// is certified `early` (which then fills the rest without holding it),
+/// says so and goes on.
+fn check_memory(
+    run: &SequenceRun,
+    plan: &Plan,
+    early: &dyn Fn() -> bool,
+    notice: &mut dyn FnMut(&str),
+) -> Result<()> {
     let values = plan.target + 1;
     let what = format!("a table of {values} values");
     let checked = memory::check_fits(&what, run.memory_needed(values));
     match (checked, memory::room()) {
-        (Err(_), Some(room)) if period_certified_early(run, plan) => {
+        (Err(_), Some(room)) if early() => {
             notice(&format!(
                 "{what} would need about {} of memory; {} {}: going on, since a period is \
                  certified within the first {FILL_PROBE} heaps and fills the rest without \

@@ -115,9 +115,10 @@ impl<'t> Filled<'t> {
             return stats;
         };
         let zeros = |run: &[u16]| run.iter().filter(|&&v| v == 0).count() as u64;
-        stats.p_positions += cycles * zeros(&cycle) + zeros(&cycle[..part]);
+        let per_cycle = zeros(&cycle);
+        stats.p_positions += cycles * per_cycle + zeros(&cycle[..part]);
         let mut n = self.computed.len() as u64;
-        while zeros(&cycle) > 0 && stats.first_p_positions.len() < P_LISTED && n < self.len {
+        while per_cycle > 0 && stats.first_p_positions.len() < P_LISTED && n < self.len {
             if self.get(n) == 0 {
                 stats.first_p_positions.push(n);
             }

@@ -112,39 +112,48 @@ fn stat_field(path: &Path, name: &str) -> Option<u64> {
 /// limit less the address space (VmSize) or data (VmData) used now.
 #[cfg(unix)]
 fn rlimit_rooms() -> Vec<Room> {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let mut rooms = Vec::new();
-    for (resource, used, bound) in [
-        (
-            libc::RLIMIT_AS,
-            "VmSize:",
-            "left under ulimit -v (RLIMIT_AS)",
-        ),
-        (
-            libc::RLIMIT_DATA,
-            "VmData:",
-            "left under ulimit -d (RLIMIT_DATA)",
-        ),
-    ] {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes the one struct it is given.
-        if unsafe { libc::getrlimit(resource, &mut limit) } != 0
-            || limit.rlim_cur == libc::RLIM_INFINITY
-        {
-            continue;
-        }
-        let used = kib_field(&status, used).unwrap_or(0);
-        #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every platform
-        let limit = limit.rlim_cur as u64;
-        rooms.push(Room {
-            bytes: limit.saturating_sub(used),
-            bound: bound.into(),
-        });
+    // SAFETY: getrlimit writes the one struct it is given.
+    let data = |limit: &mut libc::rlimit| unsafe { libc::getrlimit(libc::RLIMIT_DATA, limit) };
+    let data = rlimit_room(data, "VmData:", "left under ulimit -d (RLIMIT_DATA)");
+    [address_space_room(), data].into_iter().flatten().collect()
+}
+
+/// What `ulimit -v` leaves of the address space, if it is set.
+#[cfg(unix)]
+fn address_space_room() -> Option<Room> {
+    // SAFETY: getrlimit writes the one struct it is given.
+    let space = |limit: &mut libc::rlimit| unsafe { libc::getrlimit(libc::RLIMIT_AS, limit) };
+    rlimit_room(space, "VmSize:", "left under ulimit -v (RLIMIT_AS)")
+}
+
+#[cfg(not(unix))]
+fn address_space_room() -> Option<Room> {
+    None
+}
+
+/// What a limit leaves (`get` reads it: getrlimit of one resource), less
+/// the `used` field of /proc/self/status; `None` when it is not set.
+#[cfg(unix)]
+fn rlimit_room(
+    get: impl FnOnce(&mut libc::rlimit) -> libc::c_int,
+    used: &str,
+    bound: &str,
+) -> Option<Room> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    if get(&mut limit) != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
+        return None;
     }
-    rooms
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let used = kib_field(&status, used).unwrap_or(0);
+    #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every platform
+    let limit = limit.rlim_cur as u64;
+    Some(Room {
+        bytes: limit.saturating_sub(used),
+        bound: bound.into(),
+    })
 }
 
 #[cfg(not(unix))]
@@ -221,10 +230,7 @@ pub fn disk_free(_folder: &Path) -> Option<u64> {
 /// set: a table kept in a file is mapped into it, so paging it does not
 /// help there.
 pub fn address_space_left() -> Option<u64> {
-    rlimit_rooms()
-        .into_iter()
-        .find(|room| room.bound.contains("RLIMIT_AS"))
-        .map(|room| room.bytes)
+    address_space_room().map(|room| room.bytes)
 }
 
 /// Bytes this process holds in memory now (VmRSS), if known.

@@ -89,11 +89,6 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
-    /// The algorithm asked for.
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
-    }
-
     /// The game being computed.
     pub fn code(&self) -> &'a Code {
         self.code

@@ -234,19 +234,18 @@ pub fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()
 
 /// One value as a nim-string digit.
 pub fn nim_digit(v: u16) -> String {
-    if v < 36 {
-        char::from_digit(v as u32, 36).unwrap_or('?').to_string()
-    } else {
-        format!("({v})")
-    }
+    let mut bytes = Vec::new();
+    push_nim_digit(&mut bytes, v);
+    String::from_utf8(bytes).expect("ASCII")
 }
 
-/// `nim_digit(v)`'s bytes appended to `bytes`.
+/// `nim_digit(v)`'s bytes appended to `bytes`: 0-9 and a-z below 36, the
+/// value in parentheses from 36 on.
 fn push_nim_digit(bytes: &mut Vec<u8>, v: u16) {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     match DIGITS.get(v as usize) {
         Some(&d) => bytes.push(d),
-        None => bytes.extend_from_slice(nim_digit(v).as_bytes()),
+        None => bytes.extend_from_slice(format!("({v})").as_bytes()),
     }
 }
 
