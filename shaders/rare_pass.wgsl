@@ -23,19 +23,24 @@ struct Params {
     parity: u32,     // 0: none; 1 + t: the position-parity variant
     rare_count: u32, // rare positions below s
     groups_x: u32,   // workgroups per row of a 2D dispatch
+    piece_shift: u32, // words per table piece: 1 << piece_shift
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 // [takes, splits, then (j, d) per take, then (j, diff) per split]
 @group(0) @binding(1) var<storage, read> code: array<u32>;
-// G(i) as u16, two per word
-@group(0) @binding(2) var<storage, read> table: array<u32>;
+// G(i) as u16, two per word, in pieces of 1 << piece_shift words (a
+// binding holds less than a long table; pieces not needed repeat table0)
+@group(0) @binding(2) var<storage, read> table0: array<u32>;
+@group(0) @binding(3) var<storage, read> table1: array<u32>;
+@group(0) @binding(4) var<storage, read> table2: array<u32>;
+@group(0) @binding(5) var<storage, read> table3: array<u32>;
 // (r, G(r)) per rare position below s, ascending
-@group(0) @binding(3) var<storage, read> rare: array<u32>;
+@group(0) @binding(6) var<storage, read> rare: array<u32>;
 // per heap: `words` of marks, then `words` of missing values
-@group(0) @binding(4) var<storage, read_write> sets: array<u32>;
+@group(0) @binding(7) var<storage, read_write> sets: array<u32>;
 // per heap: c′, pairs read
-@group(0) @binding(5) var<storage, read_write> results: array<u32>;
+@group(0) @binding(8) var<storage, read_write> results: array<u32>;
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
 var<workgroup> missing: array<atomic<u32>, MAX_WORDS>;
@@ -46,7 +51,17 @@ var<workgroup> a_start: u32;
 var<workgroup> a_end_shared: u32;
 
 fn g(i: u32) -> u32 {
-    return (table[i >> 1u] >> ((i & 1u) << 4u)) & 0xffffu;
+    let w = i >> 1u;
+    let piece = w >> params.piece_shift;
+    let at = w & ((1u << params.piece_shift) - 1u);
+    var word: u32;
+    switch piece {
+        case 0u: { word = table0[at]; }
+        case 1u: { word = table1[at]; }
+        case 2u: { word = table2[at]; }
+        default: { word = table3[at]; }
+    }
+    return (word >> ((i & 1u) << 4u)) & 0xffffu;
 }
 
 fn mark(v: u32) {

@@ -15,7 +15,7 @@ use grundy::gpu::heap::GpuTuning;
 use grundy::gpu::rare::{GpuPass, Table};
 use grundy::kernel::heap::HeapKernelCode;
 use grundy::kernel::rare::rare_pass::rare_pass;
-use grundy::kernel::rare::{MAX_WORDS, PassParams};
+use grundy::kernel::rare::{MAX_WORDS, PassParams, TABLE_PIECES};
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
     cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
@@ -70,8 +70,11 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
             parity: run.split.parity.map_or(0, |t| t + 1),
             rare_count: run.rare.len() as u32,
             groups_x: 0,
+            piece_shift: piece_shift(&mut rng, n),
         };
         let table = grundy::kernel::pack_u16(&g[..s]);
+        let mut pieces: Vec<&[u32]> = table.chunks(1 << params.piece_shift).collect();
+        pieces.resize(TABLE_PIECES, pieces[0]);
         let rare: Vec<u32> = run
             .rare
             .iter()
@@ -83,12 +86,14 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
         rare_pass(
             &params,
             &rc.pass_words(),
-            &table,
+            &pieces,
             &rare,
             &mut sets,
             &mut results,
         );
-        let mut pass = GpuPass::new(&runner, &rc, n as u64 + 1);
+        let piece_bytes = 4 << params.piece_shift;
+        let mut pass = GpuPass::in_pieces(&runner, &rc, n as u64 + 1, piece_bytes);
+        assert_eq!(pass.holds(), n as u64 + 1 + (n as u64 + 1) % 2);
         let pack = Table::pack_slice(&g[..s]);
         let table = Table {
             len: s,
@@ -104,6 +109,15 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
         compared += 1;
     }
     assert!(compared >= 30, "{compared} codes compared");
+}
+
+/// Words per table piece for a table of `n + 1` values: as few as let the
+/// pass's pieces hold it (so most tables span several), or up to four
+/// times more.
+fn piece_shift(rng: &mut Rng, n: usize) -> u32 {
+    let words = (n + 2) / 2;
+    let least = words.div_ceil(TABLE_PIECES).next_power_of_two().ilog2();
+    least.max(2) + rng.below(3) as u32
 }
 
 /// G(0..=n) by rare values on `backend`, where the last piece ran, and the
@@ -238,4 +252,85 @@ fn a_checkpoint_resumes_on_the_gpu_path() {
     ];
     assert!(grundy(&cpu).status.success());
     assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
+
+/// `octal CODE -n N --backend gpu` with the binding capped at `cap` bytes
+/// (`GRUNDY_GPU_MAX_BINDING`): its output, CSV to `out`.
+fn capped_run(code: &str, n: &str, cap: &str, out: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["octal", code, "-n", n, "--backend", "gpu", "--json"])
+        .args(["--out", out])
+        .env("GRUNDY_GPU_MAX_BINDING", cap)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn a_table_past_one_binding_runs_in_pieces_then_on_the_cpu() {
+    if gpu_or_skip("a_table_past_one_binding_runs_in_pieces_then_on_the_cpu").is_none() {
+        return;
+    }
+    for code in ["0.6", "4!.0", "0.1777"] {
+        let cpu_out = tmp(&format!("pieces-cpu-{code}.csv"));
+        let cpu = [
+            "octal",
+            code,
+            "-n",
+            "20000",
+            "--backend",
+            "cpu",
+            "-q",
+            "--out",
+        ];
+        assert!(
+            grundy(&[&cpu[..], &[cpu_out.to_str().unwrap()]].concat())
+                .status
+                .success()
+        );
+        let cpu = std::fs::read(cpu_out).unwrap();
+        // 16 KiB pieces: 8192 values each, the table in three of them
+        let out = tmp(&format!("pieces-3-{code}.csv"));
+        let run = capped_run(code, "20000", "16384", out.to_str().unwrap());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{code}: {stderr}");
+        assert_eq!(json(&run)["backend"], "gpu", "{code}");
+        assert!(!stderr.contains("block pass runs"), "{code}: {stderr}");
+        assert!(std::fs::read(&out).unwrap() == cpu, "{code}: in pieces");
+        // 4 KiB pieces: the four the pass binds hold 8192 values
+        let out = tmp(&format!("pieces-4-{code}.csv"));
+        let run = capped_run(code, "20000", "4096", out.to_str().unwrap());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{code}: {stderr}");
+        assert!(
+            stderr.contains("pieces of 4 KiB; the pass binds 4")
+                && stderr.contains("runs on the GPU below heap 8192 and on the CPU past it"),
+            "{code}: {stderr}"
+        );
+        assert!(
+            std::fs::read(&out).unwrap() == cpu,
+            "{code}: past the pieces"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn a_bad_binding_cap_is_refused() {
+    if gpu_or_skip("a_bad_binding_cap_is_refused").is_none() {
+        return;
+    }
+    let run = capped_run("0.6", "100", "4k", tmp("cap.csv").to_str().unwrap());
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("GRUNDY_GPU_MAX_BINDING=4k: expected a number of bytes"),
+        "{stderr}"
+    );
 }

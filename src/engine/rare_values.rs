@@ -958,6 +958,7 @@ impl BlockAhead {
             parity: run.split.parity.map_or(0, |t| t + 1),
             rare_count: 0,
             groups_x: 0,
+            piece_shift: 0,
         }
     }
 

@@ -248,8 +248,9 @@ impl<'a> SequenceRun<'a> {
         self.rare_outcome(outcome, notice)
     }
 
-    /// The block pass on the GPU, when one is open and holds the table;
-    /// otherwise says once that rare values run on the CPU.
+    /// The block pass on the GPU, when one is open; says once when the
+    /// card holds less of the table than the run needs (the pass runs the
+    /// blocks below what it holds, the CPU the rest).
     fn gpu_pass<'r>(
         &mut self,
         gpu: Option<&'r Runner>,
@@ -258,18 +259,18 @@ impl<'a> SequenceRun<'a> {
     ) -> Option<GpuPass<'r>> {
         let runner = gpu?;
         let code = self.rare_code.as_ref()?;
-        match crate::gpu::rare::fits(runner, to + 1) {
-            Ok(()) => Some(GpuPass::new(runner, code, to + 1)),
-            Err(why) => {
-                if !self.said_pass_on_cpu {
-                    notice(&format!(
-                        "{why}; the rare values' block pass runs on the CPU"
-                    ));
-                    self.said_pass_on_cpu = true;
-                }
-                None
-            }
+        let pass = GpuPass::new(runner, code, to + 1);
+        if let Some(why) = pass.short_of_room()
+            && !self.said_pass_on_cpu
+        {
+            let runs = match pass.holds() {
+                0 => "on the CPU".to_string(),
+                held => format!("on the GPU below heap {held} and on the CPU past it"),
+            };
+            notice(&format!("{why}; the rare values' block pass runs {runs}"));
+            self.said_pass_on_cpu = true;
         }
+        (pass.holds() > 0).then_some(pass)
     }
 
     /// What a rare-value call's outcome means for the run: done, paused,

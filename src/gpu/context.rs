@@ -29,11 +29,39 @@ pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
     info.device_type == wgpu::DeviceType::Cpu
 }
 
+/// Lowers the largest binding and buffer runs plan with to this many
+/// bytes, so that tests run the table pieces of a long run on lavapipe.
+pub const MAX_BINDING_VAR: &str = "GRUNDY_GPU_MAX_BINDING";
+
+/// `limits` with `MAX_BINDING_VAR`'s cap, when it is set (the device is
+/// still opened with the adapter's own limits).
+fn planned_limits(mut limits: wgpu::Limits) -> Result<wgpu::Limits> {
+    let Some(text) = std::env::var_os(MAX_BINDING_VAR) else {
+        return Ok(limits);
+    };
+    let text = text.to_string_lossy();
+    let cap: u64 = text
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&b| b >= 16)
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "{MAX_BINDING_VAR}={text}: expected a number of bytes, at least 16"
+            ))
+        })?;
+    limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(cap);
+    limits.max_buffer_size = limits.max_buffer_size.min(cap);
+    Ok(limits)
+}
+
 /// An open GPU: device, queue and what the adapter told us about itself.
 pub struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
+    /// The limits runs plan with: the device's, less what
+    /// `GRUNDY_GPU_MAX_BINDING` takes off.
     pub limits: wgpu::Limits,
     /// Timestamp queries work: kernel times are measured.
     pub timestamps: bool,
@@ -50,6 +78,7 @@ impl GpuContext {
     pub fn from_adapter(adapter: wgpu::Adapter) -> Result<GpuContext> {
         let info = adapter.get_info();
         let limits = adapter.limits();
+        let planned = planned_limits(limits.clone())?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let required_features = if timestamps {
             wgpu::Features::TIMESTAMP_QUERY
@@ -68,7 +97,7 @@ impl GpuContext {
             device,
             queue,
             info,
-            limits,
+            limits: planned,
             timestamps,
         })
     }

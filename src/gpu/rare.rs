@@ -4,10 +4,12 @@
 //! values, c′ and the pairs read come back for the host to finish the
 //! block heap by heap.
 
+use super::Runner;
 use super::runner::ParamSlots;
-use super::{Runner, Unfit};
 use crate::error::Result;
-use crate::kernel::rare::{MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, WG};
+use crate::kernel::rare::{
+    MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, TABLE_PIECES, WG,
+};
 use crate::kernel::{grid_2d, packed_words};
 
 /// Heaps per block at most (the engine's blocks are shorter).
@@ -41,7 +43,12 @@ const UPLOAD_PIECE: usize = 1 << 24;
 pub struct GpuPass<'a> {
     runner: &'a Runner,
     code: wgpu::Buffer,
-    table: wgpu::Buffer,
+    /// The table in pieces of `1 << piece_shift` words, as many as the run
+    /// needs and the card holds.
+    pieces: Vec<wgpu::Buffer>,
+    piece_shift: u32,
+    /// Why the pieces hold fewer values than the run asked for.
+    short: Option<String>,
     rare: wgpu::Buffer,
     rare_capacity: usize,
     sets: wgpu::Buffer,
@@ -54,28 +61,74 @@ pub struct GpuPass<'a> {
     split: (u32, u32),
 }
 
-/// `Ok` when this adapter can hold a table of `values` values.
-pub fn fits(runner: &Runner, values: u64) -> std::result::Result<(), Unfit> {
-    let bytes = packed_words(values) * 4;
-    if bytes > runner.max_binding() {
-        return Err(Unfit(format!(
-            "a table of {values} values needs a {} MiB binding; the adapter '{}' binds at most {} MiB",
-            bytes >> 20,
-            runner.info.name,
-            runner.max_binding() >> 20
-        )));
+/// The largest table piece: 2^31 words, so a word's index within its
+/// piece and the piece's number stay u32 in the shader.
+const MAX_PIECE_BYTES: u64 = 1 << 33;
+
+/// The pieces of a table of `values` values, `1 << shift` words each (the
+/// last as long as it needs), at most `TABLE_PIECES`, allocated until the
+/// card has no room for the next; and why they hold fewer values, if so.
+fn table_pieces(runner: &Runner, values: u64, shift: u32) -> (Vec<wgpu::Buffer>, Option<String>) {
+    let piece_words = 1u64 << shift;
+    let words = packed_words(values);
+    let needed = words.div_ceil(piece_words) as usize;
+    let mut pieces = Vec::new();
+    for k in 0..needed.min(TABLE_PIECES) {
+        let bytes = (words - k as u64 * piece_words).min(piece_words) * 4;
+        match runner.try_zeroed("rare table piece", bytes) {
+            Some(piece) => pieces.push(piece),
+            None => {
+                let why = format!(
+                    "the adapter '{}' has no room for piece {} of the table ({} KiB): it holds \
+                     {} values",
+                    runner.info.name,
+                    k + 1,
+                    bytes >> 10,
+                    (k as u64 * piece_words) << 1
+                );
+                return (pieces, Some(why));
+            }
+        }
     }
-    Ok(())
+    let short = (needed > TABLE_PIECES).then(|| {
+        format!(
+            "a table of {values} values needs {needed} pieces of {} KiB; the pass binds {TABLE_PIECES} \
+             on the adapter '{}' ({} values)",
+            (piece_words * 4) >> 10,
+            runner.info.name,
+            (TABLE_PIECES as u64 * piece_words) << 1
+        )
+    });
+    (pieces, short)
 }
 
 impl<'a> GpuPass<'a> {
-    /// Buffers for a run of `code` up to `values` values.
+    /// Buffers for a run of `code` up to `values` values, the table in
+    /// pieces as large as the adapter binds.
     pub fn new(runner: &'a Runner, code: &RareCode, values: u64) -> GpuPass<'a> {
+        GpuPass::in_pieces(runner, code, values, runner.max_binding_pow2())
+    }
+
+    /// As `new`, with table pieces of at most `piece_bytes` (rounded down
+    /// to a power of two; never more than the adapter binds).
+    pub fn in_pieces(
+        runner: &'a Runner,
+        code: &RareCode,
+        values: u64,
+        piece_bytes: u64,
+    ) -> GpuPass<'a> {
+        let piece_bytes = piece_bytes
+            .min(runner.max_binding_pow2())
+            .clamp(4, MAX_PIECE_BYTES);
+        let piece_shift = piece_bytes.ilog2() - 2;
+        let (pieces, short) = table_pieces(runner, values, piece_shift);
         let out_words = MAX_BLOCK_HEAPS * 2 * MAX_WORDS as u64;
         GpuPass {
             runner,
             code: runner.storage("rare code", bytemuck::cast_slice(&code.pass_words())),
-            table: runner.zeroed("rare table", packed_words(values) * 4),
+            pieces,
+            piece_shift,
+            short,
             rare: runner.zeroed("rare list", 1024 * 8),
             rare_capacity: 1024,
             sets: runner.zeroed("rare marks", out_words * 4),
@@ -87,15 +140,43 @@ impl<'a> GpuPass<'a> {
         }
     }
 
+    /// The values the table's pieces on the card hold: the pass takes the
+    /// blocks below this.
+    pub fn holds(&self) -> u64 {
+        let full = (self.pieces.len() as u64 * 2) << self.piece_shift;
+        let last = self.pieces.last().map_or(0, |piece| piece.size() / 2);
+        full - (2 << self.piece_shift).min(full) + last
+    }
+
+    /// Why the pieces hold fewer values than the run asked for (what the
+    /// adapter binds, or the card's memory), when they do.
+    pub fn short_of_room(&self) -> Option<&str> {
+        self.short.as_deref()
+    }
+
+    /// Writes `words` of the packed table from word `at` on, into the
+    /// pieces that hold them.
+    fn write_table(&self, mut at: u64, mut words: &[u32]) {
+        let piece_words = 1u64 << self.piece_shift;
+        while !words.is_empty() {
+            let (piece, within) = ((at / piece_words) as usize, at % piece_words);
+            let here = words.len().min((piece_words - within) as usize);
+            let (now, rest) = words.split_at(here);
+            self.runner
+                .write(&self.pieces[piece], within * 4, bytemuck::cast_slice(now));
+            (at, words) = (at + here as u64, rest);
+        }
+    }
+
     /// Whether the pass runs heaps up to `e` with values below `2 · words64
     /// · 64`: the bitsets fit the shader's, and on a software adapter the
     /// loops fit its budget (llvmpipe ends an invocation's loops after 65535
     /// iterations in all).
     /// The shader's heap indices are u32: heaps past `u32::MAX` run their
-    /// pass on the CPU.
+    /// pass on the CPU, as do heaps past what the table's pieces hold.
     pub fn takes(&self, words64: usize, e: usize, splits: usize, rare: usize) -> bool {
         let words = 2 * words64 as u64;
-        if words > MAX_WORDS as u64 || u32::try_from(e).is_err() {
+        if words > MAX_WORDS as u64 || e as u64 > self.holds() || u32::try_from(e).is_err() {
             return false;
         }
         let Some(budget) = super::heap::loop_budget(self.runner) else {
@@ -122,9 +203,7 @@ impl<'a> GpuPass<'a> {
         let mut from = self.table_known & !1;
         while from < g.len {
             let to = g.len.min(from + UPLOAD_PIECE);
-            let words = (g.pack)(from, to);
-            self.runner
-                .write(&self.table, from as u64 * 2, bytemuck::cast_slice(&words));
+            self.write_table(from as u64 / 2, &(g.pack)(from, to));
             from = to;
         }
         self.table_known = g.len;
@@ -182,12 +261,17 @@ impl<'a> GpuPass<'a> {
             runner.limits.max_compute_workgroups_per_dimension,
         );
         params.groups_x = gx;
+        params.piece_shift = self.piece_shift;
         params.rare_count = rare.len() as u32;
         runner.write_params(&self.slots, &[params]);
         let pipelines = runner.pipelines(&RARE_PASS, &[]);
+        let piece = |k: usize| self.pieces.get(k).unwrap_or(&self.pieces[0]);
         let storage = [
             &self.code,
-            &self.table,
+            piece(0),
+            piece(1),
+            piece(2),
+            piece(3),
             &self.rare,
             &self.sets,
             &self.results,

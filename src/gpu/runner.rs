@@ -232,6 +232,13 @@ impl Runner {
         })
     }
 
+    /// As `zeroed`, or `None` when the card is out of memory for it.
+    pub fn try_zeroed(&self, label: &str, bytes: u64) -> Option<wgpu::Buffer> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let buffer = self.zeroed(label, bytes);
+        pollster::block_on(scope.pop()).is_none().then_some(buffer)
+    }
+
     /// `slots` parameter slots for values of type `P`.
     pub fn param_slots<P: Pod>(&self, label: &str, slots: usize) -> ParamSlots {
         let size = std::mem::size_of::<P>() as u64;

@@ -15,15 +15,20 @@ use crate::kernel::shader::Shader;
 /// the kernels that read rare values.
 pub const RARE_SPLIT: &str = include_str!("../../../shaders/rare_split.wgsl");
 
-/// `shaders/rare_pass.wgsl`: storage bindings are the code, the table and
-/// the rare list (read), the marks and missing values, and c′ with the
-/// pairs read, per heap.
+/// `shaders/rare_pass.wgsl`: storage bindings are the code, the table's
+/// `TABLE_PIECES` pieces and the rare list (read), the marks and missing
+/// values, and c′ with the pairs read, per heap.
 pub const RARE_PASS: Shader = Shader {
     name: "rare_pass",
     sources: &[RARE_SPLIT, include_str!("../../../shaders/rare_pass.wgsl")],
     entry_points: &["rare_pass"],
-    read_only: &[true, true, true, false, false],
+    read_only: &[true, true, true, true, true, true, false, false],
 };
+
+/// Pieces the pass binds the table in (`table0..table3`): pieces of 2 GiB
+/// (NVIDIA's Vulkan binds less than 4 GiB) hold 2^32 values, every heap
+/// the shader's u32 indices reach.
+pub const TABLE_PIECES: usize = 4;
 
 /// Threads per heap (`WG`).
 pub const WG: u32 = 64;
@@ -51,6 +56,8 @@ pub struct PassParams {
     /// Rare positions below s.
     pub rare_count: u32,
     pub groups_x: u32,
+    /// Words (two values each) per table piece: `1 << piece_shift`.
+    pub piece_shift: u32,
 }
 
 /// The position parity t of `code`'s rare/common split, when its breaking

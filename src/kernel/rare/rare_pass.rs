@@ -13,8 +13,18 @@ use rayon::prelude::*;
 use super::split_words::{below_word, common_word, low_parity};
 use super::{PassParams, SCAN_PER_THREAD, WG};
 
-fn g(table: &[u32], i: u32) -> u32 {
-    (table[(i >> 1) as usize] >> ((i & 1) << 4)) & 0xffff
+/// G(i) from the table's pieces of `1 << params.piece_shift` words.
+fn g(params: &PassParams, table: &[&[u32]], i: u32) -> u32 {
+    let w = i >> 1;
+    let piece = w >> params.piece_shift;
+    let at = w & ((1 << params.piece_shift) - 1);
+    let word = match piece {
+        0 => table[0][at as usize],
+        1 => table[1][at as usize],
+        2 => table[2][at as usize],
+        _ => table[3][at as usize],
+    };
+    (word >> ((i & 1) << 4)) & 0xffff
 }
 
 fn mark(bits: &mut [u32], v: u32) {
@@ -33,10 +43,12 @@ fn pair_range(m: u32, diff: u32, s: u32) -> (u32, u32) {
 
 /// The whole block: `sets` gets each heap's marks then missing values
 /// (`params.words` u32 each), `results` each heap's c′ and pairs read.
+/// `table` is the shader's `TABLE_PIECES` pieces (the first repeated for
+/// pieces the table does not reach).
 pub fn rare_pass(
     params: &PassParams,
     code: &[u32],
-    table: &[u32],
+    table: &[&[u32]],
     rare: &[u32],
     sets: &mut [u32],
     results: &mut [u32],
@@ -60,7 +72,7 @@ pub fn rare_pass(
 fn mark_below(
     params: &PassParams,
     code: &[u32],
-    table: &[u32],
+    table: &[&[u32]],
     rare: &[u32],
     n: u32,
     bits: &mut [u32],
@@ -72,7 +84,7 @@ fn mark_below(
         if j == n && d & 1 != 0 {
             mark(bits, 0);
         } else if j < n && n - j < s && d & 2 != 0 {
-            mark(bits, g(table, n - j));
+            mark(bits, g(params, table, n - j));
         }
     }
     let split_at = 2 + 2 * takes as usize;
@@ -90,7 +102,7 @@ fn mark_below(
             let b = m - r;
             let apart = r.abs_diff(b);
             if b < s && (diff == 0 || apart >= diff) {
-                mark(bits, rare[2 * q + 1] ^ g(table, b));
+                mark(bits, rare[2 * q + 1] ^ g(params, table, b));
             }
         }
     }
@@ -131,7 +143,7 @@ fn candidate(params: &PassParams, n: u32, bits: &[u32], missing: &mut [u32]) -> 
 fn scan_below(
     params: &PassParams,
     code: &[u32],
-    table: &[u32],
+    table: &[&[u32]],
     n: u32,
     c: u32,
     mut left: u32,
@@ -165,7 +177,7 @@ fn scan_below(
             }
             pairs += to - from;
             for a in from..to {
-                let v = g(table, a) ^ g(table, m - a);
+                let v = g(params, table, a) ^ g(params, table, m - a);
                 let bit = 1 << (v & 31);
                 if v < c && missing[(v >> 5) as usize] & bit != 0 {
                     missing[(v >> 5) as usize] &= !bit;
