@@ -27,6 +27,8 @@ fn octal_json_summary_has_the_contract_fields() {
     assert_eq!(v["preperiod"], 71);
     assert_eq!(v["certified"], true);
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(v["checkpoint_saves"], 0, "no --checkpoint");
+    assert_eq!(v["checkpoint_seconds"], 0.0);
 }
 
 #[test]

@@ -111,6 +111,9 @@ fn a_killed_run_resumes_to_the_same_table() {
         let v = json(&resumed);
         let from = v["resumed_heaps"].as_u64().unwrap();
         assert!(from > 0 && from < 500_001, "resumed from {from}");
+        // It went on saving to the file it resumed from: at least at its end.
+        assert!(v["checkpoint_saves"].as_u64().unwrap() >= 1, "{v}");
+        assert!(v["checkpoint_seconds"].as_f64().unwrap() >= 0.0, "{v}");
         let got = read_raw(&std::fs::read(&out).unwrap()).unwrap();
         assert_eq!(got, expected, "after SIG{signal}");
         resumed_cases += 1;

@@ -57,6 +57,10 @@ pub struct SequenceSummary {
     pub filled_from: Option<u64>,
     /// Heaps loaded from --resume (0 for a fresh run).
     pub resumed_heaps: u64,
+    /// Checkpoints saved, and the seconds they took (apart from `seconds`,
+    /// the computing).
+    pub checkpoint_saves: u64,
+    pub checkpoint_seconds: f64,
     pub seconds: f64,
     pub out: Option<String>,
     pub rare_out: Option<String>,
@@ -152,6 +156,9 @@ struct Saves<'p> {
     last: Instant,
     /// The file, open for appending, once it is in the appended format.
     appender: Option<checkpoint::Appender>,
+    /// Saves made and the seconds they took.
+    count: u64,
+    seconds: f64,
 }
 
 impl<'p> Saves<'p> {
@@ -170,6 +177,8 @@ impl<'p> Saves<'p> {
             heaps: if same { resumed.heaps } else { 0 },
             last: Instant::now(),
             appender,
+            count: 0,
+            seconds: 0.0,
         })
     }
 
@@ -179,11 +188,14 @@ impl<'p> Saves<'p> {
         if let Some(path) = self.path
             && table.len() as u64 > self.heaps
         {
+            let started = Instant::now();
             match &mut self.appender {
                 Some(file) => file.append(table)?,
                 None => self.appender = Some(checkpoint::Appender::create(path, code, table)?),
             }
             self.heaps = table.len() as u64;
+            self.count += 1;
+            self.seconds += started.elapsed().as_secs_f64();
             super::progress::note_checkpoint(self.heaps);
             // Said if a second signal or a failed allocation ends the process.
             interrupt::set_exit_note(Some(self.holds(code)));
@@ -304,7 +316,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         (&run, &sequence, rare),
         &backend,
         computed.period,
-        resumed_heaps,
+        (resumed_heaps, &saves),
         &plan,
     );
     if args.json {
@@ -666,7 +678,7 @@ fn summarise(
     (run, sequence, rare): (&SequenceRun, &Filled, RareSummary),
     backend: &LazyBackend,
     period: Option<Period>,
-    resumed_heaps: u64,
+    (resumed_heaps, saves): (u64, &Saves),
     plan: &Plan,
 ) -> SequenceSummary {
     let rule = PeriodRule::for_code(code);
@@ -691,6 +703,8 @@ fn summarise(
         values_needed: period.map(|p| rule.values_needed(p.period, p.preperiod)),
         filled_from: sequence.filled_from(),
         resumed_heaps,
+        checkpoint_saves: saves.count,
+        checkpoint_seconds: saves.seconds,
         seconds: run.seconds,
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),
