@@ -13,14 +13,15 @@ every=${S:-5}
 runs=${RUNS:-1}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-seconds() { local t0 t1; t0=$(date +%s.%N); "$@" > /dev/null; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+# the seconds "$@" takes, its stdout to $OUT (else nowhere)
+seconds() { local t0 t1; t0=$(date +%s.%N); "$@" > "${OUT:-/dev/null}"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 base=(octal '4!.0' -n "$n" --backend cpu -q --format raw --out "$dir/g.raw")
 declare -A took
 for _ in $(seq "$runs"); do
   took[none]+="$(seconds "$new" "${base[@]}") "
   rm -f "$dir/new.ck"
-  took[new]+="$(seconds "$new" "${base[@]}" --checkpoint "$dir/new.ck" --checkpoint-every "$every") "
+  took[new]+="$(OUT="$dir/new.json" seconds "$new" "${base[@]}" --json --checkpoint "$dir/new.ck" --checkpoint-every "$every") "
   if [ -n "$old" ]; then
     rm -f "$dir/old.ck"
     took[old]+="$(seconds "$old" "${base[@]}" --checkpoint "$dir/old.ck" --checkpoint-every "$every") "
@@ -35,5 +36,9 @@ for k in new old; do
   printf '%-44s %9.2f %8.3f\n' "$k binary, a checkpoint every $every s" "$t" "$(echo "$t / $none" | bc -l)"
 done
 ls -l "$dir/new.ck" | awk '{print "checkpoint bytes:", $5}'
+echo "the new binary's last run, as its --json says:" \
+  "$(grep -o '"checkpoint_saves":[0-9]*' "$dir/new.json")" \
+  "$(grep -o '"checkpoint_seconds":[0-9.e-]*' "$dir/new.json")" \
+  "$(grep -o '"seconds":[0-9.e-]*' "$dir/new.json" | tail -1)"
 t=$(seconds "$new" octal '4!.0' -n "$n" --backend cpu -q --resume "$dir/new.ck")
 echo "resume from it (read, checked, summarised): $t s"
