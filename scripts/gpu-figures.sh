@@ -16,7 +16,10 @@
 #                                        2^36 heaps from its seconds per heap (the cost
 #                                        per heap is flat: 2^26 to 2^30 took 16.2x for
 #                                        16x the heaps on the CPU), and the same run
-#                                        with --memory 64M (its table in a file)
+#                                        with --memory 64M (its table in a file); then
+#                                        Grundy's game to 2^26 with the table in eight
+#                                        pieces of 16 MiB (GRUNDY_GPU_MAX_BINDING)
+#                                        against one binding, tables compared
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-figures}
@@ -62,6 +65,14 @@ records)
                     c, a, s, s * 512 / 3600, s * 1024 / 3600 }' | tee -a "$log"
         done
     done
+    # the pass over a table bound in pieces (as past 2^29 values on Vulkan,
+    # 1 GiB a binding) against one binding: same table, the cost of pieces
+    for cap in "" 16777216; do
+        TIMEFORMAT="octal 4!.0 -n 2^26 --backend gpu, binding cap ${cap:-none}: %R s"
+        { time ${cap:+env GRUNDY_GPU_MAX_BINDING=$cap} "$bin/grundy" octal '4!.0' -n 67108863 \
+            --backend gpu -q --format raw --out "$OUT/pieces${cap}.raw"; } 2>&1 | tee -a "$log"
+    done
+    cmp "$OUT/pieces.raw" "$OUT/pieces16777216.raw" && echo "pieces: same table" | tee -a "$log"
     ;;
 tests)
     export GRUNDY_REQUIRE_GPU=1

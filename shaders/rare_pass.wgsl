@@ -35,12 +35,16 @@ struct Params {
 @group(0) @binding(3) var<storage, read> table1: array<u32>;
 @group(0) @binding(4) var<storage, read> table2: array<u32>;
 @group(0) @binding(5) var<storage, read> table3: array<u32>;
+@group(0) @binding(6) var<storage, read> table4: array<u32>;
+@group(0) @binding(7) var<storage, read> table5: array<u32>;
+@group(0) @binding(8) var<storage, read> table6: array<u32>;
+@group(0) @binding(9) var<storage, read> table7: array<u32>;
 // (r, G(r)) per rare position below s, ascending
-@group(0) @binding(6) var<storage, read> rare: array<u32>;
+@group(0) @binding(10) var<storage, read> rare: array<u32>;
 // per heap: `words` of marks, then `words` of missing values
-@group(0) @binding(7) var<storage, read_write> sets: array<u32>;
+@group(0) @binding(11) var<storage, read_write> sets: array<u32>;
 // per heap: c′, pairs read
-@group(0) @binding(8) var<storage, read_write> results: array<u32>;
+@group(0) @binding(12) var<storage, read_write> results: array<u32>;
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
 var<workgroup> missing: array<atomic<u32>, MAX_WORDS>;
@@ -59,7 +63,11 @@ fn g(i: u32) -> u32 {
         case 0u: { word = table0[at]; }
         case 1u: { word = table1[at]; }
         case 2u: { word = table2[at]; }
-        default: { word = table3[at]; }
+        case 3u: { word = table3[at]; }
+        case 4u: { word = table4[at]; }
+        case 5u: { word = table5[at]; }
+        case 6u: { word = table6[at]; }
+        default: { word = table7[at]; }
     }
     return (word >> ((i & 1u) << 4u)) & 0xffffu;
 }

@@ -292,7 +292,8 @@ fn a_table_past_one_binding_runs_in_pieces_then_on_the_cpu() {
                 .success()
         );
         let cpu = std::fs::read(cpu_out).unwrap();
-        // 16 KiB pieces: 8192 values each, the table in three of them
+        // 16 KiB pieces: 8192 values each, the table in three of them; then
+        // 4 KiB pieces: 2048 values each, the table in ten
         let out = tmp(&format!("pieces-3-{code}.csv"));
         let run = capped_run(code, "20000", "16384", out.to_str().unwrap());
         let stderr = String::from_utf8_lossy(&run.stderr);
@@ -300,14 +301,14 @@ fn a_table_past_one_binding_runs_in_pieces_then_on_the_cpu() {
         assert_eq!(json(&run)["backend"], "gpu", "{code}");
         assert!(!stderr.contains("block pass runs"), "{code}: {stderr}");
         assert!(std::fs::read(&out).unwrap() == cpu, "{code}: in pieces");
-        // 4 KiB pieces: the four the pass binds hold 8192 values
+        // 4 KiB pieces: the eight the pass binds hold 16,384 values
         let out = tmp(&format!("pieces-4-{code}.csv"));
         let run = capped_run(code, "20000", "4096", out.to_str().unwrap());
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{code}: {stderr}");
         assert!(
-            stderr.contains("pieces of 4 KiB; the pass binds 4")
-                && stderr.contains("runs on the GPU below heap 8192 and on the CPU past it"),
+            stderr.contains("pieces of 4 KiB; the pass binds 8")
+                && stderr.contains("runs on the GPU below heap 16384 and on the CPU past it"),
             "{code}: {stderr}"
         );
         assert!(

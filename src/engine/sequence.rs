@@ -259,18 +259,30 @@ impl<'a> SequenceRun<'a> {
     ) -> Option<GpuPass<'r>> {
         let runner = gpu?;
         let code = self.rare_code.as_ref()?;
-        let pass = GpuPass::new(runner, code, to + 1);
-        if let Some(why) = pass.short_of_room()
-            && !self.said_pass_on_cpu
-        {
-            let runs = match pass.holds() {
-                0 => "on the CPU".to_string(),
-                held => format!("on the GPU below heap {held} and on the CPU past it"),
-            };
-            notice(&format!("{why}; the rare values' block pass runs {runs}"));
-            self.said_pass_on_cpu = true;
+        let pass = match crate::gpu::rare::unfit(runner) {
+            None => Some(GpuPass::new(runner, code, to + 1)),
+            Some(why) => {
+                self.say_pass_on_cpu(&why, 0, notice);
+                None
+            }
+        }?;
+        if let Some(why) = pass.short_of_room() {
+            self.say_pass_on_cpu(why, pass.holds(), notice);
         }
         (pass.holds() > 0).then_some(pass)
+    }
+
+    /// Says once why the block pass runs on the CPU from heap `held` on.
+    fn say_pass_on_cpu(&mut self, why: &str, held: u64, notice: &mut dyn FnMut(&str)) {
+        if self.said_pass_on_cpu {
+            return;
+        }
+        let runs = match held {
+            0 => "on the CPU".to_string(),
+            held => format!("on the GPU below heap {held} and on the CPU past it"),
+        };
+        notice(&format!("{why}; the rare values' block pass runs {runs}"));
+        self.said_pass_on_cpu = true;
     }
 
     /// What a rare-value call's outcome means for the run: done, paused,

@@ -1,7 +1,10 @@
 //! Which SIMD path the rare values' wide steps take (`wide_scan`,
 //! `wide_bits`): the widest this CPU has, or a narrower one that
-//! `GRUNDY_SIMD=avx512|avx2|plain` asks for, so one machine can measure and
-//! test every path. Asking for a path wider than the CPU has is an error.
+//! `GRUNDY_SIMD=avx512|avx2|portable|plain` asks for, so one machine can
+//! measure and test every path. Asking for a path wider than the CPU has is
+//! an error. `portable` is what ARM runs (NEON): the scans written once in
+//! portable SIMD (`fearless_simd`, which AVX2 runs too), the bit steps in
+//! scalar code; on x86 it measures that path.
 
 use std::sync::OnceLock;
 
@@ -13,7 +16,10 @@ use serde::Serialize;
 pub enum Simd {
     /// Scalar code (eight pairs at a time).
     Plain,
-    /// AVX2: the scans of both tables and the bit steps.
+    /// The scans in portable SIMD at the CPU's level (NEON on ARM, AVX2 on
+    /// x86), the bit steps in scalar code.
+    Portable,
+    /// AVX2: the scans of both tables (portable SIMD) and the bit steps.
     Avx2,
     /// AVX-512 (F, BW; VBMI for bytes and the bit steps).
     Avx512,
@@ -23,6 +29,7 @@ impl Simd {
     pub fn name(self) -> &'static str {
         match self {
             Simd::Plain => "plain",
+            Simd::Portable => "portable",
             Simd::Avx2 => "avx2",
             Simd::Avx512 => "avx512",
         }
@@ -41,6 +48,9 @@ pub fn detected() -> Simd {
             return Simd::Avx2;
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    return Simd::Portable;
+    #[allow(unreachable_code, reason = "every other CPU")]
     Simd::Plain
 }
 
@@ -52,15 +62,17 @@ pub fn from_env() -> Result<Simd, String> {
     };
     let path = match asked.trim() {
         "plain" => Simd::Plain,
+        "portable" => Simd::Portable,
         "avx2" => Simd::Avx2,
         "avx512" => Simd::Avx512,
         other => {
             return Err(format!(
-                "GRUNDY_SIMD={other}: expected avx512, avx2 or plain"
+                "GRUNDY_SIMD={other}: expected avx512, avx2, portable or plain"
             ));
         }
     };
-    if path > detected() {
+    // The portable scan runs at whatever level the CPU has.
+    if path > detected() && path != Simd::Portable {
         return Err(format!(
             "GRUNDY_SIMD={asked}: this CPU's widest path is {}; expected that or a narrower one",
             detected().name()

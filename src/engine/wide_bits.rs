@@ -115,7 +115,8 @@ mod avx2 {
 
     pub fn has() -> bool {
         use crate::engine::simd::{Simd, chosen};
-        chosen() != Simd::Plain && std::arch::is_x86_feature_detected!("avx2")
+        // `portable` keeps the bit steps plain, as on ARM.
+        chosen() >= Simd::Avx2 && std::arch::is_x86_feature_detected!("avx2")
     }
 
     /// `1 << v` of each of the four low bytes of `bytes`, ORed into `acc`

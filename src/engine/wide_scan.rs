@@ -3,9 +3,10 @@
 //! in the wanted set in a few shuffles, so a block of pairs that reaches no
 //! wanted value costs one test; a block that does is looked at pair by
 //! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
-//! table or 32 of a two-byte table at a time; with AVX2 only, 32 pairs of
-//! a one-byte table or 16 of a two-byte one; without either, eight pairs
-//! at a time in scalar code.
+//! table or 32 of a two-byte table at a time, in intrinsics; with AVX2 or
+//! NEON, 32 pairs of a one-byte table or 16 of a two-byte one, written once
+//! in portable SIMD (`fearless_simd`); without either, eight pairs at a
+//! time in scalar code.
 
 use crate::engine::heap_table::Value;
 
@@ -16,8 +17,10 @@ enum Wide {
     Avx512Vbmi,
     /// AVX-512 F and BW: two-byte tables.
     Avx512,
-    /// AVX2: both tables.
+    /// AVX2: both tables (the portable scans at AVX2).
     Avx2,
+    /// Portable SIMD at the CPU's level (NEON on ARM): both tables.
+    Portable,
     Plain,
 }
 
@@ -27,6 +30,7 @@ impl Wide {
         use crate::engine::simd::{Simd, chosen};
         match (Wide::of_cpu(), chosen()) {
             (_, Simd::Plain) => Wide::Plain,
+            (_, Simd::Portable) => Wide::Portable,
             (Wide::Avx512Vbmi | Wide::Avx512, Simd::Avx2) => Wide::Avx2,
             (wide, _) => wide,
         }
@@ -47,6 +51,9 @@ impl Wide {
                 return Wide::Avx2;
             }
         }
+        #[cfg(target_arch = "aarch64")]
+        return Wide::Portable;
+        #[allow(unreachable_code, reason = "every other CPU")]
         Wide::Plain
     }
 }
@@ -122,24 +129,28 @@ impl<'t> Wanted<'t> {
     /// values they reach; true as soon as none is left.
     #[inline]
     pub fn scan<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {
+        let (bytes, words) = (
+            (T::bytes(low), T::bytes(high)),
+            (T::words(low), T::words(high)),
+        );
         #[cfg(target_arch = "x86_64")]
-        match (self.wide, T::bytes(low), T::bytes(high)) {
+        match (self.wide, bytes, words) {
             // SAFETY (each arm): the CPU has the features `wide` names.
-            (Wide::Avx512Vbmi, Some(l), Some(h)) => {
+            (Wide::Avx512Vbmi, (Some(l), Some(h)), _) => {
                 return unsafe { avx512::scan_bytes(self, l, h) };
             }
-            (Wide::Avx2 | Wide::Avx512, Some(l), Some(h)) => {
-                return unsafe { avx2::scan(self, l, h) };
+            (Wide::Avx512Vbmi | Wide::Avx512, _, (Some(l), Some(h))) => {
+                return unsafe { avx512::scan_words(self, l, h) };
             }
-            (Wide::Avx512Vbmi | Wide::Avx512, _, _) => {
-                if let (Some(l), Some(h)) = (T::words(low), T::words(high)) {
-                    return unsafe { avx512::scan_words(self, l, h) };
-                }
-            }
-            (Wide::Avx2, _, _) => {
-                if let (Some(l), Some(h)) = (T::words(low), T::words(high)) {
-                    return unsafe { avx2::scan_words(self, l, h) };
-                }
+            _ => {}
+        }
+        // AVX2 and NEON: one source (it matched the AVX2 intrinsics it
+        // replaced, BENCHMARKS.md).
+        match (self.wide, bytes, words) {
+            (Wide::Plain, _, _) => {}
+            (_, (Some(l), Some(h)), _) => return portable::scan(self, l, h),
+            (Wide::Avx2 | Wide::Portable, _, (Some(l), Some(h))) => {
+                return portable::scan_words(self, l, h);
             }
             _ => {}
         }
@@ -170,6 +181,18 @@ impl<'t> Wanted<'t> {
     }
 }
 
+/// Where the next 32 (or 16) pairs start: `k`, or for a last part
+/// shorter than the register, the register's width before the end (a
+/// second look at pairs already scanned clears nothing they did not);
+/// `None` when the pairs are done or fewer than the register holds.
+fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
+    match (k + width <= len, k < len && len >= width) {
+        (true, _) => Some(k),
+        (false, true) => Some(len - width),
+        (false, false) => None,
+    }
+}
+
 /// The bit positions set in `word`, lowest first.
 pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
@@ -179,6 +202,138 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
             i
         })
     })
+}
+
+/// The scans in portable SIMD (the steps of the AVX2 intrinsics they
+/// replaced): 32 pairs of a one-byte table or 16 of a two-byte one a
+/// register, the set's byte v / 8 and its bit v % 8 by shuffles. On x86
+/// they run at AVX2 (their registers' width), elsewhere at the CPU's level
+/// (NEON).
+mod portable {
+    use fearless_simd::{Bytes, Level, Select, Simd, SimdBase, SimdMask, u8x32, u16x16};
+
+    use super::{Wanted, next_start, set_bits};
+
+    /// Bit v % 8 of a byte, for v % 8 looked up in each 16-byte block.
+    const POWERS: [u8; 32] = [
+        1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0,
+        0, 0, 0, 0, 0,
+    ];
+
+    pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let level = Level::new();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = level.as_avx2() {
+            return avx2.vectorize(
+                #[inline(always)]
+                || scan_bytes(avx2, wanted, low, high),
+            );
+        }
+        fearless_simd::dispatch!(level, simd => scan_bytes(simd, wanted, low, high))
+    }
+
+    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let level = Level::new();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = level.as_avx2() {
+            return avx2.vectorize(
+                #[inline(always)]
+                || scan_words_at(avx2, wanted, low, high),
+            );
+        }
+        fearless_simd::dispatch!(level, simd => scan_words_at(simd, wanted, low, high))
+    }
+
+    /// The wanted values below 256 as 32 bytes of bits: bit v % 8 of byte
+    /// v / 8.
+    #[inline(always)]
+    fn wanted_bits<S: Simd>(simd: S, wanted: &Wanted) -> u8x32<S> {
+        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
+        u8x32::from_slice(simd, &bytes[..32])
+    }
+
+    #[inline(always)]
+    fn scan_bytes<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let len = low.len();
+        let powers = u8x32::from_slice(simd, &POWERS);
+        let zero = u8x32::splat(simd, 0);
+        let mut bits = wanted_bits(simd, wanted);
+        let mut k = 0;
+        while let Some(at) = next_start(k, len, 32) {
+            k = at;
+            let (x, y) = (&low[k..k + 32], &high[len - k - 32..len - k]);
+            let v = u8x32::from_slice(simd, x) ^ u8x32::from_slice(simd, y).reverse();
+            let byte = bits.swizzle_dyn(v >> 3);
+            let bit = powers.swizzle_dyn_within_blocks(v & 7);
+            let hits = !(byte & bit).simd_eq(zero).to_bitmask() & 0xffff_ffff;
+            if hits != 0 {
+                let lanes = set_bits(hits).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[31 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                bits = wanted_bits(simd, wanted);
+            }
+            k += 32;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
+
+    /// The wanted values below 512 as 64 bytes of bits (bit v % 8 of byte
+    /// v / 8), in two halves.
+    #[inline(always)]
+    fn wanted_halves<S: Simd>(simd: S, wanted: &Wanted) -> [u8x32<S>; 2] {
+        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
+        [
+            u8x32::from_slice(simd, &bytes[..32]),
+            u8x32::from_slice(simd, &bytes[32..]),
+        ]
+    }
+
+    /// The lanes of 16 pair values of a two-byte table whose value is in
+    /// the set `halves`, or is 512 or more (the set does not hold those:
+    /// they go pair by pair).
+    #[inline(always)]
+    fn hits_of_words<S: Simd>(simd: S, v: u16x16<S>, halves: &[u8x32<S>; 2]) -> u64 {
+        // Byte v / 8 of the set, in each lane's low byte.
+        let index = (v >> 3).to_bytes();
+        let within = index & 31;
+        let upper = (index & 32).simd_eq(u8x32::splat(simd, 32));
+        let byte = upper.select(halves[1].swizzle_dyn(within), halves[0].swizzle_dyn(within));
+        // Bit v % 8 of it.
+        let powers = u8x32::from_slice(simd, &POWERS);
+        let bit = powers.swizzle_dyn_within_blocks(v.to_bytes() & 7);
+        let found = u16x16::from_bytes(byte & bit) & 0xff;
+        let missed = found.simd_eq(u16x16::splat(simd, 0)) & v.simd_lt(u16x16::splat(simd, 512));
+        !missed.to_bitmask() & 0xffff
+    }
+
+    #[inline(always)]
+    fn scan_words_at<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let len = low.len();
+        let mut halves = wanted_halves(simd, wanted);
+        let mut k = 0;
+        while let Some(at) = next_start(k, len, 16) {
+            k = at;
+            let (x, y) = (&low[k..k + 16], &high[len - k - 16..len - k]);
+            let v = u16x16::from_slice(simd, x) ^ u16x16::from_slice(simd, y).reverse();
+            let hits = hits_of_words(simd, v, &halves);
+            if hits != 0 {
+                let lanes = set_bits(hits).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[15 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                halves = wanted_halves(simd, wanted);
+            }
+            k += 16;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -330,193 +485,6 @@ pub(crate) mod avx512 {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
-
-    use super::Wanted;
-
-    /// The wanted values below 256 as 32 bytes of bits: bit v % 8 of byte
-    /// v / 8.
-    #[target_feature(enable = "avx2")]
-    fn wanted_bits(wanted: &Wanted) -> __m256i {
-        // SAFETY: reads the first 32 bytes of the 64 of `bits`.
-        unsafe { _mm256_loadu_si256(wanted.bits.as_ptr().cast()) }
-    }
-
-    /// The bytes of `v` (a mask bit each) that are in the set `bits`.
-    #[target_feature(enable = "avx2")]
-    fn hits_of_bytes(v: __m256i, bits: __m256i) -> u32 {
-        // Byte v / 8 of the set: a shuffle looks up 16 bytes at a time.
-        let index = _mm256_and_si256(_mm256_srli_epi16(v, 3), _mm256_set1_epi8(0x1f));
-        let low_half = _mm256_permute2x128_si256(bits, bits, 0x00);
-        let high_half = _mm256_permute2x128_si256(bits, bits, 0x11);
-        let from_low = _mm256_shuffle_epi8(low_half, index);
-        let from_high = _mm256_shuffle_epi8(high_half, index);
-        let upper = _mm256_cmpeq_epi8(
-            _mm256_and_si256(index, _mm256_set1_epi8(0x10)),
-            _mm256_set1_epi8(0x10),
-        );
-        let byte = _mm256_blendv_epi8(from_low, from_high, upper);
-        // Bit v % 8 of it.
-        let powers = _mm256_setr_epi8(
-            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        );
-        let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(v, _mm256_set1_epi8(7)));
-        let missed = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
-        !(_mm256_movemask_epi8(missed) as u32)
-    }
-
-    /// The 32 bytes at `at` in reverse order.
-    #[target_feature(enable = "avx2")]
-    fn reversed(bytes: &[u8; 32]) -> __m256i {
-        let reverse_lanes = _mm256_setr_epi8(
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-            6, 5, 4, 3, 2, 1, 0,
-        );
-        // SAFETY: reads the 32 bytes of the array.
-        let x = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
-        let x = _mm256_shuffle_epi8(x, reverse_lanes);
-        _mm256_permute2x128_si256(x, x, 0x01)
-    }
-
-    /// Where the next 32 (or 16) pairs start: `k`, or for a last part
-    /// shorter than the register, the register's width before the end (a
-    /// second look at pairs already scanned clears nothing they did not);
-    /// `None` when the pairs are done or fewer than the register holds.
-    fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
-        match (k + width <= len, k < len && len >= width) {
-            (true, _) => Some(k),
-            (false, true) => Some(len - width),
-            (false, false) => None,
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
-        let len = low.len();
-        let mut bits = wanted_bits(wanted);
-        let mut k = 0;
-        while let Some(at) = next_start(k, len, 32) {
-            k = at;
-            let x: &[u8; 32] = low[k..k + 32].try_into().unwrap();
-            let y: &[u8; 32] = high[len - k - 32..len - k].try_into().unwrap();
-            // SAFETY: reads the 32 bytes of `x`.
-            let v = _mm256_xor_si256(
-                unsafe { _mm256_loadu_si256(x.as_ptr().cast()) },
-                reversed(y),
-            );
-            let hits = hits_of_bytes(v, bits);
-            if hits != 0 {
-                let lanes = super::set_bits(hits as u64).map(|i| i as usize);
-                if lanes
-                    .map(|i| x[i] ^ y[31 - i])
-                    .any(|v| wanted.take(v as usize))
-                {
-                    return true;
-                }
-                bits = wanted_bits(wanted);
-            }
-            k += 32;
-        }
-        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
-    }
-
-    /// The wanted values below 512 as 64 bytes of bits (bit v % 8 of byte
-    /// v / 8), as four tables of 16 bytes for the shuffles, each in both
-    /// halves of a register.
-    #[target_feature(enable = "avx2")]
-    fn wanted_tables(wanted: &Wanted) -> [__m256i; 4] {
-        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
-        // SAFETY: each load reads 16 of the 64 bytes of `bytes`.
-        let quarter = |q: usize| unsafe {
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes[16 * q..].as_ptr().cast()))
-        };
-        [quarter(0), quarter(1), quarter(2), quarter(3)]
-    }
-
-    /// The lanes (two mask bits each) of 16 pair values of a two-byte
-    /// table whose value is in the set `tables`, or is 512 or more (the
-    /// set does not hold those: they go pair by pair).
-    #[target_feature(enable = "avx2")]
-    fn hits_of_words(v: __m256i, tables: &[__m256i; 4]) -> u32 {
-        // Byte v / 8 of the set, in each lane's low byte (the high byte's
-        // index has its top bit set: the shuffles give it zero).
-        let index = _mm256_or_si256(
-            _mm256_and_si256(_mm256_srli_epi16::<3>(v), _mm256_set1_epi16(0x3f)),
-            _mm256_set1_epi16(-0x8000),
-        );
-        let pick = |q: i16, table: __m256i| {
-            let from =
-                _mm256_shuffle_epi8(table, _mm256_and_si256(index, _mm256_set1_epi16(-0x7ff1)));
-            let quarter = _mm256_and_si256(_mm256_srli_epi16::<4>(index), _mm256_set1_epi16(3));
-            _mm256_and_si256(from, _mm256_cmpeq_epi16(quarter, _mm256_set1_epi16(q)))
-        };
-        let byte = _mm256_or_si256(
-            _mm256_or_si256(pick(0, tables[0]), pick(1, tables[1])),
-            _mm256_or_si256(pick(2, tables[2]), pick(3, tables[3])),
-        );
-        // Bit v % 8 of it.
-        let powers = _mm256_setr_epi8(
-            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        );
-        let bit = _mm256_shuffle_epi8(powers, _mm256_and_si256(v, _mm256_set1_epi16(7)));
-        let missed = _mm256_cmpeq_epi16(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
-        let small = _mm256_cmpeq_epi16(
-            _mm256_and_si256(v, _mm256_set1_epi16(!511)),
-            _mm256_setzero_si256(),
-        );
-        // A lane hits unless it is small and missed.
-        !(_mm256_movemask_epi8(_mm256_and_si256(missed, small)) as u32)
-    }
-
-    /// The 16 two-byte values at `words` in reverse order.
-    #[target_feature(enable = "avx2")]
-    fn reversed_words(words: &[u16; 16]) -> __m256i {
-        let reverse_lanes = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
-            7, 4, 5, 2, 3, 0, 1,
-        );
-        // SAFETY: reads the 32 bytes of the array.
-        let x = unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
-        let x = _mm256_shuffle_epi8(x, reverse_lanes);
-        _mm256_permute2x128_si256(x, x, 0x01)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
-        let len = low.len();
-        let mut tables = wanted_tables(wanted);
-        let mut k = 0;
-        while let Some(at) = next_start(k, len, 16) {
-            k = at;
-            let x: &[u16; 16] = low[k..k + 16].try_into().unwrap();
-            let y: &[u16; 16] = high[len - k - 16..len - k].try_into().unwrap();
-            // SAFETY: reads the 32 bytes of `x`.
-            let v = _mm256_xor_si256(
-                unsafe { _mm256_loadu_si256(x.as_ptr().cast()) },
-                reversed_words(y),
-            );
-            let hits = hits_of_words(v, &tables);
-            if hits != 0 {
-                // One bit of each lane's two.
-                let lanes = super::set_bits((hits & 0x5555_5555) as u64).map(|b| b as usize / 2);
-                if lanes
-                    .map(|i| x[i] ^ y[15 - i])
-                    .any(|v| wanted.take(v as usize))
-                {
-                    return true;
-                }
-                tables = wanted_tables(wanted);
-            }
-            k += 16;
-        }
-        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,13 +548,13 @@ mod tests {
 
     #[test]
     fn the_wide_scans_clear_what_the_plain_one_clears() {
-        let mut ways = vec![Wide::Plain];
+        let mut ways = vec![Wide::Plain, Wide::Portable];
         let best = Wide::detect();
         ways.extend(match best {
             Wide::Avx512Vbmi => [Wide::Avx512Vbmi, Wide::Avx512, Wide::Avx2].as_slice(),
             Wide::Avx512 => &[Wide::Avx512, Wide::Avx2],
             Wide::Avx2 => &[Wide::Avx2],
-            Wide::Plain => &[],
+            Wide::Portable | Wide::Plain => &[],
         });
         for wide in ways {
             compare::<u8>(256, wide);

@@ -33,13 +33,14 @@ pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
 /// bytes, so that tests run the table pieces of a long run on lavapipe.
 pub const MAX_BINDING_VAR: &str = "GRUNDY_GPU_MAX_BINDING";
 
-/// `limits` with `MAX_BINDING_VAR`'s cap, when it is set (the device is
-/// still opened with the adapter's own limits).
+/// `limits` with `MAX_BINDING_VAR`'s cap, when it is set and not empty
+/// (the device is still opened with the adapter's own limits).
 fn planned_limits(mut limits: wgpu::Limits) -> Result<wgpu::Limits> {
-    let Some(text) = std::env::var_os(MAX_BINDING_VAR) else {
-        return Ok(limits);
-    };
+    let text = std::env::var_os(MAX_BINDING_VAR).unwrap_or_default();
     let text = text.to_string_lossy();
+    if text.is_empty() {
+        return Ok(limits);
+    }
     let cap: u64 = text
         .trim()
         .parse()

@@ -61,6 +61,20 @@ pub struct GpuPass<'a> {
     split: (u32, u32),
 }
 
+/// Why this adapter cannot run the pass at all, if it cannot: it must bind
+/// the table's pieces and the pass's other buffers in one stage.
+pub fn unfit(runner: &Runner) -> Option<String> {
+    let needed = RARE_PASS.read_only.len() as u32;
+    let stage = runner.limits.max_storage_buffers_per_shader_stage;
+    (stage < needed).then(|| {
+        format!(
+            "the adapter '{}' binds {stage} storage buffers per stage; the rare values' pass needs \
+             {needed}",
+            runner.info.name
+        )
+    })
+}
+
 /// The largest table piece: 2^31 words, so a word's index within its
 /// piece and the piece's number stay u32 in the shader.
 const MAX_PIECE_BYTES: u64 = 1 << 33;
@@ -272,6 +286,10 @@ impl<'a> GpuPass<'a> {
             piece(1),
             piece(2),
             piece(3),
+            piece(4),
+            piece(5),
+            piece(6),
+            piece(7),
             &self.rare,
             &self.sets,
             &self.results,

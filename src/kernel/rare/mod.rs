@@ -22,13 +22,15 @@ pub const RARE_PASS: Shader = Shader {
     name: "rare_pass",
     sources: &[RARE_SPLIT, include_str!("../../../shaders/rare_pass.wgsl")],
     entry_points: &["rare_pass"],
-    read_only: &[true, true, true, true, true, true, false, false],
+    read_only: &[
+        true, true, true, true, true, true, true, true, true, true, false, false,
+    ],
 };
 
-/// Pieces the pass binds the table in (`table0..table3`): pieces of 2 GiB
-/// (NVIDIA's Vulkan binds less than 4 GiB) hold 2^32 values, every heap
-/// the shader's u32 indices reach.
-pub const TABLE_PIECES: usize = 4;
+/// Pieces the pass binds the table in (`table0..table7`): wgpu binds at
+/// most 2 GiB − 1 on Vulkan, so pieces of 1 GiB, and eight of them hold
+/// 2^32 values, every heap the shader's u32 indices reach.
+pub const TABLE_PIECES: usize = 8;
 
 /// Threads per heap (`WG`).
 pub const WG: u32 = 64;

@@ -22,7 +22,11 @@ fn g(params: &PassParams, table: &[&[u32]], i: u32) -> u32 {
         0 => table[0][at as usize],
         1 => table[1][at as usize],
         2 => table[2][at as usize],
-        _ => table[3][at as usize],
+        3 => table[3][at as usize],
+        4 => table[4][at as usize],
+        5 => table[5][at as usize],
+        6 => table[6][at as usize],
+        _ => table[7][at as usize],
     };
     (word >> ((i & 1) << 4)) & 0xffff
 }
