@@ -6,12 +6,13 @@
 # it). Wall time and CPU-seconds (user + system) of each, and each path's
 # ratios to ogsolve.
 #
-#   scripts/simd-paths.sh [GRUNDY] [OGSOLVE]
+#   scripts/simd-paths.sh [GRUNDY] [OGSOLVE]   (OGSOLVE none: grundy alone)
 #   WORK="officers grundy" scripts/simd-paths.sh     (a subset)
 #   PATHS="avx2 portable" scripts/simd-paths.sh      (some paths only)
 set -euo pipefail
 bin=${1:-target/release/grundy}
 og=${2:-$(command -v ogsolve || true)}
+[ "$og" = none ] && og=''
 work=${WORK:-officers 1777 grundy}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/grundy-simd.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
