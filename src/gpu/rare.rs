@@ -93,11 +93,11 @@ fn table_pieces(runner: &Runner, values: u64, shift: u32) -> (Vec<wgpu::Buffer>,
             Some(piece) => pieces.push(piece),
             None => {
                 let why = format!(
-                    "the adapter '{}' has no room for piece {} of the table ({} KiB): it holds \
-                     {} values",
+                    "the adapter '{}' has no room for piece {} of the table ({}): it holds {} \
+                     values",
                     runner.info.name,
                     k + 1,
-                    bytes >> 10,
+                    binary_size(bytes),
                     (k as u64 * piece_words) << 1
                 );
                 return (pieces, Some(why));
@@ -106,14 +106,24 @@ fn table_pieces(runner: &Runner, values: u64, shift: u32) -> (Vec<wgpu::Buffer>,
     }
     let short = (needed > TABLE_PIECES).then(|| {
         format!(
-            "a table of {values} values needs {needed} pieces of {} KiB; the pass binds {TABLE_PIECES} \
+            "a table of {values} values needs {needed} pieces of {}; the pass binds {TABLE_PIECES} \
              on the adapter '{}' ({} values)",
-            (piece_words * 4) >> 10,
+            binary_size(piece_words * 4),
             runner.info.name,
             (TABLE_PIECES as u64 * piece_words) << 1
         )
     });
     (pieces, short)
+}
+
+/// `bytes` in the largest binary unit that keeps it whole enough to read
+/// (pieces are powers of two).
+fn binary_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+        b => format!("{} KiB", b >> 10),
+    }
 }
 
 impl<'a> GpuPass<'a> {
@@ -315,5 +325,17 @@ impl<'a> GpuPass<'a> {
             sets: bytemuck::pod_collect_to_vec(&sets),
             results: bytemuck::pod_collect_to_vec(&results),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binary_size;
+
+    #[test]
+    fn piece_sizes_read_in_their_unit() {
+        assert_eq!(binary_size(4096), "4 KiB");
+        assert_eq!(binary_size(16 << 20), "16 MiB");
+        assert_eq!(binary_size(1 << 30), "1 GiB");
     }
 }
