@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Rng, gpu_or_skip, grundy, json, random_kernel_code, tmp};
+use common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
 use grundy::engine::escaped::Escaped;
 use grundy::engine::heap_table::HeapTable;
 use grundy::engine::rare_values::{RareCode, RareRun};
@@ -257,12 +257,18 @@ fn a_checkpoint_resumes_on_the_gpu_path() {
 /// `octal CODE -n N --backend gpu` with the binding capped at `cap` bytes
 /// (`GRUNDY_GPU_MAX_BINDING`): its output, CSV to `out`.
 fn capped_run(code: &str, n: &str, cap: &str, out: &str) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["octal", code, "-n", n, "--backend", "gpu", "--json"])
-        .args(["--out", out])
-        .env("GRUNDY_GPU_MAX_BINDING", cap)
-        .output()
-        .expect("runs")
+    let args = [
+        "octal",
+        code,
+        "-n",
+        n,
+        "--backend",
+        "gpu",
+        "--json",
+        "--out",
+        out,
+    ];
+    grundy_with_env(&args, &[("GRUNDY_GPU_MAX_BINDING", cap)])
 }
 
 #[test]

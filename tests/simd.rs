@@ -3,17 +3,13 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::tmp;
+use common::{grundy_with_env, tmp};
 use grundy::engine::simd::{Simd, detected};
 
 fn grundy_with(path: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .env("GRUNDY_SIMD", path)
-        .output()
-        .expect("runs")
+    grundy_with_env(args, &[("GRUNDY_SIMD", path)])
 }
 
 #[test]

@@ -167,9 +167,8 @@ impl<'a> GpuPass<'a> {
     /// The values the table's pieces on the card hold: the pass takes the
     /// blocks below this.
     pub fn holds(&self) -> u64 {
-        let full = (self.pieces.len() as u64 * 2) << self.piece_shift;
-        let last = self.pieces.last().map_or(0, |piece| piece.size() / 2);
-        full - (2 << self.piece_shift).min(full) + last
+        // Two values a 4-byte word.
+        self.pieces.iter().map(|piece| piece.size() / 2).sum()
     }
 
     /// Why the pieces hold fewer values than the run asked for (what the

@@ -11,8 +11,14 @@ use grundy::gpu::Runner;
 
 /// Runs the `grundy` binary with `args`.
 pub fn grundy(args: &[&str]) -> Output {
+    grundy_with_env(args, &[])
+}
+
+/// `grundy` with these environment variables set.
+pub fn grundy_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("runs")
 }
