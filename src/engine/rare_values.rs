@@ -261,14 +261,19 @@ impl RareRun {
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
     }
 
-    /// Chooses the split again when the rare list has grown, and switches
-    /// when the new one is clearly better.
+    /// Chooses the split again when the rare list has grown by
+    /// `RECHOOSE_AFTER`, and switches when the new one would have made that
+    /// many fewer rare heaps. Choosing is cheap (a transform of the value
+    /// histogram) and switching costs one pass over the table, while each
+    /// rare heap under a split gone stale costs a scan of all its pairs:
+    /// in Grundy's game near 2^25.5, when values of 256 appear, waiting for
+    /// the rare list to double meant 1,221 such scans.
     fn maybe_rechoose<V: Values>(&mut self, code: &RareCode, g: V) {
-        if self.rare.len() <= 2 * self.rare_at_choice + 32 {
+        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER {
             return;
         }
         let (split, count) = self.hist.best_split(code.parity);
-        if split != self.split && (count as usize) * 5 < self.rare.len() * 4 {
+        if split != self.split && count as usize + RECHOOSE_AFTER < self.rare.len() {
             self.split = split;
             self.rebuild(code, g);
         } else {
@@ -276,6 +281,9 @@ impl RareRun {
         }
     }
 }
+
+/// New rare heaps after which the split is chosen again.
+const RECHOOSE_AFTER: usize = 32;
 
 /// Bitset words for values below `2 * next_pow2(max + 1)`: every option of
 /// a table whose values are at most `max` is below the power of two, and the
@@ -737,7 +745,7 @@ fn middle_pairs(
 ) -> impl Iterator<Item = (std::ops::Range<usize>, std::ops::Range<usize>)> + '_ {
     code.splits.iter().filter_map(move |&(j, diff)| {
         let m = n.checked_sub(j)?;
-        let (lo, hi) = Pairs::BothBelow(known).range(m, diff)?;
+        let (lo, hi) = Pairs::BothBelow { s: known, from: 1 }.range(m, diff)?;
         let lo = lo.max((hi + 1).saturating_sub(MIDDLE_PAIRS));
         Some((lo..hi + 1, m - hi..m - lo + 1))
     })
@@ -978,6 +986,8 @@ impl BlockAhead {
                     .map(|p| p[0] as u64 | (p[1] as u64) << 32)
                     .collect(),
                 candidates: results.clone().map(|r| r[0]).collect(),
+                // The shader reads every pair below the block.
+                rests: vec![0; results.len()],
                 pairs: results.map(|r| r[1] as u64).sum(),
                 marks: 0,
             })
@@ -1045,6 +1055,12 @@ impl BlockAhead {
     fn candidate(&self, n: usize) -> u32 {
         self.task(n).map_or(0, |(task, i)| task.candidates[i])
     }
+
+    /// The smaller part from which the pass left heap n's pairs below the
+    /// block unread (0: none left, or no pass).
+    fn rest(&self, n: usize) -> usize {
+        self.task(n).map_or(0, |(task, i)| task.rests[i])
+    }
 }
 
 /// One task of the block pass, for its heaps: their marks and missing
@@ -1053,6 +1069,9 @@ impl BlockAhead {
 struct TaskOut {
     sets: Vec<u64>,
     candidates: Vec<u32>,
+    /// Per heap, the smaller part from which the pass left the pairs below
+    /// the block unread (0: it read them all, or found every value).
+    rests: Vec<usize>,
     pairs: u64,
     marks: u64,
 }
@@ -1080,17 +1099,19 @@ impl TaskOut {
         let heaps = n1 - n0;
         let mut sets = vec![0u64; heaps * 2 * words];
         let mut candidates = vec![0u32; heaps];
+        let mut rests = vec![0usize; heaps];
         let mut pairs = 0;
         let each = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
-        for (i, (set, candidate)) in each.enumerate() {
+        for (i, ((set, candidate), rest)) in each.zip(rests.iter_mut()).enumerate() {
             let marks = columns.iter().skip(i).step_by(64).copied();
-            let (c, read) = pass_heap(code, run, g, n0 + i, marks, set);
-            *candidate = c;
+            let (c, read, from) = pass_heap(code, run, g, n0 + i, marks, set);
+            (*candidate, *rest) = (c, from);
             pairs += read;
         }
         TaskOut {
             sets,
             candidates,
+            rests,
             pairs,
             marks,
         }
@@ -1185,7 +1206,9 @@ fn mark_partners<U: Value>(partners: &[U], gr: u32, heap_bit: u64, columns: [&mu
 
 /// One heap of the block pass: its take marks and rare-pair marks (the
 /// words `marks`), c′, and the rare values below c′ that no pair with both
-/// parts below `s = g.len()` reaches; returns c′ and the pairs read.
+/// parts below `s = g.len()` reaches, looked for among `PASS_SCAN_PAIRS`
+/// pairs at most; returns c′, the pairs read and the smaller part from
+/// which the pairs below s are left unread (0: none).
 fn pass_heap<V: Values>(
     code: &RareCode,
     run: &PassView,
@@ -1193,7 +1216,7 @@ fn pass_heap<V: Values>(
     n: usize,
     marks: impl Iterator<Item = u64>,
     set: &mut [u64],
-) -> (u32, u64) {
+) -> (u32, u64, usize) {
     let s = g.len();
     let (bits, missing) = set.split_at_mut(set.len() / 2);
     for &(j, d) in &code.takes {
@@ -1215,11 +1238,20 @@ fn pass_heap<V: Values>(
     }
     clear_from(missing, c);
     let need = missing.iter().map(|w| w.count_ones()).sum();
-    (
-        c,
-        scan_pairs(code, g, n, missing, need, Pairs::BothBelow(s)).1,
-    )
+    let pairs = Pairs::BothBelow { s, from: 1 };
+    match scan_pairs(code, g, n, (missing, need), pairs, PASS_SCAN_PAIRS) {
+        (Scan::Stopped(from), read) => (c, read, from),
+        (_, read) => (c, read, 0),
+    }
 }
+
+/// The pairs the block pass reads for one heap at most. A heap whose
+/// wanted values lie only in pairs with a part inside the block would
+/// otherwise read every pair of the table in the pass (about one heap in
+/// 50,000 of Grundy's game near 2^26, a tenth of all its pairs): in order,
+/// the pairs touching the block come first and usually end it, and a
+/// table in a file is not swept from disk once for each such heap.
+const PASS_SCAN_PAIRS: u64 = 1 << 16;
 
 /// G(n) in registers for a heap in a block without a pass, past every rare
 /// position, while every value is below 64 (the steady state of `.1777`);
@@ -1298,12 +1330,31 @@ fn finish_heap<V: Values>(
             return c;
         }
     }
-    // The parallel pass looked for the values below the candidate c′ among
-    // the pairs below the block: those it found need no more looking for.
-    // When no wanted value is left from c′ on, only the pairs with a part
-    // inside the block are left to scan; otherwise (a mark from the block
-    // covered c′) the values from c′ on were never looked for, and every
-    // pair is scanned.
+    if scan_left(code, g, ahead, n, wanted) {
+        return c;
+    }
+    // The scan ended with rare values below c unmarked: G(n) is rare, the
+    // smallest of them.
+    first_set(wanted)
+}
+
+/// Scans the split pairs of heap n the block pass did not read for the
+/// `wanted` values: true when every one is reached.
+///
+/// The pass looked for the values below the candidate c′ among the pairs
+/// below the block: those it found need no more looking for. When no
+/// wanted value is left from c′ on, only the pairs with a part inside the
+/// block are left to scan, then those below it the pass left unread;
+/// otherwise (a mark from the block covered c′) the values from c′ on were
+/// never looked for, and every pair is scanned.
+fn scan_left<V: Values>(
+    code: &RareCode,
+    g: V,
+    ahead: &BlockAhead,
+    n: usize,
+    wanted: &mut [u64],
+) -> bool {
+    let s = ahead.below;
     let candidate = ahead.candidate(n);
     let missing = ahead.missing(n);
     for (w, word) in wanted.iter_mut().enumerate() {
@@ -1311,21 +1362,19 @@ fn finish_heap<V: Values>(
         let below_candidate = low_bits(candidate - from);
         *word &= !below_candidate | missing.get(w).copied().unwrap_or(0);
     }
-    let pairs = if first_set_from(wanted, candidate).is_none() {
-        Pairs::PartInBlock(s)
-    } else {
+    let rescan = first_set_from(wanted, candidate).is_some();
+    let mut found = |pairs| {
+        let need = wanted.iter().map(|w| w.count_ones()).sum();
+        scan_pairs(code, g, n, (&mut *wanted, need), pairs, u64::MAX).0 == Scan::Found
+    };
+    if rescan {
         if s > 0 {
             ahead.rescans.fetch_add(1, Relaxed);
         }
-        Pairs::All
-    };
-    let need = wanted.iter().map(|w| w.count_ones()).sum();
-    if scan_pairs(code, g, n, wanted, need, pairs).0 {
-        return c;
+        return found(Pairs::All);
     }
-    // The scan ended with rare values below c unmarked: G(n) is rare, the
-    // smallest of them.
-    first_set(wanted)
+    let from = ahead.rest(n);
+    found(Pairs::PartInBlock(s)) || (from > 0 && found(Pairs::BothBelow { s, from }))
 }
 
 /// Marks the options of heap n that touch the block from `s` on: take
@@ -1422,8 +1471,12 @@ const SCAN_CHUNK: usize = 512;
 #[derive(Clone, Copy, Debug)]
 enum Pairs {
     All,
-    /// Both parts below s (known before the block starts).
-    BothBelow(usize),
+    /// Both parts below s (known before the block starts), the smaller
+    /// part at least `from`.
+    BothBelow {
+        s: usize,
+        from: usize,
+    },
     /// A part at s or above (known only heap by heap).
     PartInBlock(usize),
 }
@@ -1439,7 +1492,7 @@ impl Pairs {
         match self {
             Pairs::All => {}
             // m − a < s  ⇔  a > m − s.
-            Pairs::BothBelow(s) => lo = lo.max((m + 1).saturating_sub(s)),
+            Pairs::BothBelow { s, from } => lo = from.max((m + 1).saturating_sub(s)),
             Pairs::PartInBlock(s) => hi = hi.min(m.checked_sub(s)?),
         }
         (lo <= hi).then_some((lo, hi))
@@ -1481,28 +1534,40 @@ thread_local! {
         std::cell::RefCell::new(ByteTable(vec![0u8; 1 << 16].try_into().unwrap()));
 }
 
+/// How a scan of split pairs ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scan {
+    /// Every wanted value was reached.
+    Found,
+    /// Every pair was read; the values left wanted are reached by none.
+    Exhausted,
+    /// The pair limit was read; pairs from this smaller part on are left.
+    Stopped(usize),
+}
+
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
-/// a = 1, 2, …, clearing the `wanted` values they reach; true as soon as
-/// all `need` of them are cleared; with it, how many pairs were read. Pairs
-/// are tested many at a time without a branch per pair (`Wanted::scan`).
+/// a = 1, 2, …, clearing the `wanted` values they reach, until all `need`
+/// of them are cleared or about `limit` pairs are read (whole chunks of a);
+/// with it, how many pairs were read. Pairs are tested many at a time
+/// without a branch per pair (`Wanted::scan`).
 fn scan_pairs<V: Values>(
     code: &RareCode,
     g: V,
     n: usize,
-    wanted: &mut [u64],
-    need: u32,
+    (wanted, need): (&mut [u64], u32),
     pairs: Pairs,
-) -> (bool, u64) {
+    limit: u64,
+) -> (Scan, u64) {
     if need == 0 {
-        return (true, 0);
+        return (Scan::Found, 0);
     }
     BYTE_TABLE.with_borrow_mut(|table| {
         let mut set = Wanted::new(&mut table.0, wanted);
         let mut read = 0;
-        let done = scan_with(code, g, n, &mut set, &mut read, pairs);
+        let ended = scan_with(code, g, n, &mut set, (&mut read, limit), pairs);
         // Leave the table all zero, and the bitset saying what is left.
         set.finish(wanted);
-        (done, read)
+        (ended, read)
     })
 }
 
@@ -1512,9 +1577,9 @@ fn scan_with<V: Values>(
     g: V,
     n: usize,
     wanted: &mut Wanted,
-    read: &mut u64,
+    (read, limit): (&mut u64, u64),
     pairs: Pairs,
-) -> bool {
+) -> Scan {
     let range = |j: usize, diff: usize| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
     let (a_min, a_max) = code
         .splits
@@ -1535,12 +1600,15 @@ fn scan_with<V: Values>(
             *read += (x1 - x0 + 1) as u64;
             let m = n - j;
             if scan_run(wanted, g.range(x0, x1 + 1), g.range(m - x1, m - x0 + 1)) {
-                return true;
+                return Scan::Found;
             }
         }
         a = a_end + 1;
+        if *read >= limit && a <= a_max {
+            return Scan::Stopped(a);
+        }
     }
-    false
+    Scan::Exhausted
 }
 
 /// `Wanted::scan` over the pairs (`low[k]`, `high[len − 1 − k]`) of two
@@ -1624,7 +1692,74 @@ fn unmarked_below(bits: &[u64], c: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::transpose64;
+    use super::{Pairs, RareCode, Scan, scan_pairs, transpose64};
+
+    /// A pass's scan stopped at its pair limit and taken up from where it
+    /// stopped reaches the same values, over the same pairs, as one scan.
+    #[test]
+    fn a_scan_stopped_at_its_limit_goes_on_where_it_stopped() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Values below 128: no pair reaches 128..132, and wanting them
+        // reads every pair.
+        let table: Vec<u8> = (0..40_000).map(|_| (next() % 128) as u8).collect();
+        // Two breaking digits: Grundy's game's split, and take one then split.
+        let code = RareCode {
+            takes: vec![],
+            splits: vec![(0, 1), (1, 0)],
+            equal_splits: vec![],
+            parity: None,
+        };
+        for n in [30_000, 35_001, 39_999] {
+            let s = n - 700;
+            let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];
+            let need = |w: &[u64]| w.iter().map(|x| x.count_ones()).sum();
+            let below = |from| Pairs::BothBelow { s, from };
+            let mut whole = wanted.clone();
+            let (ended, read) = scan_pairs(
+                &code,
+                &table[..],
+                n,
+                (&mut whole, need(&wanted)),
+                below(1),
+                u64::MAX,
+            );
+            assert_eq!(ended, Scan::Exhausted, "heap {n}");
+            let mut parts = wanted.clone();
+            let (stopped, first) = scan_pairs(
+                &code,
+                &table[..],
+                n,
+                (&mut parts, need(&wanted)),
+                below(1),
+                3000,
+            );
+            let Scan::Stopped(from) = stopped else {
+                panic!("heap {n}: the limited scan ended {stopped:?}");
+            };
+            assert!(
+                (3000..3000 + 2 * 512).contains(&first),
+                "heap {n}: {first} pairs"
+            );
+            let left = need(&parts);
+            let (ended, rest) = scan_pairs(
+                &code,
+                &table[..],
+                n,
+                (&mut parts, left),
+                below(from),
+                u64::MAX,
+            );
+            assert_eq!((ended, first + rest), (Scan::Exhausted, read), "heap {n}");
+            assert_eq!(parts, whole, "heap {n}: the values left wanted");
+            assert_eq!(whole, [0, 0, 0xf, 0], "heap {n}: only 128..132 are left");
+        }
+    }
 
     #[test]
     fn transpose64_moves_bit_i_of_word_k_to_bit_k_of_word_i() {
