@@ -6,6 +6,10 @@
 # holds the file's pages is not counted, as a memory cgroup reclaims it).
 #
 #   scripts/bounded-memory.sh [CODE] [N] [MEMORY]    (default: 4!.0 2^26−1 16M)
+#
+# CGROUP=DIR runs the --memory run inside that memory cgroup (v1 or v2: the
+# folder whose cgroup.procs takes the process; its limit set beforehand,
+# e.g. MEMORY + 64 MiB), as a Slurm job's --mem would.
 set -euo pipefail
 code=${1:-'4!.0'}
 n=${2:-67108863}
@@ -18,7 +22,11 @@ trap 'rm -rf "$dir"' EXIT
 measure() {
     local start end pid peak=0 kib
     start=$(date +%s.%N)
-    "$bin" "$@" &
+    if [ -n "${in_cgroup:-}" ]; then
+        sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$in_cgroup" "$bin" "$@" &
+    else
+        "$bin" "$@" &
+    fi
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
         kib=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
@@ -34,8 +42,8 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 104857
 echo "grundy octal '$code' -n $n --backend cpu --format raw"
 echo -n "in memory:        "
 measure octal "$code" -n "$n" --backend cpu --format raw --out "$dir/memory.raw" -q
-echo -n "--memory $memory: "
-measure octal "$code" -n "$n" --backend cpu --format raw --out "$dir/file.raw" --memory "$memory" -q
+echo -n "--memory $memory${CGROUP:+ (in $CGROUP)}: "
+in_cgroup=${CGROUP:-} measure octal "$code" -n "$n" --backend cpu --format raw --out "$dir/file.raw" --memory "$memory" -q
 if cmp -s "$dir/memory.raw" "$dir/file.raw"; then
     echo "tables: byte-identical ($(stat -c %s "$dir/file.raw") bytes)"
 else

@@ -9,7 +9,6 @@ mod common;
 use std::collections::HashMap;
 
 use common::{Rng, gpu_or_skip};
-use grundy::commands::graph::{bipode_of, pode_of, pode_rows};
 use grundy::engine::Backend;
 use grundy::engine::general;
 use grundy::engine::graph_dense::{
@@ -20,6 +19,7 @@ use grundy::engine::graph_memo::MemoSolver;
 use grundy::engine::graph_reach::solve_reachable;
 use grundy::engine::grid_levels::GridLevels;
 use grundy::game::graph::{self, Graph};
+use grundy::game::graph::{bipode_of, pode_of, pode_rows};
 use grundy::game::{Code, GraphCode};
 use grundy::kernel::graph::GraphKernel;
 

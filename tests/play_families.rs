@@ -7,11 +7,11 @@
 mod common;
 
 use common::{grundy, json};
-use grundy::commands::edges::cycles_game;
 use grundy::engine::Backend;
 use grundy::engine::hackenbush::Hackenbush;
 use grundy::engine::tuple_table::solve;
 use grundy::game::Graph;
+use grundy::game::arrows::cycles_game;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
 use grundy::kernel::tuples::TupleKernel;

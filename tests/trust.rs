@@ -621,16 +621,16 @@ fn a_table_filled_from_a_certified_period_equals_the_computed_one() {
     assert!(json(&out)["filled_from"].is_null());
 }
 
-/// The README's recipe for `--format raw`, as a reader types it.
+/// The book's recipe for `--format raw` (docs/formats.md), as a reader types it.
 const RAW_RECIPE: &str = "  with open(\"table.raw\", \"rb\") as f:\n      f.readline()\n      g = numpy.fromfile(f, dtype=\"<u2\")\n";
 
 #[test]
-fn a_raw_table_reads_back_as_the_readme_says() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn a_raw_table_reads_back_as_the_book_says() {
+    let formats =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/formats.md")).unwrap();
     assert!(
-        readme.contains(RAW_RECIPE),
-        "the README's raw recipe changed: update this test"
+        formats.contains(RAW_RECIPE),
+        "the raw recipe in docs/formats.md changed: update this test"
     );
     let raw = tmp("table.raw");
     let csv = tmp("table.csv");
@@ -689,9 +689,9 @@ fn a_raw_table_reads_back_as_the_readme_says() {
                 .collect();
             assert_eq!(got, expected, "numpy read the raw table differently");
         }
-        _ => eprintln!(
-            "SKIPPED the numpy half of a_raw_table_reads_back_as_the_readme_says: no numpy"
-        ),
+        _ => {
+            eprintln!("SKIPPED the numpy half of a_raw_table_reads_back_as_the_book_says: no numpy")
+        }
     }
 }
 
@@ -701,6 +701,11 @@ fn papers_are_cited_by_author_and_title() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     assert!(readme.contains("## References") && readme.contains("Dailly, *Octal games on graphs*"));
     let mut texts = vec![readme];
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+    for chapter in std::fs::read_dir(docs).unwrap() {
+        texts.push(std::fs::read_to_string(chapter.unwrap().path()).unwrap());
+    }
+    assert!(texts.len() > 10, "the book's chapters are missing");
     for command in [
         "",
         "graph",

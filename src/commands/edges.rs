@@ -1,6 +1,5 @@
 //! `arrows`, `cycles` and `hackenbush`: the edge games.
 
-use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -13,12 +12,12 @@ use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_batch::BatchGame;
-use crate::engine::hackenbush::Hackenbush;
+use crate::engine::hackenbush::{Hackenbush, parse_ground};
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
-use crate::game::arrows::{ArrowGame, ArrowRule, parse_faces, spider, standard_faces, trim};
+use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -464,24 +463,6 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     report(&summary, args.json)
 }
 
-/// The Game of Cycles on the graph `spec`, with the faces of `faces` (a
-/// file) or the standard drawing's.
-pub fn cycles_game(spec: &str, faces: Option<&Path>) -> Result<ArrowGame> {
-    let graph = Graph::parse(spec).map_err(Error::Input)?;
-    let cycles = match faces {
-        Some(path) => {
-            let text = crate::input::read_text(path, 1 << 20)
-                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
-            parse_faces(&text)
-                .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
-        }
-        None => standard_faces(&graph, spec).unwrap_or_default(),
-    };
-    ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new())
-        .with_faces(&cycles)
-        .map_err(|e| Error::Input(format!("bad face: {e}")))
-}
-
 /// The JSON summary of `hackenbush`.
 #[derive(Serialize)]
 struct HackenbushSummary {
@@ -492,20 +473,6 @@ struct HackenbushSummary {
     outcome: &'static str,
     positions: usize,
     seconds: f64,
-}
-
-/// `--ground 0,3` → [0, 3].
-pub fn parse_ground(text: &str) -> Result<Vec<usize>> {
-    text.split(',')
-        .map(|t| {
-            t.trim().parse().map_err(|_| {
-                Error::Input(format!(
-                    "bad --ground '{text}': '{}' is not a vertex number; expected vertices like 0,3",
-                    t.trim()
-                ))
-            })
-        })
-        .collect()
 }
 
 pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {

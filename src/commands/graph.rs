@@ -21,7 +21,7 @@ use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::GraphCode;
-use crate::game::graph::{self, Graph, MAX_VERTICES};
+use crate::game::graph::{Graph, MAX_VERTICES, bipode_of, pode_of, pode_rows};
 use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of `graph`.
@@ -413,37 +413,6 @@ fn summarise(
     }
 }
 
-/// The leg-length multisets of the pode table, `counts[j]` legs of length
-/// j + 1: by number of legs, then by longer legs (as Dailly, Octal games on graphs, Figure 34 reads).
-pub fn pode_rows(max_legs: usize, max_length: usize) -> Vec<Vec<usize>> {
-    fn fill(left: usize, idx: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if idx == 0 {
-            cur[0] = left;
-            out.push(cur.clone());
-            return;
-        }
-        for c in 0..=left {
-            cur[idx] = c;
-            fill(left - c, idx - 1, cur, out);
-        }
-    }
-    let mut out = Vec::new();
-    for k in 0..=max_legs {
-        fill(k, max_length - 1, &mut vec![0; max_length], &mut out);
-    }
-    out
-}
-
-/// The pode with `counts[j]` legs of length j + 1.
-pub fn pode_of(counts: &[usize]) -> Graph {
-    let legs: Vec<usize> = counts
-        .iter()
-        .enumerate()
-        .flat_map(|(j, &c)| std::iter::repeat_n(j + 1, c))
-        .collect();
-    graph::pode(&legs)
-}
-
 #[derive(Serialize)]
 struct TableSummary {
     code: String,
@@ -619,16 +588,6 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
         let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
         crate::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
     }
-}
-
-/// B(a1, a2, b1, b2) with a middle chain of `middle` edges.
-pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> Graph {
-    let legs = |ones: usize, twos: usize| {
-        let mut v = vec![1; ones];
-        v.extend(std::iter::repeat_n(2, twos));
-        v
-    };
-    graph::bipode(&legs(a1, a2), &legs(b1, b2), middle)
 }
 
 pub fn bipodes(args: &BipodesArgs) -> Result<()> {

@@ -4,6 +4,7 @@
 //! only ever holds grounded edges, so few masks are met).
 
 use super::graph_memo::FastMap;
+use crate::error::Error;
 use crate::game::Graph;
 use crate::game::graph::bits;
 
@@ -103,4 +104,18 @@ impl Hackenbush {
     pub fn positions(&self) -> usize {
         self.memo.len()
     }
+}
+
+/// `--ground 0,3` → [0, 3].
+pub fn parse_ground(text: &str) -> crate::error::Result<Vec<usize>> {
+    text.split(',')
+        .map(|t| {
+            t.trim().parse().map_err(|_| {
+                Error::Input(format!(
+                    "bad --ground '{text}': '{}' is not a vertex number; expected vertices like 0,3",
+                    t.trim()
+                ))
+            })
+        })
+        .collect()
 }

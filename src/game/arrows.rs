@@ -6,7 +6,10 @@
 //!
 //! A state gives each edge (u, v), u < v, a mark: 0 unmarked, 1 u->v, 2 v->u.
 
+use std::path::Path;
+
 use super::graph::{Graph, bits};
+use crate::error::Error;
 
 /// Which edge game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -334,6 +337,24 @@ pub fn spider(legs: &[usize], rule: ArrowRule) -> ArrowGame {
         }
     }
     ArrowGame::from_edges(n, edges, rule, Vec::new())
+}
+
+/// The Game of Cycles on the graph `spec`, with the faces of `faces` (a
+/// file) or the standard drawing's.
+pub fn cycles_game(spec: &str, faces: Option<&Path>) -> crate::error::Result<ArrowGame> {
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let cycles = match faces {
+        Some(path) => {
+            let text = crate::input::read_text(path, 1 << 20)
+                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
+            parse_faces(&text)
+                .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
+        }
+        None => standard_faces(&graph, spec).unwrap_or_default(),
+    };
+    ArrowGame::new(&graph, ArrowRule::Cycles, Vec::new())
+        .with_faces(&cycles)
+        .map_err(|e| Error::Input(format!("bad face: {e}")))
 }
 
 #[cfg(test)]

@@ -452,6 +452,47 @@ pub fn bipode(a: &[usize], b: &[usize], middle: usize) -> Graph {
     g
 }
 
+/// The leg-length multisets of the pode table, `counts[j]` legs of length
+/// j + 1: by number of legs, then by longer legs (as Dailly, Octal games on graphs, Figure 34 reads).
+pub fn pode_rows(max_legs: usize, max_length: usize) -> Vec<Vec<usize>> {
+    fn fill(left: usize, idx: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if idx == 0 {
+            cur[0] = left;
+            out.push(cur.clone());
+            return;
+        }
+        for c in 0..=left {
+            cur[idx] = c;
+            fill(left - c, idx - 1, cur, out);
+        }
+    }
+    let mut out = Vec::new();
+    for k in 0..=max_legs {
+        fill(k, max_length - 1, &mut vec![0; max_length], &mut out);
+    }
+    out
+}
+
+/// The pode with `counts[j]` legs of length j + 1.
+pub fn pode_of(counts: &[usize]) -> Graph {
+    let legs: Vec<usize> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(j, &c)| std::iter::repeat_n(j + 1, c))
+        .collect();
+    pode(&legs)
+}
+
+/// B(a1, a2, b1, b2) with a middle chain of `middle` edges.
+pub fn bipode_of(a1: usize, a2: usize, b1: usize, b2: usize, middle: usize) -> Graph {
+    let legs = |ones: usize, twos: usize| {
+        let mut v = vec![1; ones];
+        v.extend(std::iter::repeat_n(2, twos));
+        v
+    };
+    bipode(&legs(a1, a2), &legs(b1, b2), middle)
+}
+
 /// `p1,p2,…`: the parent of vertex 1, 2, …; vertex 0 is the root.
 fn tree(text: &str) -> Result<Graph, String> {
     let parents = lengths(text, "tree:p1,p2,... (the parent of vertex 1, 2, ...)")?;

@@ -6,15 +6,14 @@
 use std::path::Path;
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
-use crate::commands::edges::{cycles_game, parse_ground};
 use crate::engine::Backend;
 use crate::engine::arrows_dense::solve_dense;
 use crate::engine::arrows_memo::ArrowMemo;
 use crate::engine::graph_dense::for_each_option;
 use crate::engine::graph_memo::MemoSolver;
-use crate::engine::hackenbush::Hackenbush;
+use crate::engine::hackenbush::{Hackenbush, parse_ground};
 use crate::error::{Error, Result};
-use crate::game::arrows::{ArrowGame, ArrowRule};
+use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game};
 use crate::game::graph::bits;
 use crate::game::{Graph, GraphCode};
 use crate::kernel::arrows::ArrowKernel;
