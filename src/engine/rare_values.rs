@@ -1245,12 +1245,10 @@ fn pass_heap<V: Values>(
     }
 }
 
-/// The pairs the block pass reads for one heap at most. A heap whose
-/// wanted values lie only in pairs with a part inside the block would
-/// otherwise read every pair of the table in the pass (about one heap in
-/// 50,000 of Grundy's game near 2^26, a tenth of all its pairs): in order,
-/// the pairs touching the block come first and usually end it, and a
-/// table in a file is not swept from disk once for each such heap.
+/// The pairs the block pass reads for one heap at most. Past it the heap
+/// goes on in its turn in order, the pairs touching the block first: a
+/// heap whose last wanted value lies there is not swept through the whole
+/// table by the pass (from disk, for a table in a file).
 const PASS_SCAN_PAIRS: u64 = 1 << 16;
 
 /// G(n) in registers for a heap in a block without a pass, past every rare
