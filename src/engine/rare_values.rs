@@ -1692,17 +1692,21 @@ fn unmarked_below(bits: &[u64], c: u32) -> u32 {
 mod tests {
     use super::{Pairs, RareCode, Scan, scan_pairs, transpose64};
 
-    /// A pass's scan stopped at its pair limit and taken up from where it
-    /// stopped reaches the same values, over the same pairs, as one scan.
-    #[test]
-    fn a_scan_stopped_at_its_limit_goes_on_where_it_stopped() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
+    /// Xorshift64 from `seed`: random words for the tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// A pass's scan stopped at its pair limit and taken up from where it
+    /// stopped reaches the same values, over the same pairs, as one scan.
+    #[test]
+    fn a_scan_stopped_at_its_limit_goes_on_where_it_stopped() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         // Values below 128: no pair reaches 128..132, and wanting them
         // reads every pair.
         let table: Vec<u8> = (0..40_000).map(|_| (next() % 128) as u8).collect();
@@ -1715,28 +1719,18 @@ mod tests {
         };
         for n in [30_000, 35_001, 39_999] {
             let s = n - 700;
+            // The pairs below s from smaller part `from` on, for `wanted`.
+            let scan = |wanted: &mut Vec<u64>, from, limit| {
+                let need = wanted.iter().map(|x| x.count_ones()).sum();
+                let below = Pairs::BothBelow { s, from };
+                scan_pairs(&code, &table[..], n, (wanted, need), below, limit)
+            };
             let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];
-            let need = |w: &[u64]| w.iter().map(|x| x.count_ones()).sum();
-            let below = |from| Pairs::BothBelow { s, from };
             let mut whole = wanted.clone();
-            let (ended, read) = scan_pairs(
-                &code,
-                &table[..],
-                n,
-                (&mut whole, need(&wanted)),
-                below(1),
-                u64::MAX,
-            );
+            let (ended, read) = scan(&mut whole, 1, u64::MAX);
             assert_eq!(ended, Scan::Exhausted, "heap {n}");
             let mut parts = wanted.clone();
-            let (stopped, first) = scan_pairs(
-                &code,
-                &table[..],
-                n,
-                (&mut parts, need(&wanted)),
-                below(1),
-                3000,
-            );
+            let (stopped, first) = scan(&mut parts, 1, 3000);
             let Scan::Stopped(from) = stopped else {
                 panic!("heap {n}: the limited scan ended {stopped:?}");
             };
@@ -1744,15 +1738,7 @@ mod tests {
                 (3000..3000 + 2 * 512).contains(&first),
                 "heap {n}: {first} pairs"
             );
-            let left = need(&parts);
-            let (ended, rest) = scan_pairs(
-                &code,
-                &table[..],
-                n,
-                (&mut parts, left),
-                below(from),
-                u64::MAX,
-            );
+            let (ended, rest) = scan(&mut parts, from, u64::MAX);
             assert_eq!((ended, first + rest), (Scan::Exhausted, read), "heap {n}");
             assert_eq!(parts, whole, "heap {n}: the values left wanted");
             assert_eq!(whole, [0, 0, 0xf, 0], "heap {n}: only 128..132 are left");
@@ -1761,13 +1747,10 @@ mod tests {
 
     #[test]
     fn transpose64_moves_bit_i_of_word_k_to_bit_k_of_word_i() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut words = [0u64; 64];
         for word in &mut words {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            *word = seed;
+            *word = next();
         }
         let before = words;
         transpose64(&mut words);
