@@ -1,4 +1,6 @@
 //! The command line: one subcommand per family, common flags shared.
+// Its doc comments are clap's help text, not rustdoc: `[3]` is a code.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use std::path::PathBuf;
 

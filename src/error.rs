@@ -1,4 +1,4 @@
-//! The two kinds of failure and the exit status each gets.
+//! The kinds of failure and the exit status each gets.
 
 use std::fmt;
 
@@ -11,13 +11,16 @@ pub enum Error {
     /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run after saving a
     /// checkpoint: exit status 128 + the signal's number.
     Interrupted { message: String, status: i32 },
+    /// The caller's run hooks asked the run to stop; what was computed is
+    /// kept (and saved, with a checkpoint): exit status 1.
+    Stopped(String),
 }
 
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) => 2,
-            Error::Run(_) => 1,
+            Error::Run(_) | Error::Stopped(_) => 1,
             Error::Interrupted { status, .. } => *status,
         }
     }
@@ -26,9 +29,10 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Run(m) | Error::Interrupted { message: m, .. } => {
-                f.write_str(m)
-            }
+            Error::Input(m)
+            | Error::Run(m)
+            | Error::Stopped(m)
+            | Error::Interrupted { message: m, .. } => f.write_str(m),
         }
     }
 }

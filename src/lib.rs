@@ -2,6 +2,7 @@
 //! of every kernel.
 
 pub mod analysis;
+pub mod api;
 pub mod bench;
 pub mod cli;
 pub mod commands;
@@ -10,7 +11,15 @@ pub mod error;
 pub mod export;
 pub mod game;
 pub mod gpu;
+pub mod hooks;
 pub mod input;
 pub mod interrupt;
 pub mod kernel;
 pub mod plot;
+
+pub use api::{GraphGame, GraphValue, Sequence, SequenceTable};
+pub use engine::graph_solve::Solver;
+pub use engine::sequence::Algorithm;
+pub use engine::{BackendChoice, HeapEngine};
+pub use error::{Error, Result};
+pub use hooks::{RunHooks, Silent};

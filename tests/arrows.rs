@@ -14,16 +14,9 @@ use grundy::game::graph::{path, pode};
 use common::{Rng, gpu_or_skip};
 
 fn value(game: &ArrowGame, start: &[u8]) -> u8 {
-    solve_dense(
-        game,
-        start,
-        &Backend::Cpu,
-        false,
-        &mut |m| panic!("{m}"),
-        &|_| {},
-    )
-    .unwrap()
-    .value
+    solve_dense(game, start, &Backend::Cpu, false, &common::NoNotice)
+        .unwrap()
+        .value
 }
 
 fn empty(game: &ArrowGame) -> Vec<u8> {
@@ -208,8 +201,8 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
     }
     for game in games {
         let start = empty(&game);
-        let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &mut |_| {}, &|_| {}).unwrap();
-        let run = solve_dense(&game, &start, &gpu, true, &mut |m| panic!("{m}"), &|_| {}).unwrap();
+        let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &grundy::hooks::Silent).unwrap();
+        let run = solve_dense(&game, &start, &gpu, true, &common::NoNotice).unwrap();
         assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(
             (run.value, run.states),

@@ -20,13 +20,19 @@ fn ctx(backend: &Backend) -> &Runner {
 
 fn gpu_table(ctx: &Runner, code: &Code, n: u32, tuning: &GpuTuning) -> Vec<u16> {
     let k = HeapKernelCode::new(code).unwrap();
-    extend(ctx, &k, &[], n, tuning, &|_| {}, &|| false)
+    extend(ctx, &k, &[], n, tuning, &grundy::hooks::Silent)
         .unwrap()
         .0
 }
 
 fn cpu_table(code: &Code, n: u32) -> Vec<u16> {
-    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+    cpu_blocked(
+        &HeapKernelCode::new(code).unwrap(),
+        Vec::new(),
+        n,
+        &grundy::hooks::Silent,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -49,8 +55,15 @@ fn gpu_equals_cpu_on_random_codes() {
         if block_limit(ctx, &k, n, &GpuTuning::default()).is_err() {
             continue; // a repeating split tail too long for llvmpipe's loop cap
         }
-        let (g, stats) =
-            extend(ctx, &k, &[], n, &GpuTuning::default(), &|_| {}, &|| false).unwrap();
+        let (g, stats) = extend(
+            ctx,
+            &k,
+            &[],
+            n,
+            &GpuTuning::default(),
+            &grundy::hooks::Silent,
+        )
+        .unwrap();
         assert_eq!(g, cpu_table(&code, n), "{}", code.name());
         widenings += stats.widenings;
         ran += 1;
@@ -135,8 +148,7 @@ fn gpu_extends_a_table_from_an_odd_length() {
         &whole[..1235],
         5000,
         &GpuTuning::default(),
-        &|_| {},
-        &|| false,
+        &grundy::hooks::Silent,
     )
     .unwrap();
     assert_eq!(g, whole);

@@ -76,8 +76,7 @@ fn batch_rows_equal_the_dense_table_of_each_graph() {
                     &Backend::Cpu,
                     false,
                     &DenseTuning::default(),
-                    &mut |_| {},
-                    &|_| {},
+                    &grundy::hooks::Silent,
                 )
                 .unwrap();
                 assert_eq!(

@@ -28,7 +28,7 @@ fn code(text: &str) -> GraphCode {
 }
 
 fn dense(g: &Graph, c: &GraphCode) -> Vec<u8> {
-    cpu_dense(&GraphKernel::new(g, c), &|_| {}).unwrap()
+    cpu_dense(&GraphKernel::new(g, c), &grundy::hooks::Silent).unwrap()
 }
 
 fn memo_value(g: &Graph, c: &GraphCode) -> u8 {
@@ -81,7 +81,8 @@ fn chains_are_heaps() {
     let mut rng = Rng(0x9a7_0001);
     for _ in 0..40 {
         let c = random_code(&mut rng);
-        let heaps = general::sequence(&Code::parse(&c.text).unwrap(), 14, &|_| {}).unwrap();
+        let heaps =
+            general::sequence(&Code::parse(&c.text).unwrap(), 14, &grundy::hooks::Silent).unwrap();
         let table = dense(&graph::path(14), &c);
         for (n, &h) in heaps.iter().enumerate() {
             // The first n vertices of path:14 are path:n.
@@ -446,7 +447,7 @@ fn level_memo_on_grids_equals_dense() {
         };
         let g = graph::grid(rows, cols);
         assert_eq!(GridLevels::applies(&g, &c), Some((rows, cols)));
-        let levels = GridLevels::solve(&c, rows, cols, &mut |_| {}, &|_| {}).unwrap();
+        let levels = GridLevels::solve(&c, rows, cols, &grundy::hooks::Silent).unwrap();
         let table = assert_values_match_dense(&g, &c, 500, |mask| levels.value(mask).unwrap());
         assert_eq!(
             levels.value(g.all()).unwrap(),
@@ -520,7 +521,7 @@ fn connected_only_walk_equals_the_full_table() {
         };
         let full = dense(&g, &c);
         let kern = GraphKernel::new(&g, &c);
-        let (part, evaluated) = cpu_dense_connected(&kern, &|_| {}).unwrap();
+        let (part, evaluated) = cpu_dense_connected(&kern, &grundy::hooks::Silent).unwrap();
         // Only the levels a game from the whole graph reaches are walked:
         // every position reachable by moves lies on one of them.
         let levels = reachable_levels(&kern);
@@ -552,8 +553,7 @@ fn connected_only_walk_equals_the_full_table() {
             &Backend::Cpu,
             false,
             &DenseTuning::default(),
-            &mut |_| {},
-            &|_| {},
+            &grundy::hooks::Silent,
         )
         .unwrap();
         assert_eq!(run.value, whole(&full));
@@ -570,7 +570,6 @@ fn gpu_equals_cpu_on_random_graphs() {
         return;
     };
     let mut rng = Rng(0x9a7_0006);
-    let mut notices = Vec::new();
     for i in 0..16 {
         let c = random_code(&mut rng);
         let n = 6 + rng.below(13) as usize;
@@ -589,14 +588,15 @@ fn gpu_equals_cpu_on_random_graphs() {
                 max_groups_x: 7,
             }
         };
-        let mut notice = |m: &str| notices.push(m.to_string());
-        let run = solve_dense(&g, &c, &backend, true, &tuning, &mut notice, &|_| {}).unwrap();
+        let notices = common::Notices::default();
+        let run = solve_dense(&g, &c, &backend, true, &tuning, &notices).unwrap();
         assert_eq!(
             run.backend,
             grundy::engine::Ran::Gpu,
-            "{} on {} vertices: {notices:?}",
+            "{} on {} vertices: {:?}",
             c.text,
-            g.n()
+            g.n(),
+            notices.heard()
         );
         let gpu = run.table.unwrap();
         let cpu = dense(&g, &c);
@@ -634,7 +634,7 @@ fn reachable_solver_equals_the_dense_table() {
         };
         let table = dense(&g, &c);
         let moves = moves_table(&g, &c, &table);
-        let run = solve_reachable(&g, &c, true, &|_| {}).unwrap();
+        let run = solve_reachable(&g, &c, true, &grundy::hooks::Silent).unwrap();
         assert_eq!(run.value, whole(&table), "{} on {g:?}", c.text);
         assert_eq!(run.moves, whole(&moves), "{} on {g:?}", c.text);
         assert_eq!(run.rows.len() as u64, run.positions);

@@ -381,7 +381,7 @@ fn erratum_dailly_lemma_52_even_rows_are_pnnn_then_pn() {
 /// G of every shape of a rectangle (2) or box (3) game, by sorted sides.
 fn shapes(dims: usize, min_diff: u32, max: u32) -> HashMap<Vec<u32>, u32> {
     let kern = TupleKernel::rect(Rect::new(dims, min_diff).unwrap(), max).unwrap();
-    let table = solve(&kern, &Backend::Cpu, &mut |_| {}, &|_| {})
+    let table = solve(&kern, &Backend::Cpu, &grundy::hooks::Silent)
         .unwrap()
         .table;
     let mut out = HashMap::new();
@@ -437,8 +437,12 @@ fn erratum_schrage_section_4_pieces_differ_by_d() {
     // game is 4.0, where G(2) = 1, while Grundy's game (4!.0) has G(2) = 0.
     // With |K - 2I| >= d (the pieces differ by d) it is Grundy's game.
     let table = |c: &str| {
-        grundy::engine::general::sequence(&grundy::game::Code::parse(c).unwrap(), 10, &|_| {})
-            .unwrap()
+        grundy::engine::general::sequence(
+            &grundy::game::Code::parse(c).unwrap(),
+            10,
+            &grundy::hooks::Silent,
+        )
+        .unwrap()
     };
     let literal = table("4.0");
     let grundys = table("4!.0");
@@ -461,9 +465,12 @@ fn erratum_schrage_section_2_successors_exclude_i_zero() {
         })
         .collect();
     assert!(solutions.is_empty(), "{solutions:?}");
-    let grundys =
-        grundy::engine::general::sequence(&grundy::game::Code::parse("4!.0").unwrap(), 3, &|_| {})
-            .unwrap();
+    let grundys = grundy::engine::general::sequence(
+        &grundy::game::Code::parse("4!.0").unwrap(),
+        3,
+        &grundy::hooks::Silent,
+    )
+    .unwrap();
     assert_eq!(grundys[3], 1);
 }
 
@@ -521,7 +528,7 @@ fn erratum_abuku_theorem_5_6_needs_equal_heaps() {
     let value = |rule: Rule, heaps: usize, k: Option<usize>, h: &[u32]| {
         let game = DeleteNim::new(rule, heaps, k).unwrap();
         let kern = TupleKernel::delete_nim(game, 8, true).unwrap();
-        let table = solve(&kern, &Backend::Cpu, &mut |_| {}, &|_| {})
+        let table = solve(&kern, &Backend::Cpu, &grundy::hooks::Silent)
             .unwrap()
             .table;
         table[kern.space.rank(h) as usize]
@@ -535,7 +542,7 @@ fn erratum_abuku_theorem_5_6_needs_equal_heaps() {
 fn schrage_q2_one_and_two_wide_rectangles_are_grundys_game() {
     let rects = shapes(2, 1, 60);
     let code = grundy::game::Code::parse("4!.0").unwrap();
-    let line = grundy::engine::general::sequence(&code, 60, &|_| {}).unwrap();
+    let line = grundy::engine::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
     for n in 1..=60u32 {
         let g = u32::from(line[n as usize]);
         assert_eq!(rects[&vec![1, n]], g, "G(1, {n})");

@@ -23,7 +23,7 @@ fn mex(values: &[u32]) -> u32 {
 
 /// Every tuple of the kernel's space with its value.
 fn every_tuple(kern: &TupleKernel) -> Vec<(Vec<u32>, u32)> {
-    let table = solve(kern, &Backend::Cpu, &mut |_| {}, &|_| {})
+    let table = solve(kern, &Backend::Cpu, &grundy::hooks::Silent)
         .unwrap()
         .table;
     (0..kern.space.count() as u32)

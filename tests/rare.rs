@@ -16,7 +16,13 @@ use grundy::gpu::heap::GpuTuning;
 use grundy::kernel::heap::HeapKernelCode;
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
-    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+    cpu_blocked(
+        &HeapKernelCode::new(code).unwrap(),
+        Vec::new(),
+        n,
+        &grundy::hooks::Silent,
+    )
+    .unwrap()
 }
 
 /// G(0..=n) by `algorithm`, with the engine that made the last values.
@@ -35,11 +41,8 @@ fn run_from(
     let done = run
         .extend(
             n,
-            &grundy::engine::LazyBackend::cpu(),
-            &GpuTuning::default(),
-            &mut |_| {},
-            &|_| {},
-            &|| false,
+            (&grundy::engine::LazyBackend::cpu(), &GpuTuning::default()),
+            &grundy::hooks::Silent,
         )
         .unwrap();
     assert!(done);

@@ -18,7 +18,13 @@ use grundy::kernel::rare::rare_pass::rare_pass;
 use grundy::kernel::rare::{MAX_WORDS, PassParams, TABLE_PIECES};
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
-    cpu_blocked(&HeapKernelCode::new(code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+    cpu_blocked(
+        &HeapKernelCode::new(code).unwrap(),
+        Vec::new(),
+        n,
+        &grundy::hooks::Silent,
+    )
+    .unwrap()
 }
 
 /// Codes with rare values: the literature's sparse ones and random ones.
@@ -137,7 +143,7 @@ fn rare_on_from(
     let mut run = SequenceRun::new(code, Algorithm::Rare, table).unwrap();
     let tuning = GpuTuning::default();
     let done = run
-        .extend(n, backend, &tuning, &mut |_| {}, &|_| {}, &|| false)
+        .extend(n, (backend, &tuning), &grundy::hooks::Silent)
         .unwrap();
     assert!(done);
     let counts = run.rare_counts().unwrap_or_default();
@@ -154,7 +160,7 @@ fn rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force() {
     if gpu_or_skip("rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force").is_none() {
         return;
     }
-    let gpu = LazyBackend::new(BackendChoice::Gpu, true).unwrap();
+    let gpu = LazyBackend::new(BackendChoice::Gpu, &grundy::hooks::Silent).unwrap();
     let cpu = LazyBackend::cpu();
     // Officers, Grundy's game, .1777 and .16 far enough for many blocks
     for (text, n) in [

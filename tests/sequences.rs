@@ -13,11 +13,17 @@ use grundy::kernel::heap::HeapKernelCode;
 
 fn blocked(code: &str, n: u32) -> Vec<u16> {
     let code = Code::parse(code).unwrap();
-    cpu_blocked(&HeapKernelCode::new(&code).unwrap(), Vec::new(), n, &|_| {}).unwrap()
+    cpu_blocked(
+        &HeapKernelCode::new(&code).unwrap(),
+        Vec::new(),
+        n,
+        &grundy::hooks::Silent,
+    )
+    .unwrap()
 }
 
 fn reference(code: &str, n: u64) -> Vec<u16> {
-    general::sequence(&Code::parse(code).unwrap(), n, &|_| {}).unwrap()
+    general::sequence(&Code::parse(code).unwrap(), n, &grundy::hooks::Silent).unwrap()
 }
 
 fn period_of(code: &str, g: &[u16]) -> Option<(u64, u64, bool)> {
@@ -73,8 +79,12 @@ fn grundys_game_matches_schrages_table_1() {
     let g = blocked("4!.0", 100);
     assert_eq!(&g[1..=100], &expected[..]);
     // --min-diff 1 is the same game (Schrage, A two-dimensional generalization of Grundy's game, section 4 with d = 1).
-    let d1 =
-        general::sequence(&Code::parse("4.0").unwrap().with_min_diff(1), 100, &|_| {}).unwrap();
+    let d1 = general::sequence(
+        &Code::parse("4.0").unwrap().with_min_diff(1),
+        100,
+        &grundy::hooks::Silent,
+    )
+    .unwrap();
     assert_eq!(d1, g);
     assert_eq!(reference("4!.0", 100), g);
     // The theorem does not cover `!`: no period is ever certified.
@@ -114,8 +124,8 @@ fn random_codes_blocked_equals_general() {
         let code = random_kernel_code(&mut rng);
         let k = HeapKernelCode::new(&code).unwrap();
         let n = 200 + rng.below(400);
-        let blocked = cpu_blocked(&k, Vec::new(), n as u32, &|_| {}).unwrap();
-        let general = general::sequence(&code, n, &|_| {}).unwrap();
+        let blocked = cpu_blocked(&k, Vec::new(), n as u32, &grundy::hooks::Silent).unwrap();
+        let general = general::sequence(&code, n, &grundy::hooks::Silent).unwrap();
         assert_eq!(blocked, general, "{}", code.name());
     }
 }
@@ -124,9 +134,12 @@ fn random_codes_blocked_equals_general() {
 fn extending_a_table_gives_the_same_values() {
     let code = Code::parse("0.16").unwrap();
     let k = HeapKernelCode::new(&code).unwrap();
-    let whole = cpu_blocked(&k, Vec::new(), 9000, &|_| {}).unwrap();
-    let part = cpu_blocked(&k, Vec::new(), 3001, &|_| {}).unwrap();
-    assert_eq!(cpu_blocked(&k, part, 9000, &|_| {}).unwrap(), whole);
+    let whole = cpu_blocked(&k, Vec::new(), 9000, &grundy::hooks::Silent).unwrap();
+    let part = cpu_blocked(&k, Vec::new(), 3001, &grundy::hooks::Silent).unwrap();
+    assert_eq!(
+        cpu_blocked(&k, part, 9000, &grundy::hooks::Silent).unwrap(),
+        whole
+    );
 }
 
 #[test]
@@ -171,7 +184,7 @@ fn splits_into_three_or_more_heaps() {
     let far = general::sequence(
         &Code::parse("0.{0,1,2+}").unwrap().with_min_diff(1000),
         60,
-        &|_| {},
+        &grundy::hooks::Silent,
     );
     assert_eq!(far.unwrap(), reference("0.{0,1,3+}", 60));
     // Three equal heaps only (`=`): 0.8= leaves 3 equal heaps after taking 1.

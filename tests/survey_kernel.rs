@@ -82,7 +82,9 @@ fn twin_tables(kern: &SurveyKernel, n: u32, block: u32) -> (Vec<u32>, Vec<u32>) 
 fn general(codes: &[Code], n: u32) -> Vec<Vec<u16>> {
     codes
         .iter()
-        .map(|code| grundy::engine::general::sequence(code, n as u64, &|_| {}).unwrap())
+        .map(|code| {
+            grundy::engine::general::sequence(code, n as u64, &grundy::hooks::Silent).unwrap()
+        })
         .collect()
 }
 
@@ -239,7 +241,7 @@ fn the_twin_in_rare_mode_equals_the_general_engine() {
 fn choose_mode_takes_rare_values_where_they_pay() {
     let mode_of = |text: &str, n: u32| {
         let code = Code::parse(text).unwrap();
-        let g = grundy::engine::general::sequence(&code, n as u64, &|_| {}).unwrap();
+        let g = grundy::engine::general::sequence(&code, n as u64, &grundy::hooks::Silent).unwrap();
         choose_mode(&code, &g, n as usize, false)
     };
     // .106's sparse split is the position-parity one (breaking digit 3: t = 1).

@@ -18,7 +18,7 @@ use common::{Rng, gpu_or_skip};
 
 /// G of every tuple of a kernel, by its tuple (stored sizes).
 fn values(kern: &TupleKernel) -> HashMap<Vec<u32>, u32> {
-    let table = cpu_table(kern, &LevelPlan::new(kern), &|_| {}).unwrap();
+    let table = cpu_table(kern, &LevelPlan::new(kern), &grundy::hooks::Silent).unwrap();
     let mut out = HashMap::new();
     kern.space.for_each_lex(|h| {
         out.insert(h.to_vec(), table[kern.space.rank(h) as usize]);
@@ -269,7 +269,12 @@ fn single_delete_p_positions_are_theorems_6_2_and_6_3() {
 
 /// G(1..=n) of Grundy's game with splits whose heaps differ by at least d.
 fn grundy_game(d: u32, n: u64) -> Vec<u16> {
-    general::sequence(&Code::parse("4.0").unwrap().with_min_diff(d), n, &|_| {}).unwrap()
+    general::sequence(
+        &Code::parse("4.0").unwrap().with_min_diff(d),
+        n,
+        &grundy::hooks::Silent,
+    )
+    .unwrap()
 }
 
 fn rect_values(dims: usize, min_diff: u32, max: u32) -> HashMap<Vec<u32>, u32> {
@@ -401,8 +406,8 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
         kernels.push(TupleKernel::rect(rect, max).unwrap());
     }
     for kern in kernels {
-        let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &|_| {}).unwrap();
-        let run = solve(&kern, &backend, &mut |m| panic!("{m}"), &|_| {}).unwrap();
+        let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &grundy::hooks::Silent).unwrap();
+        let run = solve(&kern, &backend, &common::NoNotice).unwrap();
         assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(run.table, cpu, "{:?}", kern.rule);
     }

@@ -209,7 +209,7 @@ impl ValueHistogram {
     }
 }
 
-/// The Walsh–Hadamard transform: out[m] = Σ_v x[v]·(−1)^popcount(v & m).
+/// The Walsh–Hadamard transform: `out[m] = Σ_v x[v]·(−1)^popcount(v & m)`.
 /// `x.len()` is a power of two.
 pub fn walsh_hadamard(mut x: Vec<i64>) -> Vec<i64> {
     let mut h = 1;

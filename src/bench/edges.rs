@@ -59,7 +59,7 @@ impl EdgeWorkload {
 pub fn time_edges(game: &ArrowGame, backend: &Backend) -> Result<Option<(f64, f64, u8, u64)>> {
     let start = vec![0; game.edges.len()];
     let (run, kernel) = with_kernel_seconds(backend, || {
-        arrows_dense::solve_dense(game, &start, backend, false, &mut |_| {}, &|_| {})
+        arrows_dense::solve_dense(game, &start, backend, false, &crate::hooks::Silent)
     })?;
     let fell_back = run.backend != backend.ran();
     Ok((!fell_back).then_some((run.seconds, kernel, run.value, run.states)))

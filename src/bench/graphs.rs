@@ -54,7 +54,7 @@ pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)
     let start = Instant::now();
     let tuning = DenseTuning::default();
     let (run, kernel) = with_kernel_seconds(backend, || {
-        solve_dense(&g, &code, backend, false, &tuning, &mut |_| {}, &|_| {})
+        solve_dense(&g, &code, backend, false, &tuning, &crate::hooks::Silent)
     })?;
     Ok((start.elapsed().as_secs_f64(), kernel, run.value))
 }
@@ -73,7 +73,7 @@ pub struct MemoTimes {
 
 /// The memo solver as `grundy graph` runs it, without progress or notices.
 fn quiet_memo(g: &Graph, code: &GraphCode) -> Result<MemoRun> {
-    solve_memo(g, code, false, false, Box::new(|_| {}), &mut |_| {})
+    solve_memo(g, code, false, false, &crate::hooks::Silent)
 }
 
 pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
@@ -308,7 +308,7 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
                 _ => {
                     let tuning = DenseTuning::default();
                     let run =
-                        solve_dense(&g, &code, backend, false, &tuning, &mut |_| {}, &|_| {})?;
+                        solve_dense(&g, &code, backend, false, &tuning, &crate::hooks::Silent)?;
                     (run.value, run.backend)
                 }
             };

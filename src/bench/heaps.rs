@@ -67,11 +67,8 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
             &code,
             Vec::new(),
             w.n,
-            backend,
-            &tuning,
-            &mut |_| {},
-            &|_| {},
-            &|| false,
+            (backend, &tuning),
+            &crate::hooks::Silent,
         )
     })?;
     Ok((start.elapsed().as_secs_f64(), kernel, run.table))

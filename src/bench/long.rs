@@ -60,7 +60,7 @@ pub fn time_long(w: &LongWorkload, backend: &LazyBackend) -> Result<(f64, RareCo
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
     let tuning = GpuTuning::default();
-    run.extend(w.n, backend, &tuning, &mut |_| {}, &|_| {}, &|| false)?;
+    run.extend(w.n, (backend, &tuning), &crate::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
     let counts = run.rare_counts().unwrap_or_default();
     Ok((seconds, counts, run.table.into_wide()))
@@ -106,7 +106,7 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
     let (one, two) = (pool(1)?, pool(2)?);
     let cpu = LazyBackend::cpu();
     let gpu = match gpu {
-        true => Some(LazyBackend::new(BackendChoice::Gpu, true)?),
+        true => Some(LazyBackend::new(BackendChoice::Gpu, &crate::hooks::Silent)?),
         false => None,
     };
     if !json {

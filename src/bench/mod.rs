@@ -15,14 +15,22 @@ use crate::engine::{Backend, BackendChoice};
 use crate::error::{Error, Result};
 use report::CsvRow;
 
+/// Notices on stderr: which GPU opened, or why none did.
+struct Said;
+
+impl crate::hooks::RunHooks for Said {
+    fn notice(&self, message: &str) {
+        eprintln!("grundy: {message}");
+    }
+}
+
 /// The GPU `bench` compares with the CPU (none with `--backend cpu`), its
 /// description, and whether it is a software adapter; says which unless
 /// `--json`.
 fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)> {
-    let mut notice = |m: &str| eprintln!("grundy: {m}");
     let gpu = match args.backend {
         BackendChoice::Cpu => None,
-        choice => match Backend::open(choice, &mut notice)? {
+        choice => match Backend::open(choice, &Said)? {
             Backend::Gpu(runner) => Some(Backend::Gpu(runner)),
             Backend::Cpu => None,
         },

@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::cli_hooks::CliHooks;
 use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{
     plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
@@ -18,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
 use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
+use crate::hooks::RunHooks;
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -56,11 +58,6 @@ fn play(
     choice: BackendChoice,
     quiet: bool,
 ) -> Result<Played> {
-    let mut notice = |m: &str| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    };
     let solver = match solver {
         ArrowSolver::Auto if game.rule != ArrowRule::Cycles && game.is_forest() => {
             ArrowSolver::Memo
@@ -75,16 +72,12 @@ fn play(
         let seconds = begin.elapsed().as_secs_f64();
         return Ok((g, memo.pieces() as u64, solver, RanOn::cpu(), seconds));
     }
-    let backend = Backend::open(choice, &mut notice)?;
-    let bar = progress_bar(
-        3u64.saturating_pow(game.edges.len() as u32),
-        quiet,
-        "states",
-    );
-    let run = solve_dense(game, start, &backend, false, &mut notice, &|d| {
-        bar.set_position(d)
-    })?;
-    bar.finish_and_clear();
+    let hooks = CliHooks::new(quiet, "states");
+    let backend = Backend::open(choice, &hooks)?;
+    hooks.begin(3u64.saturating_pow(game.edges.len() as u32));
+    let run = solve_dense(game, start, &backend, false, &hooks);
+    hooks.end();
+    let run = run?;
     Ok((
         u16::from(run.value),
         run.states,

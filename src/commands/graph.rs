@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::cli_hooks::CliHooks;
 use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{
-    plot_table, print_json, print_wrote, progress_bar, progress_counter, reject_stdout_clash,
-    shows_text,
+    plot_table, print_json, print_wrote, progress_counter, reject_stdout_clash, shows_text,
 };
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::engine::graph_batch::BatchGame;
@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::GraphCode;
 use crate::game::graph::{Graph, MAX_VERTICES, bipode_of, pode_of, pode_rows};
+use crate::hooks::RunHooks;
 use crate::plot::{self, PlotTarget};
 
 /// The JSON summary of `graph`.
@@ -67,16 +68,11 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
     let solver = pick_solver(&g, &code, args.solver, args.moves);
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let quiet = args.quiet;
-    let mut notice = |m: &str| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    };
+    let hooks = CliHooks::new(args.quiet, "positions");
     let solved = match solver {
-        Solver::Reach => run_reach(args, &g, &code, plot.is_some(), &mut notice)?,
-        Solver::Memo => run_memo(args, &g, &code, plot.is_some(), &mut notice)?,
-        _ => run_dense(args, &g, &code, plot.is_some(), &mut notice)?,
+        Solver::Reach => run_reach(args, &g, &code, plot.is_some(), &hooks)?,
+        Solver::Memo => run_memo(args, &g, &code, plot.is_some(), &hooks)?,
+        _ => run_dense(args, &g, &code, plot.is_some(), &hooks)?,
     };
     let summary = GraphSummary {
         out: args.out.as_ref().map(|p| p.display().to_string()),
@@ -113,15 +109,16 @@ fn run_reach(
     g: &Graph,
     code: &GraphCode,
     plot: bool,
-    notice: &mut dyn FnMut(&str),
+    hooks: &CliHooks,
 ) -> Result<Solved> {
     if args.backend == BackendChoice::Gpu {
-        notice("the reach solver runs on the CPU; --solver dense puts the table on the GPU");
+        hooks.notice("the reach solver runs on the CPU; --solver dense puts the table on the GPU");
     }
     let keep = args.out.is_some() || plot;
-    let bar = progress_bar(1 << g.n().min(40), args.quiet, "positions");
-    let run = solve_reachable(g, code, keep, &|done| bar.set_position(done))?;
-    bar.finish_and_clear();
+    hooks.begin(1 << g.n().min(40));
+    let run = solve_reachable(g, code, keep, hooks);
+    hooks.end();
+    let run = run?;
     let mut summary = summarise(
         code,
         g,
@@ -144,7 +141,7 @@ fn run_memo(
     g: &Graph,
     code: &GraphCode,
     plot: bool,
-    notice: &mut dyn FnMut(&str),
+    hooks: &CliHooks,
 ) -> Result<Solved> {
     if args.moves {
         return Err(Error::Input(
@@ -154,14 +151,12 @@ fn run_memo(
         ));
     }
     if args.backend == BackendChoice::Gpu {
-        notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
+        hooks.notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
     }
     let keep = args.out.is_some() || plot;
-    let counter = progress_counter(args.quiet, "pieces");
-    let tick = counter.clone();
-    let progress = Box::new(move |solved| tick.set_position(solved));
-    let run = solve_memo(g, code, keep, plot, progress, notice);
-    counter.finish_and_clear();
+    hooks.show(progress_counter(args.quiet, "pieces"));
+    let run = solve_memo(g, code, keep, plot, hooks);
+    hooks.end();
     let run = run?;
     let mut summary = summarise(
         code,
@@ -184,13 +179,13 @@ fn run_dense(
     g: &Graph,
     code: &GraphCode,
     plot: bool,
-    notice: &mut dyn FnMut(&str),
+    hooks: &CliHooks,
 ) -> Result<Solved> {
     check_dense(g.n())?;
     let keep = args.out.is_some() || plot;
     let keep_table = keep || args.moves;
     if keep && g.n() > 20 {
-        notice(&format!(
+        hooks.notice(&format!(
             "--out will hold {} rows, one per subset (about {})",
             1u64 << g.n(),
             human((1u64 << g.n()) * (12 + 2 * g.n() as u64 / 3))
@@ -200,13 +195,12 @@ fn run_dense(
         &format!("a dense table over {} vertices", g.n()),
         dense_bytes(g.n(), keep_table, args.moves),
     )?;
-    let backend = Backend::open(args.backend, notice)?;
-    let bar = progress_bar(1 << g.n(), args.quiet, "positions");
+    let backend = Backend::open(args.backend, hooks)?;
+    hooks.begin(1 << g.n());
     let tuning = DenseTuning::default();
-    let run = solve_dense(g, code, &backend, keep_table, &tuning, notice, &|done| {
-        bar.set_position(done)
-    })?;
-    bar.finish_and_clear();
+    let run = solve_dense(g, code, &backend, keep_table, &tuning, hooks);
+    hooks.end();
+    let run = run?;
     let ran_on = backend.ran_on(run.backend);
     let mut summary = summarise(code, g, run.value, run.positions, Solver::Dense, ran_on);
     summary.seconds = run.seconds;

@@ -1,5 +1,6 @@
 //! What each subcommand does: parse its input, run the engine, report.
 
+pub mod cli_hooks;
 pub mod edges;
 pub mod graph;
 pub mod graph_batches;

@@ -5,20 +5,23 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
+use super::cli_hooks::CliHooks;
+use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::engine::sequence::rare_code_for;
 use crate::engine::survey::{
     MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
 };
-use crate::engine::survey_checkpoint::{self, Appender, DoneRows, SurveyKey};
+use crate::engine::survey_checkpoint::SurveyKey;
+use crate::engine::survey_driver::{SurveyDriver, SurveyJob};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::Code;
 use crate::gpu::GpuCounters;
-use crate::{interrupt, plot};
+use crate::hooks::RunHooks;
+use crate::plot;
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -122,16 +125,11 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
     let list = codes_of(args)?;
-    let quiet = args.quiet;
-    let mut notice = |m: &str| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    };
-    let shard = survey_parts::shard_of(args.shard, &mut notice)?;
+    let hooks = CliHooks::new(args.quiet, "codes");
+    let shard = survey_parts::shard_of(args.shard, &hooks)?;
     let n = args.heaps();
     let places = match shard {
-        Some(s) => Some(shard_places(args, s, &list, &mut notice)?),
+        Some(s) => Some(shard_places(args, s, &list, &hooks)?),
         None => None,
     };
     let sliced: Option<Vec<Code>> = places
@@ -139,22 +137,30 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
         .map(|p| p.iter().map(|&i| list[i].clone()).collect());
     let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
     let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
-    let saved = Saved::open(args, survey_key(args, shard, &list), &names)?;
-    if !saved.rows.is_empty() {
-        notice(&format!(
+    let key = survey_key(args, shard, &list);
+    let files = (args.checkpoint_path(), args.resume.as_deref());
+    let driver = SurveyDriver::open(&key, &names, files)?;
+    if driver.resumed() > 0 {
+        hooks.notice(&format!(
             "{} of {} codes resumed from {}",
-            saved.rows.len(),
+            driver.resumed(),
             codes.len(),
             args.resume.as_deref().unwrap_or(Path::new("")).display()
         ));
     }
-    let backend = Backend::open(args.backend, &mut notice)?;
+    let backend = Backend::open(args.backend, &hooks)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
-        notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
+        hooks.notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
     }
     let start = Instant::now();
-    let resumed = saved.rows.len();
-    let run = run_codes(args, codes, saved, &backend, &mut notice)?;
+    let resumed = driver.resumed();
+    let job = SurveyJob {
+        codes,
+        n,
+        algorithm: args.algorithm,
+        workgroup: args.workgroup,
+    };
+    let run = driver.run(&job, &backend, &hooks)?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.out {
         let slice = shard.zip(places.as_deref());
@@ -194,118 +200,6 @@ fn write_rows(
     }
 }
 
-/// The codes whose rows `saved` does not hold, each row appended to the
-/// checkpoint as it finishes; the rows of every code, in the list's order.
-fn run_codes(
-    args: &SurveyArgs,
-    codes: &[Code],
-    saved: Saved,
-    backend: &Backend,
-    notice: &mut dyn FnMut(&str),
-) -> Result<crate::engine::survey::SurveyRun> {
-    let todo: Vec<usize> = (0..codes.len())
-        .filter(|i| !saved.rows.contains_key(i))
-        .collect();
-    let todo_codes: Vec<Code> = todo.iter().map(|&i| codes[i].clone()).collect();
-    let bar = progress_bar(codes.len() as u64, args.quiet, "codes");
-    bar.set_position(saved.rows.len() as u64);
-    let appender = std::sync::Mutex::new(saved.appender);
-    let mut run = crate::engine::survey::survey(
-        &todo_codes,
-        args.heaps(),
-        args.algorithm,
-        backend,
-        args.workgroup,
-        notice,
-        &|k, row| {
-            bar.inc(1);
-            append_row(&appender, todo[k], row, codes.len());
-        },
-    )?;
-    bar.finish_and_clear();
-    let appender = appender
-        .into_inner()
-        .map_err(|_| Error::Run("a row failed".into()))?;
-    if let Some(ck) = appender {
-        ck?.finish()?;
-    }
-    run.rows = merged(saved.rows, &todo, run.rows);
-    Ok(run)
-}
-
-/// A survey checkpoint as this run found it: the rows it holds, and the
-/// file open for appending the rest (none without --checkpoint/--resume).
-struct Saved {
-    rows: DoneRows,
-    appender: Option<Result<Appender>>,
-}
-
-impl Saved {
-    /// Reads --resume (refusing another survey's file) and opens the file
-    /// rows go to: the same file, its torn last line cut; or a new one.
-    fn open(args: &SurveyArgs, key: SurveyKey, names: &[String]) -> Result<Saved> {
-        let (rows, whole) = match &args.resume {
-            Some(path) => survey_checkpoint::load(path, &key, names)?,
-            None => (DoneRows::new(), 0),
-        };
-        let appender = match (args.checkpoint_path(), &args.resume) {
-            (None, _) => None,
-            (Some(path), Some(resumed)) if path == resumed => {
-                Some(Appender::resume(path, whole, rows.len()))
-            }
-            (Some(path), _) => Some(Appender::create(path, &key, &rows)),
-        };
-        let appender = appender.transpose()?.map(Ok);
-        if let Some(Ok(ck)) = &appender {
-            interrupt::set_exit_note(Some(resume_note(ck, names.len())));
-        }
-        Ok(Saved { rows, appender })
-    }
-}
-
-/// What a signal's message says of the checkpoint.
-fn resume_note(ck: &Appender, codes: usize) -> String {
-    let path = ck.path().display();
-    format!(
-        "{path} holds the rows of {} of {codes} codes; continue with the same command and \
-         --resume {path}",
-        ck.rows()
-    )
-}
-
-/// Appends a finished code's row to the checkpoint; the first failure is
-/// kept (and appending stops) to be reported when the survey ends.
-fn append_row(
-    appender: &std::sync::Mutex<Option<Result<Appender>>>,
-    place: usize,
-    (row, engine): &(SurveyRow, HeapEngine),
-    codes: usize,
-) {
-    let Ok(mut held) = appender.lock() else {
-        return;
-    };
-    if let Some(Ok(ck)) = held.as_mut() {
-        match ck.append(place, row, *engine) {
-            Ok(()) => {
-                interrupt::set_exit_note(Some(resume_note(ck, codes)));
-                super::progress::note_saved(format!("the rows of {} codes", ck.rows()));
-            }
-            Err(e) => *held = Some(Err(e)),
-        }
-    }
-}
-
-/// The resumed rows and this run's (the codes at places `todo`), in the
-/// list's order.
-fn merged(
-    mut saved: DoneRows,
-    todo: &[usize],
-    computed: Vec<(SurveyRow, HeapEngine)>,
-) -> Vec<(SurveyRow, HeapEngine)> {
-    saved.extend(todo.iter().copied().zip(computed));
-    saved.into_values().collect()
-}
-
 /// What a checkpoint records of its survey.
 fn survey_key(args: &SurveyArgs, shard: Option<Shard>, list: &[Code]) -> SurveyKey {
     let names: Vec<String> = list.iter().map(|c| c.name()).collect();
@@ -334,7 +228,7 @@ fn shard_places(
     args: &SurveyArgs,
     shard: Shard,
     list: &[Code],
-    notice: &mut dyn FnMut(&str),
+    hooks: &CliHooks,
 ) -> Result<Vec<usize>> {
     if args.out.is_none() {
         return Err(Error::Input(format!(
@@ -355,7 +249,7 @@ fn shard_places(
     }
     let start = Instant::now();
     let costs = estimated_costs(list, args.heaps(), args.algorithm)?;
-    notice(&format!(
+    hooks.notice(&format!(
         "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
         list.len(),
         shard.count,

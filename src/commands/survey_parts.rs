@@ -17,6 +17,7 @@ use crate::engine::sequence::Algorithm;
 use crate::engine::survey::{Dealing, MAX_SHARDS, Shard};
 use crate::error::{Error, Result};
 use crate::export;
+use crate::hooks::RunHooks;
 
 /// The first line of a part, before its JSON.
 const PART_TAG: &str = "# grundy survey part: ";
@@ -58,14 +59,14 @@ pub fn list_crc32<'a>(names: impl IntoIterator<Item = &'a str>) -> u32 {
 
 /// The slice this run takes: `--shard`, else a Slurm array task's, else
 /// none (the whole list).
-pub fn shard_of(given: Option<Shard>, notice: &mut dyn FnMut(&str)) -> Result<Option<Shard>> {
+pub fn shard_of(given: Option<Shard>, hooks: &dyn RunHooks) -> Result<Option<Shard>> {
     if given.is_some() {
         return Ok(given);
     }
     let env = |name: &str| std::env::var(name).ok();
     let shard = slurm_shard(&env)?;
     if let Some(shard) = shard {
-        notice(&format!(
+        hooks.notice(&format!(
             "running shard {shard} of the code list (from SLURM_ARRAY_TASK_ID; --shard K/N overrides)"
         ));
     }

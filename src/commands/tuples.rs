@@ -4,9 +4,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::output::{
-    plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
-};
+use super::cli_hooks::CliHooks;
+use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use crate::engine::tuple_table::{TupleRun, describe_size, solve};
 use crate::engine::{Backend, RanOn};
@@ -14,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::export;
 use crate::game::delete_nim::DeleteNim;
 use crate::game::rect::Rect;
+use crate::hooks::RunHooks;
 use crate::kernel::tuples::{TupleKernel, TupleRule};
 
 /// What a table is of, as its JSON summary names it.
@@ -120,16 +120,13 @@ fn table(
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.output.quiet;
-    let mut notice = |m: &str| {
-        if !quiet {
-            eprintln!("grundy: {m}");
-        }
-    };
-    let backend = Backend::open(args.backend, &mut notice)?;
-    notice(&describe_size(kern));
-    let bar = progress_bar(kern.space.count(), quiet, "positions");
-    let run = solve(kern, &backend, &mut notice, &|done| bar.set_position(done))?;
-    bar.finish_and_clear();
+    let hooks = CliHooks::new(args.output.quiet, "positions");
+    let backend = Backend::open(args.backend, &hooks)?;
+    hooks.notice(&describe_size(kern));
+    hooks.begin(kern.space.count());
+    let run = solve(kern, &backend, &hooks);
+    hooks.end();
+    let run = run?;
 
     if let Some(path) = &args.output.out {
         let what = format!(

@@ -10,6 +10,7 @@ use super::memory::check_fits;
 use crate::error::{Error, Result};
 use crate::game::arrows::ArrowGame;
 use crate::gpu::{Runner, Unfit};
+use crate::hooks::RunHooks;
 use crate::kernel::arrows::ArrowKernel;
 use crate::kernel::arrows::arrows_level::arrows_level;
 
@@ -26,14 +27,13 @@ pub struct ArrowDenseRun {
 }
 
 /// Solves `game` from `start` with a dense table on `backend` (the GPU when
-/// it can, else the CPU twin, with `notice` saying why).
+/// it can, else the CPU twin, with a notice saying why).
 pub fn solve_dense(
     game: &ArrowGame,
     start: &[u8],
     backend: &Backend,
     keep_table: bool,
-    notice: &mut dyn FnMut(&str),
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Result<ArrowDenseRun> {
     let kern = ArrowKernel::new(game).map_err(Error::Input)?;
     let begin = Instant::now();
@@ -42,9 +42,9 @@ pub fn solve_dense(
         kern,
         start,
         keep_table,
-        progress,
+        hooks,
     };
-    let ((start_byte, table, states), ran) = super::backend::run(&job, backend, notice)?;
+    let ((start_byte, table, states), ran) = super::backend::run(&job, backend, hooks)?;
     Ok(ArrowDenseRun {
         value: start_byte - 1,
         table,
@@ -60,7 +60,7 @@ struct DenseJob<'a> {
     kern: ArrowKernel,
     start: u32,
     keep_table: bool,
-    progress: &'a dyn Fn(u64),
+    hooks: &'a dyn RunHooks,
 }
 
 impl Dual for DenseJob<'_> {
@@ -71,13 +71,8 @@ impl Dual for DenseJob<'_> {
     }
 
     fn on_gpu(&self, runner: &Runner) -> Result<Self::Output> {
-        let run = crate::gpu::arrows::dense(
-            runner,
-            &self.kern,
-            self.start,
-            self.keep_table,
-            self.progress,
-        )?;
+        let run =
+            crate::gpu::arrows::dense(runner, &self.kern, self.start, self.keep_table, self.hooks)?;
         Ok((run.start_byte, run.table, run.states))
     }
 
@@ -87,21 +82,21 @@ impl Dual for DenseJob<'_> {
             &format!("a dense table over {} edges", kern.edges),
             kern.table_bytes(),
         )?;
-        let (table, states) = cpu_dense(kern, self.progress);
+        let (table, states) = cpu_dense(kern, self.hooks);
         let start_byte = table[self.start as usize];
         Ok((start_byte, self.keep_table.then_some(table), states))
     }
 }
 
 /// The whole table on the CPU twin; returns it and how many states it holds.
-pub fn cpu_dense(kern: &ArrowKernel, progress: &dyn Fn(u64)) -> (Vec<u8>, u64) {
+pub fn cpu_dense(kern: &ArrowKernel, hooks: &dyn RunHooks) -> (Vec<u8>, u64) {
     let table: Vec<AtomicU8> = (0..kern.table_bytes()).map(|_| AtomicU8::new(0)).collect();
     let mut states = 0;
     let mut done = 0;
     for k in (0..=kern.edges).rev() {
         states += arrows_level(kern, &table, k);
         done += kern.level_size(k);
-        progress(done);
+        hooks.progress(done);
     }
     (
         table.into_iter().map(AtomicU8::into_inner).collect(),

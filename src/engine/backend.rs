@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::gpu::{GpuContext, GpuCounters, Runner, Unfit};
+use crate::hooks::RunHooks;
 
 /// The backend the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -27,9 +28,9 @@ pub enum Backend {
 impl Backend {
     /// Opens what `choice` asks for. `auto` takes a GPU only when it is a
     /// real device; with a software adapter alone (llvmpipe), or none, it
-    /// runs on the CPU and `notice` says so in one line. `gpu` takes a
+    /// runs on the CPU and a notice says so in one line. `gpu` takes a
     /// software adapter too (that is how the kernels are tested) and says so.
-    pub fn open(choice: BackendChoice, notice: &mut dyn FnMut(&str)) -> Result<Backend> {
+    pub fn open(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<Backend> {
         if choice == BackendChoice::Cpu {
             return Ok(Backend::Cpu);
         }
@@ -41,13 +42,13 @@ impl Backend {
                         .into(),
                 ));
             }
-            notice("no GPU found; running on the CPU");
+            hooks.notice("no GPU found; running on the CPU");
             return Ok(Backend::Cpu);
         };
         let info = adapter.get_info();
         let software = crate::gpu::context::is_software(&info);
         if software && choice == BackendChoice::Auto {
-            notice(&format!(
+            hooks.notice(&format!(
                 "only a software GPU ({}) here; running on the CPU backend, which is faster",
                 info.name
             ));
@@ -57,7 +58,7 @@ impl Backend {
             Ok(ctx) => {
                 let runner = Runner::new(ctx);
                 if software {
-                    notice(&format!(
+                    hooks.notice(&format!(
                         "{} is a software adapter (the CPU emulating a GPU): right values, \
                          slower than --backend cpu",
                         info.name
@@ -67,7 +68,7 @@ impl Backend {
             }
             Err(e) if choice == BackendChoice::Gpu => Err(e),
             Err(e) => {
-                notice(&format!("{e}; running on the CPU"));
+                hooks.notice(&format!("{e}; running on the CPU"));
                 Ok(Backend::Cpu)
             }
         }
@@ -102,20 +103,18 @@ impl Backend {
 /// GPU, which costs tens of milliseconds even when none is there.
 pub struct LazyBackend {
     choice: BackendChoice,
-    quiet: bool,
     opened: std::cell::OnceCell<Backend>,
 }
 
 impl LazyBackend {
     /// `--backend gpu` opens at once: its errors come before any work.
-    pub fn new(choice: BackendChoice, quiet: bool) -> Result<LazyBackend> {
+    pub fn new(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<LazyBackend> {
         let lazy = LazyBackend {
             choice,
-            quiet,
             opened: std::cell::OnceCell::new(),
         };
         if choice != BackendChoice::Auto {
-            lazy.get()?;
+            lazy.get(hooks)?;
         }
         Ok(lazy)
     }
@@ -124,22 +123,16 @@ impl LazyBackend {
     pub fn cpu() -> LazyBackend {
         LazyBackend {
             choice: BackendChoice::Cpu,
-            quiet: true,
             opened: std::cell::OnceCell::from(Backend::Cpu),
         }
     }
 
-    /// The backend, opened now if it was not yet.
-    pub fn get(&self) -> Result<&Backend> {
+    /// The backend, opened now if it was not yet (`hooks` hear how).
+    pub fn get(&self, hooks: &dyn RunHooks) -> Result<&Backend> {
         if let Some(backend) = self.opened.get() {
             return Ok(backend);
         }
-        let quiet = self.quiet;
-        let backend = Backend::open(self.choice, &mut |m| {
-            if !quiet {
-                eprintln!("grundy: {m}");
-            }
-        })?;
+        let backend = Backend::open(self.choice, hooks)?;
         Ok(self.opened.get_or_init(|| backend))
     }
 
@@ -176,16 +169,12 @@ pub trait Dual {
 }
 
 /// Runs `job` on `backend`: the GPU when one is open and the job fits it,
-/// else the CPU twin, with `notice` saying why the GPU could not.
-pub fn run<J: Dual>(
-    job: &J,
-    backend: &Backend,
-    notice: &mut dyn FnMut(&str),
-) -> Result<(J::Output, Ran)> {
+/// else the CPU twin, with a notice saying why the GPU could not.
+pub fn run<J: Dual>(job: &J, backend: &Backend, hooks: &dyn RunHooks) -> Result<(J::Output, Ran)> {
     if let Backend::Gpu(runner) = backend {
         match job.fits(runner) {
             Ok(()) => return Ok((job.on_gpu(runner)?, Ran::Gpu)),
-            Err(why) => notice(&format!("{why}; running the CPU twin")),
+            Err(why) => hooks.notice(&format!("{why}; running the CPU twin")),
         }
     }
     Ok((job.on_cpu()?, Ran::Cpu))

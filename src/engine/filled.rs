@@ -196,7 +196,7 @@ mod tests {
     fn dawson() -> (HeapTable, Period) {
         let code = crate::game::Code::parse("0.07").unwrap();
         let code = crate::kernel::heap::HeapKernelCode::new(&code).unwrap();
-        let g = crate::engine::cpu_blocked(&code, Vec::new(), 120, &|_| {}).unwrap();
+        let g = crate::engine::cpu_blocked(&code, Vec::new(), 120, &crate::hooks::Silent).unwrap();
         let period = Period {
             period: 34,
             preperiod: 53,

@@ -8,6 +8,7 @@
 //! three or more heaps (`!`, `?`) enumerate partitions in nondecreasing order.
 
 use crate::game::{Code, Modifier};
+use crate::hooks::RunHooks;
 
 /// A growable set of small values.
 #[derive(Clone, Default, Debug)]
@@ -62,19 +63,10 @@ pub fn unsupported(code: &Code) -> Option<String> {
     None
 }
 
-/// G(0..=n_max) for any code. `progress` is told how many heaps are done.
-pub fn sequence(code: &Code, n_max: u64, progress: &dyn Fn(u64)) -> Result<Vec<u16>, String> {
-    sequence_until(code, n_max, progress, &|| false)
-}
-
-/// As `sequence`, ending early (with the heaps done so far) when `stop()`
-/// says so; it is asked every 1024 heaps.
-pub fn sequence_until(
-    code: &Code,
-    n_max: u64,
-    progress: &dyn Fn(u64),
-    stop: &dyn Fn() -> bool,
-) -> Result<Vec<u16>, String> {
+/// G(0..=n_max) for any code, ending early (with the heaps done so far)
+/// when `hooks.stop()` says so; it is asked every 1024 heaps, and told the
+/// heaps done.
+pub fn sequence(code: &Code, n_max: u64, hooks: &dyn RunHooks) -> Result<Vec<u16>, String> {
     if let Some(why) = unsupported(code) {
         return Err(why);
     }
@@ -87,13 +79,13 @@ pub fn sequence_until(
         }
         run.push_value(n as usize, v);
         if n % 1024 == 0 {
-            progress(n);
-            if stop() {
+            hooks.progress(n);
+            if hooks.stop() {
                 return Ok(run.g);
             }
         }
     }
-    progress(n_max);
+    hooks.progress(n_max);
     Ok(run.g)
 }
 

@@ -53,7 +53,7 @@ pub struct BatchRow {
 /// Each thread's memos, kept across the graphs it runs.
 #[derive(Default)]
 struct Memos {
-    octal: Option<MemoSolver>,
+    octal: Option<MemoSolver<'static>>,
     arrows: ArrowMemo,
 }
 
@@ -90,7 +90,7 @@ fn row_of(item: &BatchGraph, game: &BatchGame, memos: &mut Memos) -> Result<Batc
     };
     let value = match game {
         BatchGame::Octal { code, moves: true } => {
-            let run = solve_reachable(g, code, false, &|_| {})?;
+            let run = solve_reachable(g, code, false, &crate::hooks::Silent)?;
             row.moves = Some(run.moves);
             Some(run.value as u16)
         }
@@ -142,6 +142,6 @@ fn arrows_value(game: &ArrowGame, memos: &mut Memos) -> Result<u16> {
             .value_of_state(game, &empty)
             .map_err(Error::Input);
     }
-    let run = solve_dense(game, &empty, &Backend::Cpu, false, &mut |_| {}, &|_| {})?;
+    let run = solve_dense(game, &empty, &Backend::Cpu, false, &crate::hooks::Silent)?;
     Ok(run.value as u16)
 }

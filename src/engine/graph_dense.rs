@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::connected_sets::{for_each_connected_set, next_colex};
 use crate::game::{Graph, GraphCode};
 use crate::gpu::{Runner, Unfit};
+use crate::hooks::RunHooks;
 use crate::kernel::graph::graph_level::{graph_level, graph_level_connected};
 use crate::kernel::graph::{DENSE_MAX_VERTICES, GraphKernel, dense_table_bytes, strip_flags};
 
@@ -68,15 +69,14 @@ pub fn check_dense(n: usize) -> Result<()> {
 }
 
 /// Solves `graph` with a dense table on `backend` (the GPU when it can,
-/// else the CPU twin, with `notice` saying why).
+/// else the CPU twin, with a notice saying why).
 pub fn solve_dense(
     graph: &Graph,
     code: &GraphCode,
     backend: &Backend,
     keep_table: bool,
     tuning: &DenseTuning,
-    notice: &mut dyn FnMut(&str),
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Result<DenseRun> {
     check_dense(graph.n())?;
     let start = Instant::now();
@@ -86,9 +86,9 @@ pub fn solve_dense(
         kern: GraphKernel::new(graph, code),
         keep_table,
         tuning,
-        progress,
+        hooks,
     };
-    let ((table, value, positions), ran) = super::backend::run(&job, backend, notice)?;
+    let ((table, value, positions), ran) = super::backend::run(&job, backend, hooks)?;
     Ok(DenseRun {
         table,
         value,
@@ -106,7 +106,7 @@ struct DenseJob<'a> {
     kern: GraphKernel,
     keep_table: bool,
     tuning: &'a DenseTuning,
-    progress: &'a dyn Fn(u64),
+    hooks: &'a dyn RunHooks,
 }
 
 impl Dual for DenseJob<'_> {
@@ -124,7 +124,7 @@ impl Dual for DenseJob<'_> {
             t.chunk_shift,
             t.max_groups_x,
             self.keep_table,
-            self.progress,
+            self.hooks,
         )?;
         Ok((run.table, run.value, dense_table_bytes(self.graph.n())))
     }
@@ -142,9 +142,9 @@ impl Dual for DenseJob<'_> {
             && graph.is_connected(graph.all())
             && code.digits.iter().all(|d| d & 4 == 0);
         let (table, evaluated) = if connected_only {
-            cpu_dense_connected(&self.kern, self.progress)?
+            cpu_dense_connected(&self.kern, self.hooks)?
         } else {
-            (cpu_dense(&self.kern, self.progress)?, positions)
+            (cpu_dense(&self.kern, self.hooks)?, positions)
         };
         let value = table[(positions - 1) as usize];
         Ok((self.keep_table.then_some(table), value, evaluated))
@@ -182,7 +182,7 @@ pub fn zeroed_table(bytes: usize) -> Vec<u8> {
 }
 
 /// The whole dense table on the CPU twin.
-pub fn cpu_dense(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<Vec<u8>> {
+pub fn cpu_dense(kern: &GraphKernel, hooks: &dyn RunHooks) -> Result<Vec<u8>> {
     let mut table = zeroed_table(dense_table_bytes(kern.n) as usize);
     let view = as_atomic(&mut table);
     let mut done = 1;
@@ -190,7 +190,7 @@ pub fn cpu_dense(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<Vec<u8>> 
         let count = kern.level_size(k);
         graph_level(kern, view, k).map_err(|o| Error::Run(o.to_string()))?;
         done += count;
-        progress(done);
+        hooks.progress(done);
     }
     strip_flags(&mut table);
     Ok(table)
@@ -214,7 +214,7 @@ pub fn reachable_levels(kern: &GraphKernel) -> Vec<bool> {
 
 /// The dense table with only the connected positions of the reachable
 /// levels evaluated (the others left 0), and how many there were.
-pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result<(Vec<u8>, u64)> {
+pub fn cpu_dense_connected(kern: &GraphKernel, hooks: &dyn RunHooks) -> Result<(Vec<u8>, u64)> {
     let mut table = zeroed_table(dense_table_bytes(kern.n) as usize);
     let view = as_atomic(&mut table);
     let reachable = reachable_levels(kern);
@@ -226,7 +226,7 @@ pub fn cpu_dense_connected(kern: &GraphKernel, progress: &dyn Fn(u64)) -> Result
                 graph_level_connected(kern, view, k).map_err(|o| Error::Run(o.to_string()))?;
         }
         done += kern.level_size(k);
-        progress(done);
+        hooks.progress(done);
     }
     strip_flags(&mut table);
     Ok((table, evaluated))

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::connected_sets::for_each_connected_set;
 use crate::game::graph::{Flood, bits};
 use crate::game::{Graph, GraphCode};
+use crate::hooks::{RunHooks, Silent};
 
 /// A connected piece up to isomorphism (or up to grid symmetry).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,7 +72,7 @@ pub struct Record {
     pub g: u8,
 }
 
-pub struct MemoSolver {
+pub struct MemoSolver<'h> {
     code: GraphCode,
     memo: FastMap<Key, u8>,
     /// Pieces of small grids by board shape: a map of words, entries less
@@ -87,11 +88,13 @@ pub struct MemoSolver {
     /// Keep `records` (the `graph --out` table).
     pub keep_records: bool,
     /// Told the count of pieces solved, every 2^16 of them.
-    pub progress: Option<Box<dyn Fn(u64)>>,
+    pub hooks: &'h dyn RunHooks,
 }
 
-impl MemoSolver {
-    pub fn new(code: &GraphCode) -> MemoSolver {
+impl MemoSolver<'static> {
+    /// A solver of `code` with nothing met yet, telling no one its progress
+    /// (set `hooks` to be told).
+    pub fn new(code: &GraphCode) -> MemoSolver<'static> {
         MemoSolver {
             code: code.clone(),
             memo: FastMap::default(),
@@ -100,10 +103,12 @@ impl MemoSolver {
             removals: Vec::new(),
             records: Vec::new(),
             keep_records: false,
-            progress: None,
+            hooks: &Silent,
         }
     }
+}
 
+impl MemoSolver<'_> {
     /// Distinct pieces evaluated so far.
     pub fn positions(&self) -> u64 {
         (self.memo.len() + self.boards.len()) as u64
@@ -142,10 +147,8 @@ impl MemoSolver {
             local.insert(comp, g);
         }
         let solved = self.positions();
-        if let Some(progress) = &self.progress
-            && solved.is_multiple_of(1 << 16)
-        {
-            progress(solved);
+        if solved.is_multiple_of(1 << 16) {
+            self.hooks.progress(solved);
         }
         if self.keep_records {
             self.records.push(Record {

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::graph_dense::{for_each_option, moves_played};
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};
+use crate::hooks::RunHooks;
 
 /// What a reachable run found.
 pub struct ReachRun {
@@ -50,11 +51,11 @@ pub fn solve_reachable(
     graph: &Graph,
     code: &GraphCode,
     keep_rows: bool,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Result<ReachRun> {
     let start = Instant::now();
     let n = graph.n();
-    let (found, positions) = reachable_levels(graph, code, progress);
+    let (found, positions) = reachable_levels(graph, code, hooks);
     // Bottom-up: each level reads only the levels below it.
     let mut levels: Vec<Level> = Vec::with_capacity(n + 1);
     for (k, masks) in found.into_iter().enumerate() {
@@ -95,11 +96,7 @@ pub fn solve_reachable(
 
 /// Top-down: level k's positions come from the options of levels above.
 /// Returns every level's positions, sorted, and how many there are.
-fn reachable_levels(
-    graph: &Graph,
-    code: &GraphCode,
-    progress: &dyn Fn(u64),
-) -> (Vec<Vec<u64>>, u64) {
+fn reachable_levels(graph: &Graph, code: &GraphCode, hooks: &dyn RunHooks) -> (Vec<Vec<u64>>, u64) {
     let n = graph.n();
     let mut found: Vec<Vec<u64>> = vec![Vec::new(); n + 1];
     found[n].push(graph.all());
@@ -110,7 +107,7 @@ fn reachable_levels(
         list.par_sort_unstable();
         list.dedup();
         positions += list.len() as u64;
-        progress(positions);
+        hooks.progress(positions);
         for chunk in list.chunks(CHUNK) {
             let mut options: Vec<u64> = chunk
                 .par_iter()

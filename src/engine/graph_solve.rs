@@ -8,6 +8,7 @@ use super::grid_levels::GridLevels;
 use crate::error::Result;
 use crate::game::GraphCode;
 use crate::game::graph::Graph;
+use crate::hooks::RunHooks;
 use crate::kernel::graph::DENSE_MAX_VERTICES;
 
 /// How `graph` solves.
@@ -43,8 +44,7 @@ pub fn solve_memo(
     code: &GraphCode,
     keep: bool,
     corners: bool,
-    progress: Box<dyn Fn(u64) + Sync>,
-    notice: &mut dyn FnMut(&str),
+    hooks: &dyn RunHooks,
 ) -> Result<MemoRun> {
     let start = Instant::now();
     let corner_values = |value: &mut dyn FnMut(u64) -> Result<u8>| -> Result<Option<Vec<u8>>> {
@@ -58,7 +58,7 @@ pub fn solve_memo(
         }
     };
     if let Some((rows, cols)) = GridLevels::applies(g, code) {
-        let levels = GridLevels::solve(code, rows, cols, notice, &*progress)?;
+        let levels = GridLevels::solve(code, rows, cols, hooks)?;
         let value = levels.value(g.all())?;
         let seconds = start.elapsed().as_secs_f64();
         return Ok(MemoRun {
@@ -71,7 +71,7 @@ pub fn solve_memo(
     }
     let mut memo = MemoSolver::new(code);
     memo.keep_records = keep;
-    memo.progress = Some(progress);
+    memo.hooks = hooks;
     let value = memo.value(g, g.all())?;
     let seconds = start.elapsed().as_secs_f64();
     let records = std::mem::take(&mut memo.records);

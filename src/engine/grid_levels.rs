@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::game::connected_sets::{EsuNode, esu_nodes, for_each_connected_set, grow_from};
 use crate::game::graph::{self, Flood, bits};
 use crate::game::{Graph, GraphCode};
+use crate::hooks::RunHooks;
 
 /// The board's first column: a piece in the corner touches it.
 const FIRST_COLUMN: u64 = 0x0101_0101_0101_0101;
@@ -28,7 +29,7 @@ const FIRST_COLUMN: u64 = 0x0101_0101_0101_0101;
 /// Slots per piece in a level's table (linear probing stays short at 70 %).
 const SLOTS_PER_PIECE: f64 = 10.0 / 7.0;
 
-/// Pieces valued between two calls of the progress callback.
+/// Pieces valued between two calls of progress reports.
 const RUN: usize = 1 << 12;
 
 /// Every piece of a `rows` x `cols` grid and its value, by size.
@@ -149,22 +150,21 @@ impl GridLevels {
     }
 
     /// Lists and values every piece of the `rows` x `cols` grid under
-    /// `code`: says (to `notice`) how many pieces and how much memory once
-    /// they are counted, refuses what cannot fit, and tells `progress` how
-    /// many are valued as it goes.
+    /// `code`: tells `hooks` how many pieces and how much memory once they
+    /// are counted, refuses what cannot fit, and reports how many are
+    /// valued as it goes.
     pub fn solve(
         code: &GraphCode,
         rows: usize,
         cols: usize,
-        notice: &mut dyn FnMut(&str),
-        progress: &(dyn Fn(u64) + Sync),
+        hooks: &dyn RunHooks,
     ) -> Result<GridLevels> {
         let listing = Listing::new(rows, cols);
         let counts = listing.count();
         let pieces: u64 = counts.iter().sum();
         let bytes = GridLevels::bytes(&counts);
         let what = format!("the memo of the {pieces} pieces of grid:{rows}x{cols}");
-        notice(&format!("{what} takes about {}", human(bytes)));
+        hooks.notice(&format!("{what} takes about {}", human(bytes)));
         check_fits(&what, bytes)?;
         let levels: Vec<LevelTable> = counts.iter().map(|&c| LevelTable::with_pieces(c)).collect();
         (0..listing.tasks.len())
@@ -176,12 +176,12 @@ impl GridLevels {
             grid: graph::grid(rows, cols),
             levels,
         };
-        solver.value_levels(code, progress)?;
+        solver.value_levels(code, hooks)?;
         Ok(solver)
     }
 
     /// Values the levels in order of size, each in parallel runs of slots.
-    fn value_levels(&self, code: &GraphCode, progress: &(dyn Fn(u64) + Sync)) -> Result<()> {
+    fn value_levels(&self, code: &GraphCode, hooks: &dyn RunHooks) -> Result<()> {
         let board = graph::grid(8, 8);
         let flood = board.flood();
         let valued = AtomicU64::new(0);
@@ -206,7 +206,7 @@ impl GridLevels {
                             count += 1;
                         }
                     }
-                    progress(valued.fetch_add(count, Ordering::Relaxed) + count);
+                    hooks.progress(valued.fetch_add(count, Ordering::Relaxed) + count);
                     Ok::<(), Error>(())
                 },
             )?;
@@ -444,7 +444,7 @@ mod tests {
             let g = graph::grid(rows, cols);
             let mut memo = MemoSolver::new(&code);
             let whole = memo.value(&g, g.all()).unwrap();
-            let levels = GridLevels::solve(&code, rows, cols, &mut |_| {}, &|_| {}).unwrap();
+            let levels = GridLevels::solve(&code, rows, cols, &crate::hooks::Silent).unwrap();
             let counted: u64 = GridLevels::count(rows, cols).iter().sum();
             assert_eq!(levels.positions(), memo.positions(), "{rows}x{cols}");
             assert_eq!(counted, memo.positions(), "{rows}x{cols}");

@@ -4,11 +4,12 @@
 use std::time::Instant;
 
 use super::backend::{Backend, Dual, Ran};
-use super::{general, memory};
+use super::general;
 use crate::error::{Error, Result};
 use crate::game::Code;
 use crate::gpu::heap::GpuTuning;
 use crate::gpu::{Runner, Unfit};
+use crate::hooks::{NoStop, RunHooks, StopAlso};
 use crate::kernel::heap::{self as heap_kernel, HeapKernelCode, MAX_BLOCK, plan_blocks};
 
 /// Which engine computed a heap table.
@@ -56,26 +57,19 @@ pub fn check_heap_bound(to: u64) -> Result<()> {
 }
 
 /// Extends `table` (values of heaps below its length) to heaps `0..=to`,
-/// or fewer when `stop()` says so between blocks (the table then ends at
-/// the last finished block). Codes the heap kernels handle run blocked on
-/// `backend`; the others run on the general CPU engine, and `notice` says
-/// so when a GPU was open.
-#[allow(clippy::too_many_arguments)] // the run's three callbacks: notice, progress, stop
+/// or fewer when `hooks.stop()` says so between blocks (the table then ends
+/// at the last finished block). Codes the heap kernels handle run blocked
+/// on `backend`; the others run on the general CPU engine, and a notice
+/// says so when a GPU was open. The caller has checked that the table fits
+/// in memory (`SequenceRun::extend` does, once per run).
 pub fn extend_heap_table(
     code: &Code,
     table: Vec<u16>,
     to: u64,
-    backend: &Backend,
-    tuning: &GpuTuning,
-    notice: &mut dyn FnMut(&str),
-    progress: &dyn Fn(u64),
-    stop: &dyn Fn() -> bool,
+    (backend, tuning): (&Backend, &GpuTuning),
+    hooks: &dyn RunHooks,
 ) -> Result<HeapRun> {
     check_heap_bound(to)?;
-    memory::check_fits(
-        &format!("a table of {} values", to + 1),
-        memory::heap_table_bytes(to + 1),
-    )?;
     let start = Instant::now();
     if table.len() as u64 > to {
         let mut table = table;
@@ -91,9 +85,9 @@ pub fn extend_heap_table(
         Ok(k) => k,
         Err(why) => {
             if matches!(backend, Backend::Gpu(_)) {
-                notice(&format!("{why}; running on the general CPU engine"));
+                hooks.notice(&format!("{why}; running on the general CPU engine"));
             }
-            return general_run(code, to, progress, stop);
+            return general_run(code, to, hooks);
         }
     };
     let job = BlockedJob {
@@ -101,10 +95,9 @@ pub fn extend_heap_table(
         table: std::cell::Cell::new(table),
         to: to as u32,
         tuning,
-        progress,
-        stop,
+        hooks,
     };
-    let (table, ran) = super::backend::run(&job, backend, notice)?;
+    let (table, ran) = super::backend::run(&job, backend, hooks)?;
     Ok(HeapRun {
         table,
         engine: HeapEngine::Blocked,
@@ -119,8 +112,7 @@ struct BlockedJob<'a> {
     table: std::cell::Cell<Vec<u16>>,
     to: u32,
     tuning: &'a GpuTuning,
-    progress: &'a dyn Fn(u64),
-    stop: &'a dyn Fn() -> bool,
+    hooks: &'a dyn RunHooks,
 }
 
 impl Dual for BlockedJob<'_> {
@@ -134,58 +126,32 @@ impl Dual for BlockedJob<'_> {
 
     fn on_gpu(&self, runner: &Runner) -> Result<Vec<u16>> {
         let table = self.table.take();
-        let run = crate::gpu::heap::extend(
-            runner,
-            self.code,
-            &table,
-            self.to,
-            self.tuning,
-            self.progress,
-            self.stop,
-        );
+        let run =
+            crate::gpu::heap::extend(runner, self.code, &table, self.to, self.tuning, self.hooks);
         Ok(run?.0)
     }
 
     fn on_cpu(&self) -> Result<Vec<u16>> {
-        cpu_blocked_until(
-            self.code,
-            self.table.take(),
-            self.to,
-            self.progress,
-            self.stop,
-        )
+        cpu_blocked(self.code, self.table.take(), self.to, self.hooks)
     }
 }
 
 /// Heaps `0..=to` on the general engine (codes leaving three or more heaps).
-fn general_run(
-    code: &Code,
-    to: u64,
-    progress: &dyn Fn(u64),
-    stop: &dyn Fn() -> bool,
-) -> Result<HeapRun> {
+fn general_run(code: &Code, to: u64, hooks: &dyn RunHooks) -> Result<HeapRun> {
     let start = Instant::now();
     // It starts from heap 0 on every call, so only a signal stops it early: a
     // checkpoint's timer would make it redo the same heaps forever.
-    let interrupted = || stop() && crate::interrupt::requested();
-    let table = general::sequence_until(code, to, progress, &interrupted).map_err(Error::Input)?;
+    let interrupted = StopAlso {
+        hooks: &NoStop(hooks),
+        also: || hooks.stop() && crate::interrupt::requested(),
+    };
+    let table = general::sequence(code, to, &interrupted).map_err(Error::Input)?;
     Ok(HeapRun {
         table,
         engine: HeapEngine::General,
         backend: Ran::Cpu,
         seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// The blocked scheme on the CPU: the CPU twins of the two kernels, block
-/// after block, with the same widening rule as the GPU.
-pub fn cpu_blocked(
-    code: &HeapKernelCode,
-    table: Vec<u16>,
-    to: u32,
-    progress: &dyn Fn(u64),
-) -> Result<Vec<u16>> {
-    cpu_blocked_until(code, table, to, progress, &|| false)
 }
 
 /// Option reads per CPU block, about: past a million heaps the GPU's block
@@ -209,13 +175,14 @@ fn cpu_blocks(from: u32, to: u32) -> Vec<heap_kernel::Block> {
     blocks
 }
 
-/// As `cpu_blocked`, ending after the block during which `stop()` said so.
-pub fn cpu_blocked_until(
+/// The blocked scheme on the CPU: the CPU twins of the two kernels, block
+/// after block, with the same widening rule as the GPU; it ends after the
+/// block during which `hooks.stop()` said so.
+pub fn cpu_blocked(
     code: &HeapKernelCode,
     mut table: Vec<u16>,
     to: u32,
-    progress: &dyn Fn(u64),
-    stop: &dyn Fn() -> bool,
+    hooks: &dyn RunHooks,
 ) -> Result<Vec<u16>> {
     use crate::kernel::heap::finish_block::{Halt, finish_block};
     let from = table.len() as u32;
@@ -232,8 +199,8 @@ pub fn cpu_blocked_until(
             Ok(block_max) => {
                 max_value = max_value.max(block_max);
                 next += 1;
-                progress((blk.s + blk.b) as u64);
-                if next < blocks.len() && stop() {
+                hooks.progress((blk.s + blk.b) as u64);
+                if next < blocks.len() && hooks.stop() {
                     table.truncate((blk.s + blk.b) as usize);
                     return Ok(table);
                 }

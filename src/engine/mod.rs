@@ -21,16 +21,15 @@ pub mod memory;
 pub mod paged;
 pub mod rare_values;
 pub mod sequence;
+pub mod sequence_driver;
 pub mod simd;
 pub mod store;
 pub mod survey;
 pub mod survey_checkpoint;
+pub mod survey_driver;
 pub mod tuple_table;
 pub mod wide_bits;
 pub mod wide_scan;
 
 pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};
-pub use heap_run::{
-    HeapEngine, HeapRun, MAX_BRUTE_HEAP, MAX_HEAP, cpu_blocked, cpu_blocked_until,
-    extend_heap_table,
-};
+pub use heap_run::{HeapEngine, HeapRun, MAX_BRUTE_HEAP, MAX_HEAP, cpu_blocked, extend_heap_table};

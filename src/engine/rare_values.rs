@@ -35,6 +35,7 @@ use crate::engine::store::{Store, Values};
 use crate::engine::wide_bits;
 use crate::engine::wide_scan::Wanted;
 use crate::gpu::rare::{GpuPass, PassOutput, Table as GpuTable};
+use crate::hooks::RunHooks;
 use crate::kernel::rare::PassParams;
 pub use crate::kernel::rare::{RareCode, rare_parity, sparse_enough};
 
@@ -298,16 +299,13 @@ const STRETCH: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
 /// parallel pass runs on the GPU where `gpu` can take it.
-#[allow(clippy::too_many_arguments)] // the run's state, its GPU and its two callbacks
 pub fn extend<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
     g: &mut S,
-    to: u64,
-    persist: Persist,
+    (to, persist): (u64, Persist),
     gpu: &mut Option<GpuPass>,
-    stop: &dyn Fn() -> bool,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Outcome {
     let end = to as usize + 1;
     if g.is_empty() && end > 0 {
@@ -332,11 +330,11 @@ pub fn extend<S: Store>(
                 }
             }
         });
-        progress(g.len() as u64);
+        hooks.progress(g.len() as u64);
         if let Some(outcome) = outcome {
             return outcome;
         }
-        if g.len() < end && stop() {
+        if g.len() < end && hooks.stop() {
             return Outcome::Paused;
         }
     }

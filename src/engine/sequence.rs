@@ -16,6 +16,7 @@ use crate::game::Code;
 use crate::gpu::Runner;
 use crate::gpu::heap::GpuTuning;
 use crate::gpu::rare::GpuPass;
+use crate::hooks::{RunHooks, Silent};
 
 /// Which algorithm computes a sequence.
 #[derive(
@@ -56,6 +57,9 @@ pub struct SequenceRun<'a> {
     /// Where the last piece ran.
     pub ran_on: Ran,
     pub seconds: f64,
+    /// The table was found to fit in memory up to this heap: `extend`
+    /// checks again only past it (a run checks once, not every piece).
+    fits_to: Option<u64>,
 }
 
 /// The code as rare values read it when `algorithm` may use them; an input
@@ -86,6 +90,7 @@ impl<'a> SequenceRun<'a> {
             engine: HeapEngine::Blocked,
             ran_on: Ran::Cpu,
             seconds: 0.0,
+            fits_to: None,
         })
     }
 
@@ -132,30 +137,38 @@ impl<'a> SequenceRun<'a> {
         }
     }
 
+    /// Refuses a table to heap `to` that cannot fit in memory (its values
+    /// where the table keeps them), unless one as long was found to fit.
+    fn check_fits(&mut self, to: u64) -> Result<()> {
+        if self.fits_to.is_some_and(|fits| fits >= to) {
+            return Ok(());
+        }
+        let what = format!("a table of {} values", to + 1);
+        memory::check_fits(&what, self.memory_needed(to + 1))?;
+        self.fits_to = Some(to);
+        Ok(())
+    }
+
+    /// Notes that a table to heap `to` was found to fit (or was let go on:
+    /// a period certified early fills the rest without holding it).
+    pub fn fits_to(&mut self, to: u64) {
+        self.fits_to = Some(to);
+    }
+
     /// Extends the table to heap `to` on the CPU, without notices, progress
     /// or a stop (surveys, `play`, benchmarks).
     pub fn extend_on_cpu(&mut self, to: u64) -> Result<()> {
-        self.extend(
-            to,
-            &LazyBackend::cpu(),
-            &GpuTuning::default(),
-            &mut |_| {},
-            &|_| {},
-            &|| false,
-        )
-        .map(|_| ())
+        let backend = (&LazyBackend::cpu(), &GpuTuning::default());
+        self.extend(to, backend, &Silent).map(|_| ())
     }
 
-    /// Extends the table to heaps `0..=to`, or until `stop()` says to pause.
-    /// Returns whether the table reached `to`.
+    /// Extends the table to heaps `0..=to`, or until `hooks.stop()` says to
+    /// pause. Returns whether the table reached `to`.
     pub fn extend(
         &mut self,
         to: u64,
-        backend: &LazyBackend,
-        tuning: &GpuTuning,
-        notice: &mut dyn FnMut(&str),
-        progress: &dyn Fn(u64),
-        stop: &dyn Fn() -> bool,
+        (backend, tuning): (&LazyBackend, &GpuTuning),
+        hooks: &dyn RunHooks,
     ) -> Result<bool> {
         let use_rare = self.uses_rare_values();
         if !use_rare {
@@ -166,10 +179,7 @@ impl<'a> SequenceRun<'a> {
                 super::MAX_HEAP
             )));
         }
-        memory::check_fits(
-            &format!("a table of {} values", to + 1),
-            self.memory_needed(to + 1),
-        )?;
+        self.check_fits(to)?;
         if self.table.len() as u64 > to {
             self.table.truncate(to as usize + 1);
             return Ok(true);
@@ -179,33 +189,26 @@ impl<'a> SequenceRun<'a> {
             let gpu = match backend.opened() {
                 Some(Backend::Gpu(runner)) => Some(&**runner),
                 // A long run is worth the probe for a GPU (auto).
-                None if to >= GPU_PASS_FROM => match backend.get()? {
+                None if to >= GPU_PASS_FROM => match backend.get(hooks)? {
                     Backend::Gpu(runner) => Some(&**runner),
                     Backend::Cpu => None,
                 },
                 _ => None,
             };
-            self.extend_rare(to, gpu, notice, progress, stop)?
+            self.extend_rare(to, gpu, hooks)?
         } else {
-            self.extend_brute(to, backend.get()?, tuning, notice, progress, stop)?
+            self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?
         };
         if use_rare && self.dense {
             // Auto gave up on rare values in this call: the rest by brute force.
-            done = self.extend_brute(to, backend.get()?, tuning, notice, progress, stop)?;
+            done = self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?;
         }
         self.seconds += start.elapsed().as_secs_f64();
         Ok(done)
     }
 
-    fn extend_rare(
-        &mut self,
-        to: u64,
-        gpu: Option<&Runner>,
-        notice: &mut dyn FnMut(&str),
-        progress: &dyn Fn(u64),
-        stop: &dyn Fn() -> bool,
-    ) -> Result<bool> {
-        let mut pass = self.gpu_pass(gpu, to, notice);
+    fn extend_rare(&mut self, to: u64, gpu: Option<&Runner>, hooks: &dyn RunHooks) -> Result<bool> {
+        let mut pass = self.gpu_pass(gpu, to, hooks);
         let code = self.rare_code.as_ref().expect("rare code");
         let persist = if self.algorithm == Algorithm::Rare {
             Persist::Always
@@ -220,19 +223,19 @@ impl<'a> SequenceRun<'a> {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
-                    rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
+                    rare_values::extend(code, run, g, (to, persist), &mut pass, hooks)
                 }
                 HeapTable::Escaped(t) => {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, t.view()));
-                    rare_values::extend(code, run, t, to, persist, &mut pass, stop, progress)
+                    rare_values::extend(code, run, t, (to, persist), &mut pass, hooks)
                 }
                 HeapTable::Wide(g) => {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
-                    rare_values::extend(code, run, g, to, persist, &mut pass, stop, progress)
+                    rare_values::extend(code, run, g, (to, persist), &mut pass, hooks)
                 }
             };
             if !matches!(outcome, Outcome::Widen { .. }) || matches!(self.table, HeapTable::Wide(_))
@@ -245,7 +248,7 @@ impl<'a> SequenceRun<'a> {
         };
         let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
         self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };
-        self.rare_outcome(outcome, notice)
+        self.rare_outcome(outcome, hooks)
     }
 
     /// The block pass on the GPU, when one is open; says once when the
@@ -255,25 +258,25 @@ impl<'a> SequenceRun<'a> {
         &mut self,
         gpu: Option<&'r Runner>,
         to: u64,
-        notice: &mut dyn FnMut(&str),
+        hooks: &dyn RunHooks,
     ) -> Option<GpuPass<'r>> {
         let runner = gpu?;
         let code = self.rare_code.as_ref()?;
         let pass = match crate::gpu::rare::unfit(runner) {
             None => Some(GpuPass::new(runner, code, to + 1)),
             Some(why) => {
-                self.say_pass_on_cpu(&why, 0, notice);
+                self.say_pass_on_cpu(&why, 0, hooks);
                 None
             }
         }?;
         if let Some(why) = pass.short_of_room() {
-            self.say_pass_on_cpu(why, pass.holds(), notice);
+            self.say_pass_on_cpu(why, pass.holds(), hooks);
         }
         (pass.holds() > 0).then_some(pass)
     }
 
     /// Says once why the block pass runs on the CPU from heap `held` on.
-    fn say_pass_on_cpu(&mut self, why: &str, held: u64, notice: &mut dyn FnMut(&str)) {
+    fn say_pass_on_cpu(&mut self, why: &str, held: u64, hooks: &dyn RunHooks) {
         if self.said_pass_on_cpu {
             return;
         }
@@ -281,19 +284,19 @@ impl<'a> SequenceRun<'a> {
             0 => "on the CPU".to_string(),
             held => format!("on the GPU below heap {held} and on the CPU past it"),
         };
-        notice(&format!("{why}; the rare values' block pass runs {runs}"));
+        hooks.notice(&format!("{why}; the rare values' block pass runs {runs}"));
         self.said_pass_on_cpu = true;
     }
 
     /// What a rare-value call's outcome means for the run: done, paused,
     /// or the brute force from here on.
-    fn rare_outcome(&mut self, outcome: Outcome, notice: &mut dyn FnMut(&str)) -> Result<bool> {
+    fn rare_outcome(&mut self, outcome: Outcome, hooks: &dyn RunHooks) -> Result<bool> {
         match outcome {
             Outcome::Done => Ok(true),
             Outcome::Paused => Ok(false),
             Outcome::Dense => {
                 let rare = self.rare.take().map_or(0, |r| r.rare.len());
-                notice(&format!(
+                hooks.notice(&format!(
                     "{} rare positions among the first {} heaps: rare values do not pay \
                      for {}; going on by brute force",
                     rare,
@@ -317,24 +320,20 @@ impl<'a> SequenceRun<'a> {
     }
 
     /// The blocked kernels (or the general engine), in pieces that end on
-    /// `stop()`; each piece at least doubles the table or adds 2^20 heaps.
+    /// `hooks.stop()`; each piece at least doubles the table or adds 2^20
+    /// heaps.
     fn extend_brute(
         &mut self,
         to: u64,
-        backend: &Backend,
-        tuning: &GpuTuning,
-        notice: &mut dyn FnMut(&str),
-        progress: &dyn Fn(u64),
-        stop: &dyn Fn() -> bool,
+        backend: (&Backend, &GpuTuning),
+        hooks: &dyn RunHooks,
     ) -> Result<bool> {
         loop {
             let len = self.table.len() as u64;
             let piece_to = to.min((2 * len).max(len + (1 << 20)));
             let place = self.table.place();
             let wide = std::mem::take(&mut self.table).into_wide();
-            let run = extend_heap_table(
-                self.code, wide, piece_to, backend, tuning, notice, progress, stop,
-            )?;
+            let run = extend_heap_table(self.code, wide, piece_to, backend, hooks)?;
             let stopped = (run.table.len() as u64) <= piece_to;
             // The kernels hold their table in memory; it goes back where it was.
             self.table = HeapTable::from_wide(run.table)
@@ -348,7 +347,7 @@ impl<'a> SequenceRun<'a> {
             if piece_to >= to {
                 return Ok(true);
             }
-            if stop() {
+            if hooks.stop() {
                 return Ok(false);
             }
         }

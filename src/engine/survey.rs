@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::game::Code;
 use crate::gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
 use crate::gpu::{Runner, Unfit};
+use crate::hooks::RunHooks;
 use crate::kernel::rare::rare_parity;
 use crate::kernel::survey::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 
@@ -202,7 +203,7 @@ pub fn survey(
     algorithm: Algorithm,
     backend: &Backend,
     workgroup: Option<u32>,
-    notice: &mut dyn FnMut(&str),
+    hooks: &dyn RunHooks,
     done: &RowDone,
 ) -> Result<SurveyRun> {
     let job = SurveyJob {
@@ -212,7 +213,7 @@ pub fn survey(
         workgroup,
         done,
     };
-    let ((rows, workgroup), ran) = super::backend::run(&job, backend, notice)?;
+    let ((rows, workgroup), ran) = super::backend::run(&job, backend, hooks)?;
     // Codes the kernel does not run go to the CPU even on the GPU.
     let on_gpu = ran == Ran::Gpu && codes.iter().any(runs_on_kernel);
     Ok(SurveyRun {

@@ -9,6 +9,7 @@ use super::backend::{Backend, Dual, Ran};
 use super::memory::{check_fits, human};
 use crate::error::{Error, Result};
 use crate::gpu::{Runner, Unfit};
+use crate::hooks::RunHooks;
 use crate::kernel::tuples::common::Overflow;
 use crate::kernel::tuples::delete_level::{delete_level, split_sets_level};
 use crate::kernel::tuples::rect_level::rect_level;
@@ -29,13 +30,8 @@ pub fn host_bytes(kern: &TupleKernel) -> u64 {
 }
 
 /// Computes the whole table of `kern` on `backend` (the GPU when it can,
-/// else the CPU twins, with `notice` saying why).
-pub fn solve(
-    kern: &TupleKernel,
-    backend: &Backend,
-    notice: &mut dyn FnMut(&str),
-    progress: &dyn Fn(u64),
-) -> Result<TupleRun> {
+/// else the CPU twins, with a notice saying why).
+pub fn solve(kern: &TupleKernel, backend: &Backend, hooks: &dyn RunHooks) -> Result<TupleRun> {
     check_fits(
         &format!("a table of {} positions", kern.space.count()),
         host_bytes(kern),
@@ -44,9 +40,9 @@ pub fn solve(
     let job = TableJob {
         kern,
         plan: LevelPlan::new(kern),
-        progress,
+        hooks,
     };
-    let (table, ran) = super::backend::run(&job, backend, notice)?;
+    let (table, ran) = super::backend::run(&job, backend, hooks)?;
     Ok(TupleRun {
         table,
         backend: ran,
@@ -58,7 +54,7 @@ pub fn solve(
 struct TableJob<'a> {
     kern: &'a TupleKernel,
     plan: LevelPlan,
-    progress: &'a dyn Fn(u64),
+    hooks: &'a dyn RunHooks,
 }
 
 impl Dual for TableJob<'_> {
@@ -70,14 +66,14 @@ impl Dual for TableJob<'_> {
 
     fn on_gpu(&self, runner: &Runner) -> Result<Vec<u32>> {
         use crate::gpu::tuples::{Failure, solve};
-        solve(runner, self.kern, &self.plan, self.progress).map_err(|e| match e {
+        solve(runner, self.kern, &self.plan, self.hooks).map_err(|e| match e {
             Failure::Overflow(o) => overflow_error(self.kern, o),
             Failure::Device(e) => e,
         })
     }
 
     fn on_cpu(&self) -> Result<Vec<u32>> {
-        cpu_table(self.kern, &self.plan, self.progress).map_err(|o| overflow_error(self.kern, o))
+        cpu_table(self.kern, &self.plan, self.hooks).map_err(|o| overflow_error(self.kern, o))
     }
 }
 
@@ -85,7 +81,7 @@ impl Dual for TableJob<'_> {
 pub fn cpu_table(
     kern: &TupleKernel,
     plan: &LevelPlan,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> std::result::Result<Vec<u32>, Overflow> {
     let table: Vec<AtomicU32> = (0..kern.space.count()).map(|_| AtomicU32::new(0)).collect();
     let sets_len = kern.split_sets.as_ref().map_or(0, |(_, s)| s.count()) as usize;
@@ -103,7 +99,7 @@ pub fn cpu_table(
             }
         }
         done += ranks.len() as u64;
-        progress(done);
+        hooks.progress(done);
     }
     Ok(table.into_iter().map(AtomicU32::into_inner).collect())
 }

@@ -125,7 +125,7 @@ impl<'t> Wanted<'t> {
         }
     }
 
-    /// Scans the pairs (low[k], high[len − 1 − k]), clearing the wanted
+    /// Scans the pairs `(low[k], high[len − 1 − k])`, clearing the wanted
     /// values they reach; true as soon as none is left.
     #[inline]
     pub fn scan<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {

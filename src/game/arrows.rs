@@ -31,7 +31,7 @@ pub type Face = Vec<(usize, u8)>;
 pub struct ArrowGame {
     pub rule: ArrowRule,
     pub n: usize,
-    /// Edge e joins edges[e].0 < edges[e].1; edges sorted.
+    /// Edge e joins `edges[e].0 < edges[e].1`; edges sorted.
     pub edges: Vec<(usize, usize)>,
     /// The edges at each vertex.
     pub incident: Vec<Vec<usize>>,

@@ -5,6 +5,7 @@
 use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
 use crate::error::Result;
+use crate::hooks::RunHooks;
 use crate::kernel::arrows::{ARROWS_LEVEL, ArrowKernel, Params, WG};
 
 /// States per submission, roughly (for progress).
@@ -42,7 +43,7 @@ pub fn dense(
     kern: &ArrowKernel,
     start: u32,
     readback: bool,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Result<GpuArrowRun> {
     let game = runner.storage("arrows game", bytemuck::cast_slice(&kern.words()));
     let table = runner.zeroed("arrows table", kern.table_bytes());
@@ -65,7 +66,7 @@ pub fn dense(
         status_bytes: 16,
         batch_work: BATCH_STATES,
     };
-    let st = run.run(runner, &dispatches, &mut |_| Ok(()), progress)?;
+    let st = run.run(runner, &dispatches, &mut |_| Ok(()), &|d| hooks.progress(d))?;
     let table_bytes = if readback {
         let mut t = runner.read(&table, 0, kern.table_bytes().div_ceil(4) * 4)?;
         t.truncate(kern.table_bytes() as usize);

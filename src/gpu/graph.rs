@@ -5,6 +5,7 @@
 use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
 use crate::error::{Error, Result};
+use crate::hooks::RunHooks;
 use crate::kernel::graph::graph_level::Overflow;
 use crate::kernel::graph::{
     CHUNKS, GPU_MAX_TAKE, GRAPH_LEVEL, GraphKernel, Params, VALUE_BITS, WG, connected_set_counts,
@@ -93,7 +94,7 @@ pub fn dense(
     chunk_shift: Option<u32>,
     max_groups_x: u32,
     readback: bool,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> Result<GpuGraphRun> {
     let shift = fits(runner, kern, chunk_shift).map_err(|u| Error::Run(u.0))?;
     let chunk_words = 1u64 << shift;
@@ -132,7 +133,9 @@ pub fn dense(
     };
     let dispatches = LevelDispatch::each_level(pipelines.entry("graph_level"), &grids);
     // The empty position is done before the first level.
-    run.run(runner, &dispatches, &mut check, &|done| progress(done + 1))?;
+    run.run(runner, &dispatches, &mut check, &|done| {
+        hooks.progress(done + 1)
+    })?;
     read_result(runner, kern, &chunks, chunk_words * 4, readback)
 }
 

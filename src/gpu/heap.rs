@@ -5,6 +5,7 @@
 use super::batch::BatchSize;
 use super::{GpuContext, Runner, Unfit};
 use crate::error::{Error, Result};
+use crate::hooks::RunHooks;
 use crate::kernel::heap::{
     Block, CHUNKS, FINISH_BLOCK, HeapKernelCode, MAX_BLOCK, MAX_WORDS, OPTIONS_BELOW, Params,
     ST_DONE, ST_HALT, ST_HALT_AT, ST_MAX, ST_MIN_WORDS, below_loop_trips, block_work,
@@ -159,7 +160,7 @@ impl HeapBuffers {
 }
 
 /// Extends `table` (G of heaps below its length) to heaps `0..=to` on the
-/// GPU, or to the last finished block when `stop()` says so between
+/// GPU, or to the last finished block when `hooks.stop()` says so between
 /// submissions.
 pub fn extend(
     runner: &Runner,
@@ -167,8 +168,7 @@ pub fn extend(
     table: &[u16],
     to: u32,
     tuning: &GpuTuning,
-    progress: &dyn Fn(u64),
-    stop: &dyn Fn() -> bool,
+    hooks: &dyn RunHooks,
 ) -> Result<(Vec<u16>, HeapStats)> {
     let unfit = |u: Unfit| Error::Run(u.0);
     let values = to as u64 + 1;
@@ -185,7 +185,7 @@ pub fn extend(
         max_groups_x: tuning.max_groups_x,
         stats: HeapStats::default(),
     };
-    let done = run.blocks(&blocks, table.len() as u64, progress, stop)?;
+    let done = run.blocks(&blocks, table.len() as u64, hooks)?;
     let bytes = runner.read_chunks(
         &buffers.chunks,
         buffers.chunk_words * 4,
@@ -212,14 +212,8 @@ struct BlockRun<'a> {
 
 impl BlockRun<'_> {
     /// Runs `blocks` in order (redoing a block whose bitset was too narrow);
-    /// returns the heaps done, fewer than asked when `stop()` said so.
-    fn blocks(
-        &mut self,
-        blocks: &[Block],
-        from: u64,
-        progress: &dyn Fn(u64),
-        stop: &dyn Fn() -> bool,
-    ) -> Result<u64> {
+    /// returns the heaps done, fewer than asked when `hooks.stop()` said so.
+    fn blocks(&mut self, blocks: &[Block], from: u64, hooks: &dyn RunHooks) -> Result<u64> {
         let below = self.runner.pipelines(&OPTIONS_BELOW, &[]);
         let finish = self.runner.pipelines(&FINISH_BLOCK, &[]);
         let bind_group = self
@@ -229,7 +223,7 @@ impl BlockRun<'_> {
         let mut done = from;
         let mut batch_work = BatchSize::new(FIRST_BATCH_WORK, FIRST_BATCH_WORK >> 4, BATCH_WORK);
         while next < blocks.len() {
-            if next > 0 && stop() {
+            if next > 0 && hooks.stop() {
                 break;
             }
             let batch = self.batch(&blocks[next..], batch_work.work);
@@ -252,7 +246,7 @@ impl BlockRun<'_> {
                 0 => {
                     next += batch.len();
                     done = batch.last().map_or(done, |blk| (blk.s + blk.b) as u64);
-                    progress(st[ST_DONE] as u64);
+                    hooks.progress(st[ST_DONE] as u64);
                 }
                 1 => next = self.widened(blocks, &st)?,
                 _ => {

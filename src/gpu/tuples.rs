@@ -5,6 +5,7 @@
 use super::levels::{LevelDispatch, LevelRun};
 use super::{Runner, Unfit};
 use crate::error::Error;
+use crate::hooks::RunHooks;
 use crate::kernel::grid_2d;
 use crate::kernel::tuples::common::Overflow;
 use crate::kernel::tuples::{
@@ -102,7 +103,7 @@ pub fn solve(
     runner: &Runner,
     kern: &TupleKernel,
     plan: &LevelPlan,
-    progress: &dyn Fn(u64),
+    hooks: &dyn RunHooks,
 ) -> std::result::Result<Vec<u32>, Failure> {
     let words = |w: &[u32]| bytemuck::cast_slice::<u32, u8>(w).to_vec();
     let game = runner.storage("tuple game", &words(&kern.words()));
@@ -169,7 +170,7 @@ pub fn solve(
             Err(Error::Run("overflow".into()))
         }
     };
-    if let Err(e) = run.run(runner, &dispatches, &mut check, progress) {
+    if let Err(e) = run.run(runner, &dispatches, &mut check, &|d| hooks.progress(d)) {
         return Err(overflow.map_or(Failure::Device(e), Failure::Overflow));
     }
     let bytes = runner.read(&table, 0, kern.space.count().max(1) * 4)?;

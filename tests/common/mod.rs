@@ -154,3 +154,29 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// Run hooks that fail the test on any notice (a fallback the test did not
+/// expect).
+pub struct NoNotice;
+
+impl grundy::hooks::RunHooks for NoNotice {
+    fn notice(&self, message: &str) {
+        panic!("unexpected notice: {message}");
+    }
+}
+
+/// Run hooks that keep every notice, for the test to read.
+#[derive(Default)]
+pub struct Notices(pub std::sync::Mutex<Vec<String>>);
+
+impl Notices {
+    pub fn heard(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl grundy::hooks::RunHooks for Notices {
+    fn notice(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}

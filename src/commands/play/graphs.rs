@@ -114,7 +114,7 @@ impl ArrowValues {
             return Ok(ArrowValues::Memo(ArrowMemo::new()));
         }
         let kern = ArrowKernel::new(game).map_err(Error::Input)?;
-        let run = solve_dense(game, start, &Backend::Cpu, true, &mut |_| {}, &|_| {})?;
+        let run = solve_dense(game, start, &Backend::Cpu, true, &crate::hooks::Silent)?;
         Ok(ArrowValues::Dense(kern, run.table.expect("kept")))
     }
 

@@ -54,7 +54,7 @@ fn tuple_table(kern: &TupleKernel, command: &str) -> Result<Vec<u32>> {
              {PLAY_POSITIONS}; expected smaller sizes (`grundy {command}` makes whole tables)"
         )));
     }
-    Ok(solve(kern, &Backend::Cpu, &mut |_| {}, &|_| {})?.table)
+    Ok(solve(kern, &Backend::Cpu, &crate::hooks::Silent)?.table)
 }
 
 /// Boxes of Grundy's game on rectangles (or boxes) side by side.

@@ -26,13 +26,13 @@ pub struct ArrowKernel {
     /// (u, v) of each edge, u < v.
     pub ends: Vec<(u32, u32)>,
     pub pow3: Vec<u32>,
-    /// The edges at vertex v: inc[inc_start[v]..inc_start[v + 1]].
+    /// The edges at vertex v: `inc[inc_start[v]..inc_start[v + 1]]`.
     pub inc_start: Vec<u32>,
     pub inc: Vec<u32>,
     pub constrained: Vec<u32>,
     /// Face ids + 1 of the faces each edge bounds (0: none).
     pub edge_faces: Vec<[u32; FACES_PER_EDGE]>,
-    /// Face f's edges: face_edges[face_start[f]..face_start[f + 1]], each e * 4 + mark.
+    /// Face f's edges: `face_edges[face_start[f]..face_start[f + 1]]`, each e * 4 + mark.
     pub face_start: Vec<u32>,
     pub face_edges: Vec<u32>,
     /// C(a, j) at a * (edges + 1) + j.

@@ -1,0 +1,12 @@
+//! The library: one builder per family, each running what the matching
+//! command runs and returning the table to read instead of printing it.
+//! Progress, notices and stopping go through one `RunHooks` value. The
+//! chapter below (docs/library.md) is its guide; its examples run as
+//! doctests.
+#![doc = include_str!("../../docs/library.md")]
+
+pub mod graph;
+pub mod sequence;
+
+pub use graph::{GraphGame, GraphValue};
+pub use sequence::{Sequence, SequenceTable};
