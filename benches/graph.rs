@@ -6,7 +6,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy::bench::graphs::{graph_suite, memo_recursion_baseline, time_graph};
 use grundy::engine::Backend;
-use grundy::engine::graph_memo::MemoSolver;
+use grundy::engine::graph::memo::MemoSolver;
 use grundy::game::{Graph, GraphCode};
 use grundy::gpu::Runner;
 

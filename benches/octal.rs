@@ -7,7 +7,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use grundy::bench::heaps::{Workload, suite, time_workload};
 use grundy::bench::rare::{rare_suite, time_rare};
 use grundy::engine::Backend;
-use grundy::engine::sequence::Algorithm;
+use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
 use grundy::gpu::Runner;

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engine::BackendChoice;
-pub use crate::engine::graph_solve::Solver;
-use crate::engine::sequence::Algorithm;
+pub use crate::engine::graph::solve::Solver;
+use crate::engine::heap::sequence::Algorithm;
 use crate::export::{Format, TableFormat};
 
 /// `grundy --version`: the crate version and the wgpu backends this build

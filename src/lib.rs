@@ -17,9 +17,9 @@ pub mod interrupt;
 pub mod kernel;
 pub mod plot;
 
-pub use api::{GraphGame, GraphValue, Sequence, SequenceTable};
-pub use engine::graph_solve::Solver;
-pub use engine::sequence::Algorithm;
+pub use api::{GraphGame, GraphValue, Sequence, SequenceTable, TupleGame, TupleTable};
+pub use engine::graph::solve::Solver;
+pub use engine::heap::sequence::Algorithm;
 pub use engine::{BackendChoice, HeapEngine};
 pub use error::{Error, Result};
 pub use hooks::{RunHooks, Silent};

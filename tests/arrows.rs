@@ -5,8 +5,8 @@
 mod common;
 
 use grundy::engine::Backend;
-use grundy::engine::arrows_dense::solve_dense;
-use grundy::engine::arrows_memo::ArrowMemo;
+use grundy::engine::edges::arrows_dense::solve_dense;
+use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces, trim};
 use grundy::game::graph::{path, pode};

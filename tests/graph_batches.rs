@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 
 use common::{grundy, json, tmp};
 use grundy::engine::Backend;
-use grundy::engine::graph_dense::{DenseTuning, solve_dense};
-use grundy::engine::graph_memo::tree_code;
+use grundy::engine::graph::dense::{DenseTuning, solve_dense};
+use grundy::engine::graph::memo::tree_code;
 use grundy::game::graph_families::trees;
 use grundy::game::{Graph, GraphCode};
 

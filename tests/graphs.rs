@@ -10,14 +10,14 @@ use std::collections::HashMap;
 
 use common::{Rng, gpu_or_skip};
 use grundy::engine::Backend;
-use grundy::engine::general;
-use grundy::engine::graph_dense::{
+use grundy::engine::graph::dense::{
     DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
     solve_dense,
 };
-use grundy::engine::graph_memo::MemoSolver;
-use grundy::engine::graph_reach::solve_reachable;
-use grundy::engine::grid_levels::GridLevels;
+use grundy::engine::graph::grid_levels::GridLevels;
+use grundy::engine::graph::memo::MemoSolver;
+use grundy::engine::graph::reach::solve_reachable;
+use grundy::engine::heap::general;
 use grundy::game::graph::{self, Graph};
 use grundy::game::graph::{bipode_of, pode_of, pode_rows};
 use grundy::game::{Code, GraphCode};

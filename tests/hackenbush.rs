@@ -2,7 +2,7 @@
 
 mod common;
 
-use grundy::engine::hackenbush::Hackenbush;
+use grundy::engine::edges::hackenbush::Hackenbush;
 use grundy::game::Graph;
 use grundy::game::graph::path;
 

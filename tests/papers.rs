@@ -9,10 +9,10 @@ mod common;
 use std::collections::HashMap;
 
 use grundy::engine::Backend;
-use grundy::engine::arrows_memo::ArrowMemo;
-use grundy::engine::graph_dense::for_each_option;
-use grundy::engine::graph_memo::MemoSolver;
-use grundy::engine::tuple_table::solve;
+use grundy::engine::edges::arrows_memo::ArrowMemo;
+use grundy::engine::graph::dense::for_each_option;
+use grundy::engine::graph::memo::MemoSolver;
+use grundy::engine::tuples::table::solve;
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::graph::pode;
@@ -437,7 +437,7 @@ fn erratum_schrage_section_4_pieces_differ_by_d() {
     // game is 4.0, where G(2) = 1, while Grundy's game (4!.0) has G(2) = 0.
     // With |K - 2I| >= d (the pieces differ by d) it is Grundy's game.
     let table = |c: &str| {
-        grundy::engine::general::sequence(
+        grundy::engine::heap::general::sequence(
             &grundy::game::Code::parse(c).unwrap(),
             10,
             &grundy::hooks::Silent,
@@ -465,7 +465,7 @@ fn erratum_schrage_section_2_successors_exclude_i_zero() {
         })
         .collect();
     assert!(solutions.is_empty(), "{solutions:?}");
-    let grundys = grundy::engine::general::sequence(
+    let grundys = grundy::engine::heap::general::sequence(
         &grundy::game::Code::parse("4!.0").unwrap(),
         3,
         &grundy::hooks::Silent,
@@ -542,7 +542,7 @@ fn erratum_abuku_theorem_5_6_needs_equal_heaps() {
 fn schrage_q2_one_and_two_wide_rectangles_are_grundys_game() {
     let rects = shapes(2, 1, 60);
     let code = grundy::game::Code::parse("4!.0").unwrap();
-    let line = grundy::engine::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
+    let line = grundy::engine::heap::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
     for n in 1..=60u32 {
         let g = u32::from(line[n as usize]);
         assert_eq!(rects[&vec![1, n]], g, "G(1, {n})");

@@ -8,8 +8,8 @@ mod common;
 
 use common::{grundy, json};
 use grundy::engine::Backend;
-use grundy::engine::hackenbush::Hackenbush;
-use grundy::engine::tuple_table::solve;
+use grundy::engine::edges::hackenbush::Hackenbush;
+use grundy::engine::tuples::table::solve;
 use grundy::game::Graph;
 use grundy::game::arrows::cycles_game;
 use grundy::game::delete_nim::{DeleteNim, Rule};

@@ -5,10 +5,10 @@
 mod common;
 
 use common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
-use grundy::engine::escaped::Escaped;
-use grundy::engine::heap_table::HeapTable;
-use grundy::engine::rare_values::{RareCode, RareRun};
-use grundy::engine::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::escaped::Escaped;
+use grundy::engine::heap::rare::{RareCode, RareRun};
+use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::table::HeapTable;
 use grundy::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;

@@ -7,7 +7,7 @@ mod common;
 use common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::engine::cpu_blocked;
-use grundy::engine::general;
+use grundy::engine::heap::general;
 use grundy::game::Code;
 use grundy::kernel::heap::HeapKernelCode;
 

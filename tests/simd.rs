@@ -6,7 +6,7 @@ mod common;
 use std::process::Output;
 
 use common::{grundy_with_env, tmp};
-use grundy::engine::simd::{Simd, detected};
+use grundy::engine::heap::simd::{Simd, detected};
 
 fn grundy_with(path: &str, args: &[&str]) -> Output {
     grundy_with_env(args, &[("GRUNDY_SIMD", path)])

@@ -7,7 +7,7 @@ mod common;
 
 use common::{Rng, gpu_or_skip};
 use grundy::engine::Backend;
-use grundy::engine::sequence::Algorithm;
+use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
 use grundy::gpu::survey::GpuSurvey;
@@ -83,7 +83,7 @@ fn general(codes: &[Code], n: u32) -> Vec<Vec<u16>> {
     codes
         .iter()
         .map(|code| {
-            grundy::engine::general::sequence(code, n as u64, &grundy::hooks::Silent).unwrap()
+            grundy::engine::heap::general::sequence(code, n as u64, &grundy::hooks::Silent).unwrap()
         })
         .collect()
 }
@@ -241,7 +241,8 @@ fn the_twin_in_rare_mode_equals_the_general_engine() {
 fn choose_mode_takes_rare_values_where_they_pay() {
     let mode_of = |text: &str, n: u32| {
         let code = Code::parse(text).unwrap();
-        let g = grundy::engine::general::sequence(&code, n as u64, &grundy::hooks::Silent).unwrap();
+        let g = grundy::engine::heap::general::sequence(&code, n as u64, &grundy::hooks::Silent)
+            .unwrap();
         choose_mode(&code, &g, n as usize, false)
     };
     // .106's sparse split is the position-parity one (breaking digit 3: t = 1).

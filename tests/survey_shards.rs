@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{crc32, grundy, tmp};
-use grundy::engine::sequence::Algorithm;
+use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{balanced_shards, estimated_costs};
 use grundy::game::Code;
 

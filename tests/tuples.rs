@@ -6,8 +6,8 @@ mod common;
 
 use std::collections::HashMap;
 
-use grundy::engine::general;
-use grundy::engine::tuple_table::{cpu_table, solve};
+use grundy::engine::heap::general;
+use grundy::engine::tuples::table::{cpu_table, solve};
 use grundy::game::Code;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;

@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, solve_dense};
-use crate::engine::graph_reach::solve_reachable;
-use crate::engine::graph_solve::{Solver, pick_solver, solve_memo};
+use crate::engine::graph::dense::{DenseTuning, check_dense, dense_bytes, solve_dense};
+use crate::engine::graph::reach::solve_reachable;
+use crate::engine::graph::solve::{Solver, pick_solver, solve_memo};
 use crate::engine::memory::check_fits;
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};

@@ -7,6 +7,8 @@
 
 pub mod graph;
 pub mod sequence;
+pub mod tuples;
 
 pub use graph::{GraphGame, GraphValue};
 pub use sequence::{Sequence, SequenceTable};
+pub use tuples::{TupleGame, TupleTable};

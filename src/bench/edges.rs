@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::Backend;
-use crate::engine::arrows_dense;
-use crate::engine::arrows_memo::ArrowMemo;
+use crate::engine::edges::arrows_dense;
+use crate::engine::edges::arrows_memo::ArrowMemo;
 use crate::error::{Error, Result};
 use crate::game::Graph;
 use crate::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};

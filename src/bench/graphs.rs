@@ -8,9 +8,9 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
-use crate::engine::graph_dense::{DenseTuning, for_each_option, solve_dense};
-use crate::engine::graph_solve::{MemoRun, Solver, pick_solver, solve_memo};
-use crate::engine::grid_levels::GridLevels;
+use crate::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
+use crate::engine::graph::grid_levels::GridLevels;
+use crate::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
 use crate::engine::{Backend, Ran};
 use crate::error::{Error, Result};
 use crate::game::{Graph, GraphCode};

@@ -9,9 +9,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow};
-use crate::engine::heap_table::HeapTable;
-use crate::engine::rare_values::RareCounts;
-use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::rare::RareCounts;
+use crate::engine::heap::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::table::HeapTable;
 use crate::engine::{BackendChoice, LazyBackend};
 use crate::error::{Error, Result};
 use crate::game::Code;

@@ -51,7 +51,7 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)>
         crate::outln!(
             "CPU: {} threads (rayon), SIMD path {} (GRUNDY_SIMD chooses a narrower one)",
             rayon::current_num_threads(),
-            crate::engine::simd::chosen().name()
+            crate::engine::heap::simd::chosen().name()
         );
     }
     Ok((gpu, adapter, software))
@@ -123,7 +123,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "software_adapter": software,
             "gpu": gpu.as_ref().and_then(Backend::gpu_counters),
             "cpu_threads": threads,
-            "simd": crate::engine::simd::chosen(),
+            "simd": crate::engine::heap::simd::chosen(),
             "workloads": rows,
             "rare": rare,
             "long": long,

@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::heaps::{Workload, time_workload};
 use super::report::{Columns, CsvRow, opt};
 use crate::engine::Backend;
-use crate::engine::heap_table::HeapTable;
-use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::table::HeapTable;
 use crate::error::{Error, Result};
 use crate::game::Code;
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use crate::engine::Backend;
-use crate::engine::sequence::Algorithm;
+use crate::engine::heap::sequence::Algorithm;
 use crate::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use crate::error::{Error, Result};
 use crate::game::Code;

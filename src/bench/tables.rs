@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use crate::engine::{Backend, tuple_table};
+use crate::engine::{Backend, tuples::table as tuple_table};
 use crate::error::{Error, Result};
 use crate::game::delete_nim::{DeleteNim, Rule};
 use crate::game::rect::Rect;

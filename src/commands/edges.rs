@@ -10,10 +10,10 @@ use super::output::{
     plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
 };
 use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
-use crate::engine::arrows_dense::solve_dense;
-use crate::engine::arrows_memo::ArrowMemo;
-use crate::engine::graph_batch::BatchGame;
-use crate::engine::hackenbush::{Hackenbush, parse_ground};
+use crate::engine::edges::arrows_dense::solve_dense;
+use crate::engine::edges::arrows_memo::ArrowMemo;
+use crate::engine::edges::hackenbush::{Hackenbush, parse_ground};
+use crate::engine::graph::batch::BatchGame;
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export;

@@ -11,11 +11,13 @@ use super::output::{
     plot_table, print_json, print_wrote, progress_counter, reject_stdout_clash, shows_text,
 };
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
-use crate::engine::graph_batch::BatchGame;
-use crate::engine::graph_dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
-use crate::engine::graph_memo::{MemoSolver, Record};
-use crate::engine::graph_reach::solve_reachable;
-use crate::engine::graph_solve::{Solver, corner_masks, pick_solver, solve_memo};
+use crate::engine::graph::batch::BatchGame;
+use crate::engine::graph::dense::{
+    DenseTuning, check_dense, dense_bytes, moves_table, solve_dense,
+};
+use crate::engine::graph::memo::{MemoSolver, Record};
+use crate::engine::graph::reach::solve_reachable;
+use crate::engine::graph::solve::{Solver, corner_masks, pick_solver, solve_memo};
 use crate::engine::memory::{check_fits, human};
 use crate::engine::{Backend, BackendChoice, RanOn};
 use crate::error::{Error, Result};

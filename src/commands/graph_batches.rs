@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
-use crate::engine::graph_batch::{BatchGame, BatchGraph, BatchRow, solve_batch};
+use crate::engine::graph::batch::{BatchGame, BatchGraph, BatchRow, solve_batch};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;

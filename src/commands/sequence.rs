@@ -12,9 +12,9 @@ use crate::analysis::period::{Period, PeriodRule};
 use crate::analysis::rare_split::{RareSplit, RareSummary};
 use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
-use crate::engine::filled::Filled;
-use crate::engine::sequence::Algorithm;
-use crate::engine::sequence_driver::{SequenceDriver, SequenceJob};
+use crate::engine::heap::driver::{SequenceDriver, SequenceJob};
+use crate::engine::heap::filled::Filled;
+use crate::engine::heap::sequence::Algorithm;
 use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn};
 use crate::error::{Error, Result};
 use crate::export::{self, Format, SequenceWriter, nim_digit};
@@ -38,7 +38,7 @@ pub struct SequenceSummary {
     /// Bytes per value the table held in memory.
     pub bytes_per_value: u64,
     /// The SIMD path of the rare values' wide steps (`GRUNDY_SIMD`).
-    pub simd: crate::engine::simd::Simd,
+    pub simd: crate::engine::heap::simd::Simd,
     #[serde(flatten)]
     pub stats: HeapStats,
     /// The best rare/common split of the whole table (`5`, or `5p0` for the
@@ -252,7 +252,7 @@ fn summarise(
         algorithm: args.algorithm,
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
-        simd: crate::engine::simd::chosen(),
+        simd: crate::engine::heap::simd::chosen(),
         stats: sequence.stats(),
         rare,
         period: period.map(|p| p.period),

@@ -9,12 +9,12 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
-use crate::engine::sequence::rare_code_for;
+use crate::engine::heap::sequence::rare_code_for;
+use crate::engine::survey::checkpoint::SurveyKey;
+use crate::engine::survey::driver::{SurveyDriver, SurveyJob};
 use crate::engine::survey::{
     MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
 };
-use crate::engine::survey_checkpoint::SurveyKey;
-use crate::engine::survey_driver::{SurveyDriver, SurveyJob};
 use crate::engine::{Backend, HeapEngine, Ran, memory};
 use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
@@ -103,7 +103,7 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
         )));
     }
     for code in &codes {
-        if let Some(why) = crate::engine::general::unsupported(code) {
+        if let Some(why) = crate::engine::heap::general::unsupported(code) {
             return Err(Error::Input(why));
         }
         // `--algorithm rare` for a code without rare values, on either backend.

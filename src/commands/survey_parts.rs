@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::MergeArgs;
-use crate::engine::sequence::Algorithm;
+use crate::engine::heap::sequence::Algorithm;
 use crate::engine::survey::{Dealing, MAX_SHARDS, Shard};
 use crate::error::{Error, Result};
 use crate::export;

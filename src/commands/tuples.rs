@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::cli_hooks::CliHooks;
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
-use crate::engine::tuple_table::{TupleRun, describe_size, solve};
+use crate::engine::tuples::table::{TupleRun, describe_size, solve};
 use crate::engine::{Backend, RanOn};
 use crate::error::{Error, Result};
 use crate::export;

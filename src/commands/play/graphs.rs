@@ -7,11 +7,11 @@ use std::path::Path;
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
 use crate::engine::Backend;
-use crate::engine::arrows_dense::solve_dense;
-use crate::engine::arrows_memo::ArrowMemo;
-use crate::engine::graph_dense::for_each_option;
-use crate::engine::graph_memo::MemoSolver;
-use crate::engine::hackenbush::{Hackenbush, parse_ground};
+use crate::engine::edges::arrows_dense::solve_dense;
+use crate::engine::edges::arrows_memo::ArrowMemo;
+use crate::engine::edges::hackenbush::{Hackenbush, parse_ground};
+use crate::engine::graph::dense::for_each_option;
+use crate::engine::graph::memo::MemoSolver;
 use crate::error::{Error, Result};
 use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game};
 use crate::game::graph::bits;

@@ -2,8 +2,8 @@
 //! heap is a component, its moves the code's.
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
-use crate::engine::heap_table::HeapTable;
-use crate::engine::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::sequence::{Algorithm, SequenceRun};
+use crate::engine::heap::table::HeapTable;
 use crate::error::{Error, Result};
 use crate::game::Code;
 
@@ -39,7 +39,7 @@ pub fn heap_play(code: &Code, heaps_text: &str, name: String) -> Result<PlayRepo
 
 /// The heaps' values from the code's table, and their moves.
 pub fn heap_part(code: &Code, heaps_text: &str, name: String) -> Result<Part> {
-    if let Some(why) = crate::engine::general::unsupported(code) {
+    if let Some(why) = crate::engine::heap::general::unsupported(code) {
         return Err(Error::Input(why));
     }
     let heaps = parse_heaps(heaps_text)?;

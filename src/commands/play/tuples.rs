@@ -4,7 +4,7 @@
 
 use super::report::{Component, Part, Play, and_list};
 use crate::engine::Backend;
-use crate::engine::tuple_table::solve;
+use crate::engine::tuples::table::solve;
 use crate::error::{Error, Result};
 use crate::game::delete_nim::{DeleteMove, DeleteNim, Rule};
 use crate::game::rect::{Rect, box_name};

@@ -1,0 +1,4 @@
+//! Games whose positions are tuples of numbers (Grundy's game on
+//! rectangles, Delete Nim and its rules): their tables level by level.
+
+pub mod table;
