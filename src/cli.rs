@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::engine::edges::solve::ArrowSolver;
+
 use crate::engine::BackendChoice;
 pub use crate::engine::graph::solve::Solver;
 use crate::engine::heap::sequence::Algorithm;
@@ -840,18 +842,6 @@ pub struct DeleteNimArgs {
     pub max: u32,
     #[command(flatten)]
     pub table: TableRunArgs,
-}
-
-/// How `arrows` solves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ArrowSolver {
-    /// memo for forests, else dense.
-    Auto,
-    /// A table over every marking (up to 20 edges; GPU or CPU twin).
-    Dense,
-    /// Pieces of forests under canonical forms (CPU).
-    Memo,
 }
 
 #[derive(Args, Debug)]

@@ -17,9 +17,14 @@ pub mod interrupt;
 pub mod kernel;
 pub mod plot;
 
-pub use api::{GraphGame, GraphValue, Sequence, SequenceTable, TupleGame, TupleTable};
+pub use api::{
+    EdgeGame, GraphGame, GraphValue, Sequence, SequenceTable, Survey, SurveyRows, TupleGame,
+    TupleTable,
+};
+pub use engine::edges::solve::{ArrowSolver, EdgeRun};
 pub use engine::graph::solve::Solver;
 pub use engine::heap::sequence::Algorithm;
+pub use engine::survey::SurveyRow;
 pub use engine::{BackendChoice, HeapEngine};
 pub use error::{Error, Result};
 pub use hooks::{RunHooks, Silent};

@@ -5,10 +5,14 @@
 //! doctests.
 #![doc = include_str!("../../docs/library.md")]
 
+pub mod edges;
 pub mod graph;
 pub mod sequence;
+pub mod survey;
 pub mod tuples;
 
+pub use edges::EdgeGame;
 pub use graph::{GraphGame, GraphValue};
 pub use sequence::{Sequence, SequenceTable};
+pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};

@@ -9,17 +9,16 @@ use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{
     plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
 };
-use crate::cli::{ArrowSolver, ArrowsArgs, CyclesArgs, HackenbushArgs};
-use crate::engine::edges::arrows_dense::solve_dense;
+use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
 use crate::engine::edges::arrows_memo::ArrowMemo;
 use crate::engine::edges::hackenbush::{Hackenbush, parse_ground};
+use crate::engine::edges::solve::{ArrowSolver, EdgeRun, solve};
 use crate::engine::graph::batch::BatchGame;
-use crate::engine::{Backend, BackendChoice, RanOn};
+use crate::engine::{BackendChoice, RanOn};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::game::Graph;
 use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
-use crate::hooks::RunHooks;
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -47,9 +46,6 @@ pub struct EdgeGameSummary {
     pub faces: Option<usize>,
 }
 
-/// What `play` found: G, states (or pieces), the solver, where it ran, seconds.
-type Played = (u16, u64, ArrowSolver, RanOn, f64);
-
 /// Solves one game from `start` (opening the GPU only for a dense table).
 fn play(
     game: &ArrowGame,
@@ -57,34 +53,8 @@ fn play(
     solver: ArrowSolver,
     choice: BackendChoice,
     quiet: bool,
-) -> Result<Played> {
-    let solver = match solver {
-        ArrowSolver::Auto if game.rule != ArrowRule::Cycles && game.is_forest() => {
-            ArrowSolver::Memo
-        }
-        ArrowSolver::Auto => ArrowSolver::Dense,
-        s => s,
-    };
-    if solver == ArrowSolver::Memo {
-        let begin = Instant::now();
-        let mut memo = ArrowMemo::new();
-        let g = memo.value_of_state(game, start).map_err(Error::Input)?;
-        let seconds = begin.elapsed().as_secs_f64();
-        return Ok((g, memo.pieces() as u64, solver, RanOn::cpu(), seconds));
-    }
-    let hooks = CliHooks::new(quiet, "states");
-    let backend = Backend::open(choice, &hooks)?;
-    hooks.begin(3u64.saturating_pow(game.edges.len() as u32));
-    let run = solve_dense(game, start, &backend, false, &hooks);
-    hooks.end();
-    let run = run?;
-    Ok((
-        u16::from(run.value),
-        run.states,
-        solver,
-        backend.ran_on(run.backend),
-        run.seconds,
-    ))
+) -> Result<EdgeRun> {
+    solve(game, start, solver, choice, &CliHooks::new(quiet, "states"))
 }
 
 pub fn arrows(args: &ArrowsArgs) -> Result<()> {
@@ -136,13 +106,14 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let (g, states, solver, ran, seconds) = play(
+    let run = play(
         &game,
         &start,
         args.solver,
         args.table.backend,
         args.table.output.quiet,
     )?;
+    let g = run.g;
     let summary = EdgeGameSummary {
         rule,
         graph: spec.to_string(),
@@ -151,10 +122,10 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         state: game.describe_state(&start),
         g: Some(g),
         outcome: if g == 0 { "P" } else { "N" },
-        states,
-        solver,
-        ran,
-        seconds,
+        states: run.states,
+        solver: run.solver,
+        ran: run.ran_on,
+        seconds: run.seconds,
         trimming,
         faces: None,
     };
@@ -436,8 +407,8 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let (g, states, solver, ran, seconds) =
-        play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
+    let run = play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
+    let g = run.g;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
         graph: spec.to_string(),
@@ -446,10 +417,10 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         state: game.describe_state(&start),
         g: game.faces.is_empty().then_some(g),
         outcome: if g == 0 { "P" } else { "N" },
-        states,
-        solver,
-        ran,
-        seconds,
+        states: run.states,
+        solver: run.solver,
+        ran: run.ran_on,
+        seconds: run.seconds,
         trimming: None,
         faces: Some(game.faces.len()),
     };

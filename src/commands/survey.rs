@@ -9,13 +9,12 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
-use crate::engine::heap::sequence::rare_code_for;
-use crate::engine::survey::checkpoint::SurveyKey;
+use crate::engine::survey::checkpoint::{SurveyKey, list_crc32};
 use crate::engine::survey::driver::{SurveyDriver, SurveyJob};
 use crate::engine::survey::{
     MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
 };
-use crate::engine::{Backend, HeapEngine, Ran, memory};
+use crate::engine::{Backend, HeapEngine, Ran};
 use crate::error::{Error, Result};
 use crate::export::{self, TableFormat};
 use crate::game::Code;
@@ -95,26 +94,13 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
             )));
         }
     };
-    if args.heaps() > crate::engine::MAX_BRUTE_HEAP {
-        return Err(Error::Input(format!(
-            "-n {}: expected at most {}",
-            args.heaps(),
-            crate::engine::MAX_BRUTE_HEAP
-        )));
+    SurveyJob {
+        codes: &codes,
+        n: args.heaps(),
+        algorithm: args.algorithm,
+        workgroup: args.workgroup,
     }
-    for code in &codes {
-        if let Some(why) = crate::engine::heap::general::unsupported(code) {
-            return Err(Error::Input(why));
-        }
-        // `--algorithm rare` for a code without rare values, on either backend.
-        rare_code_for(code, args.algorithm)?;
-    }
-    // Each thread holds one table at a time.
-    let threads = rayon::current_num_threads() as u64;
-    memory::check_fits(
-        &format!("{threads} tables of {} values at once", args.heaps() + 1),
-        threads.saturating_mul(memory::heap_table_bytes(args.heaps() + 1)),
-    )?;
+    .check()?;
     Ok(codes)
 }
 
@@ -202,14 +188,12 @@ fn write_rows(
 
 /// What a checkpoint records of its survey.
 fn survey_key(args: &SurveyArgs, shard: Option<Shard>, list: &[Code]) -> SurveyKey {
-    let names: Vec<String> = list.iter().map(|c| c.name()).collect();
-    SurveyKey {
-        list_codes: list.len() as u64,
-        list_crc32: survey_parts::list_crc32(names.iter().map(|s| s.as_str())),
-        n: args.heaps(),
-        algorithm: args.algorithm,
-        shard: shard.map(|s| s.to_string()),
-    }
+    SurveyKey::of(
+        list,
+        args.heaps(),
+        args.algorithm,
+        shard.map(|s| s.to_string()),
+    )
 }
 
 /// The rows as the survey's CSV text.
@@ -267,7 +251,7 @@ fn part_header(args: &SurveyArgs, shard: Shard, list: &[Code]) -> survey_parts::
         shard: shard.index,
         shards: shard.count,
         list_codes: list.len() as u64,
-        list_crc32: survey_parts::list_crc32(names.iter().map(|s| s.as_str())),
+        list_crc32: list_crc32(names.iter().map(|s| s.as_str())),
         n: args.heaps(),
         algorithm: args.algorithm,
         rows: 0,

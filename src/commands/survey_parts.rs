@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::MergeArgs;
 use crate::engine::heap::sequence::Algorithm;
+use crate::engine::survey::checkpoint::list_crc32;
 use crate::engine::survey::{Dealing, MAX_SHARDS, Shard};
 use crate::error::{Error, Result};
 use crate::export;
@@ -45,16 +46,6 @@ pub struct PartHeader {
     /// and the CRC-32 of that text.
     pub rows: u64,
     pub csv_crc32: u32,
-}
-
-/// The CRC-32 of a list of code names, one per line.
-pub fn list_crc32<'a>(names: impl IntoIterator<Item = &'a str>) -> u32 {
-    let mut crc = crc32fast::Hasher::new();
-    for name in names {
-        crc.update(name.as_bytes());
-        crc.update(b"\n");
-    }
-    crc.finalize()
 }
 
 /// The slice this run takes: `--shard`, else a Slurm array task's, else

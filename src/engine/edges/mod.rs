@@ -4,3 +4,4 @@
 pub mod arrows_dense;
 pub mod arrows_memo;
 pub mod hackenbush;
+pub mod solve;

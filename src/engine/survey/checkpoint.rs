@@ -23,6 +23,7 @@ use crate::engine::heap::sequence::Algorithm;
 use crate::engine::survey::SurveyRow;
 use crate::error::{Error, Result};
 use crate::export::AtomicFile;
+use crate::game::Code;
 
 /// The first line of every survey checkpoint.
 const MAGIC: &str = "grundy survey checkpoint v1";
@@ -43,6 +44,31 @@ pub struct SurveyKey {
     pub algorithm: Algorithm,
     /// `K/N`, or null for the whole list.
     pub shard: Option<String>,
+}
+
+impl SurveyKey {
+    /// The key of a survey of the codes `list` to heap `n` (the slice
+    /// `shard` of it, if any).
+    pub fn of(list: &[Code], n: u64, algorithm: Algorithm, shard: Option<String>) -> SurveyKey {
+        let names: Vec<String> = list.iter().map(|c| c.name()).collect();
+        SurveyKey {
+            list_codes: list.len() as u64,
+            list_crc32: list_crc32(names.iter().map(|s| s.as_str())),
+            n,
+            algorithm,
+            shard,
+        }
+    }
+}
+
+/// The CRC-32 of a list of code names, one per line.
+pub fn list_crc32<'a>(names: impl IntoIterator<Item = &'a str>) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    for name in names {
+        crc.update(name.as_bytes());
+        crc.update(b"\n");
+    }
+    crc.finalize()
 }
 
 /// One finished code: its place in the run's list, its row, its engine.

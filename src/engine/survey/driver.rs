@@ -7,9 +7,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::engine::heap::sequence::Algorithm;
+use crate::engine::heap::sequence::rare_code_for;
 use crate::engine::survey::checkpoint::{self, Appender, DoneRows, SurveyKey};
 use crate::engine::survey::{SurveyRow, SurveyRun, survey};
-use crate::engine::{Backend, HeapEngine};
+use crate::engine::{Backend, HeapEngine, MAX_BRUTE_HEAP, memory};
 use crate::error::{Error, Result};
 use crate::game::Code;
 use crate::hooks::RunHooks;
@@ -23,6 +24,31 @@ pub struct SurveyJob<'c> {
     pub algorithm: Algorithm,
     /// Threads per code on the GPU (none: chosen).
     pub workgroup: Option<u32>,
+}
+
+impl SurveyJob<'_> {
+    /// Refuses, before any work, a survey past the brute force's heaps, a
+    /// code no engine runs (or rare values asked of one without them), or
+    /// tables that cannot fit in memory (each thread holds one at a time).
+    pub fn check(&self) -> Result<()> {
+        if self.n > MAX_BRUTE_HEAP {
+            return Err(Error::Input(format!(
+                "-n {}: expected at most {MAX_BRUTE_HEAP}",
+                self.n
+            )));
+        }
+        for code in self.codes {
+            if let Some(why) = crate::engine::heap::general::unsupported(code) {
+                return Err(Error::Input(why));
+            }
+            rare_code_for(code, self.algorithm)?;
+        }
+        let threads = rayon::current_num_threads() as u64;
+        memory::check_fits(
+            &format!("{threads} tables of {} values at once", self.n + 1),
+            threads.saturating_mul(memory::heap_table_bytes(self.n + 1)),
+        )
+    }
 }
 
 /// A survey started: the rows its checkpoint held, and the file open for
