@@ -3,9 +3,9 @@
 //! exists) and on the CPU twin.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::edges::{edge_suite, time_edges};
 use grundy::engine::Backend;
 use grundy::gpu::Runner;
+use grundy_cli::bench::edges::{edge_suite, time_edges};
 
 fn edge_kernels(c: &mut Criterion) {
     let gpu = Runner::open()

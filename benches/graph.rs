@@ -4,11 +4,11 @@
 //! recursion over vertex sets that Dailly's program used.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::graphs::{graph_suite, memo_recursion_baseline, time_graph};
 use grundy::engine::Backend;
 use grundy::engine::graph::memo::MemoSolver;
 use grundy::game::{Graph, GraphCode};
 use grundy::gpu::Runner;
+use grundy_cli::bench::graphs::{graph_suite, memo_recursion_baseline, time_graph};
 
 fn graph_kernel(c: &mut Criterion) {
     let gpu = Runner::open()

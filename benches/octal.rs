@@ -4,13 +4,13 @@
 //! force on the same codes; the survey of every 2-digit code.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::heaps::{Workload, suite, time_workload};
-use grundy::bench::rare::{rare_suite, time_rare};
 use grundy::engine::Backend;
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
 use grundy::gpu::Runner;
+use grundy_cli::bench::heaps::{Workload, suite, time_workload};
+use grundy_cli::bench::rare::{rare_suite, time_rare};
 
 fn heap_kernels(c: &mut Criterion) {
     let gpu = Runner::open()

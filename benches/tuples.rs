@@ -3,9 +3,9 @@
 //! the CPU twins, and the CPU walking every option instead of split sets.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::bench::tables::{time_tuples, tuple_suite};
 use grundy::engine::Backend;
 use grundy::gpu::Runner;
+use grundy_cli::bench::tables::{time_tuples, tuple_suite};
 
 fn tuple_kernels(c: &mut Criterion) {
     let gpu = Runner::open()

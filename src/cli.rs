@@ -6,28 +6,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::engine::edges::solve::ArrowSolver;
+use grundy::engine::edges::solve::ArrowSolver;
 
-use crate::engine::BackendChoice;
-pub use crate::engine::graph::solve::Solver;
-use crate::engine::heap::sequence::Algorithm;
-use crate::export::{Format, TableFormat};
+use grundy::engine::BackendChoice;
+pub use grundy::engine::graph::solve::Solver;
+use grundy::engine::heap::sequence::Algorithm;
+use grundy::export::{Format, TableFormat};
 
 /// `grundy --version`: the crate version and the wgpu backends this build
 /// carries (Vulkan on Linux and Windows, Metal on macOS, DX12 on Windows).
 pub fn long_version() -> String {
-    let compiled = wgpu::Instance::enabled_backend_features();
-    let names: Vec<&str> = [
-        (wgpu::Backends::VULKAN, "Vulkan"),
-        (wgpu::Backends::METAL, "Metal"),
-        (wgpu::Backends::DX12, "DX12"),
-        (wgpu::Backends::GL, "GL"),
-        (wgpu::Backends::BROWSER_WEBGPU, "WebGPU"),
-    ]
-    .into_iter()
-    .filter(|(b, _)| compiled.contains(*b))
-    .map(|(_, name)| name)
-    .collect();
+    let names = grundy::gpu::context::compiled_backends();
     format!(
         "{} (wgpu 30; GPU backends compiled in: {})",
         env!("CARGO_PKG_VERSION"),
@@ -261,7 +250,7 @@ pub enum PlayGame {
     DeleteNim {
         /// The ruleset.
         #[arg(long, value_enum)]
-        rule: crate::game::delete_nim::Rule,
+        rule: grundy::game::delete_nim::Rule,
         /// k of the kdelete rule.
         #[arg(long, value_name = "K")]
         k: Option<usize>,
@@ -519,7 +508,7 @@ impl PlotStyle {
     pub fn target(
         &self,
         path: Option<&std::path::Path>,
-    ) -> crate::error::Result<Option<crate::plot::PlotTarget>> {
+    ) -> grundy::error::Result<Option<crate::plot::PlotTarget>> {
         crate::plot::PlotTarget::optional(path, self.size, self.font_size)
     }
 }
@@ -618,7 +607,7 @@ pub struct SequenceArgs {
     #[command(flatten)]
     pub plot_style: PlotStyle,
     /// Memory the run may use, e.g. 8G or 512M (default: what the machine or its memory cgroup has free, less an eighth). A table that does not fit is kept in a memory-mapped file beside --checkpoint (else --out, else here).
-    #[arg(long, value_name = "SIZE", value_parser = crate::engine::memory::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = grundy::engine::memory::parse_size)]
     pub memory: Option<u64>,
 }
 
@@ -669,7 +658,7 @@ pub struct SurveyArgs {
     pub n: Option<u64>,
     /// Run only the K-th of N slices of the code list (K from 0 to N-1; codes K, K+N, K+2N, ...) and write it as a part for `survey merge`. Inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::engine::survey::Shard>,
+    pub shard: Option<grundy::engine::survey::Shard>,
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
@@ -830,7 +819,7 @@ pub struct RectArgs {
 pub struct DeleteNimArgs {
     /// The ruleset.
     #[arg(long, value_enum)]
-    pub rule: crate::game::delete_nim::Rule,
+    pub rule: grundy::game::delete_nim::Rule,
     /// Number of heaps n.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub heaps: usize,

@@ -11,8 +11,8 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     grundy::interrupt::install();
-    let cli = grundy::cli::parse();
-    let result = grundy::commands::run(cli);
+    let cli = grundy_cli::cli::parse();
+    let result = grundy_cli::commands::run(cli);
     // A full disk behind `> file` must not end as a success.
     if let Some(e) = grundy::export::stdout_error() {
         eprintln!("error: writing to stdout: {e}");

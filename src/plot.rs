@@ -11,8 +11,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use crate::error::{Error, Result};
-use crate::export;
+use grundy::error::{Error, Result};
+use grundy::export;
 
 /// DejaVu Sans Mono (Bitstream Vera licence: assets/DejaVuSansMono-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");

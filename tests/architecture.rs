@@ -13,6 +13,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("input", 0),
     ("interrupt", 0),
     ("hooks", 0),
+    ("core", 0),
     ("export", 1),
     ("game", 2),
     ("analysis", 3),
@@ -31,11 +32,29 @@ const LAYERS: &[(&str, u32)] = &[
 /// The longest function, in lines from `fn` to its closing brace.
 const MAX_FN_LINES: usize = 80;
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// The workspace's crates: each one's `src/` and the module its root stands
+/// for in the layers (the crates are the layers; their modules keep the
+/// paths they had as one crate: `grundy-engine`'s `graph::dense` is
+/// `engine::graph::dense`). The core's modules are top-level (`game`, …).
+const CRATES: &[(&str, &str)] = &[
+    ("crates/grundy-core/src", ""),
+    ("crates/grundy-gpu/src", "gpu"),
+    ("crates/grundy-engine/src", "engine"),
+    ("crates/grundy/src", "api"),
+    ("src", ""),
+];
+
+/// The crate `src/` folder and module prefix a file lives under.
+fn crate_of(path: &Path) -> (&'static str, &'static str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    *CRATES
+        .iter()
+        .filter(|(dir, _)| path.starts_with(root.join(dir)))
+        .max_by_key(|(dir, _)| dir.len())
+        .expect("a crate's file")
 }
 
-/// Every `.rs` file under `src/`, as its module path ("engine::graph::dense").
+/// Every `.rs` file of every crate, as its module path ("engine::graph::dense").
 fn modules() -> BTreeMap<String, PathBuf> {
     fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -60,8 +79,58 @@ fn modules() -> BTreeMap<String, PathBuf> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(&src(), &[], &mut out);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (dir, prefix) in CRATES {
+        let mut found = BTreeMap::new();
+        let prefix: Vec<String> = prefix
+            .split("::")
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect();
+        walk(&root.join(dir), &prefix, &mut found);
+        for (key, path) in found {
+            // The core's root is `core`; the other roots are named by their prefix.
+            let key = match (key.as_str(), prefix.is_empty(), *dir) {
+                ("lib", true, "crates/grundy-core/src") => "core".to_string(),
+                (k, false, _) if k.ends_with("::lib") => k.trim_end_matches("::lib").to_string(),
+                _ => key,
+            };
+            out.insert(key, path);
+        }
+    }
     out
+}
+
+/// `code` with every path written as one crate would write it: the
+/// crate's own `crate::` under its prefix, the other crates' names as
+/// `crate::` and their prefix (`grundy_engine::heap` is `crate::engine::heap`).
+fn as_one_crate(code: &str, prefix: &str) -> String {
+    let code = match prefix {
+        "" => code.to_string(),
+        p => code.replace("crate::", &format!("crate::{p}::")),
+    };
+    let mut code = code
+        .replace("grundy_core::", "crate::")
+        .replace("grundy_gpu::", "crate::gpu::")
+        .replace("grundy_engine::", "crate::engine::")
+        .replace("grundy_cli::", "crate::")
+        .replace("grundy_engine as", "crate::engine as")
+        .replace("grundy_gpu as", "crate::gpu as");
+    for module in [
+        "engine",
+        "gpu",
+        "analysis",
+        "error",
+        "export",
+        "game",
+        "hooks",
+        "input",
+        "interrupt",
+        "kernel",
+    ] {
+        code = code.replace(&format!("grundy::{module}"), &format!("crate::{module}"));
+    }
+    code
 }
 
 /// The file's code without comments or its test module (tests may reach
@@ -211,7 +280,8 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let mut graph = BTreeMap::new();
     for (name, path) in &modules {
         let mut to = BTreeSet::new();
-        let code = code_of(path);
+        let (_, prefix) = crate_of(path);
+        let code = as_one_crate(&code_of(path), prefix);
         for p in named_paths(&code) {
             if let Some(target) = resolve(name, &p, &modules)
                 && &target != name
@@ -360,6 +430,9 @@ fn the_checks_see_what_they_check() {
     let graph = imports();
     assert!(graph["engine::graph::dense"].contains("kernel::graph"));
     assert!(graph["gpu::graph"].contains("kernel::graph"));
+    // across crates: grundy-engine's sequence reads grundy-gpu's rare pass
+    assert!(graph["engine::heap::sequence"].contains("gpu::rare"));
+    assert!(graph["api::sequence"].contains("engine::heap::driver"));
     assert!(graph["commands"].len() > 3);
     // a parent's own children count, past a `#[cfg(test)] mod x;` line
     assert!(

@@ -608,7 +608,7 @@ fn gpu_equals_cpu_on_random_graphs() {
 
 #[test]
 fn benchmark_baselines_agree_with_the_dense_table() {
-    use grundy::bench::graphs::{memo_recursion_baseline, seed_algorithm_2};
+    use grundy_cli::bench::graphs::{memo_recursion_baseline, seed_algorithm_2};
     let mut rng = Rng(0x9a7_0008);
     for _ in 0..20 {
         let c = random_code(&mut rng);

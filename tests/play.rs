@@ -5,12 +5,12 @@
 mod common;
 
 use common::{Rng, grundy, json, random_kernel_code};
-use grundy::commands::play::{Play, arrows_play, graph_play, heap_play};
 use grundy::engine::Backend;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::engine::graph::dense::{DenseTuning, solve_dense};
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::{Code, Graph, GraphCode};
+use grundy_cli::commands::play::{Play, arrows_play, graph_play, heap_play};
 
 fn mex(values: &[u32]) -> u32 {
     (0..).find(|v| !values.contains(v)).unwrap()

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use common::{grundy, json, tmp};
-use grundy::plot::{self, HeatMaps, PlotTarget};
+use grundy_cli::plot::{self, HeatMaps, PlotTarget};
 use plotters::style::RGBColor;
 
 /// Width, height and every colour of a PNG file.

@@ -5,12 +5,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use crate::engine::Backend;
-use crate::engine::edges::arrows_dense;
-use crate::engine::edges::arrows_memo::ArrowMemo;
-use crate::error::{Error, Result};
-use crate::game::Graph;
-use crate::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};
+use grundy::engine::Backend;
+use grundy::engine::edges::arrows_dense;
+use grundy::engine::edges::arrows_memo::ArrowMemo;
+use grundy::error::{Error, Result};
+use grundy::game::Graph;
+use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};
 
 /// An edge-game workload: a dense table (GPU and CPU) or a spider table
 /// (the decomposition solver, CPU).
@@ -59,7 +59,7 @@ impl EdgeWorkload {
 pub fn time_edges(game: &ArrowGame, backend: &Backend) -> Result<Option<(f64, f64, u8, u64)>> {
     let start = vec![0; game.edges.len()];
     let (run, kernel) = with_kernel_seconds(backend, || {
-        arrows_dense::solve_dense(game, &start, backend, false, &crate::hooks::Silent)
+        arrows_dense::solve_dense(game, &start, backend, false, &grundy::hooks::Silent)
     })?;
     let fell_back = run.backend != backend.ran();
     Ok((!fell_back).then_some((run.seconds, kernel, run.value, run.states)))

@@ -8,12 +8,12 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
-use crate::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
-use crate::engine::graph::grid_levels::GridLevels;
-use crate::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
-use crate::engine::{Backend, Ran};
-use crate::error::{Error, Result};
-use crate::game::{Graph, GraphCode};
+use grundy::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
+use grundy::engine::graph::grid_levels::GridLevels;
+use grundy::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
+use grundy::engine::{Backend, Ran};
+use grundy::error::{Error, Result};
+use grundy::game::{Graph, GraphCode};
 
 /// A graph workload: the dense table of a code on a graph, and the memo
 /// solver on the same graph.
@@ -54,7 +54,7 @@ pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)
     let start = Instant::now();
     let tuning = DenseTuning::default();
     let (run, kernel) = with_kernel_seconds(backend, || {
-        solve_dense(&g, &code, backend, false, &tuning, &crate::hooks::Silent)
+        solve_dense(&g, &code, backend, false, &tuning, &grundy::hooks::Silent)
     })?;
     Ok((start.elapsed().as_secs_f64(), kernel, run.value))
 }
@@ -73,7 +73,7 @@ pub struct MemoTimes {
 
 /// The memo solver as `grundy graph` runs it, without progress or notices.
 fn quiet_memo(g: &Graph, code: &GraphCode) -> Result<MemoRun> {
-    solve_memo(g, code, false, false, &crate::hooks::Silent)
+    solve_memo(g, code, false, false, &grundy::hooks::Silent)
 }
 
 pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
@@ -308,7 +308,7 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
                 _ => {
                     let tuning = DenseTuning::default();
                     let run =
-                        solve_dense(&g, &code, backend, false, &tuning, &crate::hooks::Silent)?;
+                        solve_dense(&g, &code, backend, false, &tuning, &grundy::hooks::Silent)?;
                     (run.value, run.backend)
                 }
             };

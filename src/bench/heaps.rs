@@ -5,10 +5,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use crate::engine::{Backend, extend_heap_table};
-use crate::error::{Error, Result};
-use crate::game::Code;
-use crate::gpu::heap::GpuTuning;
+use grundy::engine::{Backend, extend_heap_table};
+use grundy::error::{Error, Result};
+use grundy::game::Code;
+use grundy::gpu::heap::GpuTuning;
 
 /// One workload: a code computed to heap `n`.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +68,7 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
             Vec::new(),
             w.n,
             (backend, &tuning),
-            &crate::hooks::Silent,
+            &grundy::hooks::Silent,
         )
     })?;
     Ok((start.elapsed().as_secs_f64(), kernel, run.table))

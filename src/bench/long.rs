@@ -9,13 +9,13 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow};
-use crate::engine::heap::rare::RareCounts;
-use crate::engine::heap::sequence::{Algorithm, SequenceRun};
-use crate::engine::heap::table::HeapTable;
-use crate::engine::{BackendChoice, LazyBackend};
-use crate::error::{Error, Result};
-use crate::game::Code;
-use crate::gpu::heap::GpuTuning;
+use grundy::engine::heap::rare::RareCounts;
+use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::table::HeapTable;
+use grundy::engine::{BackendChoice, LazyBackend};
+use grundy::error::{Error, Result};
+use grundy::game::Code;
+use grundy::gpu::heap::GpuTuning;
 
 /// A code to heap `n` by rare values.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +60,7 @@ pub fn time_long(w: &LongWorkload, backend: &LazyBackend) -> Result<(f64, RareCo
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
     let tuning = GpuTuning::default();
-    run.extend(w.n, (backend, &tuning), &crate::hooks::Silent)?;
+    run.extend(w.n, (backend, &tuning), &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
     let counts = run.rare_counts().unwrap_or_default();
     Ok((seconds, counts, run.table.into_wide()))
@@ -106,7 +106,10 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
     let (one, two) = (pool(1)?, pool(2)?);
     let cpu = LazyBackend::cpu();
     let gpu = match gpu {
-        true => Some(LazyBackend::new(BackendChoice::Gpu, &crate::hooks::Silent)?),
+        true => Some(LazyBackend::new(
+            BackendChoice::Gpu,
+            &grundy::hooks::Silent,
+        )?),
         false => None,
     };
     if !json {

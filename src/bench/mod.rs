@@ -11,14 +11,14 @@ pub mod survey;
 pub mod tables;
 
 use crate::cli::{BenchArgs, BenchPart};
-use crate::engine::{Backend, BackendChoice};
-use crate::error::{Error, Result};
+use grundy::engine::{Backend, BackendChoice};
+use grundy::error::{Error, Result};
 use report::CsvRow;
 
 /// Notices on stderr: which GPU opened, or why none did.
 struct Said;
 
-impl crate::hooks::RunHooks for Said {
+impl grundy::hooks::RunHooks for Said {
     fn notice(&self, message: &str) {
         eprintln!("grundy: {message}");
     }
@@ -41,17 +41,17 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)>
     };
     report::SOFTWARE_GPU.store(software, std::sync::atomic::Ordering::Relaxed);
     if !args.json {
-        crate::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
+        grundy::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
         if software {
-            crate::outln!(
+            grundy::outln!(
                 "     a software adapter: its columns (sw-gpu) time the CPU emulating a GPU, \
                  not a GPU"
             );
         }
-        crate::outln!(
+        grundy::outln!(
             "CPU: {} threads (rayon), SIMD path {} (GRUNDY_SIMD chooses a narrower one)",
             rayon::current_num_threads(),
-            crate::engine::heap::simd::chosen().name()
+            grundy::engine::heap::simd::chosen().name()
         );
     }
     Ok((gpu, adapter, software))
@@ -123,7 +123,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "software_adapter": software,
             "gpu": gpu.as_ref().and_then(Backend::gpu_counters),
             "cpu_threads": threads,
-            "simd": crate::engine::heap::simd::chosen(),
+            "simd": grundy::engine::heap::simd::chosen(),
             "workloads": rows,
             "rare": rare,
             "long": long,
@@ -133,7 +133,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "grids": grids,
             "edge_games": edge_games,
         });
-        crate::outln!("{report}");
+        grundy::outln!("{report}");
     }
     Ok(())
 }

@@ -6,11 +6,11 @@ use serde::Serialize;
 
 use super::heaps::{Workload, time_workload};
 use super::report::{Columns, CsvRow, opt};
-use crate::engine::Backend;
-use crate::engine::heap::sequence::{Algorithm, SequenceRun};
-use crate::engine::heap::table::HeapTable;
-use crate::error::{Error, Result};
-use crate::game::Code;
+use grundy::engine::Backend;
+use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::table::HeapTable;
+use grundy::error::{Error, Result};
+use grundy::game::Code;
 
 /// A long-sequence workload: the same code to the same heap by rare values
 /// (CPU) and by the blocked brute force (GPU and CPU).

@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use crate::engine::Backend;
-use crate::error::Result;
+use grundy::engine::Backend;
+use grundy::error::Result;
 
 /// Runs `run` until a quarter second has passed (at least once) and
 /// returns the mean seconds per run with the last result: runs of a
@@ -131,15 +131,15 @@ impl Columns {
             .shown()
             .map(|(_, &(head, _, gpu))| if gpu { gpu_head(head) } else { head.into() })
             .collect();
-        crate::outln!();
-        crate::outln!("{}", self.line(&heads));
+        grundy::outln!();
+        grundy::outln!("{}", self.line(&heads));
     }
 
     /// One row: a cell per column, GPU cells included (left out here when
     /// no GPU was measured).
     pub fn print_row(&self, cells: &[String]) {
         let cells: Vec<String> = self.shown().map(|(i, _)| cells[i].clone()).collect();
-        crate::outln!("{}", self.line(&cells));
+        grundy::outln!("{}", self.line(&cells));
     }
 
     fn line(&self, cells: &[String]) -> String {
@@ -242,15 +242,15 @@ pub fn print_legend() {
     if explained.is_empty() {
         return;
     }
-    crate::outln!();
-    crate::outln!("Columns (- where a row does not measure it):");
+    grundy::outln!();
+    grundy::outln!("Columns (- where a row does not measure it):");
     if SOFTWARE_GPU.load(std::sync::atomic::Ordering::Relaxed) {
-        crate::outln!(
+        grundy::outln!(
             "  {:<13} a GPU column run on a software adapter (the CPU emulating a GPU)",
             "sw-…"
         );
     }
     for (head, meaning) in explained {
-        crate::outln!("  {head:<13} {meaning}");
+        grundy::outln!("  {head:<13} {meaning}");
     }
 }

@@ -5,12 +5,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use crate::engine::Backend;
-use crate::engine::heap::sequence::Algorithm;
-use crate::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
-use crate::error::{Error, Result};
-use crate::game::Code;
-use crate::gpu::survey::workgroup_for;
+use grundy::engine::Backend;
+use grundy::engine::heap::sequence::Algorithm;
+use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::error::{Error, Result};
+use grundy::game::Code;
+use grundy::gpu::survey::workgroup_for;
 
 #[derive(Serialize, Debug, Clone)]
 pub struct SurveyBenchRow {

@@ -3,11 +3,11 @@
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use crate::engine::{Backend, tuples::table as tuple_table};
-use crate::error::{Error, Result};
-use crate::game::delete_nim::{DeleteNim, Rule};
-use crate::game::rect::Rect;
-use crate::kernel::tuples::TupleKernel;
+use grundy::engine::{Backend, tuples::table as tuple_table};
+use grundy::error::{Error, Result};
+use grundy::game::delete_nim::{DeleteNim, Rule};
+use grundy::game::rect::Rect;
+use grundy::kernel::tuples::TupleKernel;
 
 /// A table workload: rectangles (boxes) or a Delete Nim rule.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +75,7 @@ impl TupleWorkload {
 /// or `None` when a GPU was asked for and the table did not fit it.
 pub fn time_tuples(kern: &TupleKernel, backend: &Backend) -> Result<Option<(f64, f64, Vec<u32>)>> {
     let (run, kernel) = with_kernel_seconds(backend, || {
-        tuple_table::solve(kern, backend, &crate::hooks::Silent)
+        tuple_table::solve(kern, backend, &grundy::hooks::Silent)
     })?;
     let fell_back = run.backend != backend.ran();
     Ok((!fell_back).then_some((run.seconds, kernel, run.table)))

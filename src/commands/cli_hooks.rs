@@ -6,8 +6,8 @@ use std::sync::Mutex;
 use indicatif::ProgressBar;
 
 use super::output::progress_bar;
-use crate::hooks::RunHooks;
-use crate::interrupt;
+use grundy::hooks::RunHooks;
+use grundy::interrupt;
 
 pub struct CliHooks {
     quiet: bool,

@@ -10,15 +10,15 @@ use super::output::{
     plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
 };
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
-use crate::engine::edges::arrows_memo::ArrowMemo;
-use crate::engine::edges::hackenbush::{Hackenbush, parse_ground};
-use crate::engine::edges::solve::{ArrowSolver, EdgeRun, solve};
-use crate::engine::graph::batch::BatchGame;
-use crate::engine::{BackendChoice, RanOn};
-use crate::error::{Error, Result};
-use crate::export;
-use crate::game::Graph;
-use crate::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
+use grundy::engine::edges::arrows_memo::ArrowMemo;
+use grundy::engine::edges::hackenbush::{Hackenbush, parse_ground};
+use grundy::engine::edges::solve::{ArrowSolver, EdgeRun, solve};
+use grundy::engine::graph::batch::BatchGame;
+use grundy::engine::{BackendChoice, RanOn};
+use grundy::error::{Error, Result};
+use grundy::export;
+use grundy::game::Graph;
+use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -182,17 +182,17 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         ArrowRule::Trimmed => "Trimmed Game of Arrows",
         ArrowRule::Cycles => "Game of Cycles",
     };
-    crate::outln!("game        {rule}");
+    grundy::outln!("game        {rule}");
     if let Some((n, edges)) = &s.trimming {
         let list: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}")).collect();
-        crate::outln!(
+        grundy::outln!(
             "trimming    T({}): {n} vertices, {} edges: {}",
             s.graph,
             edges.len(),
             list.join(" ")
         );
     } else {
-        crate::outln!(
+        grundy::outln!(
             "graph       {} ({} vertices, {} edges)",
             s.graph,
             s.vertices,
@@ -200,10 +200,10 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         );
     }
     if !s.state.is_empty() {
-        crate::outln!("state       {}", s.state);
+        grundy::outln!("state       {}", s.state);
     }
     if let Some(f) = s.faces {
-        crate::outln!("faces       {f} cycle cells");
+        grundy::outln!("faces       {f} cycle cells");
     }
     let on = s
         .ran
@@ -216,7 +216,7 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
     } else {
         "states"
     };
-    crate::outln!(
+    grundy::outln!(
         "solver      {:?}, {}{on}, {} {unit}, {:.3} s",
         s.solver,
         s.ran.backend,
@@ -229,8 +229,8 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         "P-position: the second player wins"
     };
     match s.g {
-        Some(g) => crate::outln!("G           {g} ({who})"),
-        None => crate::outln!("outcome     {who}"),
+        Some(g) => grundy::outln!("G           {g} ({who})"),
+        None => grundy::outln!("outcome     {who}"),
     }
     Ok(())
 }
@@ -370,7 +370,7 @@ fn leg_tuples(legs: usize, max: usize) -> Vec<Vec<usize>> {
 /// The summary line, and for three legs up to 16 the table itself (when
 /// it went to no file).
 fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[u16], table: bool) {
-    crate::outln!(
+    grundy::outln!(
         "{title}: {} spiders, {} P-positions, {} pieces, {:.3} s",
         s.rows,
         s.p_positions,
@@ -378,17 +378,17 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
         s.seconds
     );
     if table && s.legs == 3 && s.max <= 16 {
-        crate::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
+        grundy::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
         for (legs, g) in rows.iter().zip(values) {
             if legs[2] == legs[1] {
-                crate::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
+                grundy::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
                 for _ in 0..legs[1] - 1 {
-                    crate::out!("   ");
+                    grundy::out!("   ");
                 }
             }
-            crate::out!("{g:>3}");
+            grundy::out!("{g:>3}");
         }
-        crate::outln!();
+        grundy::outln!();
     }
 }
 
@@ -458,14 +458,14 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
     if args.json {
         return print_json(&summary);
     }
-    crate::outln!("game        green Hackenbush");
-    crate::outln!(
+    grundy::outln!("game        green Hackenbush");
+    grundy::outln!(
         "graph       {} ({} edges, ground {:?})",
         summary.graph,
         summary.edges,
         summary.ground
     );
-    crate::outln!(
+    grundy::outln!(
         "positions   {} in {:.3} s",
         summary.positions,
         summary.seconds
@@ -475,6 +475,6 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
     } else {
         "N-position: the first player wins"
     };
-    crate::outln!("G           {g} ({who})");
+    grundy::outln!("G           {g} ({who})");
     Ok(())
 }

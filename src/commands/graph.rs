@@ -11,21 +11,21 @@ use super::output::{
     plot_table, print_json, print_wrote, progress_counter, reject_stdout_clash, shows_text,
 };
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
-use crate::engine::graph::batch::BatchGame;
-use crate::engine::graph::dense::{
+use crate::plot::{self, PlotTarget};
+use grundy::engine::graph::batch::BatchGame;
+use grundy::engine::graph::dense::{
     DenseTuning, check_dense, dense_bytes, moves_table, solve_dense,
 };
-use crate::engine::graph::memo::{MemoSolver, Record};
-use crate::engine::graph::reach::solve_reachable;
-use crate::engine::graph::solve::{Solver, corner_masks, pick_solver, solve_memo};
-use crate::engine::memory::{check_fits, human};
-use crate::engine::{Backend, BackendChoice, RanOn};
-use crate::error::{Error, Result};
-use crate::export::{self, TableFormat};
-use crate::game::GraphCode;
-use crate::game::graph::{Graph, MAX_VERTICES, bipode_of, pode_of, pode_rows};
-use crate::hooks::RunHooks;
-use crate::plot::{self, PlotTarget};
+use grundy::engine::graph::memo::{MemoSolver, Record};
+use grundy::engine::graph::reach::solve_reachable;
+use grundy::engine::graph::solve::{Solver, corner_masks, pick_solver, solve_memo};
+use grundy::engine::memory::{check_fits, human};
+use grundy::engine::{Backend, BackendChoice, RanOn};
+use grundy::error::{Error, Result};
+use grundy::export::{self, TableFormat};
+use grundy::game::GraphCode;
+use grundy::game::graph::{Graph, MAX_VERTICES, bipode_of, pode_of, pode_rows};
+use grundy::hooks::RunHooks;
 
 /// The JSON summary of `graph`.
 #[derive(Serialize)]
@@ -305,8 +305,8 @@ fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
 }
 
 fn print_graph(summary: &GraphSummary) {
-    crate::outln!("code        {}", summary.code);
-    crate::outln!(
+    grundy::outln!("code        {}", summary.code);
+    grundy::outln!(
         "graph       {} ({} vertices, {} edges; graph6 {})",
         summary.graph,
         summary.vertices,
@@ -317,7 +317,7 @@ fn print_graph(summary: &GraphSummary) {
         Some(a) => format!("{} ({a})", summary.ran.backend),
         None => summary.ran.backend.to_string(),
     };
-    crate::outln!(
+    grundy::outln!(
         "solver      {}, {backend}, {} positions, {:.3} s",
         match summary.solver {
             Solver::Memo => "memo",
@@ -327,14 +327,14 @@ fn print_graph(summary: &GraphSummary) {
         summary.positions,
         summary.seconds
     );
-    crate::outln!(
+    grundy::outln!(
         "G           {} ({}-position: the {} player wins)",
         summary.g,
         summary.outcome,
         if summary.g == 0 { "second" } else { "first" }
     );
     if let Some(m) = summary.moves {
-        crate::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
+        grundy::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
     }
     print_wrote(summary.out.as_deref().map(Path::new));
 }
@@ -462,7 +462,7 @@ fn report_table(
 
 /// The line after a pode or bipode table: its size and time, and the file.
 fn print_table_summary(rows: usize, memo: &MemoSolver, seconds: f64, out: Option<&Path>) {
-    crate::outln!(
+    grundy::outln!(
         "{rows} rows, {} pieces solved in {seconds:.3} s",
         memo.positions()
     );
@@ -560,7 +560,7 @@ fn write_podes(
 /// one row per multiset of leg lengths.
 fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], lengths: &[String]) {
     if args.max_length == 2 {
-        crate::outln!(
+        grundy::outln!(
             "G of {}-podes: row = legs, column = legs of length 2",
             code.text
         );
@@ -570,19 +570,19 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
                 .filter(|(c, _)| c.iter().sum::<usize>() == k)
                 .map(|(_, v)| v.to_string())
                 .collect();
-            crate::outln!("{k:>3} | {}", line.join(" "));
+            grundy::outln!("{k:>3} | {}", line.join(" "));
         }
         return;
     }
-    crate::outln!(
+    grundy::outln!(
         "G of {}-podes with legs of length 1..={}",
         code.text,
         args.max_length
     );
-    crate::outln!("legs {} g", lengths.join(" "));
+    grundy::outln!("legs {} g", lengths.join(" "));
     for (counts, v) in rows {
         let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
-        crate::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
+        grundy::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
     }
 }
 
@@ -656,14 +656,14 @@ fn edges_text(count: usize) -> String {
 /// The bipode table as text: blocks (a2, b2), rows a1, columns b1.
 fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]) {
     let a = args.max;
-    crate::outln!(
+    grundy::outln!(
         "G of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
         code.text,
         edges_text(args.middle)
     );
     for a2 in 0..=a {
         for b2 in 0..=a {
-            crate::outln!("a2={a2} b2={b2}");
+            grundy::outln!("a2={a2} b2={b2}");
             for a1 in 0..=a {
                 let line: Vec<String> = (0..=a)
                     .map(|b1| {
@@ -672,7 +672,7 @@ fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]
                             .to_string()
                     })
                     .collect();
-                crate::outln!("  {a1} | {}", line.join(" "));
+                grundy::outln!("  {a1} | {}", line.join(" "));
             }
         }
     }

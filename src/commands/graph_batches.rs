@@ -9,12 +9,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::output::{print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text};
-use crate::engine::graph::batch::{BatchGame, BatchGraph, BatchRow, solve_batch};
-use crate::error::{Error, Result};
-use crate::export;
-use crate::game::Graph;
-use crate::game::arrows::{parse_faces, standard_faces};
-use crate::game::graph_families::{TREE_COUNTS, grids, spiders, trees};
+use grundy::engine::graph::batch::{BatchGame, BatchGraph, BatchRow, solve_batch};
+use grundy::error::{Error, Result};
+use grundy::export;
+use grundy::game::Graph;
+use grundy::game::arrows::{parse_faces, standard_faces};
+use grundy::game::graph_families::{TREE_COUNTS, grids, spiders, trees};
 
 /// The largest graphs file read.
 const MAX_GRAPHS_BYTES: u64 = 1 << 30;
@@ -53,7 +53,7 @@ pub fn batch_graphs(source: &str, faces: bool) -> Result<Vec<BatchGraph>> {
             // Each tree is held with its row: about 300 bytes at 20 vertices.
             let count = TREE_COUNTS.get(n).copied().unwrap_or(0);
             let bytes = count.saturating_mul(n as u64 * 8 + 200);
-            crate::engine::memory::check_fits(&format!("{count} trees on {n} vertices"), bytes)?;
+            grundy::engine::memory::check_fits(&format!("{count} trees on {n} vertices"), bytes)?;
             trees(n).map_err(bad)?
         }
         Some(("spiders", n)) => spiders(n).map_err(bad)?,
@@ -80,7 +80,7 @@ fn graphs_in_file(source: &str, faces: bool) -> Result<Vec<BatchGraph>> {
         _ => PathBuf::from(source),
     };
     let bad = |e: String| Error::Input(format!("--graphs {source}: {e}"));
-    let lines = crate::input::read_lines(&path, MAX_GRAPHS_BYTES).map_err(bad)?;
+    let lines = grundy::input::read_lines(&path, MAX_GRAPHS_BYTES).map_err(bad)?;
     let mut graphs = Vec::new();
     for (number, line) in lines {
         let text = line.split('#').next().unwrap_or("").trim();
@@ -136,7 +136,7 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
         return print_json(&summary);
     }
     if shows_text(false, output.quiet, output.out) {
-        crate::outln!(
+        grundy::outln!(
             "{} on {} graphs ({}): {} P-positions, {:.2} s",
             summary.game,
             summary.count,

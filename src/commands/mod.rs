@@ -15,14 +15,14 @@ pub mod tuples;
 use std::path::Path;
 
 use crate::cli::{Cli, Command};
-use crate::error::{Error, Result};
-use crate::game::Code;
+use grundy::error::{Error, Result};
+use grundy::game::Code;
 use output::parse_set;
 
 pub fn run(cli: Cli) -> Result<()> {
     progress::set_log_every(log_every(cli.log_every)?);
-    crate::export::target::set_create_folders(cli.mkdir);
-    crate::engine::heap::simd::from_env().map_err(Error::Input)?;
+    grundy::export::target::set_create_folders(cli.mkdir);
+    grundy::engine::heap::simd::from_env().map_err(Error::Input)?;
     check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
         Command::Octal(args) => {
@@ -115,5 +115,5 @@ pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
         .iter()
         .filter_map(|&(flag, path)| path.map(|p| (flag, p)))
         .collect();
-    crate::export::target::check_outputs(&given)
+    grundy::export::target::check_outputs(&given)
 }

@@ -7,8 +7,8 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use crate::error::{Error, Result};
 use crate::plot::PlotTarget;
+use grundy::error::{Error, Result};
 
 /// Refuses two things writing to stdout at once.
 pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
@@ -29,13 +29,13 @@ pub(crate) fn shows_text(json: bool, quiet: bool, out: Option<&Path>) -> bool {
 /// The last line of every command that wrote a table to a file.
 pub(crate) fn print_wrote(out: Option<&Path>) {
     if let Some(path) = out.filter(|p| *p != Path::new("-")) {
-        crate::outln!("wrote {}", path.display());
+        grundy::outln!("wrote {}", path.display());
     }
 }
 
 /// Prints one JSON object on stdout.
 pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
-    crate::outln!(
+    grundy::outln!(
         "{}",
         serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
     );

@@ -8,19 +8,19 @@ use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
-use crate::analysis::period::{Period, PeriodRule};
-use crate::analysis::rare_split::{RareSplit, RareSummary};
-use crate::analysis::stats::HeapStats;
 use crate::cli::SequenceArgs;
-use crate::engine::heap::driver::{SequenceDriver, SequenceJob};
-use crate::engine::heap::filled::Filled;
-use crate::engine::heap::sequence::Algorithm;
-use crate::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn};
-use crate::error::{Error, Result};
-use crate::export::{self, Format, SequenceWriter, nim_digit};
-use crate::game::Code;
-use crate::interrupt;
 use crate::plot::{self, PlotTarget};
+use grundy::analysis::period::{Period, PeriodRule};
+use grundy::analysis::rare_split::{RareSplit, RareSummary};
+use grundy::analysis::stats::HeapStats;
+use grundy::engine::heap::driver::{SequenceDriver, SequenceJob};
+use grundy::engine::heap::filled::Filled;
+use grundy::engine::heap::sequence::Algorithm;
+use grundy::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn};
+use grundy::error::{Error, Result};
+use grundy::export::{self, Format, SequenceWriter, nim_digit};
+use grundy::game::Code;
+use grundy::interrupt;
 
 /// The JSON summary of a Nim-sequence run.
 #[derive(Serialize)]
@@ -38,7 +38,7 @@ pub struct SequenceSummary {
     /// Bytes per value the table held in memory.
     pub bytes_per_value: u64,
     /// The SIMD path of the rare values' wide steps (`GRUNDY_SIMD`).
-    pub simd: crate::engine::heap::simd::Simd,
+    pub simd: grundy::engine::heap::simd::Simd,
     #[serde(flatten)]
     pub stats: HeapStats,
     /// The best rare/common split of the whole table (`5`, or `5p0` for the
@@ -156,7 +156,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
             args.format,
             &match args.format {
                 // CGSuite reads its own digits (&N; past V).
-                crate::export::Format::Cgsuite => code.cgsuite_text(),
+                grundy::export::Format::Cgsuite => code.cgsuite_text(),
                 _ => code.text.clone(),
             },
             code.min_diff,
@@ -206,7 +206,7 @@ fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
     let wide = sequence.has_wide_values();
     export::write_to(path, |w| {
         let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
-        crate::export::npy::write(w, sequence.len() as usize, wide, values)
+        grundy::export::npy::write(w, sequence.len() as usize, wide, values)
     })
 }
 
@@ -252,7 +252,7 @@ fn summarise(
         algorithm: args.algorithm,
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
-        simd: crate::engine::heap::simd::chosen(),
+        simd: grundy::engine::heap::simd::chosen(),
         stats: sequence.stats(),
         rare,
         period: period.map(|p| p.period),
@@ -276,7 +276,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
     let shown = g.len().min(100);
     let digits: String = (0..shown).map(|n| nim_digit(g.get(n))).collect();
     let more = if g.len() > shown { "…" } else { "" };
-    crate::outln!(
+    grundy::outln!(
         "code        {}{}",
         s.code,
         if s.min_diff > 0 {
@@ -285,7 +285,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
             String::new()
         }
     );
-    crate::outln!("heaps       0..={}", s.n);
+    grundy::outln!("heaps       0..={}", s.n);
     let backend = match &s.ran.adapter {
         Some(a) => format!("{} ({a})", s.ran.backend),
         None => s.ran.backend.to_string(),
@@ -295,9 +295,9 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
         HeapEngine::Blocked => "blocked brute force",
         HeapEngine::General => "general engine",
     };
-    crate::outln!("backend     {backend}, {engine}, {:.3} s", s.seconds);
-    crate::outln!("G(0..)      {digits}{more}");
-    crate::outln!(
+    grundy::outln!("backend     {backend}, {engine}, {:.3} s", s.seconds);
+    grundy::outln!("G(0..)      {digits}{more}");
+    grundy::outln!(
         "max value   {} (first at heap {}); {} P-positions",
         s.stats.max_value,
         s.stats.first_max_at,
@@ -315,7 +315,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
     } else {
         ""
     };
-    crate::outln!("P-positions {}{more_p}", listed.join(", "));
+    grundy::outln!("P-positions {}{more_p}", listed.join(", "));
     let firsts: Vec<String> = s
         .stats
         .first_heap_with_value
@@ -327,8 +327,8 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
             None => format!("{v}@-"),
         })
         .collect();
-    crate::outln!("first heap  {}", firsts.join(" "));
-    crate::outln!(
+    grundy::outln!("first heap  {}", firsts.join(" "));
+    grundy::outln!(
         "rare        mask {}: {} rare heaps{}",
         s.rare.rare_mask,
         s.rare.rare_count,
@@ -337,7 +337,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
             .map_or(String::new(), |h| format!(", the last at {h}"))
     );
     match period {
-        Some(p) => crate::outln!(
+        Some(p) => grundy::outln!(
             "period      {} from heap {} ({})",
             p.period,
             p.preperiod,
@@ -347,7 +347,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
                 "apparent: the periodicity theorem does not cover this code"
             }
         ),
-        None => crate::outln!("period      none found up to heap {}", s.n),
+        None => grundy::outln!("period      none found up to heap {}", s.n),
     }
     print_outputs(s);
 }
@@ -355,7 +355,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
 /// The summary's last lines: values filled from the period, files written.
 fn print_outputs(s: &SequenceSummary) {
     if let Some(from) = s.filled_from {
-        crate::outln!(
+        grundy::outln!(
             "filled      heaps {from}..={} from the certified period (--no-fill computes them)",
             s.n
         );
@@ -367,7 +367,7 @@ fn print_outputs(s: &SequenceSummary) {
         ("picture", &s.plot),
     ] {
         if let Some(p) = path {
-            crate::outln!("{what:<11} {p}");
+            grundy::outln!("{what:<11} {p}");
         }
     }
     print_wrote(s.out.as_deref().map(Path::new));

@@ -9,18 +9,18 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
-use crate::engine::survey::checkpoint::{SurveyKey, list_crc32};
-use crate::engine::survey::driver::{SurveyDriver, SurveyJob};
-use crate::engine::survey::{
+use crate::plot;
+use grundy::engine::survey::checkpoint::{SurveyKey, list_crc32};
+use grundy::engine::survey::driver::{SurveyDriver, SurveyJob};
+use grundy::engine::survey::{
     MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
 };
-use crate::engine::{Backend, HeapEngine, Ran};
-use crate::error::{Error, Result};
-use crate::export::{self, TableFormat};
-use crate::game::Code;
-use crate::gpu::GpuCounters;
-use crate::hooks::RunHooks;
-use crate::plot;
+use grundy::engine::{Backend, HeapEngine, Ran};
+use grundy::error::{Error, Result};
+use grundy::export::{self, TableFormat};
+use grundy::game::Code;
+use grundy::gpu::GpuCounters;
+use grundy::hooks::RunHooks;
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -53,7 +53,7 @@ struct SurveySummary {
 /// parsed; a bad line is named by its number.
 fn codes_in(path: &Path) -> Result<Vec<Code>> {
     let bad = |why: String| Error::Input(format!("--codes {}: {why}", path.display()));
-    let lines = crate::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
+    let lines = grundy::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
     let mut codes = Vec::new();
     for (number, line) in lines {
         let text = line.split('#').next().unwrap_or("").trim();
@@ -63,7 +63,7 @@ fn codes_in(path: &Path) -> Result<Vec<Code>> {
         let code = Code::parse(text).map_err(|e| {
             bad(format!(
                 "line {number}: {} is not a code ({e})",
-                crate::input::quoted(text)
+                grundy::input::quoted(text)
             ))
         })?;
         codes.push(code);
@@ -271,7 +271,7 @@ fn placed_csv(csv: &str, places: &[usize]) -> String {
 
 fn summarise(
     args: &SurveyArgs,
-    run: &crate::engine::survey::SurveyRun,
+    run: &grundy::engine::survey::SurveyRun,
     backend: &Backend,
     seconds: f64,
 ) -> SurveySummary {
@@ -310,7 +310,7 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
         .shard
         .as_ref()
         .map_or(String::new(), |s| format!("shard {s}: "));
-    crate::outln!(
+    grundy::outln!(
         "{shard}{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
          {} by rare values, {} by brute force",
         summary.codes,

@@ -13,12 +13,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::MergeArgs;
-use crate::engine::heap::sequence::Algorithm;
-use crate::engine::survey::checkpoint::list_crc32;
-use crate::engine::survey::{Dealing, MAX_SHARDS, Shard};
-use crate::error::{Error, Result};
-use crate::export;
-use crate::hooks::RunHooks;
+use grundy::engine::heap::sequence::Algorithm;
+use grundy::engine::survey::checkpoint::list_crc32;
+use grundy::engine::survey::{Dealing, MAX_SHARDS, Shard};
+use grundy::error::{Error, Result};
+use grundy::export;
+use grundy::hooks::RunHooks;
 
 /// The first line of a part, before its JSON.
 const PART_TAG: &str = "# grundy survey part: ";
@@ -122,7 +122,7 @@ struct Part {
 /// the checksum, the row count its slice should hold.
 fn read_part(path: &Path) -> Result<Part> {
     let bad = |why: String| Error::Input(format!("{}: {why}", path.display()));
-    let mut lines = crate::input::read_lines(path, MAX_PART_BYTES).map_err(bad)?;
+    let mut lines = grundy::input::read_lines(path, MAX_PART_BYTES).map_err(bad)?;
     let first = if lines.is_empty() {
         String::new()
     } else {
@@ -200,7 +200,7 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         w.write_all(text.as_bytes())
     })?;
     if !args.quiet && args.out != Path::new("-") {
-        crate::outln!(
+        grundy::outln!(
             "merged {} parts: {} codes to heap {} in {}",
             ordered.len(),
             header.list_codes,
@@ -425,7 +425,7 @@ mod tests {
     #[test]
     fn shards_cover_a_list_once() {
         let costs: Vec<u64> = (0..103).map(|i| (i * 7919 % 101) as u64).collect();
-        let dealt = crate::engine::survey::balanced_shards(&costs, 7);
+        let dealt = grundy::engine::survey::balanced_shards(&costs, 7);
         let mut seen = Vec::new();
         for index in 0..7 {
             let shard = Shard { index, count: 7 };

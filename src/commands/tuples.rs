@@ -7,14 +7,14 @@ use serde::Serialize;
 use super::cli_hooks::CliHooks;
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
-use crate::engine::tuples::table::{TupleRun, describe_size, solve};
-use crate::engine::{Backend, RanOn};
-use crate::error::{Error, Result};
-use crate::export;
-use crate::game::delete_nim::DeleteNim;
-use crate::game::rect::Rect;
-use crate::hooks::RunHooks;
-use crate::kernel::tuples::{TupleKernel, TupleRule};
+use grundy::engine::tuples::table::{TupleRun, describe_size, solve};
+use grundy::engine::{Backend, RanOn};
+use grundy::error::{Error, Result};
+use grundy::export;
+use grundy::game::delete_nim::DeleteNim;
+use grundy::game::rect::Rect;
+use grundy::hooks::RunHooks;
+use grundy::kernel::tuples::{TupleKernel, TupleRule};
 
 /// What a table is of, as its JSON summary names it.
 #[derive(Serialize, Default)]
@@ -225,8 +225,8 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary,
             g.k.map(|k| format!(" (k = {k})")).unwrap_or_default()
         ),
     };
-    crate::outln!("{what}");
-    crate::outln!(
+    grundy::outln!("{what}");
+    grundy::outln!(
         "positions {}  P-positions {}  largest value {} at ({})",
         s.positions,
         s.p_positions,
@@ -243,14 +243,14 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary,
         .as_ref()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
-    crate::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
+    grundy::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
     let max = kern.space.max;
     if table && kern.space.heaps == 2 && max - shift <= 40 {
-        crate::outln!();
+        grundy::outln!();
         let lo = 1; // stored sizes start at 1
         let label = |x: u32| format!("{:>3}", x - shift);
         let cols: Vec<String> = (lo..=max).map(label).collect();
-        crate::outln!("    |{}", cols.join(""));
+        grundy::outln!("    |{}", cols.join(""));
         for a in lo..=max {
             let row: Vec<String> = (lo..=max)
                 .map(|b| {
@@ -258,7 +258,7 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary,
                     format!("{:>3}", run.table[kern.space.rank(&[x, y]) as usize])
                 })
                 .collect();
-            crate::outln!("{} |{}", label(a), row.join(""));
+            grundy::outln!("{} |{}", label(a), row.join(""));
         }
     }
 }

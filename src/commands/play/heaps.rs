@@ -2,10 +2,10 @@
 //! heap is a component, its moves the code's.
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
-use crate::engine::heap::sequence::{Algorithm, SequenceRun};
-use crate::engine::heap::table::HeapTable;
-use crate::error::{Error, Result};
-use crate::game::Code;
+use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::table::HeapTable;
+use grundy::error::{Error, Result};
+use grundy::game::Code;
 
 /// The largest heap `play` computes a table for.
 pub const MAX_PLAY_HEAP: u64 = 1 << 24;
@@ -39,7 +39,7 @@ pub fn heap_play(code: &Code, heaps_text: &str, name: String) -> Result<PlayRepo
 
 /// The heaps' values from the code's table, and their moves.
 pub fn heap_part(code: &Code, heaps_text: &str, name: String) -> Result<Part> {
-    if let Some(why) = crate::engine::heap::general::unsupported(code) {
+    if let Some(why) = grundy::engine::heap::general::unsupported(code) {
         return Err(Error::Input(why));
     }
     let heaps = parse_heaps(heaps_text)?;

@@ -14,8 +14,8 @@ use clap::Parser;
 
 use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
-use crate::error::{Error, Result};
-use crate::game::{Code, GraphCode};
+use grundy::error::{Error, Result};
+use grundy::game::{Code, GraphCode};
 
 pub use graphs::{arrows_play, graph_play};
 pub use heaps::{MAX_PLAY_HEAP, heap_play, parse_heaps};

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 pub use crate::cli::MoveLimit;
-use crate::error::Result;
+use grundy::error::Result;
 
 /// One component of the position and its value.
 #[derive(Serialize)]
@@ -153,8 +153,8 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
 }
 
 pub fn print_report(r: &PlayReport) {
-    crate::outln!("game        {}", r.game);
-    crate::outln!("position    {}", r.position);
+    grundy::outln!("game        {}", r.game);
+    grundy::outln!("position    {}", r.position);
     let width = r
         .components
         .iter()
@@ -163,10 +163,10 @@ pub fn print_report(r: &PlayReport) {
     let width = width.unwrap_or(0).max(24);
     for (i, c) in r.components.iter().enumerate() {
         let label = if i == 0 { "components" } else { "" };
-        crate::outln!("{label:<11} {:<width$} G = {}", c.component, c.g);
+        grundy::outln!("{label:<11} {:<width$} G = {}", c.component, c.g);
     }
     let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
-    crate::outln!(
+    grundy::outln!(
         "nim-sum     {} = {}",
         if values.is_empty() {
             "(no component)".into()
@@ -176,12 +176,12 @@ pub fn print_report(r: &PlayReport) {
         r.nim_sum
     );
     if r.outcome == "P" {
-        crate::outln!(
+        grundy::outln!(
             "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
         );
     } else {
         let total = r.winning_moves_total;
-        crate::outln!(
+        grundy::outln!(
             "outcome     N: the player to move wins; {total} winning move{} (moves to a P-position){}",
             if total == 1 { "" } else { "s" },
             if r.winning_moves.len() < total {
@@ -194,7 +194,7 @@ pub fn print_report(r: &PlayReport) {
             }
         );
         for m in &r.winning_moves {
-            crate::outln!(
+            grundy::outln!(
                 "  in {} (G {} -> {}): {}",
                 r.components[m.component].component,
                 r.components[m.component].g,
@@ -204,7 +204,7 @@ pub fn print_report(r: &PlayReport) {
         }
     }
     for note in &r.notes {
-        crate::outln!("note        {note}");
+        grundy::outln!("note        {note}");
     }
 }
 

@@ -1,0 +1,224 @@
+//! The backend choice: what the user asked for (`BackendChoice`), what
+//! opened (`Backend`), and the one function that runs a job on the GPU when
+//! one is open and fits, else on the job's CPU twin, and says which ran.
+
+use grundy_core::error::{Error, Result};
+use grundy_core::hooks::RunHooks;
+use grundy_gpu::{GpuContext, GpuCounters, Runner, Unfit};
+
+/// The backend the user asked for.
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendChoice {
+    /// A real GPU when there is one, else the CPU (said on stderr); never a
+    /// software adapter such as llvmpipe.
+    Auto,
+    /// The GPU, even a software adapter (said on stderr), or an error when there is none.
+    Gpu,
+    /// The CPU (rayon).
+    Cpu,
+}
+
+/// An opened backend.
+pub enum Backend {
+    Cpu,
+    Gpu(Box<Runner>),
+}
+
+impl Backend {
+    /// Opens what `choice` asks for. `auto` takes a GPU only when it is a
+    /// real device; with a software adapter alone (llvmpipe), or none, it
+    /// runs on the CPU and a notice says so in one line. `gpu` takes a
+    /// software adapter too (that is how the kernels are tested) and says so.
+    pub fn open(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<Backend> {
+        if choice == BackendChoice::Cpu {
+            return Ok(Backend::Cpu);
+        }
+        let Some(adapter) = grundy_gpu::context::find_adapter() else {
+            if choice == BackendChoice::Gpu {
+                return Err(Error::Input(
+                    "--backend gpu: no GPU adapter found (Vulkan, Metal or DX12); install the \
+                     GPU's driver, or use --backend cpu"
+                        .into(),
+                ));
+            }
+            hooks.notice("no GPU found; running on the CPU");
+            return Ok(Backend::Cpu);
+        };
+        let info = adapter.get_info();
+        let software = grundy_gpu::context::is_software(&info);
+        if software && choice == BackendChoice::Auto {
+            hooks.notice(&format!(
+                "only a software GPU ({}) here; running on the CPU backend, which is faster",
+                info.name
+            ));
+            return Ok(Backend::Cpu);
+        }
+        match GpuContext::from_adapter(adapter) {
+            Ok(ctx) => {
+                let runner = Runner::new(ctx);
+                if software {
+                    hooks.notice(&format!(
+                        "{} is a software adapter (the CPU emulating a GPU): right values, \
+                         slower than --backend cpu",
+                        info.name
+                    ));
+                }
+                Ok(Backend::Gpu(Box::new(runner)))
+            }
+            Err(e) if choice == BackendChoice::Gpu => Err(e),
+            Err(e) => {
+                hooks.notice(&format!("{e}; running on the CPU"));
+                Ok(Backend::Cpu)
+            }
+        }
+    }
+
+    /// Which backend runs work given to this one.
+    pub fn ran(&self) -> Ran {
+        match self {
+            Backend::Cpu => Ran::Cpu,
+            Backend::Gpu(_) => Ran::Gpu,
+        }
+    }
+
+    /// What the run asked of the GPU, when one is open.
+    pub fn gpu_counters(&self) -> Option<GpuCounters> {
+        match self {
+            Backend::Cpu => None,
+            Backend::Gpu(runner) => Some(runner.counters()),
+        }
+    }
+
+    pub fn adapter(&self) -> Option<String> {
+        match self {
+            Backend::Cpu => None,
+            Backend::Gpu(ctx) => Some(ctx.adapter_name()),
+        }
+    }
+}
+
+/// A backend opened the first time work needs it: a run that never leaves
+/// the CPU (rare values, a table filled from its period) never probes for a
+/// GPU, which costs tens of milliseconds even when none is there.
+pub struct LazyBackend {
+    choice: BackendChoice,
+    opened: std::cell::OnceCell<Backend>,
+}
+
+impl LazyBackend {
+    /// `--backend gpu` opens at once: its errors come before any work.
+    pub fn new(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<LazyBackend> {
+        let lazy = LazyBackend {
+            choice,
+            opened: std::cell::OnceCell::new(),
+        };
+        if choice != BackendChoice::Auto {
+            lazy.get(hooks)?;
+        }
+        Ok(lazy)
+    }
+
+    /// The CPU backend, already open.
+    pub fn cpu() -> LazyBackend {
+        LazyBackend {
+            choice: BackendChoice::Cpu,
+            opened: std::cell::OnceCell::from(Backend::Cpu),
+        }
+    }
+
+    /// The backend, opened now if it was not yet (`hooks` hear how).
+    pub fn get(&self, hooks: &dyn RunHooks) -> Result<&Backend> {
+        if let Some(backend) = self.opened.get() {
+            return Ok(backend);
+        }
+        let backend = Backend::open(self.choice, hooks)?;
+        Ok(self.opened.get_or_init(|| backend))
+    }
+
+    /// The backend if some work opened it.
+    pub fn opened(&self) -> Option<&Backend> {
+        self.opened.get()
+    }
+}
+
+/// Which backend computed a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ran {
+    Gpu,
+    Cpu,
+}
+
+impl std::fmt::Display for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Ran::Gpu => "gpu",
+            Ran::Cpu => "cpu",
+        })
+    }
+}
+
+/// A job with a GPU plan and a CPU twin that compute the same result.
+pub trait Dual {
+    type Output;
+    /// `Err` says why this adapter cannot run the job.
+    fn fits(&self, runner: &Runner) -> std::result::Result<(), Unfit>;
+    fn on_gpu(&self, runner: &Runner) -> Result<Self::Output>;
+    fn on_cpu(&self) -> Result<Self::Output>;
+}
+
+/// Runs `job` on `backend`: the GPU when one is open and the job fits it,
+/// else the CPU twin, with a notice saying why the GPU could not.
+pub fn run<J: Dual>(job: &J, backend: &Backend, hooks: &dyn RunHooks) -> Result<(J::Output, Ran)> {
+    if let Backend::Gpu(runner) = backend {
+        match job.fits(runner) {
+            Ok(()) => return Ok((job.on_gpu(runner)?, Ran::Gpu)),
+            Err(why) => hooks.notice(&format!("{why}; running the CPU twin")),
+        }
+    }
+    Ok((job.on_cpu()?, Ran::Cpu))
+}
+
+/// Where a result was computed, as every JSON summary says it: the backend,
+/// and on the GPU the adapter, the kernel time and what the run asked of it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RanOn {
+    pub backend: Ran,
+    pub adapter: Option<String>,
+    /// Kernel time from GPU timestamp queries (null on the CPU or without them).
+    pub kernel_seconds: Option<f64>,
+    /// Pipelines built, submissions, bytes each way (null on the CPU).
+    pub gpu: Option<GpuCounters>,
+}
+
+impl RanOn {
+    pub fn cpu() -> RanOn {
+        RanOn {
+            backend: Ran::Cpu,
+            adapter: None,
+            kernel_seconds: None,
+            gpu: None,
+        }
+    }
+}
+
+impl Backend {
+    /// What a summary says of a result computed on `ran`: the run's GPU
+    /// counters so far when it was the GPU.
+    pub fn ran_on(&self, ran: Ran) -> RanOn {
+        match (ran, self) {
+            (Ran::Gpu, Backend::Gpu(runner)) => {
+                let counters = runner.counters();
+                RanOn {
+                    backend: Ran::Gpu,
+                    adapter: Some(runner.adapter_name()),
+                    kernel_seconds: Some(counters.kernel_seconds).filter(|&k| k > 0.0),
+                    gpu: Some(counters),
+                }
+            }
+            _ => RanOn::cpu(),
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! Blocks of heaps: each block's parallel pass (on the GPU or the CPU
+//! cores), then its heaps finished in order, and the next block sized.
+
+use super::bits::words_for;
+use super::marks::FarMarks;
+use super::middle::{MiddleHits, MiddleWindow};
+use super::pass::{BlockAhead, PassView, finish_heap, settle_small};
+use super::state::{Outcome, Persist, RareRun};
+use crate::heap::growing::{Growing, grow_while_reading};
+use crate::heap::store::{Store, Values};
+use grundy_core::kernel::rare::{PassParams, RareCode, sparse_enough};
+use grundy_gpu::rare::{GpuPass, Table as GpuTable};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
+/// handing the block to the threads costs little, within these bounds.
+/// Long blocks leave more of each heap's marks to the in-order pass.
+pub(super) const MIN_BLOCK: usize = 256;
+pub(super) const MAX_BLOCK: usize = 8192;
+pub(super) const BLOCK_PAIRS: u64 = 1 << 21;
+/// When the block's own marks sent more than one heap in `RESCAN_RATIO`
+/// back to a scan of every pair, the pass was wasted work: the next
+/// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
+pub(super) const RESCAN_RATIO: usize = 4;
+pub(super) const IN_ORDER_BLOCKS: usize = 16;
+/// The heaps in order double with each wasted pass in a row, at most this
+/// many times (`.1777`'s passes are all wasted).
+pub(super) const MAX_BACK_OFF: u32 = 6;
+/// Below this many heaps the table is too short to judge its sparseness.
+pub(super) const JUDGE_FROM: usize = 1 << 15;
+
+/// What carries from one block of a run to the next.
+#[derive(Default)]
+pub(super) struct Blocks {
+    /// Heaps in the next block that has a pass.
+    pub(super) block: usize,
+    /// Heaps below this go in order (a block's pass was wasted work).
+    pub(super) in_order_until: usize,
+    /// Blocks in a row whose pass was wasted work.
+    pub(super) wasted: u32,
+    /// The next block's middle pairs, when it goes in order.
+    pub(super) middle: Option<MiddleHits>,
+    /// The next block's pass, launched on the GPU.
+    pub(super) pending: Option<PassParams>,
+    pub(super) bits: Vec<u64>,
+    pub(super) wanted: Vec<u64>,
+}
+
+impl Blocks {
+    /// Computes the next block of heaps, up to `end`; `Some` when the run
+    /// must stop there.
+    pub(super) fn next<S: Store>(
+        &mut self,
+        code: &RareCode,
+        run: &mut RareRun,
+        g: &mut S,
+        end: usize,
+        persist: Persist,
+        gpu: &mut Option<GpuPass>,
+    ) -> Option<Outcome> {
+        let s = g.len();
+        // No block is longer than the heaps below it. Blocks in order are
+        // as long as blocks go (the threads meet once a block) but at most
+        // a quarter of the heaps below, so that the next block's middle
+        // pairs (parts near half its heaps) lie below this one.
+        let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
+        let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
+        let in_order = s < self.in_order_until;
+        let e = block_end(
+            s,
+            if in_order {
+                in_order_len(s)
+            } else {
+                self.block
+            },
+        );
+        let ahead = if in_order {
+            BlockAhead::in_order_with(code, g.view(), (s, e), self.middle.take(), run.max_value)
+        } else {
+            let ahead = match block_pass(code, run, g.view(), (s, e), gpu, &mut self.pending) {
+                Ok(ahead) => ahead,
+                Err(failed) => return Some(failed),
+            };
+            if ahead.on_gpu {
+                // The next block's pass on the GPU, while this one is finished.
+                self.resize(&ahead, e - s);
+                let next = (s, e, block_end(e, self.block));
+                self.pending = (e >= self.in_order_until)
+                    .then(|| launch_next(code, run, g.view(), next, gpu))
+                    .flatten();
+            }
+            ahead
+        };
+        // A block in order leaves the other cores free: they collect the
+        // next block's middle pairs meanwhile (their parts lie below s).
+        let window = (e < self.in_order_until.min(end)).then(|| {
+            MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
+        });
+        let (widened, next_hits) = self.finish(code, run, g, (&ahead, e), window);
+        if widened.is_some() {
+            return widened;
+        }
+        self.middle = next_hits;
+        if !in_order && !ahead.on_gpu {
+            self.resize(&ahead, e - s);
+        }
+        count_pass(run, &ahead, e - s);
+        self.count(run, &ahead, (s, e));
+        run.maybe_rechoose(code, g.view());
+        let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
+        (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+    }
+
+    /// Finishes the block up to `e` in order while the pass's tasks run on
+    /// the other cores (each task's heaps once it is done, or running it
+    /// itself) and the next block's middle pairs are collected from
+    /// `window`; the tasks read the rare list as it is now.
+    pub(super) fn finish<S: Store>(
+        &mut self,
+        code: &RareCode,
+        run: &mut RareRun,
+        g: &mut S,
+        (ahead, e): (&BlockAhead, usize),
+        window: Option<MiddleWindow<S>>,
+    ) -> (Option<Outcome>, Option<MiddleHits>) {
+        let (rare, values) = match ahead.tasks_left() {
+            true => (run.rare.clone(), run.rare_values.clone()),
+            false => Default::default(),
+        };
+        let view = PassView {
+            rare: &rare,
+            values: &values,
+            split: run.split,
+            max_value: run.max_value,
+        };
+        let (bits, wanted) = (&mut self.bits, &mut self.wanted);
+        let room = e - g.len();
+        let grown = grow_while_reading(
+            g,
+            room,
+            |g| {
+                rayon::join(
+                    || finish_block(code, run, g, (ahead, &view), e, bits, wanted),
+                    || window.map(|w| w.collect(code)),
+                )
+            },
+            |below| ahead.run_tasks(code, &view, below),
+        );
+        match grown {
+            Ok((finished, ())) => finished,
+            Err(_) => (Some(Outcome::OutOfMemory { heaps: room }), None),
+        }
+    }
+
+    /// Sizes the next block with a pass from this one's pairs per heap.
+    pub(super) fn resize(&mut self, ahead: &BlockAhead, heaps: usize) {
+        let per_heap = (ahead.totals().0 / heaps as u64).max(1);
+        self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+    }
+
+    /// Counts the block s..e in `run`, and sends the next blocks in order
+    /// when this one's pass was wasted work.
+    pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockAhead, (s, e): (usize, usize)) {
+        if let Some(hits) = &ahead.middle {
+            run.counts.in_order += (e - s) as u64;
+            run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
+        }
+        if ahead.below == 0 {
+            return;
+        }
+        if ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
+            // Each wasted pass in a row doubles the heaps before the next.
+            let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
+            self.in_order_until = e + blocks * self.block;
+            self.wasted += 1;
+        } else {
+            self.wasted = 0;
+        }
+    }
+}
+
+/// The parallel pass over heaps s..e: the one launched on the GPU while
+/// the block before was finished (`pending`, when it is this block's under
+/// the same split), else on the GPU now when `gpu` takes it, else tasks
+/// for every core, run while the block is finished.
+pub(super) fn block_pass<V: Values>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: V,
+    (s, e): (usize, usize),
+    gpu: &mut Option<GpuPass>,
+    pending: &mut Option<PassParams>,
+) -> Result<BlockAhead, Outcome> {
+    let started = std::time::Instant::now();
+    let failed = |e: grundy_core::error::Error| Outcome::Failed(e.to_string());
+    let split = (run.split.mask, run.split.parity.map_or(0, |t| t + 1));
+    let launched = pending
+        .take()
+        .filter(|p| (p.first as usize, (p.first + p.count) as usize) == (s, e))
+        .filter(|p| (p.mask, p.parity) == split);
+    let words = words_for(run.max_value);
+    run.counts.gpu_pipelined += launched.is_some() as u64 * (e - s) as u64;
+    let ahead = match (gpu.as_mut(), launched) {
+        (Some(pass), Some(params)) => {
+            BlockAhead::from_gpu(pass.collect(params).map_err(failed)?, params)
+        }
+        (Some(pass), None) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
+            let params = BlockAhead::gpu_params(run, s, s, e);
+            let pack = pack_values(g.range(0, s));
+            let table = GpuTable {
+                len: s,
+                pack: &pack,
+            };
+            let out = pass.run(params, &table, &run.rare, &run.rare_values);
+            BlockAhead::from_gpu(out.map_err(failed)?, params)
+        }
+        _ => BlockAhead::tasks(s, (s, e), run.max_value),
+    };
+    if ahead.on_gpu {
+        ahead
+            .nanos
+            .store(started.elapsed().as_nanos() as u64, Relaxed);
+    }
+    Ok(ahead)
+}
+
+/// Counts a block's pass in `run.counts`, once the block is finished.
+pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
+    if ahead.tasks.is_empty() {
+        return;
+    }
+    let (pairs, marks) = ahead.totals();
+    let counts = &mut run.counts;
+    counts.gpu_heaps += ahead.on_gpu as u64 * heaps as u64;
+    counts.pass_nanos += ahead.nanos.load(Relaxed);
+    counts.pass_heaps += heaps as u64;
+    counts.pass_marks += marks;
+    counts.pass_pairs += pairs;
+}
+
+/// Launches on the GPU the pass of the next block, `first..end`, knowing
+/// only the heaps below `below` (this block's first): the card works on it
+/// while the host finishes this block, which its finish then covers.
+pub(super) fn launch_next<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    (below, first, end): (usize, usize, usize),
+    gpu: &mut Option<GpuPass>,
+) -> Option<PassParams> {
+    let pass = gpu.as_mut()?;
+    let words = words_for(run.max_value);
+    if first >= end || !pass.takes(words, end, code.splits.len(), run.rare.len()) {
+        return None;
+    }
+    let params = BlockAhead::gpu_params(run, below, first, end);
+    let pack = pack_values(g.range(0, below));
+    let table = GpuTable {
+        len: below,
+        pack: &pack,
+    };
+    Some(pass.launch(params, &table, &run.rare, &run.rare_values))
+}
+
+/// The GPU's upload of `g`: its values a..b (a even), two to a word.
+pub(super) fn pack_values<V: Values>(g: V) -> impl Fn(usize, usize) -> Vec<u32> {
+    move |a, b| {
+        let part = g.range(a, b);
+        match part.exact() {
+            Some(units) => grundy_core::kernel::pack_u16(units),
+            None => grundy_core::kernel::pack_u16(&part.wide()),
+        }
+    }
+}
+
+/// Heaps s..e in order, pushed onto `g`, each once the pass's task that
+/// holds it is done (`view`: what the tasks read of the run); `Some` when a
+/// value does not fit the table's type.
+pub(super) fn finish_block<S: Store>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    (ahead, view): (&BlockAhead, &PassView),
+    e: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> Option<Outcome> {
+    let (mut settled, mut far) = (0, FarMarks::default());
+    for n in ahead.first..e {
+        ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
+        let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
+            Some((v, by_middle)) => {
+                settled += by_middle as u32;
+                v
+            }
+            None => {
+                bits.clear();
+                bits.extend_from_slice(ahead.marks(n));
+                finish_heap(code, run, g.view(), ahead, n, bits, wanted)
+            }
+        };
+        if !g.push(v) {
+            return Some(Outcome::Widen {
+                n: n as u64,
+                value: v,
+            });
+        }
+        run.hist.add(n as u64, v);
+        run.max_value = run.max_value.max(v);
+        if run.split.is_rare(n as u64, v) {
+            run.rare.push(n);
+            run.rare_values.push(v);
+            run.marks_past_rare.push_rare(code, n, v);
+        }
+    }
+    if let Some(middle) = &ahead.middle {
+        middle.settled.fetch_add(settled, Relaxed);
+    }
+    None
+}

@@ -1,0 +1,164 @@
+//! The rare-value (sparse space) algorithm for one Nim-sequence.
+//!
+//! Under a split of values into rare and common (`analysis::rare_split`), a split
+//! option G(a) ⊕ G(b) is common exactly when one of a, b is a rare position.
+//! So for heap n: mark the take options and, for every breaking digit and
+//! every rare position r, G(r) ⊕ G(n − j − r); now every common option is
+//! marked, and c, the smallest unmarked common value, bounds G(n). Scan the
+//! split pairs, marking values below c, until every value below c is
+//! marked: then G(n) = c. When the scan ends first, G(n) is the mex of what
+//! was marked, a rare value, and n joins the rare positions. The cost per
+//! heap is (breaking digits × rare positions) plus a short scan.
+//!
+//! Heaps run in blocks. A parallel pass (rayon) does, for every heap of the
+//! block at once, all it can from the heaps below the block: the marks, a
+//! candidate c′, and the scan for the rare values below c′ among the pairs
+//! with both parts below the block. Heap by heap, in order, only the marks
+//! and pairs that touch the block are left, unless the block's own marks
+//! moved c past c′ (then every pair is scanned again). Codes where that
+//! happens often (few rare heaps, short scans: `.1777`) go in order, and
+//! the other cores collect meanwhile, for each heap of the next block, the
+//! values of its split pairs nearest the middle (parts near half the heap,
+//! long known): most heaps then need no scan of their own.
+//! The table is `Vec<u8>` or `Vec<u16>`; a value too large for it stops the
+//! run so the caller can widen it and go on.
+
+use crate::heap::store::Store;
+use grundy_core::hooks::RunHooks;
+pub use grundy_core::kernel::rare::{RareCode, rare_parity, sparse_enough};
+use grundy_gpu::rare::GpuPass;
+
+mod bits;
+mod blocks;
+mod marks;
+mod middle;
+mod pass;
+mod scan;
+mod state;
+
+use blocks::{Blocks, MIN_BLOCK};
+pub use state::{Outcome, Persist, RareCounts, RareRun};
+
+/// How long a stretch of blocks runs on a worker of the pool before the
+/// caller hears of progress and may stop the run.
+const STRETCH: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
+/// parallel pass runs on the GPU where `gpu` can take it.
+pub fn extend<S: Store>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut S,
+    (to, persist): (u64, Persist),
+    gpu: &mut Option<GpuPass>,
+    hooks: &dyn RunHooks,
+) -> Outcome {
+    let end = to as usize + 1;
+    if g.is_empty() && end > 0 {
+        g.push(0);
+    }
+    let mut blocks = Blocks {
+        block: MIN_BLOCK,
+        ..Blocks::default()
+    };
+    while g.len() < end {
+        // The blocks run on a worker of the pool, stretch by stretch: each
+        // block's pass then starts there, and no thread waits to be woken
+        // for it (on a VM a wake-up costs about what a block's finish does).
+        let started = std::time::Instant::now();
+        let outcome = rayon::scope(|_| {
+            loop {
+                if let Some(outcome) = blocks.next(code, run, g, end, persist, gpu) {
+                    break Some(outcome);
+                }
+                if g.len() >= end || started.elapsed() >= STRETCH {
+                    break None;
+                }
+            }
+        });
+        hooks.progress(g.len() as u64);
+        if let Some(outcome) = outcome {
+            return outcome;
+        }
+        if g.len() < end && hooks.stop() {
+            return Outcome::Paused;
+        }
+    }
+    Outcome::Done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RareCode;
+    use super::bits::transpose64;
+    use super::scan::{Pairs, Scan, scan_pairs};
+
+    /// Xorshift64 from `seed`: random words for the tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// A pass's scan stopped at its pair limit and taken up from where it
+    /// stopped reaches the same values, over the same pairs, as one scan.
+    #[test]
+    fn a_scan_stopped_at_its_limit_goes_on_where_it_stopped() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        // Values below 128: no pair reaches 128..132, and wanting them
+        // reads every pair.
+        let table: Vec<u8> = (0..40_000).map(|_| (next() % 128) as u8).collect();
+        // Two breaking digits: Grundy's game's split, and take one then split.
+        let code = RareCode {
+            takes: vec![],
+            splits: vec![(0, 1), (1, 0)],
+            equal_splits: vec![],
+            parity: None,
+        };
+        for n in [30_000, 35_001, 39_999] {
+            let s = n - 700;
+            // The pairs below s from smaller part `from` on, for `wanted`.
+            let scan = |wanted: &mut Vec<u64>, from, limit| {
+                let need = wanted.iter().map(|x| x.count_ones()).sum();
+                let below = Pairs::BothBelow { s, from };
+                scan_pairs(&code, &table[..], n, (wanted, need), below, limit)
+            };
+            let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];
+            let mut whole = wanted.clone();
+            let (ended, read) = scan(&mut whole, 1, u64::MAX);
+            assert_eq!(ended, Scan::Exhausted, "heap {n}");
+            let mut parts = wanted.clone();
+            let (stopped, first) = scan(&mut parts, 1, 3000);
+            let Scan::Stopped(from) = stopped else {
+                panic!("heap {n}: the limited scan ended {stopped:?}");
+            };
+            assert!(
+                (3000..3000 + 2 * 512).contains(&first),
+                "heap {n}: {first} pairs"
+            );
+            let (ended, rest) = scan(&mut parts, from, u64::MAX);
+            assert_eq!((ended, first + rest), (Scan::Exhausted, read), "heap {n}");
+            assert_eq!(parts, whole, "heap {n}: the values left wanted");
+            assert_eq!(whole, [0, 0, 0xf, 0], "heap {n}: only 128..132 are left");
+        }
+    }
+
+    #[test]
+    fn transpose64_moves_bit_i_of_word_k_to_bit_k_of_word_i() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut words = [0u64; 64];
+        for word in &mut words {
+            *word = next();
+        }
+        let before = words;
+        transpose64(&mut words);
+        for (i, word) in words.iter().enumerate() {
+            for (k, old) in before.iter().enumerate() {
+                assert_eq!((word >> k) & 1, (old >> i) & 1, "bit {k} of word {i}");
+            }
+        }
+    }
+}

@@ -1,0 +1,617 @@
+//! The parallel pass over a block: for every heap of it at once, all
+//! that the heaps below the block tell (marks, candidate, missing rare
+//! values), then each heap finished in order from what the block adds.
+
+use super::bits::{
+    clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits, set_bit,
+    transpose64, unmarked_below, words_for,
+};
+use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
+use super::middle::MiddleHits;
+use super::scan::{Pairs, Scan, scan_pairs};
+use super::state::RareRun;
+use crate::heap::store::Values;
+use crate::heap::table::Value;
+use grundy_core::analysis::rare_split::RareSplit;
+use grundy_core::kernel::rare::{PassParams, RareCode};
+use grundy_gpu::rare::PassOutput;
+use rayon::prelude::*;
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
+
+/// What the block pass reads of a run: the rare positions (all below the
+/// heaps it knows) and their values, the split, the largest value.
+pub(super) struct PassView<'a> {
+    pub(super) rare: &'a [usize],
+    pub(super) values: &'a [u32],
+    pub(super) split: RareSplit,
+    pub(super) max_value: u32,
+}
+
+/// What the parallel pass over a block of heaps `s..e` learned from the
+/// heaps below `s` alone, for each heap n of the block:
+/// - marks: the options of take moves to heaps below `s` and of the rare
+///   pairs whose parts both lie below `s`;
+/// - c′, the smallest common value those marks leave free (G(n)'s
+///   candidate before the block's own heaps are known: every later mark
+///   only raises it);
+/// - missing: the rare values below c′ that no split pair with both parts below
+///   `s` reaches (the pairs are scanned until none is left, or to the end).
+///
+/// Looking further (for the rare values below the second or third free
+/// common value, in case the block's marks cover c′) is slower on
+/// Officers (BENCHMARKS.md): the last of more wanted values takes longer
+/// to find.
+///
+/// The scan of split pairs is most of the algorithm's work; doing it here
+/// for every heap of the block at once is what lets it use every core.
+/// A block may also go without the pass (`in_order`): then nothing is known
+/// ahead, and each heap is done wholly in order.
+pub(super) struct BlockAhead {
+    /// The block's first heap and the heap past its last.
+    pub(super) first: usize,
+    pub(super) end: usize,
+    /// Heaps the pass knew (the block's first heap, or 0 without a pass).
+    pub(super) below: usize,
+    pub(super) words: usize,
+    /// The pass, `PASS_CHUNK` heaps a task, each set once its task has run
+    /// (none without a pass).
+    pub(super) tasks: Vec<OnceLock<TaskOut>>,
+    /// Tasks claimed so far: the thread that claims one runs it.
+    pub(super) claimed: AtomicUsize,
+    /// The pass's time: its tasks' on the CPU, summed over threads.
+    pub(super) nanos: AtomicU64,
+    /// The pass ran on the GPU.
+    pub(super) on_gpu: bool,
+    /// Heaps of the block whose own marks moved G(n) past the candidate.
+    pub(super) rescans: AtomicU32,
+    /// The values of each heap's middle pairs (blocks in order only).
+    pub(super) middle: Option<MiddleHits>,
+}
+
+impl BlockAhead {
+    /// The pass over heaps first..e from the heaps below `below` (at most
+    /// `first`) whose values are at most `max`, as tasks not yet run.
+    pub(super) fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockAhead {
+        BlockAhead {
+            end: e,
+            below,
+            words: words_for(max),
+            tasks: (0..(e - first).div_ceil(PASS_CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+            ..BlockAhead::in_order(first)
+        }
+    }
+
+    /// Whether a task is left to claim.
+    pub(super) fn tasks_left(&self) -> bool {
+        self.claimed.load(Relaxed) < self.tasks.len()
+    }
+
+    /// Runs the tasks left, on every core; `g` holds the heaps below
+    /// `below`.
+    pub(super) fn run_tasks<V: Values>(&self, code: &RareCode, run: &PassView, g: V) {
+        if self.tasks_left() {
+            (0..rayon::current_num_threads())
+                .into_par_iter()
+                .for_each(|_| while self.run_task(code, run, g) {});
+        }
+    }
+
+    /// Claims the next task and runs it; false when none was left.
+    pub(super) fn run_task<V: Values>(&self, code: &RareCode, run: &PassView, g: V) -> bool {
+        let started = std::time::Instant::now();
+        let k = self.claimed.fetch_add(1, Relaxed);
+        let Some(slot) = self.tasks.get(k) else {
+            return false;
+        };
+        let n0 = self.first + k * PASS_CHUNK;
+        let n1 = self.end.min(n0 + PASS_CHUNK);
+        let out = TaskOut::run(code, run, g, (n0, n1), self.words);
+        // Only the claimer sets its slot.
+        let _ = slot.set(out);
+        self.nanos
+            .fetch_add(started.elapsed().as_nanos() as u64, Relaxed);
+        true
+    }
+
+    /// Waits until the task that holds heap n is done, running tasks left
+    /// meanwhile; `g` holds the heaps below `below`.
+    pub(super) fn wait_for<V: Values>(&self, n: usize, code: &RareCode, run: &PassView, g: V) {
+        let Some(slot) = self.tasks.get((n - self.first) / PASS_CHUNK) else {
+            return;
+        };
+        while slot.get().is_none() {
+            if !self.run_task(code, run, g) {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    /// The task that holds heap n, and n's place in it (`None` without a pass).
+    pub(super) fn task(&self, n: usize) -> Option<(&TaskOut, usize)> {
+        let i = n - self.first;
+        let task = self.tasks.get(i / PASS_CHUNK)?.get()?;
+        Some((task, i % PASS_CHUNK))
+    }
+
+    /// Split pairs the pass read, and rare-pair marks it made, over the
+    /// whole block.
+    pub(super) fn totals(&self) -> (u64, u64) {
+        let done = self.tasks.iter().filter_map(OnceLock::get);
+        done.fold((0, 0), |(p, m), t| (p + t.pairs, m + t.marks))
+    }
+
+    /// The pass's parameters for heaps first..e with heaps below `below`
+    /// known.
+    pub(super) fn gpu_params(run: &RareRun, below: usize, first: usize, e: usize) -> PassParams {
+        PassParams {
+            s: below as u32,
+            first: first as u32,
+            count: (e - first) as u32,
+            words: 2 * words_for(run.max_value) as u32,
+            mask: run.split.mask,
+            parity: run.split.parity.map_or(0, |t| t + 1),
+            rare_count: 0,
+            groups_x: 0,
+            piece_shift: 0,
+        }
+    }
+
+    /// What the pass on the GPU (`kernel::rare::RARE_PASS`) found: the same
+    /// marks, missing values and c′ as `scan`; its pairs are counted in the
+    /// shader's chunks.
+    pub(super) fn from_gpu(out: PassOutput, params: PassParams) -> BlockAhead {
+        // Two u32 words of the shader are one u64 word here, low first.
+        let words = params.words as usize / 2;
+        let sets = out.sets.chunks(2 * PASS_CHUNK * 2 * words);
+        let results = out.results.chunks(2 * PASS_CHUNK);
+        let tasks = sets.zip(results).map(|(sets, results)| {
+            let results = results.chunks_exact(2);
+            OnceLock::from(TaskOut {
+                sets: sets
+                    .chunks_exact(2)
+                    .map(|p| p[0] as u64 | (p[1] as u64) << 32)
+                    .collect(),
+                candidates: results.clone().map(|r| r[0]).collect(),
+                // The shader reads every pair below the block.
+                rests: vec![0; results.len()],
+                pairs: results.map(|r| r[1] as u64).sum(),
+                marks: 0,
+            })
+        });
+        let tasks: Vec<_> = tasks.collect();
+        BlockAhead {
+            end: (params.first + params.count) as usize,
+            below: params.s as usize,
+            words,
+            claimed: AtomicUsize::new(tasks.len()),
+            tasks,
+            on_gpu: true,
+            ..BlockAhead::in_order(params.first as usize)
+        }
+    }
+
+    /// A block in order, with its heaps' middle pairs: `middle` when they
+    /// were collected for this block, else collected now.
+    pub(super) fn in_order_with<V: Values>(
+        code: &RareCode,
+        g: V,
+        (s, e): (usize, usize),
+        middle: Option<MiddleHits>,
+        max: u32,
+    ) -> BlockAhead {
+        let mut ahead = BlockAhead::in_order(s);
+        ahead.middle = match middle {
+            Some(hits) if hits.first == s && hits.end() == e => Some(hits),
+            _ => Some(MiddleHits::collect(code, g, 0, s, s..e, max)),
+        };
+        ahead
+    }
+
+    /// A block without the pass.
+    pub(super) fn in_order(s: usize) -> BlockAhead {
+        BlockAhead {
+            first: s,
+            end: s,
+            below: 0,
+            words: 0,
+            tasks: Vec::new(),
+            claimed: AtomicUsize::new(0),
+            nanos: AtomicU64::new(0),
+            on_gpu: false,
+            rescans: Default::default(),
+            middle: None,
+        }
+    }
+
+    /// Heap n's marks from the pass (none without a pass).
+    pub(super) fn marks(&self, n: usize) -> &[u64] {
+        self.task(n).map_or(&[], |(task, i)| {
+            &task.sets[i * 2 * self.words..(i * 2 + 1) * self.words]
+        })
+    }
+
+    /// The rare values below c′ the pass did not find for heap n.
+    pub(super) fn missing(&self, n: usize) -> &[u64] {
+        self.task(n).map_or(&[], |(task, i)| {
+            &task.sets[(i * 2 + 1) * self.words..(i * 2 + 2) * self.words]
+        })
+    }
+
+    /// c′ (0 without a pass: nothing was looked for).
+    pub(super) fn candidate(&self, n: usize) -> u32 {
+        self.task(n).map_or(0, |(task, i)| task.candidates[i])
+    }
+
+    /// The smaller part from which the pass left heap n's pairs below the
+    /// block unread (0: none left, or no pass).
+    pub(super) fn rest(&self, n: usize) -> usize {
+        self.task(n).map_or(0, |(task, i)| task.rests[i])
+    }
+}
+
+/// One task of the block pass, for its heaps: their marks and missing
+/// values (`2 * words` per heap), c′, and the pairs it read and the marks it
+/// made.
+pub(super) struct TaskOut {
+    pub(super) sets: Vec<u64>,
+    pub(super) candidates: Vec<u32>,
+    /// Per heap, the smaller part from which the pass left the pairs below
+    /// the block unread (0: it read them all, or found every value).
+    pub(super) rests: Vec<usize>,
+    pub(super) pairs: u64,
+    pub(super) marks: u64,
+}
+
+impl TaskOut {
+    /// The pass over heaps n0..n1 (64 at most) from the heaps below
+    /// `g.len()`, bitsets of `words` words.
+    pub(super) fn run<V: Values>(
+        code: &RareCode,
+        run: &PassView,
+        g: V,
+        (n0, n1): (usize, usize),
+        words: usize,
+    ) -> TaskOut {
+        // Every rare-pair mark is below `span`: G(r) and G(b) are both at
+        // most the largest value.
+        let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
+        let mut columns = vec![0u64; 4 * span];
+        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
+        columns.truncate(span);
+        // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
+        for group in columns.chunks_exact_mut(64) {
+            transpose64(group.try_into().unwrap());
+        }
+        let heaps = n1 - n0;
+        let mut sets = vec![0u64; heaps * 2 * words];
+        let mut candidates = vec![0u32; heaps];
+        let mut rests = vec![0usize; heaps];
+        let mut pairs = 0;
+        let each = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
+        for (i, ((set, candidate), rest)) in each.zip(rests.iter_mut()).enumerate() {
+            let marks = columns.iter().skip(i).step_by(64).copied();
+            let (c, read, from) = pass_heap(code, run, g, n0 + i, marks, set);
+            (*candidate, *rest) = (c, from);
+            pairs += read;
+        }
+        TaskOut {
+            sets,
+            candidates,
+            rests,
+            pairs,
+            marks,
+        }
+    }
+}
+
+/// Heaps per task of the block pass (one bit each of a word).
+pub(super) const PASS_CHUNK: usize = 64;
+
+/// The marks of the rare pairs whose parts both lie below `s = g.len()`,
+/// for the heaps n0..n1 of one task (64 at most): bit i of `columns[v]` is
+/// set when heap n0 + i has a rare pair of value v. `columns` is four
+/// copies of `span` words (a power of two above every value), all zero;
+/// the marks end in the first. One rare heap r at a time over every heap of
+/// the task: its partners b = n − j − r are consecutive, so their values
+/// are one contiguous run of the table; the marks of 64 heaps take one bit
+/// of a word per value and stay in the first-level cache.
+pub(super) fn rare_pair_marks<V: Values>(
+    code: &RareCode,
+    run: &PassView,
+    g: V,
+    (n0, n1): (usize, usize),
+    columns: &mut [u64],
+) -> u64 {
+    let s = g.len();
+    let span = columns.len() / 4;
+    let (c0, rest) = columns.split_at_mut(span);
+    let (c1, rest) = rest.split_at_mut(span);
+    let (c2, c3) = rest.split_at_mut(span);
+    let mut marks = 0;
+    for &(j, diff) in &code.splits {
+        for (&r, &gr) in run.rare.iter().zip(run.values) {
+            // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
+            let lo = n0.max(j + r + 1).max(j + 2);
+            let hi = n1.min(s + j + r);
+            if j + r + 1 >= n1 {
+                break;
+            }
+            // Parts at least `diff` apart: leave out |n − (2r + j)| < diff.
+            let (cut_lo, cut_hi) = match diff {
+                0 => (hi, hi),
+                d => ((2 * r + j + 1).saturating_sub(d), 2 * r + j + d),
+            };
+            for (from, to) in [(lo, hi.min(cut_lo)), (lo.max(cut_hi), hi)] {
+                if from >= to {
+                    continue;
+                }
+                let partners = g.range(from - j - r, to - j - r);
+                let heap_bit = 1u64 << (from - n0);
+                let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
+                match partners.exact() {
+                    Some(units) => mark_partners(units, gr, heap_bit, columns),
+                    None => mark_partners(&partners.wide(), gr, heap_bit, columns),
+                }
+                marks += partners.len() as u64;
+            }
+        }
+    }
+    for (i, column) in c0.iter_mut().enumerate() {
+        *column |= c1[i] | c2[i] | c3[i];
+    }
+    marks
+}
+
+/// The marks of rare heap r (value `gr`) on consecutive heaps, whose
+/// partners' values are `partners`: bit `heap_bit` for the first heap, the
+/// next bit up for each after it, in one of four copies of the columns (a
+/// power of two long, above every value) by turns, so that no mark waits on
+/// the one before it.
+#[inline(always)]
+pub(super) fn mark_partners<U: Value>(
+    partners: &[U],
+    gr: u32,
+    heap_bit: u64,
+    columns: [&mut [u64]; 4],
+) {
+    let [c0, c1, c2, c3] = columns;
+    let span = c0.len();
+    // The mask keeps no bit (every value is below `span`) but spares the
+    // bounds check.
+    let column = |b: &U| (gr ^ (*b).into()) as usize & (span - 1);
+    let mut heap_bit = heap_bit;
+    let fours = partners.chunks_exact(4);
+    let rest = fours.remainder();
+    for four in fours {
+        c0[column(&four[0])] |= heap_bit;
+        c1[column(&four[1])] |= heap_bit << 1;
+        c2[column(&four[2])] |= heap_bit << 2;
+        c3[column(&four[3])] |= heap_bit << 3;
+        heap_bit <<= 4;
+    }
+    for b in rest {
+        c0[column(b)] |= heap_bit;
+        heap_bit <<= 1;
+    }
+}
+
+/// One heap of the block pass: its take marks and rare-pair marks (the
+/// words `marks`), c′, and the rare values below c′ that no pair with both
+/// parts below `s = g.len()` reaches, looked for among `PASS_SCAN_PAIRS`
+/// pairs at most; returns c′, the pairs read and the smaller part from
+/// which the pairs below s are left unread (0: none).
+pub(super) fn pass_heap<V: Values>(
+    code: &RareCode,
+    run: &PassView,
+    g: V,
+    n: usize,
+    marks: impl Iterator<Item = u64>,
+    set: &mut [u64],
+) -> (u32, u64, usize) {
+    let s = g.len();
+    let (bits, missing) = set.split_at_mut(set.len() / 2);
+    for &(j, d) in &code.takes {
+        if j == n && d & 1 != 0 {
+            set_bit(bits, 0);
+        } else if j < n && n - j < s && d & 2 != 0 {
+            set_bit(bits, g.at(n - j));
+        }
+    }
+    for (word, mark) in bits.iter_mut().zip(marks) {
+        *word |= mark;
+    }
+    let flip = run.split.flip(n as u64);
+    let common = |w| common_word(run.split.mask, flip, w);
+    let c = first_unmarked(bits, common);
+    // Only rare values: a common value has all its options marked.
+    for (w, (m, b)) in missing.iter_mut().zip(bits.iter()).enumerate() {
+        *m = !b & !common(w);
+    }
+    clear_from(missing, c);
+    let need = missing.iter().map(|w| w.count_ones()).sum();
+    let pairs = Pairs::BothBelow { s, from: 1 };
+    match scan_pairs(code, g, n, (missing, need), pairs, PASS_SCAN_PAIRS) {
+        (Scan::Stopped(from), read) => (c, read, from),
+        (_, read) => (c, read, 0),
+    }
+}
+
+/// The pairs the block pass reads for one heap at most. Past it the heap
+/// goes on in its turn in order, the pairs touching the block first: a
+/// heap whose last wanted value lies there is not swept through the whole
+/// table by the pass (from disk, for a table in a file).
+pub(super) const PASS_SCAN_PAIRS: u64 = 1 << 16;
+
+/// G(n) in registers for a heap in a block without a pass, past every rare
+/// position, while every value is below 64 (the steady state of `.1777`);
+/// with it, whether the middle pairs spared it a scan. `None` sends the heap
+/// to `finish_heap`: c is 64 or more, or a wanted value is not among the
+/// middle pairs' (a scan is due).
+#[inline]
+pub(super) fn settle_small<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    (ahead, far): (&BlockAhead, &mut FarMarks),
+    n: usize,
+) -> Option<(u32, bool)> {
+    let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
+    if run.max_value >= 64 || n < list.from {
+        return None;
+    }
+    let near = entry_bits(&list.near, g, n);
+    let marks = near | far.of(list, g, n) | equal_split_bits(code, n);
+    let free = !marks & common_word(run.split.mask, run.split.flip(n as u64), 0);
+    let c = (free != 0).then(|| free.trailing_zeros())?;
+    // Unmarked values below c are rare: each needs a split pair.
+    let wanted = !marks & low_bits(c);
+    if wanted == 0 {
+        return Some((c, false));
+    }
+    (wanted & !middle.of(n)[0] == 0).then_some((c, true))
+}
+
+/// G(n), given the block's parallel pass and every heap below n.
+pub(super) fn finish_heap<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    ahead: &BlockAhead,
+    n: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> u32 {
+    let s = ahead.below;
+    bits.resize(words_for(run.max_value), 0);
+
+    if run.max_value < 64 {
+        // Every option is below 64: the marks go to one register (bit
+        // updates of one word in memory would wait on each other).
+        let list = &run.marks_past_rare;
+        bits[0] |= if s == 0 && n >= list.from {
+            list.bits(g, n) | equal_split_bits(code, n)
+        } else {
+            let mut low = 0u64;
+            mark_in_block(code, run, g, s, n, &mut |v| low |= 1 << (v & 63));
+            low
+        };
+    } else {
+        mark_in_block(code, run, g, s, n, &mut |v| set_bit(bits, v));
+    }
+
+    // c: the smallest unmarked common value. Every common option is marked.
+    let flip = run.split.flip(n as u64);
+    let c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    // Unmarked values below c: all rare, each needs a split pair.
+    if unmarked_below(bits, c) == 0 {
+        return c;
+    }
+    // wanted: the unmarked values below c.
+    wanted.clear();
+    wanted.extend(bits.iter().map(|w| !w));
+    clear_from(wanted, c);
+    if let Some(middle) = &ahead.middle {
+        for (w, hits) in wanted.iter_mut().zip(middle.of(n)) {
+            *w &= !hits;
+        }
+        if wanted.iter().all(|&w| w == 0) {
+            middle.settled.fetch_add(1, Relaxed);
+            return c;
+        }
+    }
+    if scan_left(code, g, ahead, n, wanted) {
+        return c;
+    }
+    // The scan ended with rare values below c unmarked: G(n) is rare, the
+    // smallest of them.
+    first_set(wanted)
+}
+
+/// Scans the split pairs of heap n the block pass did not read for the
+/// `wanted` values: true when every one is reached.
+///
+/// The pass looked for the values below the candidate c′ among the pairs
+/// below the block: those it found need no more looking for. When no
+/// wanted value is left from c′ on, only the pairs with a part inside the
+/// block are left to scan, then those below it the pass left unread;
+/// otherwise (a mark from the block covered c′) the values from c′ on were
+/// never looked for, and every pair is scanned.
+pub(super) fn scan_left<V: Values>(
+    code: &RareCode,
+    g: V,
+    ahead: &BlockAhead,
+    n: usize,
+    wanted: &mut [u64],
+) -> bool {
+    let s = ahead.below;
+    let candidate = ahead.candidate(n);
+    let missing = ahead.missing(n);
+    for (w, word) in wanted.iter_mut().enumerate() {
+        let from = (w as u32 * 64).min(candidate);
+        let below_candidate = low_bits(candidate - from);
+        *word &= !below_candidate | missing.get(w).copied().unwrap_or(0);
+    }
+    let rescan = first_set_from(wanted, candidate).is_some();
+    let mut found = |pairs| {
+        let need = wanted.iter().map(|w| w.count_ones()).sum();
+        scan_pairs(code, g, n, (&mut *wanted, need), pairs, u64::MAX).0 == Scan::Found
+    };
+    if rescan {
+        if s > 0 {
+            ahead.rescans.fetch_add(1, Relaxed);
+        }
+        return found(Pairs::All);
+    }
+    let from = ahead.rest(n);
+    found(Pairs::PartInBlock(s)) || (from > 0 && found(Pairs::BothBelow { s, from }))
+}
+
+/// Marks the options of heap n that touch the block from `s` on: take
+/// moves to heaps inside it, and the rare pairs with a part inside it (an
+/// old rare position with its partner at s or above, or a rare position
+/// found in the block).
+#[inline(always)]
+pub(super) fn mark_in_block<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    s: usize,
+    n: usize,
+    mark: &mut impl FnMut(u32),
+) {
+    for &(j, d) in &code.takes {
+        if j < n && n - j >= s && d & 2 != 0 {
+            mark(g.at(n - j));
+        } else if j == n && d & 1 != 0 && s == 0 {
+            // Take the whole heap (the pass marks it in its own blocks).
+            mark(0);
+        }
+    }
+    if equal_split_bits(code, n) != 0 {
+        mark(0);
+    }
+    let new_from = run.rare.partition_point(|&r| r < s);
+    let (old, new) = run.rare.split_at(new_from);
+    let (old_values, new_values) = run.rare_values.split_at(new_from);
+    for &(j, diff) in &code.splits {
+        if n < j + 2 {
+            continue;
+        }
+        let m = n - j;
+        if m >= s {
+            let k = old.partition_point(|&r| r <= m - s);
+            mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
+        }
+        mark_rare_pairs(mark, g, new, new_values, m, diff);
+    }
+}
+
+/// Bit 0 when a move splits heap n into two equal heaps (value 0).
+pub(super) fn equal_split_bits(code: &RareCode, n: usize) -> u64 {
+    let equal = |&j: &usize| n >= j + 2 && (n - j) & 1 == 0;
+    code.equal_splits.iter().any(equal) as u64
+}

@@ -1,0 +1,126 @@
+//! What a rare-value run keeps besides its table: the split, the rare
+//! list and its marks, the value histogram, the counts; and how a call ends.
+
+use super::marks::MarkList;
+use crate::heap::store::Values;
+use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
+use grundy_core::kernel::rare::RareCode;
+
+/// Whether a run may give up on a table that is not sparse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persist {
+    /// Stop with `Outcome::Dense` when rare positions are too many to pay.
+    GiveUpWhenDense,
+    /// Go on whatever the rare count (`--algorithm rare`).
+    Always,
+}
+
+/// How a call ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every heap up to the target is done.
+    Done,
+    /// `stop()` asked for a pause; the table holds every heap below its length.
+    Paused,
+    /// More than one heap in `DENSE_RATIO` is rare: the brute force is the tool.
+    Dense,
+    /// G(n) does not fit the value type; widen the table and call again.
+    Widen { n: u64, value: u32 },
+    /// The GPU failed while running the block pass.
+    Failed(String),
+    /// Memory for the next `heaps` values could not be had; the table holds
+    /// every heap below its length.
+    OutOfMemory { heaps: usize },
+}
+
+/// The state the algorithm keeps besides the table.
+pub struct RareRun {
+    pub split: RareSplit,
+    /// Rare positions, ascending, and their values.
+    pub rare: Vec<usize>,
+    pub(super) rare_values: Vec<u32>,
+    pub(super) hist: ValueHistogram,
+    /// Rare positions when the split was last chosen.
+    pub(super) rare_at_choice: usize,
+    pub(super) max_value: u32,
+    pub(super) marks_past_rare: MarkList,
+    pub counts: RareCounts,
+}
+
+/// How the heaps of a run went (for tests and benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RareCounts {
+    /// Heaps done in blocks that went in order.
+    pub in_order: u64,
+    /// Of those, heaps whose scan the middle pairs made unnecessary.
+    pub settled_by_middle: u64,
+    /// Heaps the parallel pass went over, its rare-pair marks, the split
+    /// pairs its scans read, and its wall time.
+    pub pass_heaps: u64,
+    /// Of those, heaps whose pass ran on the GPU (its marks are not
+    /// counted), and of these the heaps whose pass ran while the block
+    /// before them was finished.
+    pub gpu_heaps: u64,
+    pub gpu_pipelined: u64,
+    pub pass_marks: u64,
+    pub pass_pairs: u64,
+    pub pass_nanos: u64,
+}
+
+impl RareRun {
+    /// The state for a table known up to its length.
+    pub fn new<V: Values>(code: &RareCode, g: V) -> RareRun {
+        let hist = match g.no_escapes() {
+            Some(units) => ValueHistogram::of(units),
+            None => ValueHistogram::by_piece(g.len(), |a, b| g.range(a, b).wide()),
+        };
+        let (split, _) = hist.best_split(code.parity);
+        // Heap 0 is not in the histogram.
+        let max_value = hist.max_value().max(if g.is_empty() { 0 } else { g.at(0) });
+        let mut run = RareRun {
+            split,
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            hist,
+            rare_at_choice: 0,
+            max_value,
+            marks_past_rare: MarkList::default(),
+            counts: RareCounts::default(),
+        };
+        run.rebuild(code, g);
+        run
+    }
+
+    pub(super) fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
+        self.rare = rare_positions_by(g.len(), |n| g.at(n), self.split)
+            .into_iter()
+            .map(|n| n as usize)
+            .collect();
+        self.rare_values = self.rare.iter().map(|&r| g.at(r)).collect();
+        self.rare_at_choice = self.rare.len();
+        self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
+    }
+
+    /// Chooses the split again when the rare list has grown by
+    /// `RECHOOSE_AFTER`, and switches when the new one would have made that
+    /// many fewer rare heaps. Choosing is cheap (a transform of the value
+    /// histogram) and switching costs one pass over the table, while each
+    /// rare heap under a split gone stale costs a scan of all its pairs:
+    /// in Grundy's game near 2^25.5, when values of 256 appear, waiting for
+    /// the rare list to double meant 1,221 such scans.
+    pub(super) fn maybe_rechoose<V: Values>(&mut self, code: &RareCode, g: V) {
+        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER {
+            return;
+        }
+        let (split, count) = self.hist.best_split(code.parity);
+        if split != self.split && count as usize + RECHOOSE_AFTER < self.rare.len() {
+            self.split = split;
+            self.rebuild(code, g);
+        } else {
+            self.rare_at_choice = self.rare.len();
+        }
+    }
+}
+
+/// New rare heaps after which the split is chosen again.
+pub(super) const RECHOOSE_AFTER: usize = 32;

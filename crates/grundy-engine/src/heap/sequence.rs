@@ -1,0 +1,354 @@
+//! One Nim-sequence extended piece by piece with the algorithm that pays:
+//! rare values on the CPU where the game is sparse, the blocked brute force
+//! (GPU or CPU twins) where it is not, the general engine for codes that
+//! leave three or more heaps. Pieces end when `stop()` asks (a checkpoint is
+//! due, Ctrl-C), so a long run can be saved and resumed between them.
+
+use std::time::Instant;
+
+use crate::heap::paged::Place;
+use crate::heap::rare::{self, Outcome, Persist, RareCode, RareRun};
+use crate::heap::store::Store;
+use crate::heap::table::HeapTable;
+use crate::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
+use grundy_core::error::{Error, Result};
+use grundy_core::game::Code;
+use grundy_core::hooks::{RunHooks, Silent};
+use grundy_gpu::Runner;
+use grundy_gpu::heap::GpuTuning;
+use grundy_gpu::rare::GpuPass;
+
+/// Which algorithm computes a sequence.
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Rare values when the code splits heaps and its table stays sparse, else brute force.
+    Auto,
+    /// Rare values, even when they do not pay.
+    Rare,
+    /// The brute force: blocked kernels on the chosen backend, or the general engine.
+    Naive,
+}
+
+/// Under `--backend auto`, rare values look for a GPU for their block pass
+/// only for runs this long (the probe costs tens of milliseconds).
+const GPU_PASS_FROM: u64 = 1 << 20;
+
+/// What the rare-value engine holds besides its table, at most: the rare
+/// list, the block pass's bitsets and windows (Grundy's game to 2^26 with
+/// its table in a file peaks at 9.5 MiB of anonymous memory in all).
+pub const WORKING: u64 = 32 << 20;
+
+/// A sequence being computed, and how.
+pub struct SequenceRun<'a> {
+    code: &'a Code,
+    algorithm: Algorithm,
+    rare_code: Option<RareCode>,
+    rare: Option<RareRun>,
+    /// Auto found too many rare positions: brute force from here on.
+    dense: bool,
+    /// The notice that the rare values' block pass runs on the CPU was given.
+    said_pass_on_cpu: bool,
+    pub table: HeapTable,
+    /// The engine of the last piece.
+    pub engine: HeapEngine,
+    /// Where the last piece ran.
+    pub ran_on: Ran,
+    pub seconds: f64,
+    /// The table was found to fit in memory up to this heap: `extend`
+    /// checks again only past it (a run checks once, not every piece).
+    fits_to: Option<u64>,
+}
+
+/// The code as rare values read it when `algorithm` may use them; an input
+/// error when `--algorithm rare` asks for them and the code has none.
+pub fn rare_code_for(code: &Code, algorithm: Algorithm) -> Result<Option<RareCode>> {
+    match (algorithm, RareCode::new(code)) {
+        (Algorithm::Naive, _) => Ok(None),
+        (_, Ok(rc)) => Ok(Some(rc)),
+        (Algorithm::Rare, Err(why)) => Err(Error::Input(format!(
+            "--algorithm rare: {why}; use --algorithm auto or naive"
+        ))),
+        (Algorithm::Auto, Err(_)) => Ok(None),
+    }
+}
+
+impl<'a> SequenceRun<'a> {
+    /// A run that continues `table` (empty for a fresh one).
+    pub fn new(code: &'a Code, algorithm: Algorithm, table: HeapTable) -> Result<SequenceRun<'a>> {
+        let rare_code = rare_code_for(code, algorithm)?;
+        Ok(SequenceRun {
+            code,
+            algorithm,
+            rare_code,
+            rare: None,
+            dense: false,
+            said_pass_on_cpu: false,
+            table,
+            engine: HeapEngine::Blocked,
+            ran_on: Ran::Cpu,
+            seconds: 0.0,
+            fits_to: None,
+        })
+    }
+
+    /// The game being computed.
+    pub fn code(&self) -> &'a Code {
+        self.code
+    }
+
+    /// How the rare-value algorithm's heaps went (none when it did not run).
+    pub fn rare_counts(&self) -> Option<rare::RareCounts> {
+        self.rare.as_ref().map(|run| run.counts)
+    }
+
+    /// Whether the rare-value algorithm may compute the table (`auto` may
+    /// still leave it for the brute force if the table turns out dense).
+    pub fn uses_rare_values(&self) -> bool {
+        self.rare_code.is_some() && !self.dense
+    }
+
+    /// The position parity the code allows (for the rare statistics).
+    pub fn parity(&self) -> Option<u32> {
+        rare::rare_parity(self.code)
+    }
+
+    /// Bytes a table of `values` heaps will hold in memory at its peak,
+    /// its values where the table keeps them now.
+    pub fn memory_needed(&self, values: u64) -> u64 {
+        self.memory_needed_at(values, &self.table.place())
+    }
+
+    /// Bytes a table of `values` heaps would hold in memory at its peak
+    /// with its values at `place`.
+    pub fn memory_needed_at(&self, values: u64, place: &Place) -> u64 {
+        match (self.rare_code.is_some(), place) {
+            // One byte per value (two if many values pass 254: the bound
+            // said), the rare list and the parallel block's bitsets.
+            (true, Place::Memory) => values.saturating_mul(2) + WORKING,
+            // The values in a file: the list of values past 254 (at most
+            // one heap in 1024, 16 bytes each), the marks of where they are,
+            // the rare list and the bitsets.
+            (true, Place::Folder(_)) => values / 64 + WORKING,
+            // The brute force holds its table in memory, two bytes a value.
+            (false, _) => memory::heap_table_bytes(values),
+        }
+    }
+
+    /// Refuses a table to heap `to` that cannot fit in memory (its values
+    /// where the table keeps them), unless one as long was found to fit.
+    fn check_fits(&mut self, to: u64) -> Result<()> {
+        if self.fits_to.is_some_and(|fits| fits >= to) {
+            return Ok(());
+        }
+        let what = format!("a table of {} values", to + 1);
+        memory::check_fits(&what, self.memory_needed(to + 1))?;
+        self.fits_to = Some(to);
+        Ok(())
+    }
+
+    /// Notes that a table to heap `to` was found to fit (or was let go on:
+    /// a period certified early fills the rest without holding it).
+    pub fn fits_to(&mut self, to: u64) {
+        self.fits_to = Some(to);
+    }
+
+    /// Extends the table to heap `to` on the CPU, without notices, progress
+    /// or a stop (surveys, `play`, benchmarks).
+    pub fn extend_on_cpu(&mut self, to: u64) -> Result<()> {
+        let backend = (&LazyBackend::cpu(), &GpuTuning::default());
+        self.extend(to, backend, &Silent).map(|_| ())
+    }
+
+    /// Extends the table to heaps `0..=to`, or until `hooks.stop()` says to
+    /// pause. Returns whether the table reached `to`.
+    pub fn extend(
+        &mut self,
+        to: u64,
+        (backend, tuning): (&LazyBackend, &GpuTuning),
+        hooks: &dyn RunHooks,
+    ) -> Result<bool> {
+        let use_rare = self.uses_rare_values();
+        if !use_rare {
+            crate::heap::run::check_heap_bound(to)?;
+        } else if to > crate::MAX_HEAP {
+            return Err(Error::Input(format!(
+                "-n {to} is too large; expected at most {}",
+                crate::MAX_HEAP
+            )));
+        }
+        self.check_fits(to)?;
+        if self.table.len() as u64 > to {
+            self.table.truncate(to as usize + 1);
+            return Ok(true);
+        }
+        let start = Instant::now();
+        let mut done = if use_rare {
+            let gpu = match backend.opened() {
+                Some(Backend::Gpu(runner)) => Some(&**runner),
+                // A long run is worth the probe for a GPU (auto).
+                None if to >= GPU_PASS_FROM => match backend.get(hooks)? {
+                    Backend::Gpu(runner) => Some(&**runner),
+                    Backend::Cpu => None,
+                },
+                _ => None,
+            };
+            self.extend_rare(to, gpu, hooks)?
+        } else {
+            self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?
+        };
+        if use_rare && self.dense {
+            // Auto gave up on rare values in this call: the rest by brute force.
+            done = self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?;
+        }
+        self.seconds += start.elapsed().as_secs_f64();
+        Ok(done)
+    }
+
+    fn extend_rare(&mut self, to: u64, gpu: Option<&Runner>, hooks: &dyn RunHooks) -> Result<bool> {
+        let mut pass = self.gpu_pass(gpu, to, hooks);
+        let code = self.rare_code.as_ref().expect("rare code");
+        let persist = if self.algorithm == Algorithm::Rare {
+            Persist::Always
+        } else {
+            Persist::GiveUpWhenDense
+        };
+        self.engine = HeapEngine::Rare;
+        let gpu_heaps = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps);
+        let outcome = loop {
+            let outcome = match &mut self.table {
+                HeapTable::Narrow(g) => {
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
+                    rare::extend(code, run, g, (to, persist), &mut pass, hooks)
+                }
+                HeapTable::Escaped(t) => {
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, t.view()));
+                    rare::extend(code, run, t, (to, persist), &mut pass, hooks)
+                }
+                HeapTable::Wide(g) => {
+                    let run = self
+                        .rare
+                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
+                    rare::extend(code, run, g, (to, persist), &mut pass, hooks)
+                }
+            };
+            if !matches!(outcome, Outcome::Widen { .. }) || matches!(self.table, HeapTable::Wide(_))
+            {
+                break outcome;
+            }
+            // One byte, then one byte with the larger values kept apart,
+            // then two bytes.
+            self.table.widen();
+        };
+        let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
+        self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };
+        self.rare_outcome(outcome, hooks)
+    }
+
+    /// The block pass on the GPU, when one is open; says once when the
+    /// card holds less of the table than the run needs (the pass runs the
+    /// blocks below what it holds, the CPU the rest).
+    fn gpu_pass<'r>(
+        &mut self,
+        gpu: Option<&'r Runner>,
+        to: u64,
+        hooks: &dyn RunHooks,
+    ) -> Option<GpuPass<'r>> {
+        let runner = gpu?;
+        let code = self.rare_code.as_ref()?;
+        let pass = match grundy_gpu::rare::unfit(runner) {
+            None => Some(GpuPass::new(runner, code, to + 1)),
+            Some(why) => {
+                self.say_pass_on_cpu(&why, 0, hooks);
+                None
+            }
+        }?;
+        if let Some(why) = pass.short_of_room() {
+            self.say_pass_on_cpu(why, pass.holds(), hooks);
+        }
+        (pass.holds() > 0).then_some(pass)
+    }
+
+    /// Says once why the block pass runs on the CPU from heap `held` on.
+    fn say_pass_on_cpu(&mut self, why: &str, held: u64, hooks: &dyn RunHooks) {
+        if self.said_pass_on_cpu {
+            return;
+        }
+        let runs = match held {
+            0 => "on the CPU".to_string(),
+            held => format!("on the GPU below heap {held} and on the CPU past it"),
+        };
+        hooks.notice(&format!("{why}; the rare values' block pass runs {runs}"));
+        self.said_pass_on_cpu = true;
+    }
+
+    /// What a rare-value call's outcome means for the run: done, paused,
+    /// or the brute force from here on.
+    fn rare_outcome(&mut self, outcome: Outcome, hooks: &dyn RunHooks) -> Result<bool> {
+        match outcome {
+            Outcome::Done => Ok(true),
+            Outcome::Paused => Ok(false),
+            Outcome::Dense => {
+                let rare = self.rare.take().map_or(0, |r| r.rare.len());
+                hooks.notice(&format!(
+                    "{} rare positions among the first {} heaps: rare values do not pay \
+                     for {}; going on by brute force",
+                    rare,
+                    self.table.len(),
+                    self.code.name()
+                ));
+                self.dense = true;
+                Ok(false)
+            }
+            Outcome::Widen { n, value } => Err(Error::Run(format!(
+                "G({n}) = {value} is larger than 65535, the most a u16 table holds"
+            ))),
+            Outcome::Failed(why) => Err(Error::Run(why)),
+            Outcome::OutOfMemory { heaps } => Err(Error::Run(format!(
+                "out of memory: room for {heaps} more values ({}) could not be had after heap \
+                 {}; ask for fewer heaps or free memory",
+                memory::human(heaps as u64 * self.table.bytes_per_value()),
+                self.table.len().saturating_sub(1)
+            ))),
+        }
+    }
+
+    /// The blocked kernels (or the general engine), in pieces that end on
+    /// `hooks.stop()`; each piece at least doubles the table or adds 2^20
+    /// heaps.
+    fn extend_brute(
+        &mut self,
+        to: u64,
+        backend: (&Backend, &GpuTuning),
+        hooks: &dyn RunHooks,
+    ) -> Result<bool> {
+        loop {
+            let len = self.table.len() as u64;
+            let piece_to = to.min((2 * len).max(len + (1 << 20)));
+            let place = self.table.place();
+            let wide = std::mem::take(&mut self.table).into_wide();
+            let run = extend_heap_table(self.code, wide, piece_to, backend, hooks)?;
+            let stopped = (run.table.len() as u64) <= piece_to;
+            // The kernels hold their table in memory; it goes back where it was.
+            self.table = HeapTable::from_wide(run.table)
+                .moved_to(&place)
+                .map_err(|e| Error::Run(format!("the table's file could not be written: {e}")))?;
+            self.engine = run.engine;
+            self.ran_on = run.backend;
+            if stopped {
+                return Ok(false);
+            }
+            if piece_to >= to {
+                return Ok(true);
+            }
+            if hooks.stop() {
+                return Ok(false);
+            }
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! A heap table stored in as few bytes per value as its values need: one
+//! byte while every value is below 256 (most octal games never leave that
+//! range), one byte with the few larger values kept apart while they are
+//! few (`engine::heap::escaped`), two bytes after.
+
+use crate::heap::escaped::{ESCAPE, Escaped};
+use crate::heap::paged::{Buf, Place};
+pub use crate::heap::store::Value;
+use crate::heap::store::{Store, Values};
+use grundy_core::analysis::period::{Period, PeriodRule, find_period};
+use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary};
+use grundy_core::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};
+use grundy_core::export::SequenceWriter;
+
+/// G(0..len) in one or two bytes per value, or one with the few larger
+/// values kept apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapTable {
+    Narrow(Buf<u8>),
+    /// Values past 255 but few of them (the rare-value engine's tables).
+    Escaped(Escaped),
+    Wide(Buf<u16>),
+}
+
+impl Default for HeapTable {
+    fn default() -> HeapTable {
+        HeapTable::Narrow(Buf::default())
+    }
+}
+
+impl HeapTable {
+    /// The narrowest table that holds `g`.
+    pub fn from_wide(g: Vec<u16>) -> HeapTable {
+        if g.iter().all(|&v| v <= u8::MAX as u16) {
+            HeapTable::Narrow(Buf::Mem(g.into_iter().map(|v| v as u8).collect()))
+        } else {
+            HeapTable::Wide(Buf::Mem(g))
+        }
+    }
+
+    /// An empty table whose buffers live at `place`.
+    pub fn new_in(place: &Place) -> std::io::Result<HeapTable> {
+        Ok(HeapTable::Narrow(Buf::new_in(place)?))
+    }
+
+    /// Where the table's values live.
+    pub fn place(&self) -> Place {
+        match self {
+            HeapTable::Narrow(g) => g.place(),
+            HeapTable::Escaped(t) => t.place(),
+            HeapTable::Wide(g) => g.place(),
+        }
+    }
+
+    /// The same values, kept at `place` (moved there when elsewhere).
+    pub fn moved_to(self, place: &Place) -> std::io::Result<HeapTable> {
+        if self.place() == *place {
+            return Ok(self);
+        }
+        let mut moved = HeapTable::new_in(place)?;
+        let mut a = 0;
+        while a < self.len() {
+            let b = self.len().min(a + (1 << 20));
+            for v in self.values(a, b) {
+                moved.push(v);
+            }
+            a = b;
+        }
+        Ok(moved)
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            HeapTable::Narrow(g) => g.len(),
+            HeapTable::Escaped(t) => t.len(),
+            HeapTable::Wide(g) => g.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, n: usize) -> u16 {
+        match self {
+            HeapTable::Narrow(g) => g[n] as u16,
+            HeapTable::Escaped(t) => t.get(n),
+            HeapTable::Wide(g) => g[n],
+        }
+    }
+
+    pub fn bytes_per_value(&self) -> u64 {
+        match self {
+            // Escaped: the few values kept apart not counted.
+            HeapTable::Narrow(_) | HeapTable::Escaped(_) => 1,
+            HeapTable::Wide(_) => 2,
+        }
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            HeapTable::Narrow(g) => g.truncate(len),
+            HeapTable::Escaped(t) => t.truncate(len),
+            HeapTable::Wide(g) => g.truncate(len),
+        }
+    }
+
+    /// The values as u16, for the engines that hold two bytes per value.
+    pub fn into_wide(self) -> Vec<u16> {
+        match self {
+            HeapTable::Narrow(g) => g.iter().map(|&v| u16::from(v)).collect(),
+            HeapTable::Escaped(t) => t.values(0, t.len()),
+            HeapTable::Wide(Buf::Mem(g)) => g,
+            HeapTable::Wide(g) => g.to_vec(),
+        }
+    }
+
+    /// Extends the table to heaps `0..=to` by a certified period p:
+    /// G(n) = G(n − p) past the preperiod.
+    pub fn extend_by_period(&mut self, period: &Period, to: u64) {
+        assert!(period.certified && period.period > 0);
+        let p = period.period as usize;
+        fn fill<T: bytemuck::Pod>(g: &mut Buf<T>, p: usize, to: usize) {
+            while g.len() <= to {
+                g.push(g[g.len() - p]);
+            }
+        }
+        match self {
+            HeapTable::Narrow(g) => fill(g, p, to as usize),
+            HeapTable::Escaped(_) => {
+                while self.len() <= to as usize {
+                    self.push(self.get(self.len() - p));
+                }
+            }
+            HeapTable::Wide(g) => fill(g, p, to as usize),
+        }
+    }
+
+    /// Appends `v`, widening the table where it does not hold it.
+    pub fn push(&mut self, v: u16) {
+        let held = match self {
+            HeapTable::Narrow(g) => u8::try_from(v).map(|v| g.push(v)).is_ok(),
+            HeapTable::Escaped(t) => t.push(u32::from(v)),
+            HeapTable::Wide(g) => {
+                g.push(v);
+                true
+            }
+        };
+        if !held {
+            self.widen();
+            self.push(v);
+        }
+    }
+
+    /// The next wider kind of table (one byte, escaped, two bytes).
+    /// The new buffers go where the table's are (a file that cannot be
+    /// made there ends the run as a full disk does).
+    pub fn widen(&mut self) {
+        fn fresh<T: bytemuck::Pod>(place: &Place) -> Buf<T> {
+            Buf::new_in(place).unwrap_or_else(|_| out_of_disk(place))
+        }
+        let place = self.place();
+        *self = match std::mem::take(self) {
+            HeapTable::Narrow(g) => {
+                let values = g.iter().map(|&v| u32::from(v));
+                match Escaped::of_in(values, fresh(&place), ESCAPE, true) {
+                    Some(t) => HeapTable::Escaped(t),
+                    None => HeapTable::Wide(wide_copy(&HeapTable::Narrow(g), fresh(&place))),
+                }
+            }
+            wider => HeapTable::Wide(wide_copy(&wider, fresh(&place))),
+        };
+    }
+
+    pub fn period(&self, rule: &PeriodRule) -> Option<Period> {
+        match self {
+            HeapTable::Narrow(g) => find_period(g, rule),
+            HeapTable::Escaped(t) => escaped_period(t, rule),
+            HeapTable::Wide(g) => find_period(g, rule),
+        }
+    }
+
+    pub fn stats(&self) -> HeapStats {
+        match self {
+            HeapTable::Narrow(g) => heap_stats(g),
+            HeapTable::Escaped(t) => heap_stats_by_piece(t.len(), |a, b| t.values(a, b)),
+            HeapTable::Wide(g) => heap_stats(g),
+        }
+    }
+
+    pub fn rare_summary(&self, parity: Option<u32>) -> (RareSplit, RareSummary) {
+        match self {
+            HeapTable::Narrow(g) => rare_split::summarize(g, parity),
+            HeapTable::Escaped(t) => {
+                rare_split::summarize_by_piece(t.len(), |a, b| t.values(a, b), parity)
+            }
+            HeapTable::Wide(g) => rare_split::summarize(g, parity),
+        }
+    }
+
+    /// The rare heaps under `split`, heap 0 included when it is rare (as
+    /// `rare_summary` counts them).
+    pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
+        let heap_0 = !self.is_empty() && split.is_rare(0, self.get(0) as u32);
+        let from_1 = match self {
+            HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
+            HeapTable::Escaped(t) => {
+                let g = t.view();
+                rare_split::rare_positions_by(g.len(), |n| g.at(n), split)
+            }
+            HeapTable::Wide(g) => rare_split::rare_positions(g, split),
+        };
+        heap_0.then_some(0).into_iter().chain(from_1).collect()
+    }
+
+    /// Values a..b, two bytes each.
+    pub fn values(&self, a: usize, b: usize) -> Vec<u16> {
+        match self {
+            HeapTable::Narrow(g) => g[a..b].iter().map(|&v| u16::from(v)).collect(),
+            HeapTable::Escaped(t) => t.values(a, b),
+            HeapTable::Wide(g) => g[a..b].to_vec(),
+        }
+    }
+
+    /// Whether a value passes 255 (a one-byte file cannot hold the table).
+    pub fn has_wide_values(&self) -> bool {
+        match self {
+            HeapTable::Narrow(_) => false,
+            HeapTable::Escaped(t) => t.large().iter().any(|&(_, v)| v > 255),
+            HeapTable::Wide(g) => g.iter().any(|&v| v > 255),
+        }
+    }
+
+    /// Appends the heaps `w` has not written yet.
+    pub fn append_to(&self, w: &mut SequenceWriter) -> grundy_core::error::Result<()> {
+        match self {
+            HeapTable::Narrow(g) => w.append(g),
+            HeapTable::Escaped(t) => {
+                // A piece at a time, two bytes a value only for the piece.
+                let mut a = w.written().min(t.len());
+                while a < t.len() {
+                    let b = t.len().min(a + (1 << 20));
+                    w.append_from(a, &t.values(a, b))?;
+                    a = b;
+                }
+                Ok(())
+            }
+            HeapTable::Wide(g) => w.append(g),
+        }
+    }
+}
+
+/// `table`'s values two bytes each in `buf` (empty), a piece at a time.
+fn wide_copy(table: &HeapTable, mut buf: Buf<u16>) -> Buf<u16> {
+    let mut a = 0;
+    while a < table.len() {
+        let b = table.len().min(a + (1 << 20));
+        if buf.extend_from_slice(&table.values(a, b)).is_err() {
+            out_of_disk(&buf.place());
+        }
+        a = b;
+    }
+    buf
+}
+
+/// Ends the run: a table's file could not be made or grown.
+fn out_of_disk(place: &Place) -> ! {
+    match place {
+        Place::Folder(folder) => grundy_core::interrupt::out_of_disk(folder),
+        Place::Memory => grundy_core::interrupt::out_of_disk(std::path::Path::new(".")),
+    }
+}
+
+/// The period of an escaped table: the smallest that its bytes show (every
+/// period of the values is one of the bytes), when the values kept apart
+/// hold it too; else the values' own, two bytes a value (not seen so far).
+fn escaped_period(t: &Escaped, rule: &PeriodRule) -> Option<Period> {
+    let found = find_period(t.bytes(), rule)?;
+    let p = found.period as usize;
+    let holds = t
+        .large()
+        .iter()
+        .filter(|&&(n, _)| n as u64 >= found.preperiod && n + p < t.len())
+        .all(|&(n, v)| t.get(n + p) == v);
+    match holds {
+        true => Some(found),
+        false => find_period(&t.values(0, t.len()), rule),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::export::Format;
+
+    /// Values mostly small, a few past 255, from a fixed seed.
+    fn values(len: usize, seed: u64) -> Vec<u16> {
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..len)
+            .map(|_| match next() % 200 {
+                0 => 256 + (next() % 40) as u16,
+                _ => (next() % 9) as u16,
+            })
+            .collect()
+    }
+
+    fn escaped(g: &[u16], escape: u8) -> HeapTable {
+        let values = g.iter().map(|&v| u32::from(v));
+        HeapTable::Escaped(Escaped::of(values, escape, false).unwrap())
+    }
+
+    #[test]
+    fn an_escaped_table_reads_as_the_two_byte_one() {
+        // More than a piece of the statistics (2^20 values), so that pieces meet.
+        let g = values(1_300_000, 11);
+        let wide = HeapTable::Wide(g.clone().into());
+        for escape in [255, 5] {
+            let t = escaped(&g, escape);
+            assert_eq!(t.len(), wide.len());
+            assert!((0..g.len()).step_by(997).all(|n| t.get(n) == g[n]));
+            assert_eq!(t.stats(), wide.stats(), "escape {escape}");
+            for parity in [None, Some(1)] {
+                let summary = t.rare_summary(parity);
+                assert_eq!(summary, wide.rare_summary(parity), "escape {escape}");
+                let split = summary.0;
+                assert_eq!(t.rare_positions(split), wide.rare_positions(split));
+            }
+            assert_eq!(t.clone().into_wide(), g);
+        }
+    }
+
+    #[test]
+    fn pushed_values_widen_the_table_only_as_far_as_they_need() {
+        let kind = |t: &HeapTable| match t {
+            HeapTable::Narrow(_) => "narrow",
+            HeapTable::Escaped(_) => "escaped",
+            HeapTable::Wide(_) => "wide",
+        };
+        // 255 still fits one byte; 300 among 70,000 small values is kept
+        // apart; one value past 254 in every 100 is too many to keep apart.
+        let mut table = HeapTable::default();
+        let mut g = Vec::new();
+        let mut kinds = Vec::new();
+        for n in 0..150_000u32 {
+            let v = match n {
+                7 => 255,
+                70_000 => 300,
+                _ if n > 100_000 && n % 100 == 0 => 400 + (n % 7) as u16,
+                _ => (n % 13) as u16,
+            };
+            table.push(v);
+            g.push(v);
+            if kinds.last() != Some(&kind(&table)) {
+                kinds.push(kind(&table));
+            }
+        }
+        assert_eq!(kinds, ["narrow", "escaped", "wide"]);
+        assert_eq!(table.into_wide(), g);
+    }
+
+    #[test]
+    fn an_escaped_tables_period_is_its_values_not_only_its_bytes() {
+        let rule = PeriodRule {
+            heaps: 2,
+            removal: 3,
+            theorem_applies: true,
+        };
+        // Bytes repeat every 4 (the escape stands for 300 and for 301),
+        // the values every 8.
+        let g: Vec<u16> = (0..4000)
+            .map(|n| match n % 8 {
+                3 => 300,
+                7 => 301,
+                k => k as u16 % 4,
+            })
+            .collect();
+        let wide = HeapTable::Wide(g.clone().into()).period(&rule).unwrap();
+        assert_eq!(wide.period, 8);
+        assert_eq!(escaped(&g, 255).period(&rule), Some(wide));
+        // Where the values kept apart repeat with the bytes, the bytes' period.
+        let g: Vec<u16> = (0..4000).map(|n| [1, 2, 0, 300][n % 4]).collect();
+        let wide = HeapTable::Wide(g.clone().into()).period(&rule).unwrap();
+        assert_eq!(
+            (wide.period, escaped(&g, 255).period(&rule)),
+            (4, Some(wide))
+        );
+    }
+
+    #[test]
+    fn an_escaped_table_fills_from_its_period_and_writes_whole_values() {
+        let period = Period {
+            period: 8,
+            preperiod: 0,
+            certified: true,
+        };
+        let g: Vec<u16> = (0..16)
+            .map(|n| [0, 1, 300, 2, 3, 301, 1, 0][n % 8])
+            .collect();
+        let mut t = escaped(&g, 255);
+        t.extend_by_period(&period, 5000);
+        let filled: Vec<u16> = (0..=5000)
+            .map(|n| [0, 1, 300, 2, 3, 301, 1, 0][n % 8])
+            .collect();
+        assert_eq!(t.clone().into_wide(), filled);
+        let dir = std::env::temp_dir().join(format!("grundy-escaped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.csv");
+        let mut w = SequenceWriter::create(&path, Format::Csv, "0.6", 0, 5001).unwrap();
+        t.append_to(&mut w).unwrap();
+        w.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains(',')).collect();
+        assert_eq!(rows.len(), 5002, "a header row and every heap");
+        assert_eq!(rows[3], "2,300");
+        assert_eq!(rows[5001], "5000,0");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

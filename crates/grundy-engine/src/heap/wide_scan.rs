@@ -1,0 +1,567 @@
+//! The scan of split pairs for the wanted values, many pairs at a time:
+//! the pairs' values G(a) ⊕ G(m − a) in one register and their membership
+//! in the wanted set in a few shuffles, so a block of pairs that reaches no
+//! wanted value costs one test; a block that does is looked at pair by
+//! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
+//! table or 32 of a two-byte table at a time, in intrinsics; with AVX2 or
+//! NEON, 32 pairs of a one-byte table or 16 of a two-byte one, written once
+//! in portable SIMD (`fearless_simd`); without either, eight pairs at a
+//! time in scalar code.
+
+use crate::heap::table::Value;
+
+/// The widest scan this CPU has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wide {
+    /// AVX-512 F, BW and VBMI: both tables.
+    Avx512Vbmi,
+    /// AVX-512 F and BW: two-byte tables.
+    Avx512,
+    /// AVX2: both tables (the portable scans at AVX2).
+    Avx2,
+    /// Portable SIMD at the CPU's level (NEON on ARM): both tables.
+    Portable,
+    Plain,
+}
+
+impl Wide {
+    /// The widest scan of this CPU within the path `simd::chosen` allows.
+    fn detect() -> Wide {
+        use crate::heap::simd::{Simd, chosen};
+        match (Wide::of_cpu(), chosen()) {
+            (_, Simd::Plain) => Wide::Plain,
+            (_, Simd::Portable) => Wide::Portable,
+            (Wide::Avx512Vbmi | Wide::Avx512, Simd::Avx2) => Wide::Avx2,
+            (wide, _) => wide,
+        }
+    }
+
+    fn of_cpu() -> Wide {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx2") {
+                return if has!("avx512vbmi") {
+                    Wide::Avx512Vbmi
+                } else {
+                    Wide::Avx512
+                };
+            }
+            if has!("avx2") {
+                return Wide::Avx2;
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        return Wide::Portable;
+        #[allow(unreachable_code, reason = "every other CPU")]
+        Wide::Plain
+    }
+}
+
+/// The values a scan looks for: one byte per value (1 while wanted), for
+/// the test pair by pair with no shift and no bounds check (every value of
+/// a `u8` or `u16` table indexes it), and the values below 512 as bits,
+/// for the wide test.
+pub struct Wanted<'t> {
+    table: &'t mut [u8; 1 << 16],
+    bits: [u64; 8],
+    left: u32,
+    wide: Wide,
+}
+
+impl<'t> Wanted<'t> {
+    /// The values set in `words` (value 64w + i at bit i of word w);
+    /// `table` is all zero.
+    pub fn new(table: &'t mut [u8; 1 << 16], words: &[u64]) -> Wanted<'t> {
+        let mut bits = [0u64; 8];
+        let mut left = 0;
+        for (w, &word) in words.iter().enumerate() {
+            for i in set_bits(word) {
+                table[w * 64 + i as usize] = 1;
+            }
+            left += word.count_ones();
+        }
+        for (bit, &word) in bits.iter_mut().zip(words) {
+            *bit = word;
+        }
+        let wide = Wide::detect();
+        Wanted {
+            table,
+            bits,
+            left,
+            wide,
+        }
+    }
+
+    /// How many values are still wanted.
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Clears value v if it is wanted; true when none is left.
+    #[inline]
+    pub fn take(&mut self, v: usize) -> bool {
+        if self.table[v] != 0 {
+            self.table[v] = 0;
+            self.left -= 1;
+            if v < 512 {
+                self.bits[v / 64] &= !(1 << (v % 64));
+            }
+        }
+        self.left == 0
+    }
+
+    /// Clears the values of `words` that are no longer wanted, and leaves
+    /// the table all zero.
+    pub fn finish(self, words: &mut [u64]) {
+        for (w, word) in words.iter_mut().enumerate() {
+            for i in set_bits(*word) {
+                let v = w * 64 + i as usize;
+                if self.table[v] == 0 {
+                    *word &= !(1 << i);
+                }
+                self.table[v] = 0;
+            }
+        }
+    }
+
+    /// Scans the pairs `(low[k], high[len − 1 − k])`, clearing the wanted
+    /// values they reach; true as soon as none is left.
+    #[inline]
+    pub fn scan<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {
+        let (bytes, words) = (
+            (T::bytes(low), T::bytes(high)),
+            (T::words(low), T::words(high)),
+        );
+        #[cfg(target_arch = "x86_64")]
+        match (self.wide, bytes, words) {
+            // SAFETY (each arm): the CPU has the features `wide` names.
+            (Wide::Avx512Vbmi, (Some(l), Some(h)), _) => {
+                return unsafe { avx512::scan_bytes(self, l, h) };
+            }
+            (Wide::Avx512Vbmi | Wide::Avx512, _, (Some(l), Some(h))) => {
+                return unsafe { avx512::scan_words(self, l, h) };
+            }
+            _ => {}
+        }
+        // AVX2 and NEON: one source (it matched the AVX2 intrinsics it
+        // replaced, BENCHMARKS.md).
+        match (self.wide, bytes, words) {
+            (Wide::Plain, _, _) => {}
+            (_, (Some(l), Some(h)), _) => return portable::scan(self, l, h),
+            (Wide::Avx2 | Wide::Portable, _, (Some(l), Some(h))) => {
+                return portable::scan_words(self, l, h);
+            }
+            _ => {}
+        }
+        self.scan_plain(low, high)
+    }
+
+    /// `scan` eight pairs at a time into eight bytes: loads that do not
+    /// wait on each other, and one test for the eight; only a group that
+    /// hit is looked at pair by pair.
+    fn scan_plain<T: Value>(&mut self, low: &[T], high: &[T]) -> bool {
+        let value = |x: &T, y: &T| -> usize { (x.narrow() ^ y.narrow()) as usize };
+        let (lows, highs) = (low.chunks_exact(8), high.rchunks_exact(8));
+        let (low_rest, high_rest) = (lows.remainder(), highs.remainder());
+        for (x, y) in lows.zip(highs) {
+            let (x, y): (&[T; 8], &[T; 8]) = (x.try_into().unwrap(), y.try_into().unwrap());
+            let mut hits = [0u8; 8];
+            for k in 0..8 {
+                hits[k] = self.table[value(&x[k], &y[7 - k])];
+            }
+            if u64::from_ne_bytes(hits) != 0 && (0..8).any(|k| self.take(value(&x[k], &y[7 - k]))) {
+                return true;
+            }
+        }
+        low_rest
+            .iter()
+            .zip(high_rest.iter().rev())
+            .any(|(x, y)| self.take(value(x, y)))
+    }
+}
+
+/// Where the next 32 (or 16) pairs start: `k`, or for a last part
+/// shorter than the register, the register's width before the end (a
+/// second look at pairs already scanned clears nothing they did not);
+/// `None` when the pairs are done or fewer than the register holds.
+fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
+    match (k + width <= len, k < len && len >= width) {
+        (true, _) => Some(k),
+        (false, true) => Some(len - width),
+        (false, false) => None,
+    }
+}
+
+/// The bit positions set in `word`, lowest first.
+pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let i = word.trailing_zeros();
+            word &= word - 1;
+            i
+        })
+    })
+}
+
+/// The scans in portable SIMD (the steps of the AVX2 intrinsics they
+/// replaced): 32 pairs of a one-byte table or 16 of a two-byte one a
+/// register, the set's byte v / 8 and its bit v % 8 by shuffles. On x86
+/// they run at AVX2 (their registers' width), elsewhere at the CPU's level
+/// (NEON).
+mod portable {
+    use fearless_simd::{Bytes, Level, Select, Simd, SimdBase, SimdMask, u8x32, u16x16};
+
+    use super::{Wanted, next_start, set_bits};
+
+    /// Bit v % 8 of a byte, for v % 8 looked up in each 16-byte block.
+    const POWERS: [u8; 32] = [
+        1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0,
+        0, 0, 0, 0, 0,
+    ];
+
+    pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let level = Level::new();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = level.as_avx2() {
+            return avx2.vectorize(
+                #[inline(always)]
+                || scan_bytes(avx2, wanted, low, high),
+            );
+        }
+        fearless_simd::dispatch!(level, simd => scan_bytes(simd, wanted, low, high))
+    }
+
+    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let level = Level::new();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = level.as_avx2() {
+            return avx2.vectorize(
+                #[inline(always)]
+                || scan_words_at(avx2, wanted, low, high),
+            );
+        }
+        fearless_simd::dispatch!(level, simd => scan_words_at(simd, wanted, low, high))
+    }
+
+    /// The wanted values below 256 as 32 bytes of bits: bit v % 8 of byte
+    /// v / 8.
+    #[inline(always)]
+    fn wanted_bits<S: Simd>(simd: S, wanted: &Wanted) -> u8x32<S> {
+        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
+        u8x32::from_slice(simd, &bytes[..32])
+    }
+
+    #[inline(always)]
+    fn scan_bytes<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let len = low.len();
+        let powers = u8x32::from_slice(simd, &POWERS);
+        let zero = u8x32::splat(simd, 0);
+        let mut bits = wanted_bits(simd, wanted);
+        let mut k = 0;
+        while let Some(at) = next_start(k, len, 32) {
+            k = at;
+            let (x, y) = (&low[k..k + 32], &high[len - k - 32..len - k]);
+            let v = u8x32::from_slice(simd, x) ^ u8x32::from_slice(simd, y).reverse();
+            let byte = bits.swizzle_dyn(v >> 3);
+            let bit = powers.swizzle_dyn_within_blocks(v & 7);
+            let hits = !(byte & bit).simd_eq(zero).to_bitmask() & 0xffff_ffff;
+            if hits != 0 {
+                let lanes = set_bits(hits).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[31 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                bits = wanted_bits(simd, wanted);
+            }
+            k += 32;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
+
+    /// The wanted values below 512 as 64 bytes of bits (bit v % 8 of byte
+    /// v / 8), in two halves.
+    #[inline(always)]
+    fn wanted_halves<S: Simd>(simd: S, wanted: &Wanted) -> [u8x32<S>; 2] {
+        let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
+        [
+            u8x32::from_slice(simd, &bytes[..32]),
+            u8x32::from_slice(simd, &bytes[32..]),
+        ]
+    }
+
+    /// The lanes of 16 pair values of a two-byte table whose value is in
+    /// the set `halves`, or is 512 or more (the set does not hold those:
+    /// they go pair by pair).
+    #[inline(always)]
+    fn hits_of_words<S: Simd>(simd: S, v: u16x16<S>, halves: &[u8x32<S>; 2]) -> u64 {
+        // Byte v / 8 of the set, in each lane's low byte.
+        let index = (v >> 3).to_bytes();
+        let within = index & 31;
+        let upper = (index & 32).simd_eq(u8x32::splat(simd, 32));
+        let byte = upper.select(halves[1].swizzle_dyn(within), halves[0].swizzle_dyn(within));
+        // Bit v % 8 of it.
+        let powers = u8x32::from_slice(simd, &POWERS);
+        let bit = powers.swizzle_dyn_within_blocks(v.to_bytes() & 7);
+        let found = u16x16::from_bytes(byte & bit) & 0xff;
+        let missed = found.simd_eq(u16x16::splat(simd, 0)) & v.simd_lt(u16x16::splat(simd, 512));
+        !missed.to_bitmask() & 0xffff
+    }
+
+    #[inline(always)]
+    fn scan_words_at<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let len = low.len();
+        let mut halves = wanted_halves(simd, wanted);
+        let mut k = 0;
+        while let Some(at) = next_start(k, len, 16) {
+            k = at;
+            let (x, y) = (&low[k..k + 16], &high[len - k - 16..len - k]);
+            let v = u16x16::from_slice(simd, x) ^ u16x16::from_slice(simd, y).reverse();
+            let hits = hits_of_words(simd, v, &halves);
+            if hits != 0 {
+                let lanes = set_bits(hits).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[15 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                halves = wanted_halves(simd, wanted);
+            }
+            k += 16;
+        }
+        (k..len).any(|i| wanted.take((low[i] ^ high[len - 1 - i]) as usize))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Wanted, set_bits};
+
+    /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
+    /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8).
+    #[target_feature(enable = "avx512f")]
+    fn wanted_bits(wanted: &Wanted) -> __m512i {
+        // SAFETY: reads the 64 bytes of `bits`.
+        unsafe { _mm512_loadu_epi64(wanted.bits.as_ptr().cast()) }
+    }
+
+    /// Lanes in reverse order: a run of the larger parts read backwards.
+    const REVERSE_WORDS: [u16; 32] = {
+        let mut index = [0u16; 32];
+        let mut k = 0;
+        while k < 32 {
+            index[k] = 31 - k as u16;
+            k += 1;
+        }
+        index
+    };
+    const REVERSE_BYTES: [u8; 64] = {
+        let mut index = [0u8; 64];
+        let mut k = 0;
+        while k < 64 {
+            index[k] = 63 - k as u8;
+            k += 1;
+        }
+        index
+    };
+
+    /// The lane order that reads a run of 64 bytes backwards.
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn reverse_bytes() -> __m512i {
+        // SAFETY: reads the 64 bytes of the array.
+        unsafe { _mm512_loadu_epi8(REVERSE_BYTES.as_ptr().cast()) }
+    }
+
+    /// Lane i < t of the pairs' values `low[k + i] ^ high[len − 1 − k − i]`
+    /// (t = the pairs left from k, at most 64); the lanes past t are zero.
+    /// `reverse` is `reverse_bytes()`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(crate) fn byte_pairs(reverse: __m512i, low: &[u8], high: &[u8], k: usize) -> __m512i {
+        let len = low.len();
+        assert!(high.len() == len && k < len);
+        let t = (len - k).min(64);
+        let valid = lanes(t);
+        // SAFETY: masked loads read lanes k..k + t of `low` and
+        // len − k − t..len − k of `high` only (the others are neither read
+        // nor faulted on), all inside the slices.
+        let (x, y) = unsafe {
+            let x = _mm512_maskz_loadu_epi8(valid, low.as_ptr().add(k).cast());
+            let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(64);
+            let y = _mm512_maskz_loadu_epi8(valid << (64 - t), top.cast());
+            (x, _mm512_permutexvar_epi8(reverse, y))
+        };
+        _mm512_xor_si512(x, y)
+    }
+
+    /// The lanes of 32 pair values whose value is in `set` or is 512 or
+    /// more (the set does not hold those: they go pair by pair).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn hits_of_words(v: __m512i, set: __m512i) -> u32 {
+        let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(v), set);
+        let bit = _mm512_srlv_epi16(word, _mm512_and_si512(v, _mm512_set1_epi16(15)));
+        let large = _mm512_test_epi16_mask(v, _mm512_set1_epi16(!511));
+        _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) | large
+    }
+
+    /// The lanes of 64 pair values of a one-byte table whose value is in
+    /// `set`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn hits_of_bytes(v: __m512i, set: __m512i) -> u64 {
+        // Byte v / 8 of the set (the shift is of 16-bit lanes: the mask
+        // drops what came down from the byte above).
+        let index = _mm512_and_si512(_mm512_srli_epi16::<3>(v), _mm512_set1_epi8(0x1f));
+        let byte = _mm512_permutexvar_epi8(index, set);
+        // Bit v % 8 of it.
+        let powers = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let bit = _mm512_shuffle_epi8(powers, _mm512_and_si512(v, _mm512_set1_epi8(7)));
+        _mm512_test_epi8_mask(byte, bit)
+    }
+
+    /// The lowest t of 64 lanes.
+    fn lanes(t: usize) -> u64 {
+        if t >= 64 { !0 } else { (1u64 << t) - 1 }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let len = low.len();
+        assert_eq!(high.len(), len);
+        let mut set = wanted_bits(wanted);
+        // SAFETY: reads the 64 bytes of the array.
+        let reverse = unsafe { _mm512_loadu_epi16(REVERSE_WORDS.as_ptr().cast()) };
+        let mut k = 0;
+        while k < len {
+            let t = (len - k).min(32);
+            let valid = lanes(t) as u32;
+            // SAFETY: masked loads read lanes k..k + t of `low` and
+            // len − k − t..len − k of `high` only (the others are neither
+            // read nor faulted on), all inside the slices.
+            let (x, y) = unsafe {
+                let x = _mm512_maskz_loadu_epi16(valid, low.as_ptr().add(k).cast());
+                let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(32);
+                let y = _mm512_maskz_loadu_epi16(valid << (32 - t), top.cast());
+                (x, _mm512_permutexvar_epi16(reverse, y))
+            };
+            let hits = hits_of_words(_mm512_xor_si512(x, y), set) & valid;
+            if hits != 0 {
+                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
+                if set_bits(hits as u64).any(|i| wanted.take(pair(i))) {
+                    return true;
+                }
+                set = wanted_bits(wanted);
+            }
+            k += t;
+        }
+        false
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub fn scan_bytes(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let len = low.len();
+        assert_eq!(high.len(), len);
+        let mut set = wanted_bits(wanted);
+        let reverse = reverse_bytes();
+        let mut k = 0;
+        while k < len {
+            let t = (len - k).min(64);
+            let valid = lanes(t);
+            let hits = hits_of_bytes(byte_pairs(reverse, low, high, k), set) & valid;
+            if hits != 0 {
+                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
+                if set_bits(hits).any(|i| wanted.take(pair(i))) {
+                    return true;
+                }
+                set = wanted_bits(wanted);
+            }
+            k += t;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan pair by pair: what every wide one must match.
+    fn plain<T: Value>(wanted: &mut Wanted, low: &[T], high: &[T]) -> bool {
+        let len = low.len();
+        let pair = |i: usize| (low[i].into() ^ high[len - 1 - i].into()) as usize;
+        (0..len).any(|i| wanted.take(pair(i)))
+    }
+
+    fn random() -> impl FnMut() -> u64 {
+        let mut seed = 0x5ca7_u64;
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// Scans 400 random runs of values below `range` for a few wanted values
+    /// (some beyond what a pair reaches) by `wide` and pair by pair, and
+    /// compares what they cleared.
+    fn compare<T: Value>(range: u64, wide: Wide) {
+        let mut next = random();
+        let (mut table_a, mut table_b) = (Box::new([0u8; 1 << 16]), Box::new([0u8; 1 << 16]));
+        for case in 0..400 {
+            let len = (next() % 200) as usize;
+            let low: Vec<T> = (0..len).map(|_| T::of((next() % range) as u32)).collect();
+            let high: Vec<T> = (0..len).map(|_| T::of((next() % range) as u32)).collect();
+            let mut words = vec![0u64; 1024];
+            for _ in 0..next() % 6 {
+                let v = next() % (2 * range).min(1 << 16);
+                words[(v / 64) as usize] |= 1 << (v % 64);
+            }
+            let (mut a, mut b) = (
+                Wanted::new(&mut table_a, &words),
+                Wanted::new(&mut table_b, &words),
+            );
+            a.wide = wide;
+            if a.left() == 0 {
+                continue;
+            }
+            assert_eq!(
+                a.scan(&low, &high),
+                plain(&mut b, &low, &high),
+                "case {case}"
+            );
+            assert_eq!((a.left(), a.bits), (b.left(), b.bits), "case {case}");
+            let (mut words_a, mut words_b) = (words.clone(), words.clone());
+            a.finish(&mut words_a);
+            b.finish(&mut words_b);
+            assert_eq!(words_a, words_b, "case {case}");
+        }
+        assert!(
+            table_a.iter().all(|&v| v == 0),
+            "finish leaves the table zero"
+        );
+    }
+
+    #[test]
+    fn the_wide_scans_clear_what_the_plain_one_clears() {
+        let mut ways = vec![Wide::Plain, Wide::Portable];
+        let best = Wide::detect();
+        ways.extend(match best {
+            Wide::Avx512Vbmi => [Wide::Avx512Vbmi, Wide::Avx512, Wide::Avx2].as_slice(),
+            Wide::Avx512 => &[Wide::Avx512, Wide::Avx2],
+            Wide::Avx2 => &[Wide::Avx2],
+            Wide::Portable | Wide::Plain => &[],
+        });
+        for wide in ways {
+            compare::<u8>(256, wide);
+            // Values below 512 (the set's reach) and beyond it.
+            for range in [64, 512, 1 << 11, 1 << 16] {
+                compare::<u16>(range, wide);
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! The wgpu adapter and device, opened once per run.
+
+use grundy_core::error::{Error, Result};
+
+/// The wgpu backends this build carries (Vulkan on Linux and Windows,
+/// Metal on macOS, DX12 on Windows), by name.
+pub fn compiled_backends() -> Vec<&'static str> {
+    let compiled = wgpu::Instance::enabled_backend_features();
+    [
+        (wgpu::Backends::VULKAN, "Vulkan"),
+        (wgpu::Backends::METAL, "Metal"),
+        (wgpu::Backends::DX12, "DX12"),
+        (wgpu::Backends::GL, "GL"),
+        (wgpu::Backends::BROWSER_WEBGPU, "WebGPU"),
+    ]
+    .into_iter()
+    .filter(|(b, _)| compiled.contains(*b))
+    .map(|(_, name)| name)
+    .collect()
+}
+
+/// The best adapter, if any: a discrete GPU before an integrated one, any
+/// GPU before a software one.
+pub fn find_adapter() -> Option<wgpu::Adapter> {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    adapters
+        .into_iter()
+        .min_by_key(|adapter| rank(adapter.get_info().device_type))
+}
+
+/// Lower is preferred.
+fn rank(kind: wgpu::DeviceType) -> u8 {
+    match kind {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+/// A CPU implementation of a GPU API (wgpu's `DeviceType::Cpu`).
+pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu
+}
+
+/// Lowers the largest binding and buffer runs plan with to this many
+/// bytes, so that tests run the table pieces of a long run on lavapipe.
+pub const MAX_BINDING_VAR: &str = "GRUNDY_GPU_MAX_BINDING";
+
+/// `limits` with `MAX_BINDING_VAR`'s cap, when it is set and not empty
+/// (the device is still opened with the adapter's own limits).
+fn planned_limits(mut limits: wgpu::Limits) -> Result<wgpu::Limits> {
+    let text = std::env::var_os(MAX_BINDING_VAR).unwrap_or_default();
+    let text = text.to_string_lossy();
+    if text.is_empty() {
+        return Ok(limits);
+    }
+    let cap: u64 = text
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&b| b >= 16)
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "{MAX_BINDING_VAR}={text}: expected a number of bytes, at least 16"
+            ))
+        })?;
+    limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(cap);
+    limits.max_buffer_size = limits.max_buffer_size.min(cap);
+    Ok(limits)
+}
+
+/// An open GPU: device, queue and what the adapter told us about itself.
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    /// The limits runs plan with: the device's, less what
+    /// `GRUNDY_GPU_MAX_BINDING` takes off.
+    pub limits: wgpu::Limits,
+    /// Timestamp queries work: kernel times are measured.
+    pub timestamps: bool,
+}
+
+impl GpuContext {
+    /// Opens the best adapter, software or not; `Ok(None)` when the machine
+    /// has none (tests and benches, which run the kernels anywhere).
+    pub fn open() -> Result<Option<GpuContext>> {
+        find_adapter().map(GpuContext::from_adapter).transpose()
+    }
+
+    /// Opens `adapter`'s device and queue.
+    pub fn from_adapter(adapter: wgpu::Adapter) -> Result<GpuContext> {
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let planned = planned_limits(limits.clone())?;
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let required_features = if timestamps {
+            wgpu::Features::TIMESTAMP_QUERY
+        } else {
+            wgpu::Features::empty()
+        };
+        let descriptor = wgpu::DeviceDescriptor {
+            label: Some("grundy"),
+            required_features,
+            required_limits: limits.clone(),
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+            .map_err(|e| Error::Run(format!("could not open the GPU '{}': {e}", info.name)))?;
+        Ok(GpuContext {
+            device,
+            queue,
+            info,
+            limits: planned,
+            timestamps,
+        })
+    }
+
+    /// The adapter is the CPU emulating a GPU (Mesa's llvmpipe/lavapipe):
+    /// right values, but slower than the CPU backend.
+    pub fn is_software(&self) -> bool {
+        is_software(&self.info)
+    }
+
+    /// The adapter's name, as the JSON summary gives it.
+    pub fn adapter_name(&self) -> String {
+        self.info.name.clone()
+    }
+
+    /// "NAME (BACKEND, DRIVER)" for the benchmark report.
+    pub fn adapter_detail(&self) -> String {
+        let driver = [self.info.driver.as_str(), self.info.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let software = if self.is_software() {
+            ", software adapter"
+        } else {
+            ""
+        };
+        format!(
+            "{} ({:?}, {driver}{software})",
+            self.info.name, self.info.backend
+        )
+    }
+
+    /// The largest storage binding, in bytes (a buffer cannot be larger either).
+    pub fn max_binding(&self) -> u64 {
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+    }
+
+    /// The largest storage binding, in bytes, rounded down to a power of two.
+    pub fn max_binding_pow2(&self) -> u64 {
+        1u64 << (63 - self.max_binding().max(4).leading_zeros())
+    }
+}

@@ -1,0 +1,98 @@
+//! `EdgeGame`: the Game of Arrows, its trimmed variant and the Game of
+//! Cycles on a graph, as `grundy arrows` and `grundy cycles` solve them.
+
+use std::path::Path;
+
+use grundy_core::error::{Error, Result};
+use grundy_core::game::Graph;
+use grundy_core::game::arrows::{ArrowGame, ArrowRule, cycles_game};
+use grundy_core::hooks::{RunHooks, Silent};
+use grundy_engine::BackendChoice;
+use grundy_engine::edges::solve::{ArrowSolver, EdgeRun, solve};
+
+/// An edge game on a graph, from a state of its edges.
+///
+/// ```
+/// use grundy::EdgeGame;
+///
+/// // The Game of Arrows on a path: a forest, solved by the memo.
+/// let path = EdgeGame::arrows("path:7")?.run()?;
+/// // The same graph with every marking in a dense table.
+/// let dense = EdgeGame::arrows("path:7")?.solver(grundy::ArrowSolver::Dense).run()?;
+/// assert_eq!(path.g, dense.g);
+/// assert_eq!((path.solver, dense.solver), (grundy::ArrowSolver::Memo, grundy::ArrowSolver::Dense));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct EdgeGame {
+    game: ArrowGame,
+    start: Vec<u8>,
+    solver: ArrowSolver,
+    backend: BackendChoice,
+}
+
+impl EdgeGame {
+    /// The Game of Arrows on the graph `spec` (`path:6`, `pode:2,3`,
+    /// `tree:…`, and the other forms of `grundy arrows --graph`), every edge
+    /// unmarked.
+    pub fn arrows(spec: &str) -> Result<EdgeGame> {
+        EdgeGame::on(spec, ArrowRule::Arrows)
+    }
+
+    /// The trimmed Game of Arrows (`grundy arrows --trimmed`).
+    pub fn trimmed(spec: &str) -> Result<EdgeGame> {
+        EdgeGame::on(spec, ArrowRule::Trimmed)
+    }
+
+    fn on(spec: &str, rule: ArrowRule) -> Result<EdgeGame> {
+        let graph = Graph::parse(spec).map_err(Error::Input)?;
+        Ok(EdgeGame::of(ArrowGame::new(&graph, rule, Vec::new())))
+    }
+
+    /// The Game of Cycles on the graph `spec`, its faces read from the
+    /// file `faces` (none: no cycle closes a face).
+    pub fn cycles(spec: &str, faces: Option<&Path>) -> Result<EdgeGame> {
+        let mut game = EdgeGame::of(cycles_game(spec, faces)?);
+        game.solver = ArrowSolver::Dense;
+        Ok(game)
+    }
+
+    /// A built game (`ArrowGame::from_edges` for graphs past 64 vertices).
+    pub fn of(game: ArrowGame) -> EdgeGame {
+        let start = vec![0; game.edges.len()];
+        EdgeGame {
+            game,
+            start,
+            solver: ArrowSolver::Auto,
+            backend: BackendChoice::Cpu,
+        }
+    }
+
+    /// Starts from the state `text` (arrows as `u>v`, as `--state`).
+    pub fn state(mut self, text: &str) -> Result<EdgeGame> {
+        self.start = self.game.parse_state(text).map_err(Error::Input)?;
+        Ok(self)
+    }
+
+    /// Which solver runs (default: `Auto`, as the command chooses).
+    pub fn solver(mut self, solver: ArrowSolver) -> EdgeGame {
+        self.solver = solver;
+        self
+    }
+
+    /// Where a dense table runs (default: the CPU).
+    pub fn backend(mut self, backend: BackendChoice) -> EdgeGame {
+        self.backend = backend;
+        self
+    }
+
+    /// Solves the game, telling no one.
+    pub fn run(&self) -> Result<EdgeRun> {
+        self.run_with(&Silent)
+    }
+
+    /// Solves the game, telling `hooks` of notices and progress.
+    pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<EdgeRun> {
+        solve(&self.game, &self.start, self.solver, self.backend, hooks)
+    }
+}

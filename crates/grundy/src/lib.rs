@@ -1,0 +1,33 @@
+//! grundy: Sprague–Grundy tables in bulk, on the GPU (wgpu) with a CPU twin
+//! of every kernel, as a library: one builder per family, each running
+//! what the matching command runs and returning the table to read instead
+//! of printing it. Progress, notices and stopping go through one
+//! `RunHooks` value. The chapter below (docs/library.md) is its guide; its
+//! examples run as doctests.
+#![doc = include_str!("../../../docs/library.md")]
+
+pub mod edges;
+pub mod graph;
+pub mod sequence;
+pub mod survey;
+pub mod tuples;
+
+pub use edges::EdgeGame;
+pub use graph::{GraphGame, GraphValue};
+pub use sequence::{Sequence, SequenceTable};
+pub use survey::{Survey, SurveyRows};
+pub use tuples::{TupleGame, TupleTable};
+
+// The layers below, for programs that need more than the builders (and for
+// the command line, the tests and the benchmarks).
+pub use grundy_core::{analysis, error, export, game, hooks, input, interrupt, kernel, out, outln};
+pub use grundy_engine as engine;
+pub use grundy_gpu as gpu;
+
+pub use engine::edges::solve::{ArrowSolver, EdgeRun};
+pub use engine::graph::solve::Solver;
+pub use engine::heap::sequence::Algorithm;
+pub use engine::survey::SurveyRow;
+pub use engine::{BackendChoice, HeapEngine};
+pub use error::{Error, Result};
+pub use hooks::{RunHooks, Silent};

@@ -1,0 +1,292 @@
+//! `Sequence`: one Nim-sequence from a Rust program, as `grundy octal`
+//! computes it (rare values, the blocked kernels on the GPU or the CPU, a
+//! certified period's fill, checkpoints), returned as a table to read.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use grundy_core::analysis::period::{Period, PeriodRule};
+use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
+use grundy_core::analysis::stats::HeapStats;
+use grundy_core::error::{Error, Result};
+use grundy_core::export::{Format, SequenceWriter};
+use grundy_core::game::Code;
+use grundy_core::hooks::{RunHooks, Silent};
+use grundy_engine::heap::driver::{Computed, SequenceJob};
+use grundy_engine::heap::filled::Filled;
+use grundy_engine::heap::sequence::Algorithm;
+use grundy_engine::heap::table::HeapTable;
+use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, MAX_HEAP, RanOn};
+
+/// A Nim-sequence to compute: a code, how far, and how.
+///
+/// ```
+/// use grundy::Sequence;
+///
+/// // Dawson's Kayles: period 34, certified by the periodicity theorem.
+/// let kayles = Sequence::octal("0.07")?.heaps(500).run()?;
+/// assert_eq!(kayles.values(0, 8), [0, 0, 1, 1, 2, 0, 3, 1]);
+/// let period = kayles.period().expect("a period");
+/// assert_eq!((period.period, period.certified), (34, true));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Sequence {
+    code: Code,
+    job: SequenceJob,
+    backend: BackendChoice,
+}
+
+impl Sequence {
+    /// The sequence of an octal or take-and-break code in CGSuite's
+    /// notation (`0.07`, `4!.0`, `0.[3]`, `0.{2,3}`), to heap 0 until
+    /// `heaps` says more.
+    pub fn octal(code: &str) -> Result<Sequence> {
+        let code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
+        Ok(Sequence::of(code))
+    }
+
+    /// The sequence of the subtraction game on `set`.
+    pub fn subtraction(set: &[u32]) -> Result<Sequence> {
+        Ok(Sequence::of(Code::subtraction(set).map_err(Error::Input)?))
+    }
+
+    /// The sequence of a parsed code (`Code::with_min_diff` and the rest).
+    pub fn of(code: Code) -> Sequence {
+        Sequence {
+            code,
+            job: SequenceJob::new(Algorithm::Auto, 0),
+            backend: BackendChoice::Cpu,
+        }
+    }
+
+    /// Heaps 0..=n.
+    pub fn heaps(mut self, n: u64) -> Sequence {
+        self.job.n = n;
+        self
+    }
+
+    /// Doubles N from the `heaps` given until a period is found, up to
+    /// heap `max_n`.
+    pub fn until_periodic(mut self, max_n: u64) -> Sequence {
+        self.job.until_periodic = Some(max_n);
+        self
+    }
+
+    /// Rare values, the brute force, or whichever pays (the default).
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Sequence {
+        self.job.algorithm = algorithm;
+        self
+    }
+
+    /// Where the brute force runs: the CPU (the default here), a GPU, or
+    /// a real GPU when there is one (`Auto`, the command line's default).
+    pub fn backend(mut self, backend: BackendChoice) -> Sequence {
+        self.backend = backend;
+        self
+    }
+
+    /// Whether heaps past a certified period are filled from it (the
+    /// default) or computed.
+    pub fn fill(mut self, fill: bool) -> Sequence {
+        self.job.fill = fill;
+        self
+    }
+
+    /// Saves a checkpoint to `path` every `every` (appended: each save
+    /// writes only the heaps new since the last).
+    pub fn checkpoint(mut self, path: impl Into<PathBuf>, every: Duration) -> Sequence {
+        self.job.checkpoint = Some(path.into());
+        self.job.every = every;
+        self
+    }
+
+    /// Goes on from the checkpoint at `path` (and saves to it, unless
+    /// `checkpoint` names another file).
+    pub fn resume(mut self, path: impl Into<PathBuf>) -> Sequence {
+        self.job.resume = Some(path.into());
+        self
+    }
+
+    /// The memory the table may take, in bytes; past it the values go to
+    /// a memory-mapped file in `folder`. Default: what is free less an
+    /// eighth.
+    pub fn memory(mut self, bytes: u64) -> Sequence {
+        self.job.memory = Some(bytes);
+        self
+    }
+
+    /// Where a table too large for memory keeps its values (default: the
+    /// current folder).
+    pub fn folder(mut self, folder: impl Into<PathBuf>) -> Sequence {
+        self.job.folder = folder.into();
+        self
+    }
+
+    /// The code being computed.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// Computes the table, telling no one.
+    pub fn run(&self) -> Result<SequenceTable> {
+        self.run_with(&Silent)
+    }
+
+    /// Computes the table, telling `hooks` of notices, progress and saves,
+    /// and stopping (`Error::Stopped`, the heaps done saved to the
+    /// checkpoint) when `hooks.stop()` says so.
+    pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<SequenceTable> {
+        self.check()?;
+        let mut driver = self.job.start(&self.code, hooks)?;
+        let backend = LazyBackend::new(self.backend, hooks)?;
+        let computed = driver.compute(&backend, None, hooks)?;
+        let run = &mut driver.run;
+        Ok(SequenceTable {
+            ran: backend
+                .opened()
+                .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
+            engine: run.engine,
+            seconds: run.seconds,
+            parity: run.parity(),
+            table: std::mem::take(&mut run.table),
+            computed,
+            code: self.code.clone(),
+        })
+    }
+
+    /// What `run` would refuse before any work, said as the builder's
+    /// names say it.
+    fn check(&self) -> Result<()> {
+        let last = self.job.until_periodic.unwrap_or(self.job.n);
+        if last > MAX_HEAP {
+            return Err(Error::Input(format!(
+                "heaps {last}: expected at most {MAX_HEAP}"
+            )));
+        }
+        if let Some(max_n) = self.job.until_periodic
+            && self.job.n > max_n
+        {
+            return Err(Error::Input(format!(
+                "heaps {} is above until_periodic's {max_n}: expected a first N at most the cap",
+                self.job.n
+            )));
+        }
+        if self.job.checkpoint.is_some() && self.job.every.is_zero() {
+            return Err(Error::Input(
+                "checkpoint every 0 s: expected a positive interval".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A computed Nim-sequence: its values (those filled from a certified
+/// period generated as they are read), its period, its rare values, and
+/// where and how it was computed.
+pub struct SequenceTable {
+    code: Code,
+    table: HeapTable,
+    computed: Computed,
+    parity: Option<u32>,
+    ran: RanOn,
+    engine: HeapEngine,
+    seconds: f64,
+}
+
+impl SequenceTable {
+    fn filled(&self) -> Filled<'_> {
+        self.computed.sequence(&self.table)
+    }
+
+    /// The code computed.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// Heaps in the table (heap 0 included): the last heap is `len() - 1`.
+    pub fn len(&self) -> u64 {
+        self.filled().len()
+    }
+
+    /// Whether the table holds no heap (heaps were never asked for).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// G(n), or none past the table.
+    pub fn get(&self, n: u64) -> Option<u16> {
+        (n < self.len()).then(|| self.filled().get(n))
+    }
+
+    /// G(a..b), `b` cut to the table's end.
+    pub fn values(&self, a: u64, b: u64) -> Vec<u16> {
+        let b = b.min(self.len());
+        match a < b {
+            true => self.filled().values(a, b),
+            false => Vec::new(),
+        }
+    }
+
+    /// The period of the table's end (none found: none), certified when
+    /// the periodicity theorem covers the code and the table is long
+    /// enough.
+    pub fn period(&self) -> Option<Period> {
+        self.computed.period
+    }
+
+    /// The values the theorem needs to certify `period`.
+    pub fn values_needed(&self, period: &Period) -> u64 {
+        PeriodRule::for_code(&self.code).values_needed(period.period, period.preperiod)
+    }
+
+    /// The first heap filled from the certified period (none: every heap
+    /// computed).
+    pub fn filled_from(&self) -> Option<u64> {
+        self.filled().filled_from()
+    }
+
+    /// The best rare/common split of the whole table and its rare heaps.
+    pub fn rare(&self) -> (RareSplit, RareSummary) {
+        self.filled().rare_summary(self.parity)
+    }
+
+    /// The largest value, the P-positions and the first heap of each value.
+    pub fn stats(&self) -> HeapStats {
+        self.filled().stats()
+    }
+
+    /// Where the last values were computed (the backend, the GPU's name
+    /// and what was asked of it).
+    pub fn ran_on(&self) -> &RanOn {
+        &self.ran
+    }
+
+    /// The engine that computed the last values.
+    pub fn engine(&self) -> HeapEngine {
+        self.engine
+    }
+
+    /// Seconds spent computing (checkpoints apart).
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// Writes the table to `path` (`-`: stdout) in `format` (not NumPy's,
+    /// which `grundy octal --format npy` writes), as `grundy octal --out`
+    /// does: to a temporary name, renamed when complete.
+    pub fn write(&self, path: &Path, format: Format) -> Result<()> {
+        if format == Format::Npy {
+            return Err(Error::Input(
+                "format npy: expected csv, bfile, digits, raw, latex or cgsuite here (`grundy octal --format npy` writes NumPy files)".into(),
+            ));
+        }
+        let code = match format {
+            Format::Cgsuite => self.code.cgsuite_text(),
+            _ => self.code.text.clone(),
+        };
+        let mut w = SequenceWriter::create(path, format, &code, self.code.min_diff, self.len())?;
+        self.filled().append_to(&mut w)?;
+        w.finish()
+    }
+}

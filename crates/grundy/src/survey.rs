@@ -1,0 +1,153 @@
+//! `Survey`: many codes to the same N, one row of statistics each (period,
+//! certificate, largest value, P-positions, rare split), as `grundy survey`
+//! computes them, with its checkpoint and resume.
+
+use std::path::PathBuf;
+
+use grundy_core::error::{Error, Result};
+use grundy_core::game::Code;
+use grundy_core::hooks::{RunHooks, Silent};
+use grundy_engine::heap::sequence::Algorithm;
+use grundy_engine::survey::checkpoint::SurveyKey;
+use grundy_engine::survey::driver::{SurveyDriver, SurveyJob};
+use grundy_engine::survey::{MAX_DIGITS, SurveyRow, all_codes};
+use grundy_engine::{Backend, BackendChoice, HeapEngine, Ran};
+
+/// A survey to run.
+///
+/// ```
+/// use grundy::Survey;
+///
+/// // Every code 0.d1d2 to heap 2000: 64 rows.
+/// let rows = Survey::all("0", 2)?.heaps(2000).run()?;
+/// assert_eq!(rows.len(), 64);
+/// let kayles = rows.iter().find(|r| r.code == "0.07").expect("0.07 surveyed");
+/// assert_eq!((kayles.period, kayles.certified), (Some(34), true));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Survey {
+    codes: Vec<Code>,
+    n: u64,
+    algorithm: Algorithm,
+    backend: BackendChoice,
+    workgroup: Option<u32>,
+    checkpoint: Option<PathBuf>,
+    resume: Option<PathBuf>,
+}
+
+impl Survey {
+    /// The codes given (CGSuite's notation), in this order.
+    pub fn codes<S: AsRef<str>>(codes: &[S]) -> Result<Survey> {
+        let codes = codes
+            .iter()
+            .map(|c| Code::parse(c.as_ref()).map_err(|e| Error::Input(e.to_string())))
+            .collect::<Result<Vec<Code>>>()?;
+        Ok(Survey::of(codes))
+    }
+
+    /// Every code `prefix.d1..dK` with `digits` digits 0-7 (`grundy survey
+    /// --digits K --prefix P`), in numeric order.
+    pub fn all(prefix: &str, digits: u32) -> Result<Survey> {
+        if !(1..=MAX_DIGITS).contains(&digits) {
+            return Err(Error::Input(format!(
+                "digits {digits}: expected 1 to {MAX_DIGITS}"
+            )));
+        }
+        let texts = all_codes(prefix, digits);
+        Survey::codes(&texts)
+    }
+
+    /// Parsed codes.
+    pub fn of(codes: Vec<Code>) -> Survey {
+        Survey {
+            codes,
+            n: 0,
+            algorithm: Algorithm::Auto,
+            backend: BackendChoice::Cpu,
+            workgroup: None,
+            checkpoint: None,
+            resume: None,
+        }
+    }
+
+    /// Heaps 0..=n of every code.
+    pub fn heaps(mut self, n: u64) -> Survey {
+        self.n = n;
+        self
+    }
+
+    /// Rare values, the brute force, or whichever pays (the default).
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Survey {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Where the codes run (default: the CPU); on the GPU, `workgroup`
+    /// threads per code (none: chosen).
+    pub fn backend(mut self, backend: BackendChoice, workgroup: Option<u32>) -> Survey {
+        self.backend = backend;
+        self.workgroup = workgroup;
+        self
+    }
+
+    /// Appends each finished code's row to `path`.
+    pub fn checkpoint(mut self, path: impl Into<PathBuf>) -> Survey {
+        self.checkpoint = Some(path.into());
+        self
+    }
+
+    /// Keeps the rows the checkpoint at `path` holds (a checkpoint of
+    /// another survey is refused) and goes on appending to it.
+    pub fn resume(mut self, path: impl Into<PathBuf>) -> Survey {
+        let path = path.into();
+        self.checkpoint.get_or_insert_with(|| path.clone());
+        self.resume = Some(path);
+        self
+    }
+
+    /// Runs the survey, telling no one.
+    pub fn run(&self) -> Result<Vec<SurveyRow>> {
+        Ok(self.run_with(&Silent)?.rows)
+    }
+
+    /// Runs the survey, telling `hooks` of notices, the codes done and
+    /// each row saved.
+    pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<SurveyRows> {
+        let job = SurveyJob {
+            codes: &self.codes,
+            n: self.n,
+            algorithm: self.algorithm,
+            workgroup: self.workgroup,
+        };
+        job.check()?;
+        let names: Vec<String> = self.codes.iter().map(|c| c.name()).collect();
+        let key = SurveyKey::of(&self.codes, self.n, self.algorithm, None);
+        let files = (self.checkpoint.as_deref(), self.resume.as_deref());
+        let driver = SurveyDriver::open(&key, &names, files)?;
+        let resumed = driver.resumed();
+        let backend = Backend::open(self.backend, hooks)?;
+        let run = driver.run(&job, &backend, hooks)?;
+        let engines = run.rows.iter().map(|(_, e)| *e).collect();
+        Ok(SurveyRows {
+            rows: run.rows.into_iter().map(|(row, _)| row).collect(),
+            engines,
+            resumed,
+            ran: run.ran,
+            adapter: backend.adapter(),
+        })
+    }
+}
+
+/// A survey's rows, in the list's order, with how they were made.
+#[derive(Clone, Debug)]
+pub struct SurveyRows {
+    pub rows: Vec<SurveyRow>,
+    /// The engine of each row.
+    pub engines: Vec<HeapEngine>,
+    /// Rows that came from the checkpoint resumed.
+    pub resumed: usize,
+    /// The GPU when any code ran there.
+    pub ran: Ran,
+    pub adapter: Option<String>,
+}
