@@ -5,36 +5,23 @@ use std::sync::Mutex;
 
 use indicatif::ProgressBar;
 
-use super::output::progress_bar;
+use super::output::{progress_bar, progress_counter};
 use grundy::hooks::RunHooks;
 use grundy::interrupt;
 
 pub struct CliHooks {
     quiet: bool,
-    /// What the bar counts ("heaps", "positions").
-    unit: &'static str,
     bar: Mutex<ProgressBar>,
 }
 
 impl CliHooks {
-    /// Notices unless `quiet`, and a bar of `unit`s for each stretch the
-    /// run begins.
-    pub fn new(quiet: bool, unit: &'static str) -> CliHooks {
-        CliHooks::with_bar(quiet, unit, ProgressBar::hidden())
-    }
-
-    /// Notices unless `quiet`, and progress on `bar`, made by the command.
-    pub fn with_bar(quiet: bool, unit: &'static str, bar: ProgressBar) -> CliHooks {
+    /// Notices unless `quiet`, and a bar (or a counter, when how many is
+    /// not known) for each stretch the run begins.
+    pub fn new(quiet: bool) -> CliHooks {
         CliHooks {
             quiet,
-            unit,
-            bar: Mutex::new(bar),
+            bar: Mutex::new(ProgressBar::hidden()),
         }
-    }
-
-    /// Shows progress on `bar` (a command's own bar or counter) from now on.
-    pub fn show(&self, bar: ProgressBar) {
-        *self.bar() = bar;
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, ProgressBar> {
@@ -50,8 +37,11 @@ impl RunHooks for CliHooks {
         }
     }
 
-    fn begin(&self, units: u64) {
-        *self.bar() = progress_bar(units, self.quiet, self.unit);
+    fn begin(&self, units: u64, unit: &str) {
+        *self.bar() = match units {
+            0 => progress_counter(self.quiet, unit),
+            _ => progress_bar(units, self.quiet, unit),
+        };
     }
 
     fn progress(&self, done: u64) {

@@ -54,7 +54,7 @@ fn play(
     choice: BackendChoice,
     quiet: bool,
 ) -> Result<EdgeRun> {
-    solve(game, start, solver, choice, &CliHooks::new(quiet, "states"))
+    solve(game, start, solver, choice, &CliHooks::new(quiet))
 }
 
 pub fn arrows(args: &ArrowsArgs) -> Result<()> {

@@ -1,31 +1,23 @@
 //! `graph`, `podes` and `bipodes`: octal games on graphs.
 
 use std::path::Path;
-use std::time::Instant;
 
 use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
 use super::graph_batches::{BatchOutput, run_batch};
-use super::output::{
-    plot_table, print_json, print_wrote, progress_counter, reject_stdout_clash, shows_text,
-};
+use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::plot::{self, PlotTarget};
+use grundy::engine::RanOn;
 use grundy::engine::graph::batch::BatchGame;
-use grundy::engine::graph::dense::{
-    DenseTuning, check_dense, dense_bytes, moves_table, solve_dense,
-};
-use grundy::engine::graph::memo::{MemoSolver, Record};
-use grundy::engine::graph::reach::solve_reachable;
-use grundy::engine::graph::solve::{Solver, corner_masks, pick_solver, solve_memo};
-use grundy::engine::memory::{check_fits, human};
-use grundy::engine::{Backend, BackendChoice, RanOn};
+use grundy::engine::graph::driver::{GraphJob, GraphRows, solve_graph};
+use grundy::engine::graph::families::{bipode_table, pode_table};
+use grundy::engine::graph::solve::{Solver, corner_masks};
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
 use grundy::game::GraphCode;
-use grundy::game::graph::{Graph, MAX_VERTICES, bipode_of, pode_of, pode_rows};
-use grundy::hooks::RunHooks;
+use grundy::game::graph::Graph;
 
 /// The JSON summary of `graph`.
 #[derive(Serialize)]
@@ -68,18 +60,29 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         return run_batch(game, name, source, output);
     }
     let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
-    let solver = pick_solver(&g, &code, args.solver, args.moves);
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let hooks = CliHooks::new(args.quiet, "positions");
-    let solved = match solver {
-        Solver::Reach => run_reach(args, &g, &code, plot.is_some(), &hooks)?,
-        Solver::Memo => run_memo(args, &g, &code, plot.is_some(), &hooks)?,
-        _ => run_dense(args, &g, &code, plot.is_some(), &hooks)?,
+    let job = GraphJob {
+        solver: args.solver,
+        backend: args.backend,
+        rows: args.out.is_some() || plot.is_some(),
+        corners: plot.is_some(),
+        moves: args.moves,
     };
+    let solved = solve_graph(&g, &code, &job, &CliHooks::new(args.quiet))?;
+    let mut summary = summarise(
+        &code,
+        &g,
+        solved.value,
+        solved.positions,
+        solved.solver,
+        solved.ran_on.clone(),
+    );
+    summary.moves = solved.moves;
+    summary.seconds = solved.seconds;
     let summary = GraphSummary {
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
-        ..solved.summary
+        ..summary
     };
     if let Some(target) = &plot {
         plot_graph(target, &g, &code, &solved.rows, &solved.corners)?;
@@ -97,142 +100,15 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     }
 }
 
-/// A solved graph: its summary, what --out writes (every subset, every
-/// reachable position, or every canonical piece), and the corner grids'
-/// values when the memo solver found them.
-struct Solved {
-    summary: GraphSummary,
-    rows: Rows,
-    corners: Option<Vec<u8>>,
-}
-
-fn run_reach(
-    args: &GraphArgs,
-    g: &Graph,
-    code: &GraphCode,
-    plot: bool,
-    hooks: &CliHooks,
-) -> Result<Solved> {
-    if args.backend == BackendChoice::Gpu {
-        hooks.notice("the reach solver runs on the CPU; --solver dense puts the table on the GPU");
-    }
-    let keep = args.out.is_some() || plot;
-    hooks.begin(1 << g.n().min(40));
-    let run = solve_reachable(g, code, keep, hooks);
-    hooks.end();
-    let run = run?;
-    let mut summary = summarise(
-        code,
-        g,
-        run.value,
-        run.positions,
-        Solver::Reach,
-        RanOn::cpu(),
-    );
-    summary.moves = args.moves.then_some(run.moves);
-    summary.seconds = run.seconds;
-    Ok(Solved {
-        summary,
-        rows: Rows::Reached(run.rows, args.moves),
-        corners: None,
-    })
-}
-
-fn run_memo(
-    args: &GraphArgs,
-    g: &Graph,
-    code: &GraphCode,
-    plot: bool,
-    hooks: &CliHooks,
-) -> Result<Solved> {
-    if args.moves {
-        return Err(Error::Input(
-            "--moves needs the dense solver (moves do not add over components); \
-             drop --solver memo"
-                .into(),
-        ));
-    }
-    if args.backend == BackendChoice::Gpu {
-        hooks.notice("the memo solver runs on the CPU; --solver dense puts the table on the GPU");
-    }
-    let keep = args.out.is_some() || plot;
-    hooks.show(progress_counter(args.quiet, "pieces"));
-    let run = solve_memo(g, code, keep, plot, hooks);
-    hooks.end();
-    let run = run?;
-    let mut summary = summarise(
-        code,
-        g,
-        run.value,
-        run.positions,
-        Solver::Memo,
-        RanOn::cpu(),
-    );
-    summary.seconds = run.seconds;
-    Ok(Solved {
-        summary,
-        rows: Rows::Pieces(run.records),
-        corners: run.corners,
-    })
-}
-
-fn run_dense(
-    args: &GraphArgs,
-    g: &Graph,
-    code: &GraphCode,
-    plot: bool,
-    hooks: &CliHooks,
-) -> Result<Solved> {
-    check_dense(g.n())?;
-    let keep = args.out.is_some() || plot;
-    let keep_table = keep || args.moves;
-    if keep && g.n() > 20 {
-        hooks.notice(&format!(
-            "--out will hold {} rows, one per subset (about {})",
-            1u64 << g.n(),
-            human((1u64 << g.n()) * (12 + 2 * g.n() as u64 / 3))
-        ));
-    }
-    check_fits(
-        &format!("a dense table over {} vertices", g.n()),
-        dense_bytes(g.n(), keep_table, args.moves),
-    )?;
-    let backend = Backend::open(args.backend, hooks)?;
-    hooks.begin(1 << g.n());
-    let tuning = DenseTuning::default();
-    let run = solve_dense(g, code, &backend, keep_table, &tuning, hooks);
-    hooks.end();
-    let run = run?;
-    let ran_on = backend.ran_on(run.backend);
-    let mut summary = summarise(code, g, run.value, run.positions, Solver::Dense, ran_on);
-    summary.seconds = run.seconds;
-    let mut rows = Rows::Pieces(Vec::new());
-    if let Some(table) = run.table {
-        let moves = args.moves.then(|| {
-            let start = Instant::now();
-            let m = moves_table(g, code, &table);
-            summary.seconds += start.elapsed().as_secs_f64();
-            m
-        });
-        summary.moves = moves.as_ref().map(|m| m[m.len() - 1]);
-        rows = Rows::Subsets(table, moves);
-    }
-    Ok(Solved {
-        summary,
-        rows,
-        corners: None,
-    })
-}
-
 /// The plot: a grid's corner sub-grids, else values by level.
 fn plot_graph(
     target: &PlotTarget,
     g: &Graph,
     code: &GraphCode,
-    rows: &Rows,
+    rows: &GraphRows,
     memo_corners: &Option<Vec<u8>>,
 ) -> Result<()> {
-    if let (Some((r, c)), Rows::Subsets(table, moves)) = (g.grid, rows) {
+    if let (Some((r, c)), GraphRows::Subsets(table, moves)) = (g.grid, rows) {
         let corners = corner_masks(r, c);
         let of = |t: &[u8]| -> Vec<u8> { corners.iter().map(|&m| t[m as usize]).collect() };
         let moves = moves.as_deref().map(of);
@@ -242,30 +118,30 @@ fn plot_graph(
         return plot_grid_corners(target, code, r, c, values, None);
     }
     let pairs: Box<dyn Iterator<Item = (u32, u32)>> = match rows {
-        Rows::Subsets(table, _) => Box::new(
+        GraphRows::Subsets(table, _) => Box::new(
             table
                 .iter()
                 .enumerate()
                 .map(|(mask, &v)| ((mask as u64).count_ones(), u32::from(v))),
         ),
-        Rows::Reached(reached, _) => Box::new(
+        GraphRows::Reached(reached, _) => Box::new(
             reached
                 .iter()
                 .map(|&(mask, v, _)| (mask.count_ones(), u32::from(v))),
         ),
-        Rows::Pieces(records) => Box::new(records.iter().map(|r| (r.size, u32::from(r.g)))),
+        GraphRows::Pieces(records) => Box::new(records.iter().map(|r| (r.size, u32::from(r.g)))),
     };
     let what = match rows {
-        Rows::Pieces(_) => "connected pieces solved",
-        Rows::Reached(..) => "positions reachable from the whole graph",
-        Rows::Subsets(..) => "every vertex subset",
+        GraphRows::Pieces(_) => "connected pieces solved",
+        GraphRows::Reached(..) => "positions reachable from the whole graph",
+        GraphRows::Subsets(..) => "every vertex subset",
     };
     let title = format!("{} on {}: {what}", code.text, g.spec);
     plot::chart(target, &plot::level_chart(title, "vertices left", pairs))
 }
 
 /// `--out`: mask, size, g (and moves) per row.
-fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
+fn write_rows(path: &Path, rows: &GraphRows, with_moves: bool) -> Result<()> {
     export::write_to(path, |w| {
         let mut csv = csv::Writer::from_writer(w);
         let mut header = vec!["mask", "size", "g"];
@@ -274,7 +150,7 @@ fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
         }
         csv.write_record(&header).map_err(csv_error)?;
         match rows {
-            Rows::Subsets(table, moves) => {
+            GraphRows::Subsets(table, moves) => {
                 for (mask, &v) in table.iter().enumerate() {
                     let size = (mask as u64).count_ones();
                     match moves {
@@ -284,7 +160,7 @@ fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
                     .map_err(csv_error)?;
                 }
             }
-            Rows::Reached(reached, with_moves) => {
+            GraphRows::Reached(reached, with_moves) => {
                 for &(mask, v, m) in reached {
                     let size = mask.count_ones();
                     match with_moves {
@@ -294,7 +170,7 @@ fn write_rows(path: &Path, rows: &Rows, with_moves: bool) -> Result<()> {
                     .map_err(csv_error)?;
                 }
             }
-            Rows::Pieces(records) => {
+            GraphRows::Pieces(records) => {
                 for r in records {
                     csv.serialize((r.mask, r.size, r.g)).map_err(csv_error)?;
                 }
@@ -337,16 +213,6 @@ fn print_graph(summary: &GraphSummary) {
         grundy::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
     }
     print_wrote(summary.out.as_deref().map(Path::new));
-}
-
-/// The rows of `graph --out`.
-enum Rows {
-    /// Every subset's value (and moves), indexed by mask.
-    Subsets(Vec<u8>, Option<Vec<u8>>),
-    /// Every canonical piece the memo solver evaluated.
-    Pieces(Vec<Record>),
-    /// Every reachable position (mask, G, moves), and whether to write moves.
-    Reached(Vec<(u64, u8, u8)>, bool),
 }
 
 /// A grid's table as small multiples: G of every corner sub-grid of a rows
@@ -437,7 +303,7 @@ fn report_table(
     table: &'static str,
     code: &GraphCode,
     rows: usize,
-    memo: &MemoSolver,
+    pieces: u64,
     seconds: f64,
     output: &TableOutput,
 ) -> Result<Shown> {
@@ -446,7 +312,7 @@ fn report_table(
             code: code.text.clone(),
             table,
             rows,
-            positions: memo.positions(),
+            positions: pieces,
             seconds,
             out: output.out.as_ref().map(|p| p.display().to_string()),
             plot: output.plot.as_ref().map(|p| p.display().to_string()),
@@ -461,11 +327,8 @@ fn report_table(
 }
 
 /// The line after a pode or bipode table: its size and time, and the file.
-fn print_table_summary(rows: usize, memo: &MemoSolver, seconds: f64, out: Option<&Path>) {
-    grundy::outln!(
-        "{rows} rows, {} pieces solved in {seconds:.3} s",
-        memo.positions()
-    );
+fn print_table_summary(rows: usize, pieces: u64, seconds: f64, out: Option<&Path>) {
+    grundy::outln!("{rows} rows, {pieces} pieces solved in {seconds:.3} s");
     print_wrote(out);
 }
 
@@ -474,24 +337,9 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
     reject_stdout_clash(output.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
-    if args.max_length == 0 || 1 + args.max_legs * args.max_length > MAX_VERTICES {
-        return Err(Error::Input(format!(
-            "--max-legs {} --max-length {}: podes would have up to {} vertices; expected a length \
-             of at least 1 and at most {MAX_VERTICES} vertices",
-            args.max_legs,
-            args.max_length,
-            1 + args.max_legs * args.max_length
-        )));
-    }
-    let start = Instant::now();
-    let mut memo = MemoSolver::new(&code);
-    let mut rows = Vec::new();
-    for counts in pode_rows(args.max_legs, args.max_length) {
-        let g = pode_of(&counts);
-        let v = memo.value(&g, g.all())?;
-        rows.push((counts, v));
-    }
-    let seconds = start.elapsed().as_secs_f64();
+    let limits = (args.max_legs, args.max_length);
+    let table = pode_table(&code, limits, &CliHooks::new(output.quiet))?;
+    let (rows, seconds) = (table.rows, table.seconds);
     // With legs of length 1 and 2 a pode is (legs, long legs): two columns.
     let long = args.max_length == 2;
     let lengths: Vec<String> = (1..=args.max_length).map(|j| format!("len{j}")).collect();
@@ -521,12 +369,12 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         );
         plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
     }
-    let shown = report_table("podes", &code, rows.len(), &memo, seconds, output)?;
+    let shown = report_table("podes", &code, rows.len(), table.pieces, seconds, output)?;
     if shown == Shown::Table {
         print_podes(args, &code, &rows, &lengths);
     }
     if shown != Shown::Nothing {
-        print_table_summary(rows.len(), &memo, seconds, output.out.as_deref());
+        print_table_summary(rows.len(), table.pieces, seconds, output.out.as_deref());
     }
     Ok(())
 }
@@ -591,28 +439,8 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     reject_stdout_clash(output.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
-    let largest = 2 + 6 * args.max + args.middle.max(1) - 1;
-    if largest > MAX_VERTICES {
-        return Err(Error::Input(format!(
-            "--max {} --middle {}: the largest bipode has {largest} vertices; at most {MAX_VERTICES}",
-            args.max, args.middle
-        )));
-    }
-    let start = Instant::now();
-    let mut memo = MemoSolver::new(&code);
-    let a = args.max;
-    let mut rows = Vec::new();
-    for a1 in 0..=a {
-        for a2 in 0..=a {
-            for b1 in 0..=a {
-                for b2 in 0..=a {
-                    let g = bipode_of(a1, a2, b1, b2, args.middle);
-                    rows.push(([a1, a2, b1, b2], memo.value(&g, g.all())?));
-                }
-            }
-        }
-    }
-    let seconds = start.elapsed().as_secs_f64();
+    let table = bipode_table(&code, (args.max, args.middle), &CliHooks::new(output.quiet))?;
+    let (rows, seconds) = (table.rows, table.seconds);
     if let Some(path) = &output.out {
         let what = format!(
             "G of bipodes of {} with a middle chain of {}",
@@ -638,12 +466,12 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
         let names = ["a1", "a2", "b1", "b2"];
         plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
     }
-    let shown = report_table("bipodes", &code, rows.len(), &memo, seconds, output)?;
+    let shown = report_table("bipodes", &code, rows.len(), table.pieces, seconds, output)?;
     if shown == Shown::Table {
         print_bipodes(&code, args, &rows);
     }
     if shown != Shown::Nothing {
-        print_table_summary(rows.len(), &memo, seconds, output.out.as_deref());
+        print_table_summary(rows.len(), table.pieces, seconds, output.out.as_deref());
     }
     Ok(())
 }

@@ -145,7 +145,7 @@ fn table_folder(args: &SequenceArgs) -> PathBuf {
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
     let plan = Plan::check(args)?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let hooks = CliHooks::new(args.quiet, "heaps");
+    let hooks = CliHooks::new(args.quiet);
     let mut driver = plan.job.start(code, &hooks)?;
     let backend = LazyBackend::new(args.backend, &hooks)?;
     let mut writer = match &args.out {

@@ -111,7 +111,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
     let list = codes_of(args)?;
-    let hooks = CliHooks::new(args.quiet, "codes");
+    let hooks = CliHooks::new(args.quiet);
     let shard = survey_parts::shard_of(args.shard, &hooks)?;
     let n = args.heaps();
     let places = match shard {

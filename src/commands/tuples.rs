@@ -120,10 +120,10 @@ fn table(
     reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.output.quiet;
-    let hooks = CliHooks::new(args.output.quiet, "positions");
+    let hooks = CliHooks::new(args.output.quiet);
     let backend = Backend::open(args.backend, &hooks)?;
     hooks.notice(&describe_size(kern));
-    hooks.begin(kern.space.count());
+    hooks.begin(kern.space.count(), "positions");
     let run = solve(kern, &backend, &hooks);
     hooks.end();
     let run = run?;

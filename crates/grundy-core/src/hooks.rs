@@ -27,9 +27,10 @@ pub trait RunHooks: Sync {
     /// a table moved to a file. The CLI prints it on stderr.
     fn notice(&self, _message: &str) {}
 
-    /// A stretch of `units` units of work (heaps, positions) begins; the
-    /// `progress` calls that follow count towards it.
-    fn begin(&self, _units: u64) {}
+    /// A stretch of `units` units of work begins (0: how many is not
+    /// known), `unit` naming them ("heaps", "positions"); the `progress`
+    /// calls that follow count towards it.
+    fn begin(&self, _units: u64, _unit: &str) {}
 
     /// Units done so far, of the stretch begun last.
     fn progress(&self, _done: u64) {}
@@ -65,8 +66,8 @@ impl<F: Fn() -> bool + Sync> RunHooks for StopAlso<'_, F> {
     fn notice(&self, message: &str) {
         self.hooks.notice(message);
     }
-    fn begin(&self, units: u64) {
-        self.hooks.begin(units);
+    fn begin(&self, units: u64, unit: &str) {
+        self.hooks.begin(units, unit);
     }
     fn progress(&self, done: u64) {
         self.hooks.progress(done);
@@ -90,8 +91,8 @@ impl RunHooks for NoStop<'_> {
     fn notice(&self, message: &str) {
         self.0.notice(message);
     }
-    fn begin(&self, units: u64) {
-        self.0.begin(units);
+    fn begin(&self, units: u64, unit: &str) {
+        self.0.begin(units, unit);
     }
     fn progress(&self, done: u64) {
         self.0.progress(done);

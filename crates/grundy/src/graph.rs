@@ -3,17 +3,14 @@
 //! memo solver over canonical pieces, or the positions reachable from the
 //! whole graph).
 
-use std::time::Instant;
-
 use grundy_core::error::{Error, Result};
 use grundy_core::game::GraphCode;
 use grundy_core::game::graph::Graph;
 use grundy_core::hooks::{RunHooks, Silent};
-use grundy_engine::graph::dense::{DenseTuning, check_dense, dense_bytes, solve_dense};
-use grundy_engine::graph::reach::solve_reachable;
-use grundy_engine::graph::solve::{Solver, pick_solver, solve_memo};
-use grundy_engine::memory::check_fits;
-use grundy_engine::{Backend, BackendChoice, RanOn};
+use grundy_engine::graph::driver::{GraphJob, GraphRows, solve_graph};
+use grundy_engine::graph::families::{FamilyTable, bipode_table, pode_table};
+use grundy_engine::graph::solve::Solver;
+use grundy_engine::{BackendChoice, RanOn};
 
 /// An octal code on a graph of up to 64 vertices: a move takes vertices
 /// as the code's digit allows and leaves the rest, split into components.
@@ -107,45 +104,67 @@ impl GraphGame {
 
     /// Solves the graph, telling `hooks` of notices and progress.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<GraphValue> {
-        let (graph, code) = (&self.graph, &self.code);
-        let solver = match self.keep_table {
-            true => Solver::Dense,
-            false => pick_solver(graph, code, self.solver, false),
-        };
         if self.keep_table && !matches!(self.solver, Solver::Auto | Solver::Dense) {
             return Err(Error::Input(format!(
                 "keep_table needs the dense solver; expected Solver::Dense or Auto, not {:?}",
                 self.solver
             )));
         }
-        let start = Instant::now();
-        let (value, positions, ran_on, table) = match solver {
-            Solver::Reach => {
-                let run = solve_reachable(graph, code, false, hooks)?;
-                (run.value, run.positions, RanOn::cpu(), None)
-            }
-            Solver::Memo => {
-                let run = solve_memo(graph, code, false, false, hooks)?;
-                (run.value, run.positions, RanOn::cpu(), None)
-            }
-            _ => {
-                check_dense(graph.n())?;
-                let what = format!("a dense table over {} vertices", graph.n());
-                check_fits(&what, dense_bytes(graph.n(), self.keep_table, false))?;
-                let backend = Backend::open(self.backend, hooks)?;
-                let tuning = DenseTuning::default();
-                let run = solve_dense(graph, code, &backend, self.keep_table, &tuning, hooks)?;
-                let ran_on = backend.ran_on(run.backend);
-                (run.value, run.positions, ran_on, run.table)
-            }
+        let job = GraphJob {
+            solver: if self.keep_table {
+                Solver::Dense
+            } else {
+                self.solver
+            },
+            backend: self.backend,
+            rows: self.keep_table,
+            corners: false,
+            moves: false,
         };
+        let solved = solve_graph(&self.graph, &self.code, &job, hooks)?;
         Ok(GraphValue {
-            value,
-            positions,
-            solver,
-            ran_on,
-            seconds: start.elapsed().as_secs_f64(),
-            table,
+            value: solved.value,
+            positions: solved.positions,
+            solver: solved.solver,
+            ran_on: solved.ran_on,
+            seconds: solved.seconds,
+            table: match solved.rows {
+                GraphRows::Subsets(table, _) => Some(table),
+                _ => None,
+            },
         })
     }
+}
+
+/// G of every k-pode of `code` with up to `max_legs` legs of lengths
+/// 1..=`max_length`, as `grundy podes` tabulates them: each row counts the
+/// legs of each length.
+///
+/// ```
+/// // 0.33 on podes with up to 4 legs of lengths 1 and 2, each row checked
+/// // against the pode solved on its own.
+/// let table = grundy::podes("0.33", 4, 2)?;
+/// for (counts, g) in &table.rows {
+///     let legs: Vec<&str> = [("1", counts[0]), ("2", counts[1])]
+///         .iter()
+///         .flat_map(|&(len, k)| std::iter::repeat_n(len, k))
+///         .collect();
+///     if legs.is_empty() {
+///         continue;
+///     }
+///     let pode = grundy::GraphGame::new("0.33", &format!("pode:{}", legs.join(",")))?;
+///     assert_eq!(pode.run()?.value, *g, "{counts:?}");
+/// }
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn podes(code: &str, max_legs: usize, max_length: usize) -> Result<FamilyTable<Vec<usize>>> {
+    let code = GraphCode::parse(code).map_err(Error::Input)?;
+    pode_table(&code, (max_legs, max_length), &Silent)
+}
+
+/// G of every bipode of `code` with legs a1, a2, b1, b2 up to `max` and a
+/// middle chain of `middle` edges, as `grundy bipodes` tabulates them.
+pub fn bipodes(code: &str, max: usize, middle: usize) -> Result<FamilyTable<[usize; 4]>> {
+    let code = GraphCode::parse(code).map_err(Error::Input)?;
+    bipode_table(&code, (max, middle), &Silent)
 }

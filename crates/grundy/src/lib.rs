@@ -13,7 +13,7 @@ pub mod survey;
 pub mod tuples;
 
 pub use edges::EdgeGame;
-pub use graph::{GraphGame, GraphValue};
+pub use graph::{GraphGame, GraphValue, bipodes, podes};
 pub use sequence::{Sequence, SequenceTable};
 pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};

@@ -90,7 +90,7 @@ impl TupleGame {
     /// Computes the table, telling `hooks` of notices and progress.
     pub fn run_with(self, hooks: &dyn RunHooks) -> Result<TupleTable> {
         let backend = Backend::open(self.backend, hooks)?;
-        hooks.begin(self.positions());
+        hooks.begin(self.positions(), "positions");
         let run = solve(&self.kern, &backend, hooks);
         hooks.end();
         let run = run?;

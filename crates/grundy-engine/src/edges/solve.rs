@@ -67,7 +67,7 @@ pub fn solve(
         });
     }
     let backend = Backend::open(choice, hooks)?;
-    hooks.begin(3u64.saturating_pow(game.edges.len() as u32));
+    hooks.begin(3u64.saturating_pow(game.edges.len() as u32), "states");
     let run = solve_dense(game, start, &backend, false, hooks);
     hooks.end();
     let run = run?;

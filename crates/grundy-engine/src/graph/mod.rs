@@ -5,6 +5,8 @@
 
 pub mod batch;
 pub mod dense;
+pub mod driver;
+pub mod families;
 pub mod grid_levels;
 pub mod memo;
 pub mod reach;

@@ -536,7 +536,7 @@ impl SequenceDriver<'_> {
             hooks: &NoStop(hooks),
             also: stop,
         };
-        hooks.begin(to + 1);
+        hooks.begin(to + 1, "heaps");
         hooks.progress(self.run.table.len() as u64);
         let extended = self
             .run

@@ -104,7 +104,7 @@ impl SurveyDriver {
             .filter(|i| !self.rows.contains_key(i))
             .collect();
         let todo_codes: Vec<Code> = todo.iter().map(|&i| codes[i].clone()).collect();
-        hooks.begin(codes.len() as u64);
+        hooks.begin(codes.len() as u64, "codes");
         let done = AtomicU64::new(self.rows.len() as u64);
         hooks.progress(done.load(Relaxed));
         let appender = Mutex::new(self.appender);
