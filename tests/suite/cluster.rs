@@ -4,13 +4,11 @@
 //! and a log file gets progress lines.
 #![cfg(unix)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{crc32, grundy, json, partials, tmp, wait_within};
+use crate::common::{crc32, grundy, json, partials, tmp, wait_within};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

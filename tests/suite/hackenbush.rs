@@ -1,12 +1,10 @@
 //! Green Hackenbush (the lecture notes on impartial games (2007)) against the principles that value it exactly.
 
-mod common;
-
 use grundy::engine::edges::hackenbush::Hackenbush;
 use grundy::game::Graph;
 use grundy::game::graph::path;
 
-use common::Rng;
+use crate::common::Rng;
 
 fn value(g: &Graph, ground: &[usize]) -> u8 {
     let mut game = Hackenbush::new(g, ground).unwrap();

@@ -1,12 +1,10 @@
 //! Long runs from the command line: checkpoints that survive a kill, resume,
 //! the raw u16 format, the statistics files and the algorithm switch.
 
-mod common;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{grundy, json, skip_without_gpu, tmp};
+use crate::common::{grundy, json, skip_without_gpu, tmp};
 use grundy::export::read_raw;
 
 fn s(p: &std::path::Path) -> &str {

@@ -1,10 +1,8 @@
 //! The command line as a user meets it: outputs, exit statuses, files.
 
-mod common;
-
 use std::process::Command;
 
-use common::{grundy, json, skip_without_gpu, tmp};
+use crate::common::{grundy, json, skip_without_gpu, tmp};
 
 #[test]
 fn octal_json_summary_has_the_contract_fields() {

@@ -1,11 +1,9 @@
 //! Output for papers: LaTeX tables hold the CSV's values, cell for cell;
 //! the CGSuite list is CGSuite's own sequence; CGSuite's code forms read.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{grundy, tmp};
+use crate::common::{grundy, tmp};
 
 fn stdout(args: &[&str]) -> String {
     let out = grundy(args);

@@ -1,9 +1,7 @@
 //! The rare-value algorithm against the brute force, and the literature's
 //! solved games certified with it.
 
-mod common;
-
-use common::{Rng, random_kernel_code};
+use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
 use grundy::engine::heap::escaped::Escaped;

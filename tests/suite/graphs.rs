@@ -4,11 +4,9 @@
 //! Corollaries 35 and 42 and the moves of Tables 2 and 3; the GPU kernel
 //! against its CPU twin and the memo solver against the dense one.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{Rng, gpu_or_skip};
+use crate::common::{Rng, gpu_or_skip};
 use grundy::engine::Backend;
 use grundy::engine::graph::dense::{
     DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
@@ -588,7 +586,7 @@ fn gpu_equals_cpu_on_random_graphs() {
                 max_groups_x: 7,
             }
         };
-        let notices = common::Notices::default();
+        let notices = crate::common::Notices::default();
         let run = solve_dense(&g, &c, &backend, true, &tuning, &notices).unwrap();
         assert_eq!(
             run.backend,

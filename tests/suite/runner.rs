@@ -2,9 +2,7 @@
 //! JSON summary says what it asked of the GPU, pipelines are built once per
 //! kernel per run whatever N is, and a CPU run says it used no GPU.
 
-mod common;
-
-use common::{grundy, json};
+use crate::common::{grundy, json};
 
 /// The `gpu` object of a run's JSON summary.
 fn gpu_of(args: &[&str]) -> serde_json::Value {

@@ -4,8 +4,6 @@
 //! counterexample the tool finds, so the erratum is checked, not assumed
 //! (ERRATA.md lists them with the commands that show them).
 
-mod common;
-
 use std::collections::HashMap;
 
 use grundy::engine::Backend;
@@ -557,7 +555,7 @@ fn schrage_q2_one_and_two_wide_rectangles_are_grundys_game() {
 fn lecture_notes_sums_nim_and_their_winning_moves() {
     // The sum of the subtraction games {1, 2} and {1, 3}: G = (n1 mod 3)
     // xor (n2 mod 2); at (5, 6), G = 2 and the winning move is 5 -> 3.
-    let v = common::json(&common::grundy(&[
+    let v = crate::common::json(&crate::common::grundy(&[
         "play",
         "sum",
         "subtraction 1,2 5",
@@ -577,7 +575,7 @@ fn lecture_notes_sums_nim_and_their_winning_moves() {
                 format!("subtraction 1,2 {n1}"),
                 format!("subtraction 1,3 {n2}"),
             );
-            let v = common::json(&common::grundy(&["play", "sum", &a, &b, "--json"]));
+            let v = crate::common::json(&crate::common::grundy(&["play", "sum", &a, &b, "--json"]));
             assert_eq!(
                 v["nim_sum"].as_u64(),
                 Some((n1 % 3) ^ (n2 % 2)),
@@ -586,7 +584,7 @@ fn lecture_notes_sums_nim_and_their_winning_moves() {
         }
     }
     // Nim 15, 13, 5: nim-sum 7; the winning moves 15 -> 8, 13 -> 10, 5 -> 2.
-    let v = common::json(&common::grundy(&[
+    let v = crate::common::json(&crate::common::grundy(&[
         "play", "octal", "0.[3]", "15,13,5", "--json",
     ]));
     assert_eq!(v["nim_sum"], 7);

@@ -2,8 +2,6 @@
 //! kernels against a naive reading of the rules, the seeds' theorems over
 //! every position up to a bound, Table 2 of Schrage, A two-dimensional generalization of Grundy's game, and GPU = CPU.
 
-mod common;
-
 use std::collections::HashMap;
 
 use grundy::engine::heap::general;
@@ -14,7 +12,7 @@ use grundy::game::rect::Rect;
 use grundy::kernel::tuples::LevelPlan;
 use grundy::kernel::tuples::TupleKernel;
 
-use common::{Rng, gpu_or_skip};
+use crate::common::{Rng, gpu_or_skip};
 
 /// G of every tuple of a kernel, by its tuple (stored sizes).
 fn values(kern: &TupleKernel) -> HashMap<Vec<u32>, u32> {
@@ -407,7 +405,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     }
     for kern in kernels {
         let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &grundy::hooks::Silent).unwrap();
-        let run = solve(&kern, &backend, &common::NoNotice).unwrap();
+        let run = solve(&kern, &backend, &crate::common::NoNotice).unwrap();
         assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(run.table, cpu, "{:?}", kern.rule);
     }

@@ -1,8 +1,6 @@
 //! `rect` and `delete-nim` as a user meets them.
 
-mod common;
-
-use common::{grundy, json, tmp};
+use crate::common::{grundy, json, tmp};
 
 fn csv_rows(path: &std::path::Path) -> Vec<Vec<u32>> {
     let text = std::fs::read_to_string(path).unwrap();

@@ -2,9 +2,7 @@
 //! same inputs. Without an adapter these print a skip notice; under
 //! `GRUNDY_REQUIRE_GPU=1` they fail instead.
 
-mod common;
-
-use common::{Rng, gpu_or_skip, random_kernel_code};
+use crate::common::{Rng, gpu_or_skip, random_kernel_code};
 use grundy::engine::{Backend, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::Runner;

@@ -2,12 +2,10 @@
 //! graph once; every row equals what another solver says of that graph
 //! alone; files, stdin and geng's header are read; bad lines are named.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{grundy, json, tmp};
+use crate::common::{grundy, json, tmp};
 use grundy::engine::Backend;
 use grundy::engine::graph::dense::{DenseTuning, solve_dense};
 use grundy::engine::graph::memo::tree_code;

@@ -1,12 +1,10 @@
 //! Sharded surveys: parts merged are the single run's file byte for byte;
 //! a Slurm array task takes its slice; bad sets of parts are refused.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{crc32, grundy, tmp};
+use crate::common::{crc32, grundy, tmp};
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{balanced_shards, estimated_costs};
 use grundy::game::Code;

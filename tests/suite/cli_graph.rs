@@ -1,8 +1,6 @@
 //! `graph`, `podes` and `bipodes` as a user meets them.
 
-mod common;
-
-use common::{grundy, json, tmp};
+use crate::common::{grundy, json, tmp};
 
 #[test]
 fn graph_json_has_the_contract_fields() {

@@ -1,11 +1,9 @@
 //! Every SIMD path this CPU has (`GRUNDY_SIMD`) gives the same tables, end
 //! to end, and says which path ran.
 
-mod common;
-
 use std::process::Output;
 
-use common::{grundy_with_env, tmp};
+use crate::common::{grundy_with_env, tmp};
 use grundy::engine::heap::simd::{Simd, detected};
 
 fn grundy_with(path: &str, args: &[&str]) -> Output {

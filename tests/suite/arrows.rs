@@ -2,8 +2,6 @@
 //! the dense solver against the seed's propositions and theorems, the GPU
 //! against the CPU twin, the trimming theorem on random trees.
 
-mod common;
-
 use grundy::engine::Backend;
 use grundy::engine::edges::arrows_dense::solve_dense;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
@@ -11,10 +9,10 @@ use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces, trim};
 use grundy::game::graph::{path, pode};
 
-use common::{Rng, gpu_or_skip};
+use crate::common::{Rng, gpu_or_skip};
 
 fn value(game: &ArrowGame, start: &[u8]) -> u8 {
-    solve_dense(game, start, &Backend::Cpu, false, &common::NoNotice)
+    solve_dense(game, start, &Backend::Cpu, false, &crate::common::NoNotice)
         .unwrap()
         .value
 }
@@ -202,7 +200,7 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
     for game in games {
         let start = empty(&game);
         let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &grundy::hooks::Silent).unwrap();
-        let run = solve_dense(&game, &start, &gpu, true, &common::NoNotice).unwrap();
+        let run = solve_dense(&game, &start, &gpu, true, &crate::common::NoNotice).unwrap();
         assert_eq!(run.backend, grundy::engine::Ran::Gpu);
         assert_eq!(
             (run.value, run.states),

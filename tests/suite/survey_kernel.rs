@@ -3,9 +3,7 @@
 //! brute force and in rare mode (with lists that run full too), the GPU
 //! equals the twin, and a GPU survey writes the same rows as the CPU survey.
 
-mod common;
-
-use common::{Rng, gpu_or_skip};
+use crate::common::{Rng, gpu_or_skip};
 use grundy::engine::Backend;
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};

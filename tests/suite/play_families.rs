@@ -4,9 +4,7 @@
 //! table's value, the table made by the kernels' own move walks), and every
 //! winning move reaches what a separate run calls a P-position.
 
-mod common;
-
-use common::{grundy, json};
+use crate::common::{grundy, json};
 use grundy::engine::Backend;
 use grundy::engine::edges::hackenbush::Hackenbush;
 use grundy::engine::tuples::table::solve;

@@ -1,8 +1,6 @@
 //! `arrows`, `cycles` and `hackenbush` as a user meets them.
 
-mod common;
-
-use common::{grundy, json, tmp};
+use crate::common::{grundy, json, tmp};
 
 #[test]
 fn arrows_json_has_the_contract_fields() {

@@ -2,9 +2,7 @@
 //! rules' moves, the outcome is the nim-sum's, and every winning move listed
 //! reaches a P-position (checked by solvers that do not share play's code).
 
-mod common;
-
-use common::{Rng, grundy, json, random_kernel_code};
+use crate::common::{Rng, grundy, json, random_kernel_code};
 use grundy::engine::Backend;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::engine::graph::dense::{DenseTuning, solve_dense};

@@ -2,12 +2,10 @@
 //! checkpoints, outputs that never destroy anything, checked estimates,
 //! and the table filled from a certified period.
 
-mod common;
-
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{grundy, json, partials, skip_without_gpu, tmp, wait_within};
+use crate::common::{grundy, json, partials, skip_without_gpu, tmp, wait_within};
 use grundy::gpu::Runner;
 
 fn stderr(out: &Output) -> String {

@@ -1,12 +1,10 @@
 //! Pictures: every kind renders to a valid SVG or PNG of the size the layout
 //! promises, in the colours the table's values call for.
 
-mod common;
-
 use std::collections::HashSet;
 use std::path::Path;
 
-use common::{grundy, json, tmp};
+use crate::common::{grundy, json, tmp};
 use grundy_cli::plot::{self, HeatMaps, PlotTarget};
 use plotters::style::RGBColor;
 

@@ -2,9 +2,7 @@
 //! real tables, whole runs on the GPU path against the CPU path and the
 //! brute force, and checkpoints resumed on the GPU path.
 
-mod common;
-
-use common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
+use crate::common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
 use grundy::engine::heap::escaped::Escaped;
 use grundy::engine::heap::rare::{RareCode, RareRun};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};

@@ -2,9 +2,7 @@
 //! blocked twins and the general engine must agree with each other and with
 //! the known values.
 
-mod common;
-
-use common::{Rng, random_kernel_code};
+use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::engine::cpu_blocked;
 use grundy::engine::heap::general;

@@ -2,12 +2,10 @@
 //! every command, a path typo refused, a table numpy opens directly, the
 //! exit statuses in --help.
 
-mod common;
-
 use std::path::Path;
 use std::process::Output;
 
-use common::{grundy, tmp};
+use crate::common::{grundy, tmp};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

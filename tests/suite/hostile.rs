@@ -2,8 +2,6 @@
 //! specs, extreme and malformed numbers, odd files. A run may succeed or
 //! refuse (exit 2), never panic (exit 101), die by a signal or hang.
 
-mod common;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -153,7 +151,7 @@ proptest! {
 
     #[test]
     fn sequences(code in code(), n in heaps(), every in number(), max in heaps()) {
-        let ck = common::tmp("hostile.ck");
+        let ck = crate::common::tmp("hostile.ck");
         let ck = ck.to_str().unwrap();
         for args in [
             strings(&["octal", &code, "-n", &n, "--backend", "cpu", "-q"]),
@@ -167,7 +165,7 @@ proptest! {
 
     #[test]
     fn surveys(digits in number(), n in number(), lines in prop::collection::vec(code(), 0..4)) {
-        let file = common::tmp("hostile-codes.txt");
+        let file = crate::common::tmp("hostile-codes.txt");
         std::fs::write(&file, lines.join("\n")).unwrap();
         for args in [
             strings(&["survey", "--digits", &digits, "-n", &n, "--backend", "cpu", "-q"]),
@@ -180,7 +178,7 @@ proptest! {
 
     #[test]
     fn graphs(code in code(), spec in graph(), k in number(), l in number(), edges in "[0-9 #\n]{0,40}") {
-        let file = common::tmp("hostile-edges.txt");
+        let file = crate::common::tmp("hostile-edges.txt");
         std::fs::write(&file, edges).unwrap();
         let from_file = format!("edges:{}", file.display());
         for args in [
@@ -242,12 +240,12 @@ proptest! {
         k in size(),
         size in "[0-9xX]{0,9}",
     ) {
-        let file = common::tmp("hostile-graphs.txt");
+        let file = crate::common::tmp("hostile-graphs.txt");
         std::fs::write(&file, &lines).unwrap();
         let f = file.to_str().unwrap();
-        let out = common::tmp("hostile-out.csv");
+        let out = crate::common::tmp("hostile-out.csv");
         let o = out.to_str().unwrap();
-        let png = common::tmp("hostile.png").to_str().unwrap().to_string();
+        let png = crate::common::tmp("hostile.png").to_str().unwrap().to_string();
         for args in [
             strings(&["play", "rect", &heaps]),
             strings(&["play", "delete-nim", "--rule", "single", &heaps]),

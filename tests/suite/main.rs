@@ -1,0 +1,33 @@
+//! The integration tests, in one binary: every test file is a module here,
+//! so the library and the `grundy` binary's tests link once, not once a file.
+
+mod common;
+
+mod architecture;
+mod arrows;
+mod cli;
+mod cli_edges;
+mod cli_graph;
+mod cli_long;
+mod cli_tuples;
+mod cluster;
+mod gpu;
+mod graph_batches;
+mod graphs;
+mod hackenbush;
+mod hostile;
+mod newcomer;
+mod paper_output;
+mod papers;
+mod play;
+mod play_families;
+mod plots;
+mod rare;
+mod rare_gpu;
+mod runner;
+mod sequences;
+mod simd;
+mod survey_kernel;
+mod survey_shards;
+mod trust;
+mod tuples;
