@@ -8,6 +8,7 @@ use grundy_core::game::Graph;
 use grundy_core::game::arrows::{ArrowGame, ArrowRule, cycles_game};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::BackendChoice;
+use grundy_engine::edges::hackenbush::{Hackenbush, parse_ground};
 use grundy_engine::edges::solve::{ArrowSolver, EdgeRun, solve};
 
 /// An edge game on a graph, from a state of its edges.
@@ -95,4 +96,27 @@ impl EdgeGame {
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<EdgeRun> {
         solve(&self.game, &self.start, self.solver, self.backend, hooks)
     }
+}
+
+/// Green Hackenbush on the graph `spec` rooted at the `ground` vertices
+/// (as `grundy hackenbush --ground 0,3`): the value of the whole picture
+/// and the positions (edge sets still grounded) solved.
+///
+/// ```
+/// // A stalk of n edges is a nim-heap of n.
+/// let (g, _) = grundy::hackenbush("path:6", "0")?;
+/// assert_eq!(g, 5);
+/// // A triangle on the ground fuses to three loops there (the fusion
+/// // principle): *1 + *1 + *1 = *1.
+/// let (g, _) = grundy::hackenbush("cycle:3", "0")?;
+/// assert_eq!(g, 1);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn hackenbush(spec: &str, ground: &str) -> Result<(u8, usize)> {
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let ground = parse_ground(ground)?;
+    let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    let start = game.start();
+    let g = game.value(start);
+    Ok((g, game.positions()))
 }

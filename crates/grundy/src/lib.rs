@@ -12,7 +12,7 @@ pub mod sequence;
 pub mod survey;
 pub mod tuples;
 
-pub use edges::EdgeGame;
+pub use edges::{EdgeGame, hackenbush};
 pub use graph::{GraphGame, GraphValue, bipodes, podes};
 pub use sequence::{Sequence, SequenceTable};
 pub use survey::{Survey, SurveyRows};
