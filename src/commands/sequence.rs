@@ -68,58 +68,52 @@ pub struct SequenceSummary {
 }
 
 /// What a run was asked for, checked before any work starts.
-struct Plan {
-    job: SequenceJob,
-}
-
-impl Plan {
-    fn check(args: &SequenceArgs) -> Result<Plan> {
-        reject_stdout_clash(args.json, args.out.as_deref())?;
-        let every = Duration::try_from_secs_f64(args.checkpoint_every)
-            .ok()
-            .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
-            .ok_or_else(|| {
-                Error::Input(format!(
-                    "--checkpoint-every {:?}: expected a positive number of seconds, at most \
-                     {MAX_CHECKPOINT_EVERY} (a year)",
-                    args.checkpoint_every
-                ))
-            })?;
-        if let (Some(n), true) = (args.n, args.until_periodic)
-            && n > args.max_n
-        {
-            return Err(Error::Input(format!(
-                "-n {n} is above --max-n {}: expected a first N at most the cap",
-                args.max_n
-            )));
-        }
-        let last = if args.until_periodic {
+fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let every = Duration::try_from_secs_f64(args.checkpoint_every)
+        .ok()
+        .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "--checkpoint-every {:?}: expected a positive number of seconds, at most \
+                 {MAX_CHECKPOINT_EVERY} (a year)",
+                args.checkpoint_every
+            ))
+        })?;
+    if let (Some(n), true) = (args.n, args.until_periodic)
+        && n > args.max_n
+    {
+        return Err(Error::Input(format!(
+            "-n {n} is above --max-n {}: expected a first N at most the cap",
             args.max_n
-        } else {
-            args.n.unwrap_or(0)
-        };
-        if last > MAX_HEAP {
-            let flag = if args.until_periodic { "--max-n" } else { "-n" };
-            return Err(Error::Input(format!(
-                "{flag} {last} is too large; expected at most {MAX_HEAP}"
-            )));
-        }
-        let n = match args.until_periodic {
-            true => args.n.unwrap_or(1024).min(args.max_n),
-            false => args.n.unwrap_or(0),
-        };
-        let job = SequenceJob {
-            until_periodic: args.until_periodic.then_some(args.max_n),
-            fill: !args.no_fill,
-            checkpoint: args.checkpoint_path().map(|(_, path)| path.to_path_buf()),
-            every,
-            resume: args.resume.clone(),
-            memory: args.memory,
-            folder: table_folder(args),
-            ..SequenceJob::new(args.algorithm, n)
-        };
-        Ok(Plan { job })
+        )));
     }
+    let last = if args.until_periodic {
+        args.max_n
+    } else {
+        args.n.unwrap_or(0)
+    };
+    if last > MAX_HEAP {
+        let flag = if args.until_periodic { "--max-n" } else { "-n" };
+        return Err(Error::Input(format!(
+            "{flag} {last} is too large; expected at most {MAX_HEAP}"
+        )));
+    }
+    let n = match args.until_periodic {
+        true => args.n.unwrap_or(1024).min(args.max_n),
+        false => args.n.unwrap_or(0),
+    };
+    let job = SequenceJob {
+        until_periodic: args.until_periodic.then_some(args.max_n),
+        fill: !args.no_fill,
+        checkpoint: args.checkpoint_path().map(|(_, path)| path.to_path_buf()),
+        every,
+        resume: args.resume.clone(),
+        memory: args.memory,
+        folder: table_folder(args),
+        ..SequenceJob::new(args.algorithm, n)
+    };
+    Ok(job)
 }
 
 /// The longest --checkpoint-every: a year.
@@ -143,10 +137,10 @@ fn table_folder(args: &SequenceArgs) -> PathBuf {
 }
 
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    let plan = Plan::check(args)?;
+    let job = job_of(args)?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
     let hooks = CliHooks::new(args.quiet);
-    let mut driver = plan.job.start(code, &hooks)?;
+    let mut driver = job.start(code, &hooks)?;
     let backend = LazyBackend::new(args.backend, &hooks)?;
     let mut writer = match &args.out {
         // NumPy's header names the dtype, so the table is written at the end.
@@ -160,7 +154,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
                 _ => code.text.clone(),
             },
             code.min_diff,
-            plan.job.n + 1,
+            job.n + 1,
         )?),
         None => None,
     };
