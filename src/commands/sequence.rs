@@ -14,11 +14,11 @@ use grundy::analysis::period::{Period, PeriodRule};
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
 use grundy::engine::heap::driver::{SequenceDriver, SequenceJob};
-use grundy::engine::heap::filled::Filled;
+use grundy::engine::heap::filled::{Filled, writer_for};
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn};
 use grundy::error::{Error, Result};
-use grundy::export::{self, Format, SequenceWriter, nim_digit};
+use grundy::export::{self, Format, nim_digit};
 use grundy::game::Code;
 use grundy::interrupt;
 
@@ -145,17 +145,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let mut writer = match &args.out {
         // NumPy's header names the dtype, so the table is written at the end.
         Some(_) if args.format == Format::Npy => None,
-        Some(path) => Some(SequenceWriter::create(
-            path,
-            args.format,
-            &match args.format {
-                // CGSuite reads its own digits (&N; past V).
-                grundy::export::Format::Cgsuite => code.cgsuite_text(),
-                _ => code.text.clone(),
-            },
-            code.min_diff,
-            job.n + 1,
-        )?),
+        Some(path) => Some(writer_for(path, args.format, code, job.n + 1)?),
         None => None,
     };
     let computed = {

@@ -7,12 +7,13 @@ use serde::Serialize;
 use super::cli_hooks::CliHooks;
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
-use grundy::engine::tuples::table::{TupleRun, describe_size, solve};
+use grundy::engine::tuples::table::{
+    TupleRun, delete_nim_kernel, describe_size, rect_kernel, solve,
+};
 use grundy::engine::{Backend, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export;
 use grundy::game::delete_nim::DeleteNim;
-use grundy::game::rect::Rect;
 use grundy::hooks::RunHooks;
 use grundy::kernel::tuples::{TupleKernel, TupleRule};
 
@@ -70,9 +71,7 @@ pub struct TupleSummary {
 }
 
 pub fn rect(args: &RectArgs) -> Result<()> {
-    let rect = Rect::new(args.dims, args.min_diff).map_err(Error::Input)?;
-    check_max(args.max, 1)?;
-    let kern = TupleKernel::rect(rect, args.max).map_err(Error::Input)?;
+    let kern = rect_kernel(args.dims, args.min_diff, args.max)?;
     let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
     let labels = TableLabels {
         game: "rect",
@@ -85,7 +84,6 @@ pub fn rect(args: &RectArgs) -> Result<()> {
 
 pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
     let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
-    check_max(args.max, 1 - game.shift())?;
     let shift = game.shift();
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -96,17 +94,8 @@ pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
         k: game.k,
         ..Default::default()
     };
-    let kern = TupleKernel::delete_nim(game, args.max, true).map_err(Error::Input)?;
+    let kern = delete_nim_kernel(game, args.max)?;
     table(&kern, &header, shift, &args.table, labels)
-}
-
-fn check_max(max: u32, least: u32) -> Result<()> {
-    if max < least {
-        return Err(Error::Input(format!(
-            "--max {max}: expected at least {least}"
-        )));
-    }
-    Ok(())
 }
 
 /// Runs `kern`, writes its CSV (sizes minus `shift`) and reports.

@@ -9,11 +9,11 @@ use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
 use grundy_core::error::{Error, Result};
-use grundy_core::export::{Format, SequenceWriter};
+use grundy_core::export::Format;
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::driver::{Computed, SequenceJob};
-use grundy_engine::heap::filled::Filled;
+use grundy_engine::heap::filled::{Filled, writer_for};
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::heap::table::HeapTable;
 use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, MAX_HEAP, RanOn};
@@ -281,11 +281,7 @@ impl SequenceTable {
                 "format npy: expected csv, bfile, digits, raw, latex or cgsuite here (`grundy octal --format npy` writes NumPy files)".into(),
             ));
         }
-        let code = match format {
-            Format::Cgsuite => self.code.cgsuite_text(),
-            _ => self.code.text.clone(),
-        };
-        let mut w = SequenceWriter::create(path, format, &code, self.code.min_diff, self.len())?;
+        let mut w = writer_for(path, format, &self.code, self.len())?;
         self.filled().append_to(&mut w)?;
         w.finish()
     }

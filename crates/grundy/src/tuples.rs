@@ -4,10 +4,9 @@
 
 use grundy_core::error::{Error, Result};
 use grundy_core::game::delete_nim::{DeleteNim, Rule};
-use grundy_core::game::rect::Rect;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_core::kernel::tuples::TupleKernel;
-use grundy_engine::tuples::table::solve;
+use grundy_engine::tuples::table::{delete_nim_kernel, rect_kernel, solve};
 use grundy_engine::{Backend, BackendChoice, RanOn};
 
 /// A game over tuples, to a largest size.
@@ -47,10 +46,7 @@ impl TupleGame {
     /// the pieces' sides there differing by at least `min_diff` (1:
     /// unequal pieces, Grundy's rule; as `grundy rect --min-diff`).
     pub fn rect(dims: usize, min_diff: u32, max: u32) -> Result<TupleGame> {
-        let rect = Rect::new(dims, min_diff).map_err(Error::Input)?;
-        check_max(max, 1)?;
-        let kern = TupleKernel::rect(rect, max).map_err(Error::Input)?;
-        Ok(TupleGame::of(kern, 0))
+        Ok(TupleGame::of(rect_kernel(dims, min_diff, max)?, 0))
     }
 
     /// Delete Nim under `rule` on `heaps` heaps (`k`: the rule's parameter,
@@ -58,9 +54,7 @@ impl TupleGame {
     pub fn delete_nim(rule: Rule, heaps: usize, k: Option<usize>, max: u32) -> Result<TupleGame> {
         let game = DeleteNim::new(rule, heaps, k).map_err(Error::Input)?;
         let shift = game.shift();
-        check_max(max, 1 - shift)?;
-        let kern = TupleKernel::delete_nim(game, max, true).map_err(Error::Input)?;
-        Ok(TupleGame::of(kern, shift))
+        Ok(TupleGame::of(delete_nim_kernel(game, max)?, shift))
     }
 
     fn of(kern: TupleKernel, shift: u32) -> TupleGame {
@@ -101,15 +95,6 @@ impl TupleGame {
             kern: self.kern,
             shift: self.shift,
         })
-    }
-}
-
-fn check_max(max: u32, least: u32) -> Result<()> {
-    match max >= least {
-        true => Ok(()),
-        false => Err(Error::Input(format!(
-            "max {max}: expected at least {least}"
-        ))),
     }
 }
 

@@ -5,12 +5,15 @@
 //! output (writers, statistics, side files, plots) reads it a piece at a
 //! time.
 
+use std::path::Path;
+
 use crate::heap::table::HeapTable;
 use grundy_core::analysis::period::Period;
 use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary, ValueHistogram};
 use grundy_core::analysis::stats::{HeapStats, P_LISTED};
 use grundy_core::error::Result;
-use grundy_core::export::SequenceWriter;
+use grundy_core::export::{Format, SequenceWriter};
+use grundy_core::game::Code;
 
 /// Values per piece when the filled heaps are read in pieces.
 const PIECE: u64 = 1 << 20;
@@ -186,6 +189,17 @@ impl<'t> Filled<'t> {
         }
         Ok(())
     }
+}
+
+/// The writer of `count` heaps of `code` to `path` in `format`, the code
+/// named as that format's readers name it (CGSuite reads its own digits:
+/// &N past V).
+pub fn writer_for(path: &Path, format: Format, code: &Code, count: u64) -> Result<SequenceWriter> {
+    let name = match format {
+        Format::Cgsuite => code.cgsuite_text(),
+        _ => code.text.clone(),
+    };
+    SequenceWriter::create(path, format, &name, code.min_diff, count)
 }
 
 #[cfg(test)]

@@ -8,12 +8,38 @@ use std::time::Instant;
 use crate::backend::{Backend, Dual, Ran};
 use crate::memory::{check_fits, human};
 use grundy_core::error::{Error, Result};
+use grundy_core::game::delete_nim::DeleteNim;
+use grundy_core::game::rect::Rect;
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::tuples::common::Overflow;
 use grundy_core::kernel::tuples::delete_level::{delete_level, split_sets_level};
 use grundy_core::kernel::tuples::rect_level::rect_level;
 use grundy_core::kernel::tuples::{LevelPlan, MAX_VALUE, TupleKernel, TupleRule, VALUE_WORDS};
 use grundy_gpu::{Runner, Unfit};
+
+/// The kernel of Grundy's game on `dims`-dimensional boxes with sides up
+/// to `max`, the pieces along a cut differing by at least `min_diff`.
+pub fn rect_kernel(dims: usize, min_diff: u32, max: u32) -> Result<TupleKernel> {
+    let rect = Rect::new(dims, min_diff).map_err(Error::Input)?;
+    check_max(max, 1)?;
+    TupleKernel::rect(rect, max).map_err(Error::Input)
+}
+
+/// The kernel of `game` (Delete Nim under a rule) with heaps up to `max`
+/// (its sizes shifted by `game.shift()` where heaps may be empty).
+pub fn delete_nim_kernel(game: DeleteNim, max: u32) -> Result<TupleKernel> {
+    check_max(max, 1 - game.shift())?;
+    TupleKernel::delete_nim(game, max, true).map_err(Error::Input)
+}
+
+fn check_max(max: u32, least: u32) -> Result<()> {
+    if max < least {
+        return Err(Error::Input(format!(
+            "--max {max}: expected at least {least}"
+        )));
+    }
+    Ok(())
+}
 
 /// A whole table and how it was made.
 pub struct TupleRun {
