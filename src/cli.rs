@@ -11,6 +11,7 @@ use grundy::engine::edges::solve::ArrowSolver;
 use grundy::engine::BackendChoice;
 pub use grundy::engine::graph::solve::Solver;
 use grundy::engine::heap::sequence::Algorithm;
+use grundy::engine::play::MoveLimit;
 use grundy::export::{Format, TableFormat};
 
 /// `grundy --version`: the crate version and the wgpu backends this build
@@ -153,23 +154,6 @@ pub struct PlayArgs {
     /// List at most K winning moves (or all); the count of every winning move is always given.
     #[arg(long, global = true, value_name = "K|all", default_value = "100")]
     pub limit: MoveLimit,
-}
-
-/// How many winning moves are listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveLimit(pub Option<usize>);
-
-impl std::str::FromStr for MoveLimit {
-    type Err = String;
-
-    fn from_str(text: &str) -> std::result::Result<MoveLimit, String> {
-        if text == "all" {
-            return Ok(MoveLimit(None));
-        }
-        text.parse::<usize>()
-            .map(|k| MoveLimit(Some(k)))
-            .map_err(|_| format!("'{text}': expected a number of moves or 'all'"))
-    }
 }
 
 /// The games `play` knows.

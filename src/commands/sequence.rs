@@ -16,7 +16,7 @@ use grundy::analysis::stats::HeapStats;
 use grundy::engine::heap::driver::{SequenceDriver, SequenceJob};
 use grundy::engine::heap::filled::{Filled, writer_for};
 use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::{HeapEngine, LazyBackend, MAX_HEAP, RanOn};
+use grundy::engine::{HeapEngine, LazyBackend, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format, nim_digit};
 use grundy::game::Code;
@@ -80,28 +80,10 @@ fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
                 args.checkpoint_every
             ))
         })?;
-    if let (Some(n), true) = (args.n, args.until_periodic)
-        && n > args.max_n
-    {
-        return Err(Error::Input(format!(
-            "-n {n} is above --max-n {}: expected a first N at most the cap",
-            args.max_n
-        )));
-    }
-    let last = if args.until_periodic {
-        args.max_n
-    } else {
-        args.n.unwrap_or(0)
-    };
-    if last > MAX_HEAP {
-        let flag = if args.until_periodic { "--max-n" } else { "-n" };
-        return Err(Error::Input(format!(
-            "{flag} {last} is too large; expected at most {MAX_HEAP}"
-        )));
-    }
-    let n = match args.until_periodic {
-        true => args.n.unwrap_or(1024).min(args.max_n),
-        false => args.n.unwrap_or(0),
+    let n = match (args.n, args.until_periodic) {
+        (Some(n), _) => n,
+        (None, true) => 1024.min(args.max_n),
+        (None, false) => 0,
     };
     let job = SequenceJob {
         until_periodic: args.until_periodic.then_some(args.max_n),
@@ -113,6 +95,7 @@ fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
         folder: table_folder(args),
         ..SequenceJob::new(args.algorithm, n)
     };
+    job.check(("-n", "--max-n"))?;
     Ok(job)
 }
 

@@ -6,9 +6,9 @@ use crate::common::{Rng, grundy, json, random_kernel_code};
 use grundy::engine::Backend;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::engine::graph::dense::{DenseTuning, solve_dense};
+use grundy::engine::play::{Play, arrows_play, graph_play, heap_play, parse_heaps};
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::{Code, Graph, GraphCode};
-use grundy_cli::commands::play::{Play, arrows_play, graph_play, heap_play};
 
 fn mex(values: &[u32]) -> u32 {
     (0..).find(|v| !values.contains(v)).unwrap()
@@ -50,7 +50,7 @@ fn dawsons_kayles_5_7_9_has_a_winning_move_in_every_heap() {
     // G = 0, 1, 0 (0.07: 0 0 1 1 2 0 3 1 1 0 ...): nim-sum 1. The recipe
     // moves the heap of 7 down to 0; the heaps of 5 and 9 have options worth
     // 1, more than their own value, which win as well.
-    let r = heap_play(&Code::parse("0.07").unwrap(), "5,7,9", "0.07".into()).unwrap();
+    let r = heap_play(&Code::parse("0.07").unwrap(), &[5, 7, 9], "0.07".into()).unwrap();
     let values: Vec<u32> = r.components.iter().map(|c| c.g).collect();
     assert_eq!(values, [0, 1, 0]);
     assert_eq!((r.nim_sum, r.outcome), (1, "N"));
@@ -85,7 +85,7 @@ fn every_heap_move_to_a_zero_nim_sum_is_listed_and_nothing_else() {
             .collect::<Vec<_>>()
             .join(",");
         let g = grundy::engine::heap::general::sequence(&code, 30, &grundy::hooks::Silent).unwrap();
-        let r = heap_play(&code, &text, code.text.clone()).unwrap();
+        let r = heap_play(&code, &parse_heaps(&text).unwrap(), code.text.clone()).unwrap();
         let sum = heaps.iter().fold(0, |s, &h| s ^ g[h as usize] as u32);
         assert_eq!(r.nim_sum, sum);
         assert_eq!(r.outcome, if sum == 0 { "P" } else { "N" });
@@ -219,4 +219,67 @@ fn play_on_the_command_line() {
             "{bad:?}"
         );
     }
+}
+
+/// The library's `Position` and `play_sum` report what `grundy play --json`
+/// prints, game by game and for a sum of different games.
+#[test]
+fn the_library_reports_what_the_command_prints() {
+    use grundy::game::delete_nim::Rule;
+    use grundy::play::{Position, play_sum};
+    let cases: Vec<(Vec<&str>, Position)> = vec![
+        (
+            vec!["octal", "0.07", "5,7,9"],
+            Position::heaps("0.07", &[5, 7, 9]).unwrap(),
+        ),
+        (
+            vec!["subtraction", "1,3", "6,7"],
+            Position::subtraction(&[1, 3], &[6, 7]).unwrap(),
+        ),
+        (
+            vec!["graph", "0.33", "grid:2x3+path:4"],
+            Position::graph("0.33", "grid:2x3+path:4").unwrap(),
+        ),
+        (
+            vec!["arrows", "pode:2,2,2", "--trimmed", "--state", "0>1"],
+            Position::arrows("pode:2,2,2", Some("0>1"), true).unwrap(),
+        ),
+        (
+            vec!["rect", "3x5,2x7"],
+            Position::rect("3x5,2x7", 1).unwrap(),
+        ),
+        (
+            vec!["delete-nim", "--rule", "delete", "3,5"],
+            Position::delete_nim(Rule::Delete, None, "3,5").unwrap(),
+        ),
+        (
+            vec!["hackenbush", "--graph", "cycle:4", "--ground", "0"],
+            Position::hackenbush("cycle:4", "0").unwrap(),
+        ),
+    ];
+    for (args, position) in cases {
+        let mut command = vec!["play"];
+        command.extend(&args);
+        command.extend(["--json", "--limit", "all"]);
+        let printed = json(&grundy(&command));
+        let report = serde_json::to_value(position.report(None).unwrap()).unwrap();
+        assert_eq!(report, printed, "grundy play {}", args.join(" "));
+        assert!(printed["winning_moves_total"].is_u64(), "{args:?}");
+    }
+    let printed = json(&grundy(&[
+        "play",
+        "sum",
+        "octal 0.07 5,9",
+        "rect 3x5",
+        "--json",
+        "--limit",
+        "2",
+    ]));
+    let parts = vec![
+        Position::heaps("0.07", &[5, 9]).unwrap(),
+        Position::rect("3x5", 1).unwrap(),
+    ];
+    let report = serde_json::to_value(play_sum(parts, Some(2)).unwrap()).unwrap();
+    assert_eq!(report, printed, "grundy play sum");
+    assert_eq!(printed["winning_moves"].as_array().unwrap().len(), 2);
 }

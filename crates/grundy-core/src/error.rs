@@ -8,6 +8,11 @@ pub enum Error {
     Input(String),
     /// The run failed while running: exit status 1.
     Run(String),
+    /// The run would need more memory than it may take, and was refused
+    /// before it started: exit status 2, as for bad input.
+    WontFit(String),
+    /// An allocation failed while the run was running: exit status 1.
+    OutOfMemory(String),
     /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run after saving a
     /// checkpoint: exit status 128 + the signal's number.
     Interrupted { message: String, status: i32 },
@@ -19,8 +24,8 @@ pub enum Error {
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input(_) => 2,
-            Error::Run(_) | Error::Stopped(_) => 1,
+            Error::Input(_) | Error::WontFit(_) => 2,
+            Error::Run(_) | Error::OutOfMemory(_) | Error::Stopped(_) => 1,
             Error::Interrupted { status, .. } => *status,
         }
     }
@@ -31,6 +36,8 @@ impl fmt::Display for Error {
         match self {
             Error::Input(m)
             | Error::Run(m)
+            | Error::WontFit(m)
+            | Error::OutOfMemory(m)
             | Error::Stopped(m)
             | Error::Interrupted { message: m, .. } => f.write_str(m),
         }

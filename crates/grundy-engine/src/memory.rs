@@ -266,7 +266,7 @@ pub fn check_fits(what: &str, bytes: u64) -> Result<()> {
     if let Some(room) = room()
         && bytes > room.bytes
     {
-        return Err(Error::Input(format!(
+        return Err(Error::WontFit(format!(
             "{what} needs about {} of memory; {} {}. Ask for a smaller run (fewer heaps), \
              or run where more memory is free.",
             human(bytes),
@@ -305,7 +305,12 @@ mod tests {
             return; // not Linux: nothing to compare against
         }
         let err = check_fits("a table of 2^62 values", heap_table_bytes(1 << 62)).unwrap_err();
-        assert!(matches!(err, Error::Input(_)));
+        assert!(matches!(err, Error::WontFit(_)));
+        assert_eq!(
+            err.exit_code(),
+            2,
+            "refused before it starts, as for bad input"
+        );
         assert!(
             err.to_string().contains("EiB of memory")
                 && err.to_string().contains("available on this machine"),

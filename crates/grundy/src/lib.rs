@@ -8,13 +8,15 @@
 
 pub mod edges;
 pub mod graph;
+pub mod play;
 pub mod sequence;
 pub mod survey;
 pub mod tuples;
 
 pub use edges::{EdgeGame, hackenbush};
 pub use graph::{GraphGame, GraphValue, bipodes, podes};
-pub use sequence::{Sequence, SequenceTable};
+pub use play::{Position, play_sum};
+pub use sequence::{Sequence, SequenceTable, Values};
 pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};
 

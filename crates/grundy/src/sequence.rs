@@ -14,9 +14,10 @@ use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::driver::{Computed, SequenceJob};
 use grundy_engine::heap::filled::{Filled, writer_for};
+use grundy_engine::heap::paged::Buf;
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::heap::table::HeapTable;
-use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, MAX_HEAP, RanOn};
+use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, RanOn};
 
 /// A Nim-sequence to compute: a code, how far, and how.
 ///
@@ -137,7 +138,7 @@ impl Sequence {
     /// and stopping (`Error::Stopped`, the heaps done saved to the
     /// checkpoint) when `hooks.stop()` says so.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<SequenceTable> {
-        self.check()?;
+        self.job.check(("heaps", "until_periodic"))?;
         let mut driver = self.job.start(&self.code, hooks)?;
         let backend = LazyBackend::new(self.backend, hooks)?;
         let computed = driver.compute(&backend, None, hooks)?;
@@ -153,31 +154,6 @@ impl Sequence {
             computed,
             code: self.code.clone(),
         })
-    }
-
-    /// What `run` would refuse before any work, said as the builder's
-    /// names say it.
-    fn check(&self) -> Result<()> {
-        let last = self.job.until_periodic.unwrap_or(self.job.n);
-        if last > MAX_HEAP {
-            return Err(Error::Input(format!(
-                "heaps {last}: expected at most {MAX_HEAP}"
-            )));
-        }
-        if let Some(max_n) = self.job.until_periodic
-            && self.job.n > max_n
-        {
-            return Err(Error::Input(format!(
-                "heaps {} is above until_periodic's {max_n}: expected a first N at most the cap",
-                self.job.n
-            )));
-        }
-        if self.job.checkpoint.is_some() && self.job.every.is_zero() {
-            return Err(Error::Input(
-                "checkpoint every 0 s: expected a positive interval".into(),
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -272,6 +248,27 @@ impl SequenceTable {
         self.seconds
     }
 
+    /// Every value as one array, taking the table apart: one byte a value
+    /// when the table holds them so, else two. Values computed and kept in
+    /// memory are handed over as they are, without a copy; those filled from
+    /// the certified period, kept in a file or stored apart are generated
+    /// into the array.
+    pub fn into_values(self) -> Values {
+        let len = self.len();
+        if self.filled_from().is_none() && self.table.len() as u64 == len {
+            match self.table {
+                HeapTable::Narrow(Buf::Mem(values)) => return Values::Bytes(values),
+                HeapTable::Wide(Buf::Mem(values)) => return Values::Words(values),
+                _ => {}
+            }
+        }
+        let values = self.values(0, len);
+        match values.iter().all(|&v| v <= u8::MAX as u16) {
+            true => Values::Bytes(values.into_iter().map(|v| v as u8).collect()),
+            false => Values::Words(values),
+        }
+    }
+
     /// Writes the table to `path` (`-`: stdout) in `format` (not NumPy's,
     /// which `grundy octal --format npy` writes), as `grundy octal --out`
     /// does: to a temporary name, renamed when complete.
@@ -285,4 +282,12 @@ impl SequenceTable {
         self.filled().append_to(&mut w)?;
         w.finish()
     }
+}
+
+/// A whole table's values (`SequenceTable::into_values`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// Every value is below 256.
+    Bytes(Vec<u8>),
+    Words(Vec<u16>),
 }

@@ -59,6 +59,38 @@ impl SequenceJob {
             folder: PathBuf::from("."),
         }
     }
+
+    /// What a run of this job would refuse before any work: a first N
+    /// above the cap, heaps past `MAX_HEAP`, checkpoints every 0 s. The
+    /// messages call N and the cap as the caller does (`names`: `-n` and
+    /// `--max-n` on the command line).
+    pub fn check(&self, names: (&str, &str)) -> Result<()> {
+        let (n_name, cap_name) = names;
+        if let Some(cap) = self.until_periodic
+            && self.n > cap
+        {
+            return Err(Error::Input(format!(
+                "{n_name} {} is above {cap_name} {cap}: expected a first N at most the cap",
+                self.n
+            )));
+        }
+        let (name, last) = match self.until_periodic {
+            Some(cap) => (cap_name, cap),
+            None => (n_name, self.n),
+        };
+        if last > crate::MAX_HEAP {
+            return Err(Error::Input(format!(
+                "{name} {last} is too large; expected at most {}",
+                crate::MAX_HEAP
+            )));
+        }
+        if self.checkpoint.is_some() && self.every.is_zero() {
+            return Err(Error::Input(
+                "checkpoints every 0 s: expected a positive interval".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// How the computing ended.
@@ -302,7 +334,7 @@ impl SequenceJob {
         match refusal {
             // `check_memory` says what it means for a run a period fills.
             Some(_) if early() => Ok(Place::Memory),
-            Some(why) => Err(Error::Input(why)),
+            Some(why) => Err(Error::WontFit(why)),
             None => {
                 hooks.notice(&format!(
                     "{what} needs about {} of memory, more than {bound}: its values go to a file \

@@ -309,7 +309,7 @@ impl<'a> SequenceRun<'a> {
                 "G({n}) = {value} is larger than 65535, the most a u16 table holds"
             ))),
             Outcome::Failed(why) => Err(Error::Run(why)),
-            Outcome::OutOfMemory { heaps } => Err(Error::Run(format!(
+            Outcome::OutOfMemory { heaps } => Err(Error::OutOfMemory(format!(
                 "out of memory: room for {heaps} more values ({}) could not be had after heap \
                  {}; ask for fewer heaps or free memory",
                 memory::human(heaps as u64 * self.table.bytes_per_value()),

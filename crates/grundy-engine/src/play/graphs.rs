@@ -6,17 +6,17 @@
 use std::path::Path;
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
-use grundy::engine::Backend;
-use grundy::engine::edges::arrows_dense::solve_dense;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
-use grundy::engine::edges::hackenbush::{Hackenbush, parse_ground};
-use grundy::engine::graph::dense::for_each_option;
-use grundy::engine::graph::memo::MemoSolver;
-use grundy::error::{Error, Result};
-use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game};
-use grundy::game::graph::bits;
-use grundy::game::{Graph, GraphCode};
-use grundy::kernel::arrows::ArrowKernel;
+use crate::Backend;
+use crate::edges::arrows_dense::solve_dense;
+use crate::edges::arrows_memo::ArrowMemo;
+use crate::edges::hackenbush::{Hackenbush, parse_ground};
+use crate::graph::dense::for_each_option;
+use crate::graph::memo::MemoSolver;
+use grundy_core::error::{Error, Result};
+use grundy_core::game::arrows::{ArrowGame, ArrowRule, cycles_game};
+use grundy_core::game::graph::bits;
+use grundy_core::game::{Graph, GraphCode};
+use grundy_core::kernel::arrows::ArrowKernel;
 
 /// Vertices as a short list: `{0-3,7}`.
 fn vertex_list(mask: u64) -> String {
@@ -114,7 +114,13 @@ impl ArrowValues {
             return Ok(ArrowValues::Memo(ArrowMemo::new()));
         }
         let kern = ArrowKernel::new(game).map_err(Error::Input)?;
-        let run = solve_dense(game, start, &Backend::Cpu, true, &grundy::hooks::Silent)?;
+        let run = solve_dense(
+            game,
+            start,
+            &Backend::Cpu,
+            true,
+            &grundy_core::hooks::Silent,
+        )?;
         Ok(ArrowValues::Dense(kern, run.table.expect("kept")))
     }
 

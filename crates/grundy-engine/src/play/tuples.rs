@@ -3,12 +3,12 @@
 //! of heaps one component: a move changes several heaps at once).
 
 use super::report::{Component, Part, Play, and_list};
-use grundy::engine::Backend;
-use grundy::engine::tuples::table::solve;
-use grundy::error::{Error, Result};
-use grundy::game::delete_nim::{DeleteMove, DeleteNim, Rule};
-use grundy::game::rect::{Rect, box_name};
-use grundy::kernel::tuples::TupleKernel;
+use crate::Backend;
+use crate::tuples::table::solve;
+use grundy_core::error::{Error, Result};
+use grundy_core::game::delete_nim::{DeleteMove, DeleteNim, Rule};
+use grundy_core::game::rect::{Rect, box_name};
+use grundy_core::kernel::tuples::TupleKernel;
 
 /// `3x5,2x7` (or `3x5+2x7`): boxes with 2 or 3 sides each, all alike.
 pub fn parse_boxes(text: &str) -> Result<Vec<Vec<u32>>> {
@@ -54,7 +54,7 @@ fn tuple_table(kern: &TupleKernel, command: &str) -> Result<Vec<u32>> {
              {PLAY_POSITIONS}; expected smaller sizes (`grundy {command}` makes whole tables)"
         )));
     }
-    Ok(solve(kern, &Backend::Cpu, &grundy::hooks::Silent)?.table)
+    Ok(solve(kern, &Backend::Cpu, &grundy_core::hooks::Silent)?.table)
 }
 
 /// Boxes of Grundy's game on rectangles (or boxes) side by side.

@@ -2,10 +2,10 @@
 //! heap is a component, its moves the code's.
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::table::HeapTable;
-use grundy::error::{Error, Result};
-use grundy::game::Code;
+use crate::heap::sequence::{Algorithm, SequenceRun};
+use crate::heap::table::HeapTable;
+use grundy_core::error::{Error, Result};
+use grundy_core::game::Code;
 
 /// The largest heap `play` computes a table for.
 pub const MAX_PLAY_HEAP: u64 = 1 << 24;
@@ -33,16 +33,29 @@ pub fn parse_heaps(text: &str) -> Result<Vec<u64>> {
 }
 
 /// A sum of heaps of a take-and-break game, every winning move listed.
-pub fn heap_play(code: &Code, heaps_text: &str, name: String) -> Result<PlayReport> {
-    report(heap_part(code, heaps_text, name)?, MoveLimit(None))
+pub fn heap_play(code: &Code, heaps: &[u64], name: String) -> Result<PlayReport> {
+    report(heap_part(code, heaps, name)?, MoveLimit(None))
+}
+
+/// Heaps of the subtraction game of `set`, named as `play` names it.
+pub fn subtraction_part(set: &[u32], heaps: &[u64]) -> Result<Part> {
+    let code = Code::subtraction(set).map_err(Error::Input)?;
+    let text: Vec<String> = set.iter().map(u32::to_string).collect();
+    let name = format!("subtraction {{{}}} ({})", text.join(","), code.text);
+    heap_part(&code, heaps, name)
 }
 
 /// The heaps' values from the code's table, and their moves.
-pub fn heap_part(code: &Code, heaps_text: &str, name: String) -> Result<Part> {
-    if let Some(why) = grundy::engine::heap::general::unsupported(code) {
+pub fn heap_part(code: &Code, heaps: &[u64], name: String) -> Result<Part> {
+    if let Some(why) = crate::heap::general::unsupported(code) {
         return Err(Error::Input(why));
     }
-    let heaps = parse_heaps(heaps_text)?;
+    if let Some(&big) = heaps.iter().find(|&&h| h > MAX_PLAY_HEAP) {
+        return Err(Error::Input(format!(
+            "bad heap {big}: expected heap sizes up to {MAX_PLAY_HEAP}"
+        )));
+    }
+    let heaps = heaps.to_vec();
     let top = heaps.iter().copied().max().unwrap_or(0);
     let mut run = SequenceRun::new(code, Algorithm::Auto, HeapTable::default())?;
     run.extend_on_cpu(top)?;

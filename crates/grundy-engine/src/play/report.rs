@@ -5,8 +5,25 @@
 
 use serde::Serialize;
 
-pub use crate::cli::MoveLimit;
-use grundy::error::Result;
+use grundy_core::error::{Error, Result};
+
+/// How many winning moves are listed (`None`: every one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLimit(pub Option<usize>);
+
+impl std::str::FromStr for MoveLimit {
+    type Err = String;
+
+    /// A number of moves, or `all`.
+    fn from_str(text: &str) -> std::result::Result<MoveLimit, String> {
+        if text == "all" {
+            return Ok(MoveLimit(None));
+        }
+        text.parse::<usize>()
+            .map(|k| MoveLimit(Some(k)))
+            .map_err(|_| format!("'{text}': expected a number of moves or 'all'"))
+    }
+}
 
 /// One component of the position and its value.
 #[derive(Serialize)]
@@ -92,6 +109,10 @@ pub fn report(part: Part, limit: MoveLimit) -> Result<PlayReport> {
 /// The report of a sum of parts; with `labelled`, each component is named
 /// with its game.
 pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Result<PlayReport> {
+    if let Some(part) = parts.iter().find(|p| labelled && p.not_summable.is_some()) {
+        let why = part.not_summable.as_deref().unwrap_or_default();
+        return Err(Error::Input(format!("component {}: {why}", part.game)));
+    }
     let mut components = Vec::new();
     let mut owners = Vec::new();
     let mut notes = Vec::new();
@@ -150,62 +171,6 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
         winning_moves,
         notes,
     })
-}
-
-pub fn print_report(r: &PlayReport) {
-    grundy::outln!("game        {}", r.game);
-    grundy::outln!("position    {}", r.position);
-    let width = r
-        .components
-        .iter()
-        .map(|c| c.component.chars().count())
-        .max();
-    let width = width.unwrap_or(0).max(24);
-    for (i, c) in r.components.iter().enumerate() {
-        let label = if i == 0 { "components" } else { "" };
-        grundy::outln!("{label:<11} {:<width$} G = {}", c.component, c.g);
-    }
-    let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
-    grundy::outln!(
-        "nim-sum     {} = {}",
-        if values.is_empty() {
-            "(no component)".into()
-        } else {
-            values.join(" xor ")
-        },
-        r.nim_sum
-    );
-    if r.outcome == "P" {
-        grundy::outln!(
-            "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
-        );
-    } else {
-        let total = r.winning_moves_total;
-        grundy::outln!(
-            "outcome     N: the player to move wins; {total} winning move{} (moves to a P-position){}",
-            if total == 1 { "" } else { "s" },
-            if r.winning_moves.len() < total {
-                format!(
-                    ", the first {} listed (--limit all lists every one)",
-                    r.winning_moves.len()
-                )
-            } else {
-                String::new()
-            }
-        );
-        for m in &r.winning_moves {
-            grundy::outln!(
-                "  in {} (G {} -> {}): {}",
-                r.components[m.component].component,
-                r.components[m.component].g,
-                m.g,
-                m.text
-            );
-        }
-    }
-    for note in &r.notes {
-        grundy::outln!("note        {note}");
-    }
 }
 
 /// "1, 4 and 6".

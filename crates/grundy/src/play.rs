@@ -1,0 +1,109 @@
+//! `Position`: who wins a position, and every winning move, as `grundy
+//! play` reports it; `play_sum` for a sum of positions of different games.
+//! Positions are written as the command line writes them (`"3x5,2x7"`,
+//! `"0>1,1>2"`, a graph spec), heaps as numbers.
+
+use std::path::Path;
+
+use grundy_core::error::{Error, Result};
+use grundy_core::game::delete_nim::Rule;
+use grundy_core::game::{Code, GraphCode};
+use grundy_engine::play::{self as engine, MoveLimit, Part};
+
+pub use grundy_engine::play::{Component, Play, PlayReport, WinningMove};
+
+/// One game's position: its components and their values, ready to report
+/// alone (`report`) or to add to a sum (`play_sum`).
+///
+/// ```
+/// use grundy::play::{Play, Position};
+///
+/// // Heaps 5, 7 and 9 of Dawson's Kayles (0.07): 0 xor 1 xor 0 = 1, a win
+/// // in six ways; the first takes 2 from the heap of 5, leaving 3 (G 1).
+/// let report = Position::heaps("0.07", &[5, 7, 9])?.report(None)?;
+/// assert_eq!((report.nim_sum, report.outcome, report.winning_moves_total), (1, "N", 6));
+/// let first = &report.winning_moves[0];
+/// assert_eq!((first.component, &first.play), (0, &Play::Left(vec![3])));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub struct Position(Part);
+
+impl Position {
+    /// Heaps of a take-and-break game in CGSuite's code notation (`0.07`,
+    /// `4!.0`), each heap a component; heaps up to 2^24.
+    pub fn heaps(code: &str, heaps: &[u64]) -> Result<Position> {
+        let code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
+        Ok(Position(engine::heap_part(&code, heaps, code.name())?))
+    }
+
+    /// Heaps of the subtraction game whose moves take a number in `set`.
+    pub fn subtraction(set: &[u32], heaps: &[u64]) -> Result<Position> {
+        Ok(Position(engine::subtraction_part(set, heaps)?))
+    }
+
+    /// An octal game on a graph (`grundy play graph`): its connected
+    /// components are the sum; `graph` is a spec such as `grid:2x3+path:4`.
+    pub fn graph(code: &str, graph: &str) -> Result<Position> {
+        let code = GraphCode::parse(code).map_err(Error::Input)?;
+        Ok(Position(engine::graph_part(&code, graph)?))
+    }
+
+    /// The Game of Arrows (`trimmed`: its trimmed variant) on a graph, from
+    /// a state such as `0>1` (none: every edge unmarked).
+    pub fn arrows(graph: &str, state: Option<&str>, trimmed: bool) -> Result<Position> {
+        Ok(Position(engine::arrows_part(graph, state, trimmed)?))
+    }
+
+    /// The Game of Cycles on a graph, its faces read from `faces`, from a
+    /// state. Its value is the outcome, not a Grundy value: it stands
+    /// alone, never in a sum (unless the graph has no faces).
+    pub fn cycles(graph: &str, faces: Option<&Path>, state: Option<&str>) -> Result<Position> {
+        Ok(Position(engine::cycles_part(graph, faces, state)?))
+    }
+
+    /// Boxes of Grundy's game on rectangles (`3x5,2x7`), each a
+    /// component; a cut leaves parts at least `min_diff` apart in area (1:
+    /// Grundy's rule, unequal parts; 0: equal parts allowed).
+    pub fn rect(boxes: &str, min_diff: u32) -> Result<Position> {
+        Ok(Position(engine::rect_part(boxes, min_diff)?))
+    }
+
+    /// A Delete Nim position under `rule` (`k` for the (k−1)/k rule), the
+    /// heaps written `0,5`.
+    pub fn delete_nim(rule: Rule, k: Option<usize>, heaps: &str) -> Result<Position> {
+        Ok(Position(engine::delete_nim_part(rule, k, heaps)?))
+    }
+
+    /// Green Hackenbush on a graph, grounded at the vertices `ground`
+    /// (`0` or `0,3`).
+    pub fn hackenbush(graph: &str, ground: &str) -> Result<Position> {
+        Ok(Position(engine::hackenbush_part(graph, ground)?))
+    }
+
+    /// The components' values, the nim-sum, the outcome, and the winning
+    /// moves (the first `limit` listed; `None`: every one; the count is
+    /// always of every one).
+    pub fn report(self, limit: Option<usize>) -> Result<PlayReport> {
+        engine::report(self.0, MoveLimit(limit))
+    }
+}
+
+/// A sum of positions of any games (the Game of Cycles with faces excepted):
+/// each component is named with its game.
+///
+/// ```
+/// use grundy::play::{Position, play_sum};
+///
+/// // A heap of 5 in subtraction {1,2} (value 2) and a heap of 6 in
+/// // subtraction {1,3} (value 0): a win, by taking 2 from the first.
+/// let sum = play_sum(
+///     vec![Position::subtraction(&[1, 2], &[5])?, Position::subtraction(&[1, 3], &[6])?],
+///     None,
+/// )?;
+/// assert_eq!((sum.nim_sum, sum.winning_moves_total), (2, 1));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn play_sum(positions: Vec<Position>, limit: Option<usize>) -> Result<PlayReport> {
+    let parts = positions.into_iter().map(|p| p.0).collect();
+    engine::sum_report(parts, MoveLimit(limit), true)
+}

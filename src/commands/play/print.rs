@@ -1,0 +1,60 @@
+//! `play`'s report as text.
+
+use grundy::engine::play::PlayReport;
+
+/// The components, the nim-sum, the outcome and the winning moves listed.
+pub fn print_report(r: &PlayReport) {
+    grundy::outln!("game        {}", r.game);
+    grundy::outln!("position    {}", r.position);
+    let width = r
+        .components
+        .iter()
+        .map(|c| c.component.chars().count())
+        .max();
+    let width = width.unwrap_or(0).max(24);
+    for (i, c) in r.components.iter().enumerate() {
+        let label = if i == 0 { "components" } else { "" };
+        grundy::outln!("{label:<11} {:<width$} G = {}", c.component, c.g);
+    }
+    let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
+    grundy::outln!(
+        "nim-sum     {} = {}",
+        if values.is_empty() {
+            "(no component)".into()
+        } else {
+            values.join(" xor ")
+        },
+        r.nim_sum
+    );
+    if r.outcome == "P" {
+        grundy::outln!(
+            "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
+        );
+    } else {
+        let total = r.winning_moves_total;
+        grundy::outln!(
+            "outcome     N: the player to move wins; {total} winning move{} (moves to a P-position){}",
+            if total == 1 { "" } else { "s" },
+            if r.winning_moves.len() < total {
+                format!(
+                    ", the first {} listed (--limit all lists every one)",
+                    r.winning_moves.len()
+                )
+            } else {
+                String::new()
+            }
+        );
+        for m in &r.winning_moves {
+            grundy::outln!(
+                "  in {} (G {} -> {}): {}",
+                r.components[m.component].component,
+                r.components[m.component].g,
+                m.g,
+                m.text
+            );
+        }
+    }
+    for note in &r.notes {
+        grundy::outln!("note        {note}");
+    }
+}
