@@ -1,0 +1,345 @@
+"""Sprague-Grundy tables in bulk: Nim-sequences as numpy arrays, games on
+graphs, tuple and edge games, surveys and winning moves.
+
+Every run releases the GIL (two threads compute two tables at once),
+answers Ctrl-C with ``KeyboardInterrupt`` within a tenth of a second
+(leaving a checkpoint whole), raises ``ValueError`` for bad input and
+``MemoryError`` for a run that will not fit, before it starts.
+
+>>> import grundy
+>>> grundy.octal("0.07", n=100).period
+34
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
+
+import numpy
+
+from . import _grundy
+from ._grundy import Table, __version__
+
+__all__ = [
+    "Table",
+    "__version__",
+    "arrows",
+    "bipodes",
+    "cycles",
+    "delete_nim",
+    "graph",
+    "hackenbush",
+    "octal",
+    "open_raw",
+    "play",
+    "play_sum",
+    "podes",
+    "rect",
+    "subtraction",
+    "survey",
+]
+
+Progress = Optional[Callable[[int, int], Any]]
+
+
+def octal(
+    code: str,
+    n: int = 1023,
+    *,
+    until_periodic: Optional[int] = None,
+    min_diff: Optional[int] = None,
+    algorithm: str = "auto",
+    backend: str = "auto",
+    fill: bool = True,
+    checkpoint: Union[str, os.PathLike, None] = None,
+    checkpoint_every: float = 3600.0,
+    resume: Union[str, os.PathLike, None] = None,
+    memory: Optional[int] = None,
+    progress: Progress = None,
+) -> Table:
+    """The Nim-sequence G(0..=n) of a take-and-break game.
+
+    ``code`` is CGSuite's notation, as ``grundy octal`` reads it: ``"0.07"``,
+    ``"4!.0"`` (Grundy's game), ``"0.[3]"``, ``"0.{2,3}"``.
+    ``until_periodic=MAX`` doubles ``n`` until a period is found, up to heap
+    MAX. ``fill`` takes the heaps past a certified period from it.
+    ``checkpoint``/``resume`` name a checkpoint file as on the command line;
+    ``memory`` caps the bytes the table may take in memory. ``progress``
+    is called as ``progress(done, total)`` from the calling thread (total 0:
+    not known). ``backend`` is ``"auto"``, ``"gpu"`` or ``"cpu"``.
+
+    The result's ``.values`` is a read-only numpy array (uint8, or uint16
+    when a value passes 255) over the table's memory, with ``.period``,
+    ``.preperiod``, ``.certified``, ``.rare_mask``, ``.max_value``,
+    ``.p_positions``, ``.backend`` and ``.seconds`` beside it.
+
+    >>> t = octal("0.07", n=100)
+    >>> (t.period, t.preperiod, t.certified)
+    (34, 53, True)
+    """
+    return _grundy.octal(
+        code,
+        n,
+        until_periodic=until_periodic,
+        min_diff=min_diff,
+        algorithm=algorithm,
+        backend=backend,
+        fill=fill,
+        checkpoint=_path(checkpoint),
+        checkpoint_every=checkpoint_every,
+        resume=_path(resume),
+        memory=memory,
+        progress=progress,
+    )
+
+
+def subtraction(
+    subtract: Iterable[int],
+    n: int = 1023,
+    *,
+    min_diff: Optional[int] = None,
+    backend: str = "auto",
+    checkpoint: Union[str, os.PathLike, None] = None,
+    resume: Union[str, os.PathLike, None] = None,
+    progress: Progress = None,
+) -> Table:
+    """The Nim-sequence of the subtraction game whose moves take a number in
+    ``subtract`` from a heap (``subtraction([1, 3, 4], n=100)``)."""
+    return _grundy.subtraction(
+        list(subtract),
+        n,
+        min_diff=min_diff,
+        backend=backend,
+        checkpoint=_path(checkpoint),
+        resume=_path(resume),
+        progress=progress,
+    )
+
+
+def open_raw(path: Union[str, os.PathLike]) -> numpy.memmap:
+    """A table written with ``--format raw``, as a read-only memory-mapped
+    uint16 array (nothing is read until it is used). The header's fields
+    are the array's ``header`` attribute (a dict: code, min_diff, first,
+    count)."""
+    with open(path, "rb") as f:
+        line = f.readline()
+    text = line.decode("ascii", errors="replace").strip()
+    magic = "grundy u16le v1"
+    if not text.startswith(magic):
+        raise ValueError(f"{os.fspath(path)}: expected a raw table (a first line '{magic} ...')")
+    fields = dict(f.split("=", 1) for f in text[len(magic):].split() if "=" in f)
+    count = int(fields.get("count", "-1"))
+    size = os.path.getsize(path) - len(line)
+    if count < 0 or size != 2 * count:
+        raise ValueError(
+            f"{os.fspath(path)}: the header says {count} values but {size} bytes follow"
+        )
+    if count == 0:
+        array = numpy.zeros(0, dtype="<u2")
+    else:
+        array = numpy.memmap(path, dtype="<u2", mode="r", offset=len(line), shape=(count,))
+    array.header = fields  # type: ignore[attr-defined]
+    return array
+
+
+def _path(path: Union[str, os.PathLike, None]) -> Optional[str]:
+    return None if path is None else os.fspath(path)
+
+
+def _graph_spec(g: Any) -> str:
+    """A graph spec string from a spec, graph6 bytes, an edge list, or any
+    object with ``.nodes()`` and ``.edges()`` (networkx)."""
+    if isinstance(g, str):
+        return g
+    if isinstance(g, bytes):
+        return "graph6:" + g.decode("ascii").strip()
+    if hasattr(g, "nodes") and hasattr(g, "edges"):
+        nodes = list(g.nodes())
+        index = {v: i for i, v in enumerate(nodes)}
+        edges = [(index[u], index[v]) for u, v in g.edges()]
+        return _grundy.graph_spec(len(nodes), edges)
+    edges = [(int(u), int(v)) for u, v in g]
+    n = 1 + max((max(e) for e in edges), default=-1)
+    return _grundy.graph_spec(n, edges)
+
+
+def graph(
+    code: str,
+    g: Any,
+    *,
+    moves: bool = False,
+    backend: str = "auto",
+    progress: Progress = None,
+) -> dict:
+    """G of the octal game ``code`` played on a graph (``grundy graph``).
+
+    ``g`` is a spec (``"grid:3x4"``, ``"pode:1,2,2"``, ``"graph6:Bw"``), an
+    edge list ``[(0, 1), (1, 2)]``, or a networkx graph. Returns a dict with
+    ``value``, ``outcome`` ("P" or "N"), ``positions``, ``solver``,
+    ``backend``, ``seconds``; with ``moves=True`` also ``winning_moves``
+    as ``play`` lists them.
+    """
+    spec = _graph_spec(g)
+    found = _grundy.graph(code, spec, backend=backend, progress=progress)
+    if moves:
+        found["winning_moves"] = play("graph", code, spec)["winning_moves"]
+    return found
+
+
+def podes(code: str, max_legs: int, max_length: int, *, progress: Progress = None) -> dict:
+    """G of every k-pode with up to ``max_legs`` legs of lengths
+    1..=max_length (``grundy podes``): columns ``legs`` (a row counts the
+    legs of each length) and ``g``."""
+    return _grundy.podes(code, max_legs, max_length, progress=progress)
+
+
+def bipodes(code: str, max: int, middle: int, *, progress: Progress = None) -> dict:
+    """G of every bipode up to ``max`` (``grundy bipodes``): columns
+    ``bipode`` (four leg lengths a row) and ``g``."""
+    return _grundy.bipodes(code, max, middle, progress=progress)
+
+
+def rect(
+    dims: int, max: int, *, min_diff: int = 1, backend: str = "auto", progress: Progress = None
+) -> dict:
+    """Grundy's game on boxes with ``dims`` sides up to ``max`` (``grundy
+    rect``): columns ``sizes`` (a row per box) and ``g``."""
+    return _grundy.rect(dims, max, min_diff=min_diff, backend=backend, progress=progress)
+
+
+def delete_nim(
+    rule: str,
+    heaps: int,
+    max: int,
+    *,
+    k: Optional[int] = None,
+    backend: str = "auto",
+    progress: Progress = None,
+) -> dict:
+    """Delete Nim under ``rule`` (delete, vdn, abo, nmth, half, kdelete,
+    single) on ``heaps`` heaps up to ``max``: columns ``sizes`` and ``g``."""
+    return _grundy.delete_nim(rule, heaps, max, k=k, backend=backend, progress=progress)
+
+
+def arrows(
+    g: Any,
+    *,
+    state: Optional[str] = None,
+    trimmed: bool = False,
+    backend: str = "auto",
+    progress: Progress = None,
+) -> dict:
+    """The Game of Arrows (or its trimmed variant) on a graph, from a state
+    such as ``"0>1"``: a dict with ``value``, ``outcome``, ``states``,
+    ``solver``, ``backend``, ``seconds``."""
+    return _grundy.arrows(
+        _graph_spec(g), state=state, trimmed=trimmed, backend=backend, progress=progress
+    )
+
+
+def cycles(
+    g: Any,
+    *,
+    faces: Union[str, os.PathLike, None] = None,
+    state: Optional[str] = None,
+    backend: str = "auto",
+    progress: Progress = None,
+) -> dict:
+    """The Game of Cycles on a graph, its faces read from the file
+    ``faces``: a dict as ``arrows`` gives (value 0 or 1: the outcome)."""
+    return _grundy.cycles(
+        _graph_spec(g), faces=_path(faces), state=state, backend=backend, progress=progress
+    )
+
+
+def hackenbush(g: Any, ground: Union[str, Iterable[int]] = "0") -> int:
+    """Green Hackenbush's value on a graph grounded at the vertices
+    ``ground``."""
+    if not isinstance(ground, str):
+        ground = ",".join(str(int(v)) for v in ground)
+    value, _positions = _grundy.hackenbush(_graph_spec(g), ground)
+    return value
+
+
+def survey(
+    codes: Union[Sequence[str], None] = None,
+    *,
+    n: int = 1023,
+    prefix: Optional[str] = None,
+    digits: Optional[int] = None,
+    checkpoint: Union[str, os.PathLike, None] = None,
+    resume: Union[str, os.PathLike, None] = None,
+    progress: Progress = None,
+) -> dict:
+    """One row per code (``grundy survey``), as columns ``pandas.DataFrame``
+    takes: the codes given, or every code ``prefix.d1..dK`` with ``digits``
+    digits 0-7."""
+    if codes is None:
+        if prefix is None or digits is None:
+            raise ValueError("survey: expected codes, or prefix= and digits=")
+        codes = [
+            prefix + "." + "".join(str((i >> (3 * k)) & 7) for k in reversed(range(digits)))
+            for i in range(8**digits)
+        ]
+    return _grundy.survey(
+        list(codes), n, checkpoint=_path(checkpoint), resume=_path(resume), progress=progress
+    )
+
+
+def _words(game: str, args: Sequence[Any], kwargs: dict) -> list:
+    """A position as the words ``play`` reads: the game, then its arguments."""
+    game = game.replace("-", "_")
+
+    def text(x: Any) -> str:
+        if isinstance(x, (list, tuple)):
+            return ",".join(str(int(v)) for v in x)
+        return str(x)
+
+    if game == "arrows":
+        g, = args
+        return ["arrows", _graph_spec(g), kwargs.get("state") or "", "trimmed" if kwargs.get("trimmed") else ""]
+    if game == "cycles":
+        g, = args
+        return ["cycles", _graph_spec(g), kwargs.get("state") or "", _path(kwargs.get("faces")) or ""]
+    if game == "graph":
+        code, g = args
+        return ["graph", code, _graph_spec(g)]
+    if game == "hackenbush":
+        g, ground = args
+        return ["hackenbush", _graph_spec(g), text(ground)]
+    if game == "rect":
+        boxes, = args
+        return ["rect", text(boxes), str(kwargs.get("min_diff", 1))]
+    if game == "delete_nim":
+        rule, heaps = args
+        k = kwargs.get("k")
+        return ["delete_nim", rule, text(heaps)] + ([str(k)] if k is not None else [])
+    return [game] + [text(a) for a in args]
+
+
+def play(game: str, *args: Any, limit: Optional[int] = None, **kwargs: Any) -> dict:
+    """Who wins a position, and every winning move (``grundy play``).
+
+    ``play("octal", "0.07", [5, 7, 9])``, ``play("subtraction", [1, 3], [6])``,
+    ``play("graph", "0.33", g)``, ``play("arrows", g, state="0>1")``,
+    ``play("rect", "3x5,2x7")``, ``play("delete_nim", "delete", [0, 5])``,
+    ``play("hackenbush", g, [0])``, ``play("cycles", g, faces=path)``.
+    Returns the report as a dict: components, nim_sum, outcome,
+    winning_moves (the first ``limit``; None: all) and their total.
+    """
+    return json.loads(_grundy.play_json([_words(game, args, kwargs)], limit))
+
+
+def play_sum(positions: Sequence[Sequence[Any]], *, limit: Optional[int] = None) -> dict:
+    """A sum of positions of different games: each a tuple as ``play``
+    takes its arguments, e.g. ``[("octal", "0.07", [5, 9]), ("rect", "3x5")]``."""
+    words = []
+    for position in positions:
+        game, *rest = position
+        kwargs = rest.pop() if rest and isinstance(rest[-1], dict) else {}
+        words.append(_words(game, rest, kwargs))
+    if len(words) == 1:
+        raise ValueError("play_sum: expected two or more positions (play takes one)")
+    return json.loads(_grundy.play_json(words, limit))

@@ -1,0 +1,378 @@
+//! Every other family: games on graphs, pode and bipode tables, tuple
+//! games, edge games, surveys and `play`. Tables come back as numpy
+//! columns in a dict (what `pandas.DataFrame` takes), single positions as
+//! dicts.
+
+use std::path::PathBuf;
+
+use grundy::game::delete_nim::Rule;
+use grundy::play::Position;
+use grundy::{EdgeGame, GraphGame, Survey, TupleGame};
+use numpy::ndarray::Array2;
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::backend_of;
+use crate::run::{py_err, run};
+
+/// A graph of `n` vertices and these edges as a spec the parsers read
+/// (`graph6:…`).
+#[pyfunction]
+pub fn graph_spec(n: usize, edges: Vec<(usize, usize)>) -> PyResult<String> {
+    if n > 64 {
+        return Err(PyValueError::new_err(format!(
+            "a graph of {n} vertices: expected at most 64"
+        )));
+    }
+    let mut graph = grundy::game::Graph::empty(n);
+    for (u, v) in edges {
+        if u >= n || v >= n || u == v {
+            return Err(PyValueError::new_err(format!(
+                "edge ({u}, {v}): expected two different vertices below {n}"
+            )));
+        }
+        graph.add_edge(u, v);
+    }
+    Ok(format!("graph6:{}", graph.to_graph6()))
+}
+
+/// G of an octal game on a graph: {value, outcome, positions, solver,
+/// backend, seconds}.
+#[pyfunction]
+#[pyo3(signature = (code, graph, backend = "auto", progress = None))]
+pub fn graph<'py>(
+    py: Python<'py>,
+    code: &str,
+    graph: &str,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = GraphGame::new(code, graph)
+        .map_err(py_err)?
+        .backend(backend_of(backend)?);
+    let found = run(py, progress, |hooks| game.run_with(hooks))?;
+    let dict = PyDict::new(py);
+    dict.set_item("value", found.value)?;
+    dict.set_item("outcome", if found.value == 0 { "P" } else { "N" })?;
+    dict.set_item("positions", found.positions)?;
+    dict.set_item("solver", format!("{:?}", found.solver).to_lowercase())?;
+    dict.set_item("backend", found.ran_on.backend.to_string())?;
+    dict.set_item("seconds", found.seconds)?;
+    Ok(dict)
+}
+
+/// Rows of parameters (one row per game) and their values, as columns.
+fn family_columns<'py>(
+    py: Python<'py>,
+    name: &str,
+    rows: Vec<Vec<u64>>,
+    values: Vec<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let width = rows.first().map_or(0, Vec::len);
+    let flat: Vec<u64> = rows.into_iter().flatten().collect();
+    let shape = (values.len(), width);
+    let table = Array2::from_shape_vec(shape, flat)
+        .map_err(|e| PyValueError::new_err(format!("a table of uneven rows: {e}")))?;
+    let dict = PyDict::new(py);
+    dict.set_item(name, PyArray2::from_owned_array(py, table))?;
+    dict.set_item("g", PyArray1::from_vec(py, values))?;
+    Ok(dict)
+}
+
+/// G of every k-pode with up to `max_legs` legs of lengths 1..=max_length:
+/// {"legs": rows counting the legs of each length, "g": values}.
+#[pyfunction]
+#[pyo3(signature = (code, max_legs, max_length, progress = None))]
+pub fn podes<'py>(
+    py: Python<'py>,
+    code: &str,
+    max_legs: usize,
+    max_length: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let table = run(py, progress, |_| grundy::podes(code, max_legs, max_length))?;
+    let (rows, values) = table
+        .rows
+        .into_iter()
+        .map(|(legs, g)| (legs.iter().map(|&l| l as u64).collect(), u32::from(g)))
+        .unzip();
+    family_columns(py, "legs", rows, values)
+}
+
+/// G of every bipode up to `max` (`grundy bipodes`): {"bipode": rows of
+/// four leg lengths, "g": values}.
+#[pyfunction]
+#[pyo3(signature = (code, max, middle, progress = None))]
+pub fn bipodes<'py>(
+    py: Python<'py>,
+    code: &str,
+    max: usize,
+    middle: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let table = run(py, progress, |_| grundy::bipodes(code, max, middle))?;
+    let (rows, values) = table
+        .rows
+        .into_iter()
+        .map(|(legs, g)| (legs.iter().map(|&l| l as u64).collect(), u32::from(g)))
+        .unzip();
+    family_columns(py, "bipode", rows, values)
+}
+
+/// A whole tuple table as columns: {"sizes": one row per position, "g"}.
+fn tuple_columns<'py>(
+    py: Python<'py>,
+    game: TupleGame,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let table = run(py, progress, |hooks| game.run_with(hooks))?;
+    let (mut rows, mut values) = (Vec::new(), Vec::new());
+    table.for_each(|sizes, g| {
+        rows.push(sizes.iter().map(|&s| u64::from(s)).collect());
+        values.push(g);
+    });
+    family_columns(py, "sizes", rows, values)
+}
+
+/// Grundy's game on boxes of `dims` sides up to `max` (a cut leaves parts
+/// at least `min_diff` apart in area; 1 is Grundy's rule).
+#[pyfunction]
+#[pyo3(signature = (dims, max, min_diff = 1, backend = "auto", progress = None))]
+pub fn rect<'py>(
+    py: Python<'py>,
+    dims: usize,
+    max: u32,
+    min_diff: u32,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = TupleGame::rect(dims, min_diff, max).map_err(py_err)?;
+    tuple_columns(py, game.backend(backend_of(backend)?), progress)
+}
+
+/// A Delete Nim rule by its command-line name.
+fn rule_of(name: &str) -> PyResult<Rule> {
+    let rules = [
+        Rule::Delete,
+        Rule::Vdn,
+        Rule::Abo,
+        Rule::Nmth,
+        Rule::Half,
+        Rule::Kdelete,
+        Rule::Single,
+    ];
+    rules.into_iter().find(|r| r.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = rules.iter().map(|r| r.name()).collect();
+        PyValueError::new_err(format!(
+            "rule '{name}': expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Delete Nim under `rule` on `heaps` heaps up to `max` (`k` for kdelete).
+#[pyfunction]
+#[pyo3(signature = (rule, heaps, max, k = None, backend = "auto", progress = None))]
+pub fn delete_nim<'py>(
+    py: Python<'py>,
+    rule: &str,
+    heaps: usize,
+    max: u32,
+    k: Option<usize>,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = TupleGame::delete_nim(rule_of(rule)?, heaps, k, max).map_err(py_err)?;
+    tuple_columns(py, game.backend(backend_of(backend)?), progress)
+}
+
+/// An edge game's value from a state: {value, outcome, states, solver,
+/// backend, seconds}.
+fn edge_dict<'py>(
+    py: Python<'py>,
+    game: EdgeGame,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let found = run(py, progress, |hooks| game.run_with(hooks))?;
+    let dict = PyDict::new(py);
+    dict.set_item("value", found.g)?;
+    dict.set_item("outcome", if found.g == 0 { "P" } else { "N" })?;
+    dict.set_item("states", found.states)?;
+    dict.set_item("solver", format!("{:?}", found.solver).to_lowercase())?;
+    dict.set_item("backend", found.ran_on.backend.to_string())?;
+    dict.set_item("seconds", found.seconds)?;
+    Ok(dict)
+}
+
+/// The Game of Arrows (or its trimmed variant) on a graph from a state.
+#[pyfunction]
+#[pyo3(signature = (graph, state = None, trimmed = false, backend = "auto", progress = None))]
+pub fn arrows<'py>(
+    py: Python<'py>,
+    graph: &str,
+    state: Option<&str>,
+    trimmed: bool,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut game = match trimmed {
+        true => EdgeGame::trimmed(graph),
+        false => EdgeGame::arrows(graph),
+    }
+    .map_err(py_err)?;
+    if let Some(text) = state {
+        game = game.state(text).map_err(py_err)?;
+    }
+    edge_dict(py, game.backend(backend_of(backend)?), progress)
+}
+
+/// The Game of Cycles on a graph (faces read from the file `faces`).
+#[pyfunction]
+#[pyo3(signature = (graph, faces = None, state = None, backend = "auto", progress = None))]
+pub fn cycles<'py>(
+    py: Python<'py>,
+    graph: &str,
+    faces: Option<PathBuf>,
+    state: Option<&str>,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut game = EdgeGame::cycles(graph, faces.as_deref()).map_err(py_err)?;
+    if let Some(text) = state {
+        game = game.state(text).map_err(py_err)?;
+    }
+    edge_dict(py, game.backend(backend_of(backend)?), progress)
+}
+
+/// Green Hackenbush on a graph grounded at `ground` (`"0"`, `"0,3"`):
+/// (value, positions solved).
+#[pyfunction]
+pub fn hackenbush(py: Python<'_>, graph: &str, ground: &str) -> PyResult<(u8, usize)> {
+    run(py, None, |_| grundy::hackenbush(graph, ground))
+}
+
+/// One row per code (`grundy survey`), as columns.
+#[pyfunction]
+#[pyo3(signature = (codes, n, checkpoint = None, resume = None, progress = None))]
+pub fn survey<'py>(
+    py: Python<'py>,
+    codes: Vec<String>,
+    n: u64,
+    checkpoint: Option<PathBuf>,
+    resume: Option<PathBuf>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut survey = Survey::codes(&codes).map_err(py_err)?.heaps(n);
+    if let Some(path) = checkpoint {
+        survey = survey.checkpoint(path);
+    }
+    if let Some(path) = resume {
+        survey = survey.resume(path);
+    }
+    let rows = run(py, progress, |hooks| survey.run_with(hooks))?.rows;
+    let dict = PyDict::new(py);
+    let codes: Vec<&str> = rows.iter().map(|r| r.code.as_str()).collect();
+    dict.set_item("code", codes)?;
+    dict.set_item("n", rows.iter().map(|r| r.n).collect::<Vec<_>>())?;
+    dict.set_item("period", rows.iter().map(|r| r.period).collect::<Vec<_>>())?;
+    dict.set_item(
+        "preperiod",
+        rows.iter().map(|r| r.preperiod).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "certified",
+        rows.iter().map(|r| r.certified).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "max_value",
+        rows.iter().map(|r| r.max_value).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "first_max_at",
+        rows.iter().map(|r| r.first_max_at).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "p_positions",
+        rows.iter().map(|r| r.p_positions).collect::<Vec<_>>(),
+    )?;
+    let masks: Vec<&str> = rows.iter().map(|r| r.rare_mask.as_str()).collect();
+    dict.set_item("rare_mask", masks)?;
+    dict.set_item(
+        "rare_count",
+        rows.iter().map(|r| r.rare_count).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "last_rare",
+        rows.iter().map(|r| r.last_rare).collect::<Vec<_>>(),
+    )?;
+    Ok(dict)
+}
+
+/// Builds the position `words` names: a game and its arguments as
+/// `grundy play` takes them (`["octal", "0.07", "5,7,9"]`).
+fn position_of(words: &[String]) -> grundy::Result<Position> {
+    let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
+    let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());
+    let heaps = |i: usize| -> grundy::Result<Vec<u64>> {
+        grundy::engine::play::parse_heaps(arg(i).ok_or_else(|| bad("expected heaps"))?)
+    };
+    let need = |i: usize, what: &str| arg(i).ok_or_else(|| bad(&format!("expected {what}")));
+    match words.first().map(String::as_str) {
+        Some("octal") => Position::heaps(need(1, "a code")?, &heaps(2)?),
+        Some("subtraction") => {
+            let set = grundy::engine::play::parse_heaps(need(1, "a subtraction set")?)?;
+            let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
+            Position::subtraction(&set, &heaps(2)?)
+        }
+        Some("graph") => Position::graph(need(1, "a code")?, need(2, "a graph")?),
+        Some("arrows") => Position::arrows(need(1, "a graph")?, arg(2), arg(3) == Some("trimmed")),
+        Some("cycles") => Position::cycles(
+            need(1, "a graph")?,
+            arg(3).map(std::path::Path::new),
+            arg(2),
+        ),
+        Some("rect") => {
+            let min_diff = arg(2).map_or(Ok(1), |d| d.parse().map_err(|_| bad("min_diff")))?;
+            Position::rect(need(1, "boxes such as 3x5")?, min_diff)
+        }
+        Some("delete_nim" | "delete-nim") => {
+            let rule = rule_of(need(1, "a rule")?).map_err(|e| bad(&e.to_string()))?;
+            let k = arg(3)
+                .map(|k| k.parse().map_err(|_| bad("k")))
+                .transpose()?;
+            Position::delete_nim(rule, k, need(2, "heaps such as 0,5")?)
+        }
+        Some("hackenbush") => Position::hackenbush(need(1, "a graph")?, need(2, "the ground")?),
+        _ => Err(bad(
+            "expected a game first: octal, subtraction, graph, arrows, cycles, rect, delete_nim or hackenbush",
+        )),
+    }
+}
+
+/// The report of `positions`, each a game and its arguments as words (one:
+/// that game alone; several: their sum), as JSON; every winning move is
+/// listed, or the first `limit`. Positions are built on the run's thread.
+#[pyfunction]
+#[pyo3(signature = (positions, limit = None))]
+pub fn play_json(
+    py: Python<'_>,
+    positions: Vec<Vec<String>>,
+    limit: Option<usize>,
+) -> PyResult<String> {
+    let report = run(py, None, |_| {
+        let mut built = positions
+            .iter()
+            .map(|words| position_of(words))
+            .collect::<grundy::Result<Vec<_>>>()?;
+        match built.len() {
+            0 => Err(grundy::Error::Input(
+                "no position to play: expected one or more".into(),
+            )),
+            1 => built.remove(0).report(limit),
+            _ => grundy::play_sum(built, limit),
+        }
+    })?;
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}

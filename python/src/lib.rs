@@ -1,0 +1,114 @@
+//! `import grundy`: the library's builders for Python. Tables come back as
+//! numpy arrays over the table's own memory; every run releases the GIL,
+//! answers Ctrl-C within a tick, and can report progress.
+
+mod families;
+mod run;
+mod sequence;
+
+use grundy::BackendChoice;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use sequence::{RunArgs, Table, parse_code, table_of};
+
+/// `backend=` as the command line's `--backend`.
+pub(crate) fn backend_of(name: &str) -> PyResult<BackendChoice> {
+    match name {
+        "auto" => Ok(BackendChoice::Auto),
+        "gpu" => Ok(BackendChoice::Gpu),
+        "cpu" => Ok(BackendChoice::Cpu),
+        other => Err(PyValueError::new_err(format!(
+            "backend '{other}': expected 'auto', 'gpu' or 'cpu'"
+        ))),
+    }
+}
+
+/// The Nim-sequence of a take-and-break code in CGSuite's notation.
+#[pyfunction]
+#[pyo3(signature = (code, n = 1023, *, until_periodic = None, min_diff = None,
+    algorithm = "auto".to_string(), backend = "auto".to_string(), fill = true,
+    checkpoint = None, checkpoint_every = 3600.0, resume = None, memory = None, progress = None))]
+#[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
+fn octal(
+    py: Python<'_>,
+    code: &str,
+    n: u64,
+    until_periodic: Option<u64>,
+    min_diff: Option<u32>,
+    algorithm: String,
+    backend: String,
+    fill: bool,
+    checkpoint: Option<String>,
+    checkpoint_every: f64,
+    resume: Option<String>,
+    memory: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let args = RunArgs {
+        n,
+        until_periodic,
+        algorithm,
+        backend,
+        fill,
+        checkpoint,
+        checkpoint_every,
+        resume,
+        memory,
+    };
+    table_of(py, parse_code(code, min_diff)?, &args, progress)
+}
+
+/// The Nim-sequence of the subtraction game whose moves take a number in
+/// `subtract` (as `grundy subtraction`).
+#[pyfunction]
+#[pyo3(signature = (subtract, n = 1023, *, min_diff = None, backend = "auto".to_string(),
+    checkpoint = None, resume = None, progress = None))]
+#[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
+fn subtraction(
+    py: Python<'_>,
+    subtract: Vec<u32>,
+    n: u64,
+    min_diff: Option<u32>,
+    backend: String,
+    checkpoint: Option<String>,
+    resume: Option<String>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let mut sequence = grundy::Sequence::subtraction(&subtract).map_err(run::py_err)?;
+    if let Some(d) = min_diff {
+        sequence = grundy::Sequence::of(sequence.code().clone().with_min_diff(d));
+    }
+    let args = RunArgs {
+        n,
+        until_periodic: None,
+        algorithm: "auto".into(),
+        backend,
+        fill: true,
+        checkpoint,
+        checkpoint_every: 3600.0,
+        resume,
+        memory: None,
+    };
+    table_of(py, sequence, &args, progress)
+}
+
+#[pymodule]
+fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Table>()?;
+    m.add_function(wrap_pyfunction!(octal, m)?)?;
+    m.add_function(wrap_pyfunction!(subtraction, m)?)?;
+    m.add_function(wrap_pyfunction!(families::graph_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(families::graph, m)?)?;
+    m.add_function(wrap_pyfunction!(families::podes, m)?)?;
+    m.add_function(wrap_pyfunction!(families::bipodes, m)?)?;
+    m.add_function(wrap_pyfunction!(families::rect, m)?)?;
+    m.add_function(wrap_pyfunction!(families::delete_nim, m)?)?;
+    m.add_function(wrap_pyfunction!(families::arrows, m)?)?;
+    m.add_function(wrap_pyfunction!(families::cycles, m)?)?;
+    m.add_function(wrap_pyfunction!(families::hackenbush, m)?)?;
+    m.add_function(wrap_pyfunction!(families::survey, m)?)?;
+    m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

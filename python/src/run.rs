@@ -1,0 +1,111 @@
+//! Running a computation from Python: on a thread of its own with the GIL
+//! released, while the calling thread wakes every 50 ms to let Python run
+//! its signal handlers (Ctrl-C becomes `KeyboardInterrupt`, and the run is
+//! asked to stop: a checkpoint is left whole) and to call the progress
+//! callback. Errors become the Python exceptions a caller expects.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use grundy::{Error, RunHooks};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// How often the calling thread looks at signals and progress.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What the run tells the calling thread, and what it is told back.
+#[derive(Default)]
+struct Watch {
+    done: AtomicU64,
+    total: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl RunHooks for Watch {
+    fn begin(&self, units: u64, _unit: &str) {
+        self.total.store(units, Relaxed);
+        self.done.store(0, Relaxed);
+    }
+
+    fn progress(&self, done: u64) {
+        self.done.store(done, Relaxed);
+    }
+
+    fn stop(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+}
+
+/// The Python exception for a failed run.
+pub fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Input(m) => PyValueError::new_err(m),
+        Error::WontFit(m) | Error::OutOfMemory(m) => PyMemoryError::new_err(m),
+        Error::Stopped(m) | Error::Interrupted { message: m, .. } => {
+            PyKeyboardInterrupt::new_err(m)
+        }
+        Error::Run(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// Runs `work` with the GIL released; `progress(done, total)` is called
+/// from this thread as the run goes (total 0: not known).
+pub fn run<T: Send>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce(&dyn RunHooks) -> grundy::Result<T> + Send,
+) -> PyResult<T> {
+    let watch = Watch::default();
+    let progress = progress.map(|p| p.clone().unbind());
+    let mut raised: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::channel();
+            let watch = &watch;
+            scope.spawn(move || {
+                let _ = sender.send(work(watch));
+            });
+            let mut shown = u64::MAX;
+            loop {
+                match receiver.recv_timeout(TICK) {
+                    Ok(result) => break result,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        break Err(Error::Run("the run's thread ended without a result".into()));
+                    }
+                }
+                if raised.is_some() {
+                    continue; // asked to stop: wait for the run to save and end
+                }
+                Python::attach(|py| {
+                    let done = watch.done.load(Relaxed);
+                    let call = match (&progress, done != shown) {
+                        (Some(callback), true) => {
+                            shown = done;
+                            callback
+                                .call1(py, (done, watch.total.load(Relaxed)))
+                                .map(|_| ())
+                        }
+                        _ => Ok(()),
+                    };
+                    if let Err(e) = call.and_then(|()| py.check_signals()) {
+                        raised = Some(e);
+                        watch.stop.store(true, Relaxed);
+                    }
+                });
+            }
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let value = result.map_err(py_err)?;
+    if let Some(callback) = &progress {
+        let total = watch.total.load(Relaxed);
+        callback.call1(py, (total.max(watch.done.load(Relaxed)), total))?;
+    }
+    Ok(value)
+}

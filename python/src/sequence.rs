@@ -1,0 +1,272 @@
+//! `octal` and `subtraction`: a Nim-sequence as a `Table`, its values a
+//! numpy array over the table's own memory (the array's base is the
+//! table), with the period, rare values and statistics beside them.
+
+use std::time::Duration;
+
+use grundy::analysis::period::Period;
+use grundy::{Algorithm, Sequence, Values};
+use numpy::PyArray1;
+use numpy::ndarray::ArrayView1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::backend_of;
+use crate::run::{py_err, run};
+
+/// A computed Nim-sequence (`grundy.octal`, `grundy.subtraction`).
+#[pyclass(frozen, module = "grundy")]
+pub struct Table {
+    values: Values,
+    #[pyo3(get)]
+    code: String,
+    /// The last heap: the values are G(0..=n).
+    #[pyo3(get)]
+    n: u64,
+    period: Option<Period>,
+    /// The heaps the period was looked for in: the table's, or for a
+    /// table shorter than `PERIOD_PROBE` heaps without a period of its own,
+    /// the first `PERIOD_PROBE`.
+    #[pyo3(get)]
+    period_heaps: u64,
+    #[pyo3(get)]
+    max_value: u16,
+    /// The rare/common split's mask, as the command prints it (`494`,
+    /// `6p0` for a parity split).
+    #[pyo3(get)]
+    rare_mask: String,
+    #[pyo3(get)]
+    rare_count: u64,
+    #[pyo3(get)]
+    last_rare: Option<u64>,
+    #[pyo3(get)]
+    filled_from: Option<u64>,
+    /// "gpu" or "cpu".
+    #[pyo3(get)]
+    backend: String,
+    /// "rare values", "blocked brute force" or "general engine".
+    #[pyo3(get)]
+    engine: String,
+    #[pyo3(get)]
+    seconds: f64,
+}
+
+#[pymethods]
+impl Table {
+    /// G(0..=n) as a numpy array (uint8, or uint16 when a value passes
+    /// 255) over the table's memory: no copy, read-only.
+    #[getter]
+    fn values<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
+        let owner = slf.clone().into_any();
+        // SAFETY: the table is frozen, so its values never move or change,
+        // and the array keeps `owner` (the table) alive as its base.
+        let array = match &slf.get().values {
+            Values::Bytes(v) => unsafe {
+                PyArray1::borrow_from_array(&ArrayView1::from(&v[..]), owner).into_any()
+            },
+            Values::Words(v) => unsafe {
+                PyArray1::borrow_from_array(&ArrayView1::from(&v[..]), owner).into_any()
+            },
+        };
+        let _ = array.call_method1("setflags", (false,));
+        array
+    }
+
+    /// The period p (None: none found).
+    #[getter]
+    fn period(&self) -> Option<u64> {
+        self.period.map(|p| p.period)
+    }
+
+    /// The first heap of the periodic part (None: no period found).
+    #[getter]
+    fn preperiod(&self) -> Option<u64> {
+        self.period.map(|p| p.preperiod)
+    }
+
+    /// Whether the periodicity theorem certifies the period.
+    #[getter]
+    fn certified(&self) -> bool {
+        self.period.is_some_and(|p| p.certified)
+    }
+
+    /// The heaps of value 0, as a numpy array (uint64).
+    #[getter]
+    fn p_positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let zeros: Vec<u64> = match &self.values {
+            Values::Bytes(v) => zero_heaps(v),
+            Values::Words(v) => zero_heaps(v),
+        };
+        PyArray1::from_vec(py, zeros)
+    }
+
+    fn __len__(&self) -> usize {
+        match &self.values {
+            Values::Bytes(v) => v.len(),
+            Values::Words(v) => v.len(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let digits: String = (0..self.__len__().min(100))
+            .map(|n| nim_digit(self.get(n)))
+            .collect();
+        let more = if self.__len__() > 100 { "…" } else { "" };
+        let seen = match self.period_heaps > self.n + 1 {
+            true => format!(", seen in the first {} heaps", self.period_heaps),
+            false => String::new(),
+        };
+        let period = match self.period {
+            Some(p) if p.certified => {
+                format!("{} from heap {} (certified{seen})", p.period, p.preperiod)
+            }
+            Some(p) => format!("{} from heap {} (apparent{seen})", p.period, p.preperiod),
+            None => format!(
+                "none found up to heap {}",
+                self.period_heaps.saturating_sub(1)
+            ),
+        };
+        format!(
+            "code        {}\nheaps       0..={}\nbackend     {}, {}, {:.3} s\nG(0..)      {digits}{more}\n\
+             max value   {}\nrare        mask {}: {} rare heaps\nperiod      {period}",
+            self.code,
+            self.n,
+            self.backend,
+            self.engine,
+            self.seconds,
+            self.max_value,
+            self.rare_mask,
+            self.rare_count
+        )
+    }
+}
+
+impl Table {
+    fn get(&self, n: usize) -> u16 {
+        match &self.values {
+            Values::Bytes(v) => u16::from(v[n]),
+            Values::Words(v) => v[n],
+        }
+    }
+}
+
+fn zero_heaps<T: Copy + Default + PartialEq>(values: &[T]) -> Vec<u64> {
+    let zero = T::default();
+    (0..values.len() as u64)
+        .filter(|&n| values[n as usize] == zero)
+        .collect()
+}
+
+/// One base-36 digit a value, as `--format digits` writes it.
+fn nim_digit(v: u16) -> char {
+    char::from_digit(u32::from(v), 36).unwrap_or('+')
+}
+
+/// What `octal` and `subtraction` take besides the game.
+#[derive(Clone)]
+pub struct RunArgs {
+    pub n: u64,
+    pub until_periodic: Option<u64>,
+    pub algorithm: String,
+    pub backend: String,
+    pub fill: bool,
+    pub checkpoint: Option<String>,
+    pub checkpoint_every: f64,
+    pub resume: Option<String>,
+    pub memory: Option<u64>,
+}
+
+/// `sequence` with the caller's settings.
+fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
+    sequence = sequence
+        .heaps(args.n)
+        .fill(args.fill)
+        .backend(backend_of(&args.backend)?)
+        .algorithm(match args.algorithm.as_str() {
+            "auto" => Algorithm::Auto,
+            "rare" => Algorithm::Rare,
+            "naive" => Algorithm::Naive,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "algorithm '{other}': expected 'auto', 'rare' or 'naive'"
+                )));
+            }
+        });
+    if let Some(max_n) = args.until_periodic {
+        sequence = sequence.until_periodic(max_n);
+    }
+    if let Some(path) = &args.checkpoint {
+        let every = Duration::try_from_secs_f64(args.checkpoint_every)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "checkpoint_every {}: expected a positive number of seconds",
+                    args.checkpoint_every
+                ))
+            })?;
+        sequence = sequence.checkpoint(path, every);
+    }
+    if let Some(path) = &args.resume {
+        sequence = sequence.resume(path);
+    }
+    if let Some(bytes) = args.memory {
+        sequence = sequence.memory(bytes);
+    }
+    Ok(sequence)
+}
+
+/// A table shorter than this many heaps looks for its period in this many
+/// (a period of 34 from heap 53, as 0.07's, shows only past heap 121).
+pub const PERIOD_PROBE: u64 = 4096;
+
+/// Runs `sequence` and keeps what Python reads of it.
+pub fn table_of(
+    py: Python<'_>,
+    sequence: Sequence,
+    args: &RunArgs,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let probe = sequence.clone();
+    let sequence = configured(sequence, args)?;
+    let table = run(py, progress, |hooks| sequence.run_with(hooks))?;
+    let (mut period, mut period_heaps) = (table.period(), table.len());
+    if period.is_none() && args.until_periodic.is_none() && table.len() < PERIOD_PROBE {
+        let probe = probe
+            .heaps(PERIOD_PROBE - 1)
+            .backend(grundy::BackendChoice::Cpu);
+        let longer = run(py, None, |hooks| probe.run_with(hooks))?;
+        (period, period_heaps) = (longer.period(), longer.len());
+    }
+    let (_, rare) = table.rare();
+    let stats = table.stats();
+    let ran = table.ran_on().backend.to_string();
+    let engine = match table.engine() {
+        grundy::HeapEngine::Rare => "rare values",
+        grundy::HeapEngine::Blocked => "blocked brute force",
+        grundy::HeapEngine::General => "general engine",
+    };
+    Ok(Table {
+        code: table.code().name(),
+        n: table.len().saturating_sub(1),
+        period,
+        period_heaps,
+        max_value: stats.max_value,
+        rare_mask: rare.rare_mask.clone(),
+        rare_count: rare.rare_count,
+        last_rare: rare.last_rare,
+        filled_from: table.filled_from(),
+        backend: ran,
+        engine: engine.into(),
+        seconds: table.seconds(),
+        values: py.detach(|| table.into_values()),
+    })
+}
+
+pub fn parse_code(code: &str, min_diff: Option<u32>) -> PyResult<Sequence> {
+    let mut sequence = Sequence::octal(code).map_err(py_err)?;
+    if let Some(d) = min_diff {
+        sequence = Sequence::of(sequence.code().clone().with_min_diff(d));
+    }
+    Ok(sequence)
+}

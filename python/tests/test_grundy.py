@@ -1,0 +1,234 @@
+"""The Python module against the command line and the literature: values,
+zero-copy arrays, the GIL released, Ctrl-C, errors."""
+
+import _thread
+import csv
+import io
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy
+import pytest
+
+import grundy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """The `grundy` command built by `cargo build --release` (or GRUNDY_BIN)."""
+    binary = Path(os.environ.get("GRUNDY_BIN", ROOT / "target" / "release" / "grundy"))
+    if not binary.exists():
+        pytest.fail(f"{binary} is missing: run `cargo build --release` first (or set GRUNDY_BIN)")
+
+    def run(*args):
+        out = subprocess.run([str(binary), *args], capture_output=True, text=True, check=True)
+        return out.stdout
+
+    return run
+
+
+def cli_values(cli, *args):
+    rows = csv.DictReader(io.StringIO(cli(*args, "--backend", "cpu", "-q", "--out", "-")))
+    return numpy.array([int(r["g"]) for r in rows])
+
+
+def test_dawsons_kayles_has_period_34_from_53():
+    t = grundy.octal("0.07", n=100)
+    assert (t.period, t.preperiod, t.certified) == (34, 53, True)
+    # Dawson's Kayles: 0 0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5 2 2 3 ...
+    assert list(t.values[:20]) == [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3]
+    assert len(t) == 101 and t.n == 100
+
+
+@pytest.mark.parametrize("code, n", [("0.07", 3000), ("0.6", 5000), ("4!.0", 5000), ("0.137", 2000)])
+def test_sequences_match_the_command_line(cli, code, n):
+    t = grundy.octal(code, n=n, backend="cpu")
+    numpy.testing.assert_array_equal(t.values, cli_values(cli, "octal", code, "-n", str(n)))
+    summary = json.loads(cli("octal", code, "-n", str(n), "--backend", "cpu", "--json"))
+    assert t.max_value == summary["max_value"]
+    assert t.rare_mask == summary["rare_mask"]
+    assert len(t.p_positions) == summary["p_positions"]
+    assert list(t.p_positions[:5]) == summary["first_p_positions"][:5]
+
+
+def test_subtraction_1_3_4_has_period_7():
+    t = grundy.subtraction([1, 3, 4], n=50)
+    assert list(t.values[:14]) == [0, 1, 0, 1, 2, 3, 2] * 2
+    assert t.period == 7
+
+
+def test_values_are_the_tables_memory_without_a_copy():
+    small = grundy.octal("0.07", n=1000)
+    wide = grundy.octal("0.6", n=1 << 17)
+    assert small.values.dtype == numpy.uint8
+    assert wide.values.dtype == numpy.uint16 and wide.max_value > 255
+    for t in (small, wide):
+        a, b = t.values, t.values
+        assert a.base is t and b.base is t
+        assert a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        assert not a.flags.writeable
+        with pytest.raises(ValueError):
+            a[0] = 1
+
+
+def test_two_threads_compute_at_once():
+    """While one thread computes, the main thread runs Python code: the GIL
+    is released for the run."""
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        grundy.octal("4!.0", n=1 << 21, backend="cpu")
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    inside = [t for t in ticks if span["start"] < t < span["end"]]
+    assert len(inside) > 20, f"{len(inside)} ticks while the run took {span['end'] - span['start']:.2f} s"
+
+
+def test_ctrl_c_raises_keyboard_interrupt_and_leaves_a_checkpoint(tmp_path):
+    path = tmp_path / "grundy.ckpt"
+    n = 1 << 22
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        grundy.octal("4!.0", n=n, backend="cpu", checkpoint=path, checkpoint_every=60)
+    assert time.perf_counter() - started < 0.5 + 1.0, "interrupted within a second"
+    assert path.exists()
+    resumed = grundy.octal("4!.0", n=n, backend="cpu", resume=path)
+    straight = grundy.octal("4!.0", n=n, backend="cpu")
+    numpy.testing.assert_array_equal(resumed.values, straight.values)
+
+
+def test_progress_is_reported_from_the_calling_thread():
+    calls = []
+    main = threading.get_ident()
+    grundy.octal("4!.0", n=1 << 20, backend="cpu", progress=lambda done, total: calls.append((done, total, threading.get_ident())))
+    assert calls, "progress was called"
+    assert all(thread == main for _, _, thread in calls)
+    done = [d for d, _, _ in calls]
+    assert done == sorted(done) and done[-1] >= 1 << 20
+
+
+def test_bad_input_raises_value_error_with_the_commands_message():
+    with pytest.raises(ValueError, match=r"missing '\]'"):
+        grundy.octal("0.[3", n=10)
+    with pytest.raises(ValueError, match="expected 'auto', 'gpu' or 'cpu'"):
+        grundy.octal("0.07", n=10, backend="fast")
+    with pytest.raises(ValueError, match="rule 'nope'"):
+        grundy.delete_nim("nope", 2, 5)
+
+
+def test_a_run_that_will_not_fit_raises_memory_error_before_it_starts():
+    started = time.perf_counter()
+    with pytest.raises(MemoryError):
+        grundy.octal("0.6", n=(1 << 40) - 1, backend="cpu")
+    assert time.perf_counter() - started < 5
+
+
+def test_graphs_from_specs_edge_lists_and_networkx(cli):
+    for spec in ["grid:2x3", "path:7", "pode:1,2,2", "cycle:5"]:
+        printed = json.loads(cli("graph", "0.33", "--graph", spec, "--json"))
+        found = grundy.graph("0.33", spec, backend="cpu")
+        assert (found["value"], found["outcome"]) == (printed["g"], printed["outcome"]), spec
+    # 0.33 on a path of n vertices is the octal game 0.33 on a heap of n.
+    heaps = grundy.octal("0.33", n=12).values
+    for n in range(1, 12):
+        edges = [(i, i + 1) for i in range(n - 1)]
+        assert grundy.graph("0.33", edges if edges else "path:1")["value"] == heaps[n]
+    nx = pytest.importorskip("networkx")
+    assert grundy.graph("0.33", nx.path_graph(9))["value"] == heaps[9]
+    star = grundy.graph("0.33", nx.star_graph(3), moves=True)
+    assert star["value"] == grundy.graph("0.33", "pode:1,1,1")["value"]
+    assert "winning_moves" in star
+
+
+def test_pode_and_tuple_tables(cli):
+    podes = grundy.podes("0.33", 2, 2)
+    rows = list(csv.DictReader(io.StringIO(cli("podes", "0.33", "--max-legs", "2", "--max-length", "2", "--out", "-"))))
+    assert [int(r["g"]) for r in rows] == list(podes["g"])
+    assert podes["legs"].shape == (len(rows), 2)
+    rect = grundy.rect(2, 6)
+    rows = list(csv.DictReader(io.StringIO(cli("rect", "--dims", "2", "--max", "6", "--out", "-"))))
+    assert {(int(r["a"]), int(r["b"])): int(r["g"]) for r in rows} == {
+        tuple(int(x) for x in s): int(g) for s, g in zip(rect["sizes"], rect["g"])
+    }
+    # Delete Nim: G(x, y) is the 2-adic valuation of (x OR y) + 1.
+    table = grundy.delete_nim("delete", 2, 12)
+    for (x, y), g in zip(table["sizes"], table["g"]):
+        v = (int(x) | int(y)) + 1
+        assert g == (v & -v).bit_length() - 1
+
+
+def test_edge_games_and_hackenbush(cli):
+    printed = json.loads(cli("arrows", "--graph", "pode:2,2,2", "--trimmed", "--json"))
+    found = grundy.arrows("pode:2,2,2", trimmed=True)
+    assert found["value"] == printed["g"]
+    # A stalk of k edges is a nim-heap of k; a grounded triangle is *1.
+    assert grundy.hackenbush("path:5", [0]) == 4
+    assert grundy.hackenbush("cycle:3", "0") == 1
+
+
+def test_survey_columns_agree_with_each_codes_sequence():
+    rows = grundy.survey(["0.07", "0.137", "0.6"], n=2000)
+    assert list(rows["code"]) == ["0.07", "0.137", "0.6"]
+    for code, period, max_value in zip(rows["code"], rows["period"], rows["max_value"]):
+        t = grundy.octal(code, n=2000)
+        assert (period, max_value) == (t.period, t.max_value), code
+    every = grundy.survey(prefix="0", digits=1, n=200)
+    assert list(every["code"]) == [f"0.{d}" for d in range(8)]
+
+
+def test_play_reports_what_the_command_prints(cli):
+    for words, (game, *args), kwargs in [
+        (["octal", "0.07", "5,7,9"], ("octal", "0.07", [5, 7, 9]), {}),
+        (["rect", "3x5,2x7"], ("rect", "3x5,2x7"), {}),
+        (["delete-nim", "--rule", "delete", "3,5"], ("delete_nim", "delete", [3, 5]), {}),
+        (["arrows", "pode:2,2,2", "--trimmed", "--state", "0>1"], ("arrows", "pode:2,2,2"), {"trimmed": True, "state": "0>1"}),
+    ]:
+        printed = json.loads(cli("play", *words, "--json", "--limit", "all"))
+        assert grundy.play(game, *args, **kwargs) == printed, words
+    printed = json.loads(cli("play", "sum", "octal 0.07 5,9", "rect 3x5", "--json", "--limit", "2"))
+    assert grundy.play_sum([("octal", "0.07", [5, 9]), ("rect", "3x5")], limit=2) == printed
+
+
+def test_a_raw_table_opens_as_a_memory_mapped_array(cli, tmp_path):
+    path = tmp_path / "t.raw"
+    cli("octal", "0.6", "-n", "70000", "--format", "raw", "--out", str(path), "-q")
+    array = grundy.open_raw(path)
+    assert isinstance(array, numpy.memmap) and array.header["code"] == "0.6"
+    numpy.testing.assert_array_equal(array, grundy.octal("0.6", n=70000).values)
+
+
+def test_the_docs_python_examples_print_what_they_show():
+    """The `>>>` examples of README.md and docs/python.md, run as doctests."""
+    import doctest
+
+    for name in ["README.md", "docs/python.md"]:
+        text = (ROOT / name).read_text()
+        blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+        examples = "\n".join(b for b in blocks if b.startswith(">>>"))
+        assert examples, name
+        test = doctest.DocTestParser().get_doctest(examples, {}, name, name, 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test)
+        assert runner.failures == 0 and runner.tries >= 3, name
+
+
+def test_the_modules_own_examples_run():
+    import doctest
+
+    failures, tries = doctest.testmod(grundy, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert failures == 0 and tries >= 2
