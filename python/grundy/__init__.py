@@ -149,10 +149,12 @@ def _path(path: Union[str, os.PathLike, None]) -> Optional[str]:
 
 
 def _graph_spec(g: Any) -> str:
-    """A graph spec string from a spec, graph6 bytes, an edge list, or any
-    object with ``.nodes()`` and ``.edges()`` (networkx)."""
+    """A graph spec string from a spec (``"grid:3x4"``), a graph6 string or
+    bytes, an edge list, or any object with ``.nodes()`` and ``.edges()``
+    (networkx)."""
     if isinstance(g, str):
-        return g
+        # Every spec is `kind:…`; a bare string is graph6.
+        return g if ":" in g else "graph6:" + g.strip()
     if isinstance(g, bytes):
         return "graph6:" + g.decode("ascii").strip()
     if hasattr(g, "nodes") and hasattr(g, "edges"):
@@ -175,8 +177,8 @@ def graph(
 ) -> dict:
     """G of the octal game ``code`` played on a graph (``grundy graph``).
 
-    ``g`` is a spec (``"grid:3x4"``, ``"pode:1,2,2"``, ``"graph6:Bw"``), an
-    edge list ``[(0, 1), (1, 2)]``, or a networkx graph. Returns a dict with
+    ``g`` is a spec (``"grid:3x4"``, ``"pode:1,2,2"``), a graph6 string
+    (``"Bw"``), an edge list ``[(0, 1), (1, 2)]``, or a networkx graph. Returns a dict with
     ``value``, ``outcome`` ("P" or "N"), ``positions``, ``solver``,
     ``backend``, ``seconds``; with ``moves=True`` also ``winning_moves``
     as ``play`` lists them.
@@ -276,15 +278,18 @@ def survey(
     """One row per code (``grundy survey``), as columns ``pandas.DataFrame``
     takes: the codes given, or every code ``prefix.d1..dK`` with ``digits``
     digits 0-7."""
+    every = None
     if codes is None:
         if prefix is None or digits is None:
             raise ValueError("survey: expected codes, or prefix= and digits=")
-        codes = [
-            prefix + "." + "".join(str((i >> (3 * k)) & 7) for k in reversed(range(digits)))
-            for i in range(8**digits)
-        ]
+        every = (prefix, digits)
     return _grundy.survey(
-        list(codes), n, checkpoint=_path(checkpoint), resume=_path(resume), progress=progress
+        list(codes or []),
+        n,
+        all=every,
+        checkpoint=_path(checkpoint),
+        resume=_path(resume),
+        progress=progress,
     )
 
 

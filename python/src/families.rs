@@ -253,18 +253,24 @@ pub fn hackenbush(py: Python<'_>, graph: &str, ground: &str) -> PyResult<(u8, us
     run(py, None, |_| grundy::hackenbush(graph, ground))
 }
 
-/// One row per code (`grundy survey`), as columns.
+/// One row per code (`grundy survey`), as columns: the codes given, or
+/// every code `prefix.d1..dK` with `digits` digits (`all`).
 #[pyfunction]
-#[pyo3(signature = (codes, n, checkpoint = None, resume = None, progress = None))]
+#[pyo3(signature = (codes, n, all = None, checkpoint = None, resume = None, progress = None))]
 pub fn survey<'py>(
     py: Python<'py>,
     codes: Vec<String>,
     n: u64,
+    all: Option<(String, u32)>,
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut survey = Survey::codes(&codes).map_err(py_err)?.heaps(n);
+    let survey = match all {
+        Some((prefix, digits)) => Survey::all(&prefix, digits),
+        None => Survey::codes(&codes),
+    };
+    let mut survey = survey.map_err(py_err)?.heaps(n);
     if let Some(path) = checkpoint {
         survey = survey.checkpoint(path);
     }

@@ -148,6 +148,9 @@ def test_graphs_from_specs_edge_lists_and_networkx(cli):
     for n in range(1, 12):
         edges = [(i, i + 1) for i in range(n - 1)]
         assert grundy.graph("0.33", edges if edges else "path:1")["value"] == heaps[n]
+    # The same triangle as a graph6 string, bytes and a spec.
+    triangle = grundy.graph("0.33", "cycle:3")["value"]
+    assert grundy.graph("0.33", "Bw")["value"] == grundy.graph("0.33", b"Bw")["value"] == triangle
     nx = pytest.importorskip("networkx")
     assert grundy.graph("0.33", nx.path_graph(9))["value"] == heaps[9]
     star = grundy.graph("0.33", nx.star_graph(3), moves=True)
@@ -176,6 +179,11 @@ def test_edge_games_and_hackenbush(cli):
     printed = json.loads(cli("arrows", "--graph", "pode:2,2,2", "--trimmed", "--json"))
     found = grundy.arrows("pode:2,2,2", trimmed=True)
     assert found["value"] == printed["g"]
+    for state in ["", "0>1", "0>1,1>2"]:
+        args = ["cycles", "--graph", "grid:2x3", "--json"] + (["--state", state] if state else [])
+        printed = json.loads(cli(*args))
+        found = grundy.cycles("grid:2x3", state=state or None)
+        assert found["outcome"] == printed["outcome"] and found["states"] == printed["states"], state
     # A stalk of k edges is a nim-heap of k; a grounded triangle is *1.
     assert grundy.hackenbush("path:5", [0]) == 4
     assert grundy.hackenbush("cycle:3", "0") == 1
