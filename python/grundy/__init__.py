@@ -2,6 +2,8 @@
 graphs, tuple and edge games, surveys and winning moves.
 
 Every run releases the GIL (two threads compute two tables at once),
+says what the command would say on stderr to the ``grundy`` logger (at
+INFO),
 answers Ctrl-C with ``KeyboardInterrupt`` within a tenth of a second
 (leaving a checkpoint whole), raises ``ValueError`` for bad input and
 ``MemoryError`` for a run that will not fit, before it starts.
@@ -57,6 +59,7 @@ def octal(
     checkpoint_every: float = 3600.0,
     resume: Union[str, os.PathLike, None] = None,
     memory: Optional[int] = None,
+    folder: Union[str, os.PathLike, None] = None,
     progress: Progress = None,
 ) -> Table:
     """The Nim-sequence G(0..=n) of a take-and-break game.
@@ -66,7 +69,8 @@ def octal(
     ``until_periodic=MAX`` doubles ``n`` until a period is found, up to heap
     MAX. ``fill`` takes the heaps past a certified period from it.
     ``checkpoint``/``resume`` name a checkpoint file as on the command line;
-    ``memory`` caps the bytes the table may take in memory. ``progress``
+    ``memory`` caps the bytes the table may take in memory; past it the
+    values go to a file in ``folder`` (default: the current one). ``progress``
     is called as ``progress(done, total)`` from the calling thread (total 0:
     not known). ``backend`` is ``"auto"``, ``"gpu"`` or ``"cpu"``.
 
@@ -91,6 +95,7 @@ def octal(
         checkpoint_every=checkpoint_every,
         resume=_path(resume),
         memory=memory,
+        folder=_path(folder),
         progress=progress,
     )
 

@@ -28,7 +28,8 @@ pub(crate) fn backend_of(name: &str) -> PyResult<BackendChoice> {
 #[pyfunction]
 #[pyo3(signature = (code, n = 1023, *, until_periodic = None, min_diff = None,
     algorithm = "auto".to_string(), backend = "auto".to_string(), fill = true,
-    checkpoint = None, checkpoint_every = 3600.0, resume = None, memory = None, progress = None))]
+    checkpoint = None, checkpoint_every = 3600.0, resume = None, memory = None, folder = None,
+    progress = None))]
 #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
 fn octal(
     py: Python<'_>,
@@ -43,6 +44,7 @@ fn octal(
     checkpoint_every: f64,
     resume: Option<String>,
     memory: Option<u64>,
+    folder: Option<String>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
     let args = RunArgs {
@@ -55,6 +57,7 @@ fn octal(
         checkpoint_every,
         resume,
         memory,
+        folder,
     };
     table_of(py, parse_code(code, min_diff)?, &args, progress)
 }
@@ -89,6 +92,7 @@ fn subtraction(
         checkpoint_every: 3600.0,
         resume,
         memory: None,
+        folder: None,
     };
     table_of(py, sequence, &args, progress)
 }

@@ -2,11 +2,12 @@
 //! released, while the calling thread wakes every 50 ms to let Python run
 //! its signal handlers (Ctrl-C becomes `KeyboardInterrupt`, and the run is
 //! asked to stop: a checkpoint is left whole) and to call the progress
-//! callback. Errors become the Python exceptions a caller expects.
+//! callback; its notices go to the `grundy` logger (`logging`, at INFO).
+//! Errors become the Python exceptions a caller expects.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use grundy::{Error, RunHooks};
@@ -22,9 +23,33 @@ struct Watch {
     done: AtomicU64,
     total: AtomicU64,
     stop: AtomicBool,
+    notices: Mutex<Vec<String>>,
+}
+
+impl Watch {
+    /// Hands the notices said so far to the `grundy` logger, at INFO.
+    fn log_notices(&self, py: Python<'_>) -> PyResult<()> {
+        let said: Vec<String> =
+            std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()));
+        if said.is_empty() {
+            return Ok(());
+        }
+        let logger = py
+            .import("logging")?
+            .call_method1("getLogger", ("grundy",))?;
+        for notice in said {
+            logger.call_method1("info", (notice,))?;
+        }
+        Ok(())
+    }
 }
 
 impl RunHooks for Watch {
+    fn notice(&self, message: &str) {
+        let mut said = self.notices.lock().unwrap_or_else(|e| e.into_inner());
+        said.push(message.to_string());
+    }
+
     fn begin(&self, units: u64, _unit: &str) {
         self.total.store(units, Relaxed);
         self.done.store(0, Relaxed);
@@ -91,7 +116,8 @@ pub fn run<T: Send>(
                         }
                         _ => Ok(()),
                     };
-                    if let Err(e) = call.and_then(|()| py.check_signals()) {
+                    let logged = call.and_then(|()| watch.log_notices(py));
+                    if let Err(e) = logged.and_then(|()| py.check_signals()) {
                         raised = Some(e);
                         watch.stop.store(true, Relaxed);
                     }
@@ -99,6 +125,7 @@ pub fn run<T: Send>(
             }
         })
     });
+    watch.log_notices(py)?;
     if let Some(e) = raised {
         return Err(e);
     }

@@ -174,6 +174,7 @@ pub struct RunArgs {
     pub checkpoint_every: f64,
     pub resume: Option<String>,
     pub memory: Option<u64>,
+    pub folder: Option<String>,
 }
 
 /// `sequence` with the caller's settings.
@@ -212,6 +213,9 @@ fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
     }
     if let Some(bytes) = args.memory {
         sequence = sequence.memory(bytes);
+    }
+    if let Some(folder) = &args.folder {
+        sequence = sequence.folder(folder);
     }
     Ok(sequence)
 }

@@ -240,3 +240,11 @@ def test_the_modules_own_examples_run():
 
     failures, tries = doctest.testmod(grundy, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert failures == 0 and tries >= 2
+
+
+def test_notices_go_to_the_grundy_logger_and_a_file_backed_table_is_whole(tmp_path, caplog):
+    caplog.set_level("INFO", logger="grundy")
+    t = grundy.octal("0.6", n=1 << 18, backend="cpu", memory=1 << 16, folder=tmp_path)
+    said = [r.getMessage() for r in caplog.records if r.name == "grundy"]
+    assert any("go to a file" in m for m in said), said
+    numpy.testing.assert_array_equal(t.values, grundy.octal("0.6", n=1 << 18, backend="cpu").values)
