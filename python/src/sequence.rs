@@ -4,7 +4,11 @@
 
 use std::time::Duration;
 
+use grundy::HeapEngine;
 use grundy::analysis::period::Period;
+use grundy::analysis::rare_split::RareSummary;
+use grundy::analysis::stats::HeapStats;
+use grundy::engine::RanOn;
 use grundy::{Algorithm, Sequence, Values};
 use numpy::PyArray1;
 use numpy::ndarray::ArrayView1;
@@ -18,6 +22,11 @@ use crate::run::{py_err, run};
 #[pyclass(frozen, module = "grundy")]
 pub struct Table {
     values: Values,
+    min_diff: u32,
+    ran: RanOn,
+    heap_engine: HeapEngine,
+    stats: HeapStats,
+    rare: RareSummary,
     #[pyo3(get)]
     code: String,
     /// The last heap: the values are G(0..=n).
@@ -107,37 +116,31 @@ impl Table {
         }
     }
 
+    /// The command's summary.
     fn __repr__(&self) -> String {
-        let digits: String = (0..self.__len__().min(100))
-            .map(|n| nim_digit(self.get(n)))
-            .collect();
-        let more = if self.__len__() > 100 { "…" } else { "" };
-        let seen = match self.period_heaps > self.n + 1 {
-            true => format!(", seen in the first {} heaps", self.period_heaps),
-            false => String::new(),
+        let shown = self.__len__().min(100);
+        let first: Vec<u16> = (0..shown).map(|n| self.get(n)).collect();
+        let summary = grundy::Summary {
+            code: &self.code,
+            min_diff: self.min_diff,
+            n: self.n,
+            ran: &self.ran,
+            engine: self.heap_engine,
+            seconds: self.seconds,
+            first: &first,
+            more: self.__len__() > shown,
+            stats: &self.stats,
+            rare: &self.rare,
+            period: self.period,
         };
-        let period = match self.period {
-            Some(p) if p.certified => {
-                format!("{} from heap {} (certified{seen})", p.period, p.preperiod)
-            }
-            Some(p) => format!("{} from heap {} (apparent{seen})", p.period, p.preperiod),
-            None => format!(
-                "none found up to heap {}",
-                self.period_heaps.saturating_sub(1)
-            ),
-        };
-        format!(
-            "code        {}\nheaps       0..={}\nbackend     {}, {}, {:.3} s\nG(0..)      {digits}{more}\n\
-             max value   {}\nrare        mask {}: {} rare heaps\nperiod      {period}",
-            self.code,
-            self.n,
-            self.backend,
-            self.engine,
-            self.seconds,
-            self.max_value,
-            self.rare_mask,
-            self.rare_count
-        )
+        let mut lines = summary.lines();
+        if self.period.is_some() && self.period_heaps > self.n + 1 {
+            lines.push(format!(
+                "            seen in the first {} heaps",
+                self.period_heaps
+            ));
+        }
+        lines.join("\n")
     }
 }
 
@@ -155,11 +158,6 @@ fn zero_heaps<T: Copy + Default + PartialEq>(values: &[T]) -> Vec<u64> {
     (0..values.len() as u64)
         .filter(|&n| values[n as usize] == zero)
         .collect()
-}
-
-/// One base-36 digit a value, as `--format digits` writes it.
-fn nim_digit(v: u16) -> char {
-    char::from_digit(u32::from(v), 36).unwrap_or('+')
 }
 
 /// What `octal` and `subtraction` take besides the game.
@@ -244,11 +242,10 @@ pub fn table_of(
     }
     let (_, rare) = table.rare();
     let stats = table.stats();
-    let ran = table.ran_on().backend.to_string();
     let engine = match table.engine() {
-        grundy::HeapEngine::Rare => "rare values",
-        grundy::HeapEngine::Blocked => "blocked brute force",
-        grundy::HeapEngine::General => "general engine",
+        HeapEngine::Rare => "rare values",
+        HeapEngine::Blocked => "blocked brute force",
+        HeapEngine::General => "general engine",
     };
     Ok(Table {
         code: table.code().name(),
@@ -256,11 +253,16 @@ pub fn table_of(
         period,
         period_heaps,
         max_value: stats.max_value,
+        min_diff: table.code().min_diff,
+        ran: table.ran_on().clone(),
+        heap_engine: table.engine(),
         rare_mask: rare.rare_mask.clone(),
         rare_count: rare.rare_count,
         last_rare: rare.last_rare,
+        rare,
+        stats,
         filled_from: table.filled_from(),
-        backend: ran,
+        backend: table.ran_on().backend.to_string(),
         engine: engine.into(),
         seconds: table.seconds(),
         values: py.detach(|| table.into_values()),

@@ -248,3 +248,12 @@ def test_notices_go_to_the_grundy_logger_and_a_file_backed_table_is_whole(tmp_pa
     said = [r.getMessage() for r in caplog.records if r.name == "grundy"]
     assert any("go to a file" in m for m in said), said
     numpy.testing.assert_array_equal(t.values, grundy.octal("0.6", n=1 << 18, backend="cpu").values)
+
+
+def test_repr_is_the_commands_summary(cli):
+    for code, n in [("0.07", "5000"), ("0.6", "3000")]:
+        printed = cli("octal", code, "-n", n, "--backend", "cpu").splitlines()
+        shown = repr(grundy.octal(code, n=int(n), backend="cpu")).splitlines()
+        # Every line but the time taken.
+        strip = lambda lines: [l.rsplit(",", 1)[0] if l.startswith("backend") else l for l in lines]
+        assert strip(shown) == strip(printed[: len(shown)]), code

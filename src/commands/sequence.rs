@@ -18,7 +18,7 @@ use grundy::engine::heap::filled::{Filled, writer_for};
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::{HeapEngine, LazyBackend, RanOn};
 use grundy::error::{Error, Result};
-use grundy::export::{self, Format, nim_digit};
+use grundy::export::{self, Format};
 use grundy::game::Code;
 use grundy::interrupt;
 
@@ -240,81 +240,22 @@ fn summarise(
 }
 
 fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
-    let shown = g.len().min(100);
-    let digits: String = (0..shown).map(|n| nim_digit(g.get(n))).collect();
-    let more = if g.len() > shown { "…" } else { "" };
-    grundy::outln!(
-        "code        {}{}",
-        s.code,
-        if s.min_diff > 0 {
-            format!(" (min-diff {})", s.min_diff)
-        } else {
-            String::new()
-        }
-    );
-    grundy::outln!("heaps       0..={}", s.n);
-    let backend = match &s.ran.adapter {
-        Some(a) => format!("{} ({a})", s.ran.backend),
-        None => s.ran.backend.to_string(),
+    let first = g.values(0, g.len().min(100));
+    let summary = grundy::Summary {
+        code: &s.code,
+        min_diff: s.min_diff,
+        n: s.n,
+        ran: &s.ran,
+        engine: s.engine,
+        seconds: s.seconds,
+        first: &first,
+        more: g.len() > 100,
+        stats: &s.stats,
+        rare: &s.rare,
+        period,
     };
-    let engine = match s.engine {
-        HeapEngine::Rare => "rare values",
-        HeapEngine::Blocked => "blocked brute force",
-        HeapEngine::General => "general engine",
-    };
-    grundy::outln!("backend     {backend}, {engine}, {:.3} s", s.seconds);
-    grundy::outln!("G(0..)      {digits}{more}");
-    grundy::outln!(
-        "max value   {} (first at heap {}); {} P-positions",
-        s.stats.max_value,
-        s.stats.first_max_at,
-        s.stats.p_positions
-    );
-    let listed: Vec<String> = s
-        .stats
-        .first_p_positions
-        .iter()
-        .take(20)
-        .map(|h| h.to_string())
-        .collect();
-    let more_p = if s.stats.p_positions > listed.len() as u64 {
-        ", …"
-    } else {
-        ""
-    };
-    grundy::outln!("P-positions {}{more_p}", listed.join(", "));
-    let firsts: Vec<String> = s
-        .stats
-        .first_heap_with_value
-        .iter()
-        .enumerate()
-        .take(16)
-        .map(|(v, h)| match h {
-            Some(h) => format!("{v}@{h}"),
-            None => format!("{v}@-"),
-        })
-        .collect();
-    grundy::outln!("first heap  {}", firsts.join(" "));
-    grundy::outln!(
-        "rare        mask {}: {} rare heaps{}",
-        s.rare.rare_mask,
-        s.rare.rare_count,
-        s.rare
-            .last_rare
-            .map_or(String::new(), |h| format!(", the last at {h}"))
-    );
-    match period {
-        Some(p) => grundy::outln!(
-            "period      {} from heap {} ({})",
-            p.period,
-            p.preperiod,
-            if p.certified {
-                "certified"
-            } else {
-                "apparent: the periodicity theorem does not cover this code"
-            }
-        ),
-        None => grundy::outln!("period      none found up to heap {}", s.n),
+    for line in summary.lines() {
+        grundy::outln!("{line}");
     }
     print_outputs(s);
 }

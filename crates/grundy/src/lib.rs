@@ -10,6 +10,7 @@ pub mod edges;
 pub mod graph;
 pub mod play;
 pub mod sequence;
+pub mod summary;
 pub mod survey;
 pub mod tuples;
 
@@ -17,6 +18,7 @@ pub use edges::{EdgeGame, hackenbush};
 pub use graph::{GraphGame, GraphValue, bipodes, podes};
 pub use play::{Position, play_sum};
 pub use sequence::{Sequence, SequenceTable, Values};
+pub use summary::Summary;
 pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};
 

@@ -1,0 +1,112 @@
+//! The summary `grundy octal` prints of a sequence, as lines: the command,
+//! a Rust program and the Python module's `repr` say it alike.
+
+use grundy_core::analysis::period::Period;
+use grundy_core::analysis::rare_split::RareSummary;
+use grundy_core::analysis::stats::HeapStats;
+use grundy_core::export::nim_digit;
+use grundy_engine::{HeapEngine, RanOn};
+
+/// What the summary says of a run.
+pub struct Summary<'a> {
+    pub code: &'a str,
+    pub min_diff: u32,
+    /// The last heap.
+    pub n: u64,
+    pub ran: &'a RanOn,
+    pub engine: HeapEngine,
+    pub seconds: f64,
+    /// G of the first heaps (100 at most: the line shows them), and
+    /// whether more follow.
+    pub first: &'a [u16],
+    pub more: bool,
+    pub stats: &'a HeapStats,
+    pub rare: &'a RareSummary,
+    pub period: Option<Period>,
+}
+
+impl Summary<'_> {
+    /// The lines, each a label then what it says.
+    pub fn lines(&self) -> Vec<String> {
+        let min_diff = match self.min_diff {
+            0 => String::new(),
+            d => format!(" (min-diff {d})"),
+        };
+        let backend = match &self.ran.adapter {
+            Some(a) => format!("{} ({a})", self.ran.backend),
+            None => self.ran.backend.to_string(),
+        };
+        let engine = match self.engine {
+            HeapEngine::Rare => "rare values",
+            HeapEngine::Blocked => "blocked brute force",
+            HeapEngine::General => "general engine",
+        };
+        let digits: String = self.first.iter().take(100).map(|&v| nim_digit(v)).collect();
+        let more = if self.more { "…" } else { "" };
+        let s = self.stats;
+        vec![
+            format!("code        {}{min_diff}", self.code),
+            format!("heaps       0..={}", self.n),
+            format!("backend     {backend}, {engine}, {:.3} s", self.seconds),
+            format!("G(0..)      {digits}{more}"),
+            format!(
+                "max value   {} (first at heap {}); {} P-positions",
+                s.max_value, s.first_max_at, s.p_positions
+            ),
+            self.p_positions_line(),
+            self.first_heaps_line(),
+            format!(
+                "rare        mask {}: {} rare heaps{}",
+                self.rare.rare_mask,
+                self.rare.rare_count,
+                self.rare
+                    .last_rare
+                    .map_or(String::new(), |h| format!(", the last at {h}"))
+            ),
+            self.period_line(),
+        ]
+    }
+
+    fn p_positions_line(&self) -> String {
+        let listed: Vec<String> = self
+            .stats
+            .first_p_positions
+            .iter()
+            .take(20)
+            .map(u64::to_string)
+            .collect();
+        let more = if self.stats.p_positions > listed.len() as u64 {
+            ", …"
+        } else {
+            ""
+        };
+        format!("P-positions {}{more}", listed.join(", "))
+    }
+
+    fn first_heaps_line(&self) -> String {
+        let firsts = self.stats.first_heap_with_value.iter().enumerate().take(16);
+        let firsts: Vec<String> = firsts
+            .map(|(v, h)| match h {
+                Some(h) => format!("{v}@{h}"),
+                None => format!("{v}@-"),
+            })
+            .collect();
+        format!("first heap  {}", firsts.join(" "))
+    }
+
+    fn period_line(&self) -> String {
+        match self.period {
+            Some(p) => format!(
+                "period      {} from heap {} ({})",
+                p.period,
+                p.preperiod,
+                if p.certified {
+                    "certified"
+                } else {
+                    "apparent: the periodicity theorem does not cover this code"
+                }
+            ),
+            None => format!("period      none found up to heap {}", self.n),
+        }
+    }
+}
