@@ -26,14 +26,14 @@ impl std::str::FromStr for MoveLimit {
 }
 
 /// One component of the position and its value.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct Component {
     pub component: String,
     pub g: u32,
 }
 
 /// A move to a P-position.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct WinningMove {
     /// Index into `components`.
     pub component: usize,
@@ -66,7 +66,7 @@ pub enum Play {
 }
 
 /// What `play` reports.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct PlayReport {
     pub game: String,
     pub position: String,
