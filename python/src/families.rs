@@ -92,7 +92,9 @@ pub fn podes<'py>(
     max_length: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let table = run(py, progress, |_| grundy::podes(code, max_legs, max_length))?;
+    let table = run(py, progress, |hooks| {
+        grundy::podes_with(code, (max_legs, max_length), hooks)
+    })?;
     let (rows, values) = table
         .rows
         .into_iter()
@@ -112,7 +114,9 @@ pub fn bipodes<'py>(
     middle: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let table = run(py, progress, |_| grundy::bipodes(code, max, middle))?;
+    let table = run(py, progress, |hooks| {
+        grundy::bipodes_with(code, (max, middle), hooks)
+    })?;
     let (rows, values) = table
         .rows
         .into_iter()

@@ -158,13 +158,31 @@ impl GraphGame {
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn podes(code: &str, max_legs: usize, max_length: usize) -> Result<FamilyTable<Vec<usize>>> {
+    podes_with(code, (max_legs, max_length), &Silent)
+}
+
+/// `podes`, telling `hooks` of its progress and stopping when they say so.
+pub fn podes_with(
+    code: &str,
+    (max_legs, max_length): (usize, usize),
+    hooks: &dyn RunHooks,
+) -> Result<FamilyTable<Vec<usize>>> {
     let code = GraphCode::parse(code).map_err(Error::Input)?;
-    pode_table(&code, (max_legs, max_length), &Silent)
+    pode_table(&code, (max_legs, max_length), hooks)
 }
 
 /// G of every bipode of `code` with legs a1, a2, b1, b2 up to `max` and a
 /// middle chain of `middle` edges, as `grundy bipodes` tabulates them.
 pub fn bipodes(code: &str, max: usize, middle: usize) -> Result<FamilyTable<[usize; 4]>> {
+    bipodes_with(code, (max, middle), &Silent)
+}
+
+/// `bipodes`, telling `hooks` of its progress and stopping when they say so.
+pub fn bipodes_with(
+    code: &str,
+    (max, middle): (usize, usize),
+    hooks: &dyn RunHooks,
+) -> Result<FamilyTable<[usize; 4]>> {
     let code = GraphCode::parse(code).map_err(Error::Input)?;
-    bipode_table(&code, (max, middle), &Silent)
+    bipode_table(&code, (max, middle), hooks)
 }

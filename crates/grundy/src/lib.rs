@@ -15,7 +15,7 @@ pub mod survey;
 pub mod tuples;
 
 pub use edges::{EdgeGame, hackenbush};
-pub use graph::{GraphGame, GraphValue, bipodes, podes};
+pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
 pub use play::{Position, play_sum};
 pub use sequence::{Sequence, SequenceTable, Values};
 pub use summary::Summary;
