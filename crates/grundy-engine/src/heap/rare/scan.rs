@@ -129,61 +129,29 @@ pub(super) fn scan_with<V: Values>(
         .iter()
         .filter_map(|&(j, diff)| range(j, diff))
         .fold((usize::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
-    // Two fronts, chunk by chunk in turn: from the smallest part up, and
-    // from the middle of the range up. Small parts reach the large values
-    // soonest, parts near a quarter of the heap the small ones (whose two
-    // values must be alike); Officers reads 29 % fewer pairs so
-    // (BENCHMARKS.md).
-    let mid = a_min + (a_max + 1).saturating_sub(a_min) / 2;
-    let (mut front, mut back) = (a_min, mid.max(a_min));
-    while front < mid || back <= a_max {
-        for (start, end) in [(&mut front, mid.saturating_sub(1)), (&mut back, a_max)] {
-            if *start > end {
+    let mut a = a_min;
+    while a <= a_max {
+        let a_end = (a + SCAN_CHUNK - 1).min(a_max);
+        for &(j, diff) in &code.splits {
+            let Some((lo, hi)) = range(j, diff) else {
+                continue;
+            };
+            let (x0, x1) = (a.max(lo), a_end.min(hi));
+            if x0 > x1 {
                 continue;
             }
-            let chunk_end = (*start + SCAN_CHUNK - 1).min(end);
-            if scan_chunk(code, g, n, wanted, (*start, chunk_end), read, pairs) {
+            *read += (x1 - x0 + 1) as u64;
+            let m = n - j;
+            if scan_run(wanted, g.range(x0, x1 + 1), g.range(m - x1, m - x0 + 1)) {
                 return Scan::Found;
             }
-            *start = chunk_end + 1;
         }
-        // Pairs from the first unread part on are left: the back front's
-        // may be read again, which clears nothing new.
-        let left = if front < mid { front } else { back };
-        if *read >= limit && left <= a_max {
-            return Scan::Stopped(left);
+        a = a_end + 1;
+        if *read >= limit && a <= a_max {
+            return Scan::Stopped(a);
         }
     }
     Scan::Exhausted
-}
-
-/// Reads the pairs whose smaller part is in a..=a_end, for every breaking
-/// digit; true when no wanted value is left.
-fn scan_chunk<V: Values>(
-    code: &RareCode,
-    g: V,
-    n: usize,
-    wanted: &mut Wanted,
-    (a, a_end): (usize, usize),
-    read: &mut u64,
-    pairs: Pairs,
-) -> bool {
-    let range = |j: usize, diff: usize| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
-    for &(j, diff) in &code.splits {
-        let Some((lo, hi)) = range(j, diff) else {
-            continue;
-        };
-        let (x0, x1) = (a.max(lo), a_end.min(hi));
-        if x0 > x1 {
-            continue;
-        }
-        *read += (x1 - x0 + 1) as u64;
-        let m = n - j;
-        if scan_run(wanted, g.range(x0, x1 + 1), g.range(m - x1, m - x0 + 1)) {
-            return true;
-        }
-    }
-    false
 }
 
 /// `Wanted::scan` over the pairs (`low[k]`, `high[len − 1 − k]`) of two
