@@ -1,12 +1,12 @@
 """Sprague-Grundy tables in bulk: Nim-sequences as numpy arrays, games on
 graphs, tuple and edge games, surveys and winning moves.
 
-Every run releases the GIL (two threads compute two tables at once),
+Every run releases the GIL (two threads compute two tables at once) and
 says what the command would say on stderr to the ``grundy`` logger (at
-INFO),
-answers Ctrl-C with ``KeyboardInterrupt`` within a tenth of a second
-(leaving a checkpoint whole), raises ``ValueError`` for bad input and
-``MemoryError`` for a run that will not fit, before it starts.
+INFO). Ctrl-C stops a run at its next check (a tenth of a second for a
+sequence), saves its checkpoint whole and raises ``KeyboardInterrupt``.
+Bad input raises ``ValueError``; a run that will not fit raises
+``MemoryError`` before it starts.
 
 >>> import grundy
 >>> grundy.octal("0.07", n=100).period
