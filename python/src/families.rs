@@ -81,6 +81,14 @@ fn family_columns<'py>(
     Ok(dict)
 }
 
+/// A family table's rows (parameters, value) as the parameters' rows and
+/// the values, for `family_columns`.
+fn graph_rows<P: AsRef<[usize]>>(rows: Vec<(P, u8)>) -> (Vec<Vec<u64>>, Vec<u32>) {
+    let rows = rows.into_iter();
+    rows.map(|(p, g)| (p.as_ref().iter().map(|&x| x as u64).collect(), u32::from(g)))
+        .unzip()
+}
+
 /// G of every k-pode with up to `max_legs` legs of lengths 1..=max_length:
 /// {"legs": rows counting the legs of each length, "g": values}.
 #[pyfunction]
@@ -95,11 +103,7 @@ pub fn podes<'py>(
     let table = run(py, progress, |hooks| {
         grundy::podes_with(code, (max_legs, max_length), hooks)
     })?;
-    let (rows, values) = table
-        .rows
-        .into_iter()
-        .map(|(legs, g)| (legs.iter().map(|&l| l as u64).collect(), u32::from(g)))
-        .unzip();
+    let (rows, values) = graph_rows(table.rows);
     family_columns(py, "legs", rows, values)
 }
 
@@ -117,11 +121,7 @@ pub fn bipodes<'py>(
     let table = run(py, progress, |hooks| {
         grundy::bipodes_with(code, (max, middle), hooks)
     })?;
-    let (rows, values) = table
-        .rows
-        .into_iter()
-        .map(|(legs, g)| (legs.iter().map(|&l| l as u64).collect(), u32::from(g)))
-        .unzip();
+    let (rows, values) = graph_rows(table.rows);
     family_columns(py, "bipode", rows, values)
 }
 

@@ -24,7 +24,7 @@ pub struct Table {
     values: Values,
     min_diff: u32,
     ran: RanOn,
-    heap_engine: HeapEngine,
+    engine: HeapEngine,
     stats: HeapStats,
     rare: RareSummary,
     #[pyo3(get)]
@@ -39,23 +39,7 @@ pub struct Table {
     #[pyo3(get)]
     period_heaps: u64,
     #[pyo3(get)]
-    max_value: u16,
-    /// The rare/common split's mask, as the command prints it (`494`,
-    /// `6p0` for a parity split).
-    #[pyo3(get)]
-    rare_mask: String,
-    #[pyo3(get)]
-    rare_count: u64,
-    #[pyo3(get)]
-    last_rare: Option<u64>,
-    #[pyo3(get)]
     filled_from: Option<u64>,
-    /// "gpu" or "cpu".
-    #[pyo3(get)]
-    backend: String,
-    /// "rare values", "blocked brute force" or "general engine".
-    #[pyo3(get)]
-    engine: String,
     #[pyo3(get)]
     seconds: f64,
 }
@@ -79,6 +63,41 @@ impl Table {
         };
         let _ = array.call_method1("setflags", (false,));
         array
+    }
+
+    /// The largest value.
+    #[getter]
+    fn max_value(&self) -> u16 {
+        self.stats.max_value
+    }
+
+    /// The rare/common split's mask, as the command prints it (`494`,
+    /// `6p0` for a parity split).
+    #[getter]
+    fn rare_mask(&self) -> &str {
+        &self.rare.rare_mask
+    }
+
+    #[getter]
+    fn rare_count(&self) -> u64 {
+        self.rare.rare_count
+    }
+
+    #[getter]
+    fn last_rare(&self) -> Option<u64> {
+        self.rare.last_rare
+    }
+
+    /// "gpu" or "cpu".
+    #[getter]
+    fn backend(&self) -> String {
+        self.ran.backend.to_string()
+    }
+
+    /// "rare values", "blocked brute force" or "general engine".
+    #[getter]
+    fn engine(&self) -> &'static str {
+        self.engine.describe()
     }
 
     /// The period p (None: none found).
@@ -125,7 +144,7 @@ impl Table {
             min_diff: self.min_diff,
             n: self.n,
             ran: &self.ran,
-            engine: self.heap_engine,
+            engine: self.engine,
             seconds: self.seconds,
             first: &first,
             more: self.__len__() > shown,
@@ -242,28 +261,17 @@ pub fn table_of(
     }
     let (_, rare) = table.rare();
     let stats = table.stats();
-    let engine = match table.engine() {
-        HeapEngine::Rare => "rare values",
-        HeapEngine::Blocked => "blocked brute force",
-        HeapEngine::General => "general engine",
-    };
     Ok(Table {
         code: table.code().name(),
         n: table.len().saturating_sub(1),
         period,
         period_heaps,
-        max_value: stats.max_value,
         min_diff: table.code().min_diff,
         ran: table.ran_on().clone(),
-        heap_engine: table.engine(),
-        rare_mask: rare.rare_mask.clone(),
-        rare_count: rare.rare_count,
-        last_rare: rare.last_rare,
+        engine: table.engine(),
         rare,
         stats,
         filled_from: table.filled_from(),
-        backend: table.ran_on().backend.to_string(),
-        engine: engine.into(),
         seconds: table.seconds(),
         values: py.detach(|| table.into_values()),
     })

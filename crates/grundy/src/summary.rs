@@ -36,11 +36,7 @@ impl Summary<'_> {
             Some(a) => format!("{} ({a})", self.ran.backend),
             None => self.ran.backend.to_string(),
         };
-        let engine = match self.engine {
-            HeapEngine::Rare => "rare values",
-            HeapEngine::Blocked => "blocked brute force",
-            HeapEngine::General => "general engine",
-        };
+        let engine = self.engine.describe();
         let digits: String = self.first.iter().take(100).map(|&v| nim_digit(v)).collect();
         let more = if self.more { "…" } else { "" };
         let s = self.stats;

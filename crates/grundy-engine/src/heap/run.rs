@@ -24,6 +24,17 @@ pub enum HeapEngine {
     Rare,
 }
 
+impl HeapEngine {
+    /// The engine in words, as the summary of a sequence says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            HeapEngine::Rare => "rare values",
+            HeapEngine::Blocked => "blocked brute force",
+            HeapEngine::General => "general engine",
+        }
+    }
+}
+
 /// A heap table extended by one call, with how it was made.
 pub struct HeapRun {
     pub table: Vec<u16>,
