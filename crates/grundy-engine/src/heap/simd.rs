@@ -2,12 +2,14 @@
 //! `wide_bits`): the widest this CPU has, or a narrower one that
 //! `GRUNDY_SIMD=avx512|avx2|portable|plain` asks for, so one machine can
 //! measure and test every path. Asking for a path wider than the CPU has is
-//! an error. `portable` is what ARM runs (NEON): the scans written once in
-//! portable SIMD (`fearless_simd`, which AVX2 runs too), the bit steps in
-//! scalar code; on x86 it measures that path.
+//! an error. The steps are written once in portable SIMD (`fearless_simd`)
+//! for AVX2, NEON and SSE4.2, and in intrinsics for AVX-512; `portable` is
+//! that code at 128-bit registers: what ARM runs (NEON), and on x86 the
+//! SSE4.2 path of a CPU without AVX2.
 
 use std::sync::OnceLock;
 
+use fearless_simd::Level;
 use serde::Serialize;
 
 /// A SIMD path, narrowest first.
@@ -16,10 +18,10 @@ use serde::Serialize;
 pub enum Simd {
     /// Scalar code (eight pairs at a time).
     Plain,
-    /// The scans in portable SIMD at the CPU's level (NEON on ARM, AVX2 on
-    /// x86), the bit steps in scalar code.
+    /// The portable SIMD code at 128-bit registers: NEON on ARM, SSE4.2 on
+    /// x86 (whose 64-bit shifts by a count a lane are scalar code).
     Portable,
-    /// AVX2: the scans of both tables (portable SIMD) and the bit steps.
+    /// AVX2: the portable SIMD code at 256-bit registers.
     Avx2,
     /// AVX-512 (F, BW; VBMI for bytes and the bit steps).
     Avx512,
@@ -47,6 +49,9 @@ pub fn detected() -> Simd {
         if has!("avx2") {
             return Simd::Avx2;
         }
+        if has!("sse4.2") {
+            return Simd::Portable;
+        }
     }
     #[cfg(target_arch = "aarch64")]
     return Simd::Portable;
@@ -71,8 +76,7 @@ pub fn from_env() -> Result<Simd, String> {
             ));
         }
     };
-    // The portable scan runs at whatever level the CPU has.
-    if path > detected() && path != Simd::Portable {
+    if path > detected() {
         return Err(format!(
             "GRUNDY_SIMD={asked}: this CPU's widest path is {}; expected that or a narrower one",
             detected().name()
@@ -86,4 +90,22 @@ pub fn from_env() -> Result<Simd, String> {
 pub fn chosen() -> Simd {
     static CHOSEN: OnceLock<Simd> = OnceLock::new();
     *CHOSEN.get_or_init(|| from_env().unwrap_or_else(|_| detected()))
+}
+
+/// The level the code written in portable SIMD runs at on `path`: AVX2 on
+/// x86's `avx2` and `avx512` paths, SSE4.2 on its `portable` path (128-bit
+/// registers, as NEON's: the nearest x86 comes to what ARM runs), the
+/// CPU's own elsewhere (NEON); `None` on `plain`.
+pub fn level(path: Simd) -> Option<Level> {
+    if path == Simd::Plain {
+        return None;
+    }
+    let cpu = Level::new();
+    #[cfg(target_arch = "x86_64")]
+    return match path {
+        Simd::Portable => cpu.as_sse4_2().map(Level::Sse4_2),
+        _ => cpu.as_avx2().map(Level::Avx2),
+    };
+    #[allow(unreachable_code, reason = "every other CPU")]
+    Some(cpu)
 }

@@ -1,44 +1,61 @@
-//! Values below 64 turned into bits many at a time (AVX-512 or AVX2 where
-//! the CPU has them): each value v of a one-byte table becomes bit v of a
-//! word (`1 << v`, eight or four 64-bit lanes at a time), and the words
-//! are ORed. Used
-//! where a Nim-sequence's values are all below 64 (`.1777` past its last
-//! rare heap): the values of a heap's middle split pairs, and the marks of
-//! eight heaps at once from options at least eight heaps below them.
+//! Values below 64 turned into bits many at a time: each value v of a
+//! one-byte table becomes bit v of a word (`1 << v`, many 64-bit lanes at
+//! a time), and the words are ORed. Used where a Nim-sequence's values are
+//! all below 64 (`.1777` past its last rare heap): the values of a heap's
+//! middle split pairs, and the marks of eight heaps at once from options
+//! at least eight heaps below them. AVX-512 (F, BW, VBMI) in intrinsics;
+//! AVX2 and NEON written once in portable SIMD (`fearless_simd`).
+
+use std::sync::OnceLock;
+
+use fearless_simd::Level;
+
+use crate::heap::simd;
+
+/// How the bit steps run in this process: chosen once, as they are called
+/// for every heap.
+#[derive(Clone, Copy)]
+enum Way {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    Portable(Level),
+    Plain,
+}
+
+fn way() -> Way {
+    static WAY: OnceLock<Way> = OnceLock::new();
+    *WAY.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        if avx512::has() {
+            return Way::Avx512;
+        }
+        simd::level(simd::chosen()).map_or(Way::Plain, Way::Portable)
+    })
+}
 
 /// The values `low[k] ^ high[len − 1 − k]` (all below 64) as bits; `None`
-/// when this CPU has neither AVX-512 (F, BW, VBMI) nor AVX2.
+/// on the `plain` path.
 pub fn pair_bits(low: &[u8], high: &[u8]) -> Option<u64> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY (each): the CPU has the features, checked just before.
-        if avx512::has() {
-            return Some(unsafe { avx512::pair_bits(low, high) });
-        }
-        if avx2::has() {
-            return Some(unsafe { avx2::pair_bits(low, high) });
-        }
+    match way() {
+        // SAFETY: `way` checked that the CPU has the features.
+        #[cfg(target_arch = "x86_64")]
+        Way::Avx512 => Some(unsafe { avx512::pair_bits(low, high) }),
+        Way::Portable(level) => Some(portable::pair_bits(level, low, high)),
+        Way::Plain => None,
     }
-    let _ = (low, high);
-    None
 }
 
 /// For the eight heaps n..n + 8: the bits `1 << ((x ^ g[n + k − d]) & 63)`
 /// of every entry (d, x), where every d is at least 8 (so every value read
-/// lies below n); `None` when this CPU has neither AVX-512 nor AVX2.
+/// lies below n); `None` on the `plain` path.
 pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> Option<[u64; 8]> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY (each): the CPU has the features, checked just before.
-        if avx512::has() {
-            return Some(unsafe { avx512::eight_heaps(g, n, entries) });
-        }
-        if avx2::has() {
-            return Some(unsafe { avx2::eight_heaps(g, n, entries) });
-        }
+    match way() {
+        // SAFETY: `way` checked that the CPU has the features.
+        #[cfg(target_arch = "x86_64")]
+        Way::Avx512 => Some(unsafe { avx512::eight_heaps(g, n, entries) }),
+        Way::Portable(level) => Some(portable::eight_heaps(level, g, n, entries)),
+        Way::Plain => None,
     }
-    let _ = (g, n, entries);
-    None
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -109,88 +126,70 @@ mod avx512 {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use std::arch::x86_64::*;
+/// The bit steps in portable SIMD (`fearless_simd`): the values read as
+/// bytes of 64-bit lanes, each byte shifted down to a count, so no
+/// widening step is needed (NEON has none from bytes to 64 bits).
+mod portable {
+    use fearless_simd::{Bytes, Level, Simd, SimdBase, u8x32, u64x4, u64x8};
 
-    pub fn has() -> bool {
-        use crate::heap::simd::{Simd, chosen};
-        // `portable` keeps the bit steps plain, as on ARM.
-        chosen() >= Simd::Avx2 && std::arch::is_x86_feature_detected!("avx2")
+    use crate::heap::wide_scan::next_start;
+
+    pub fn pair_bits(level: Level, low: &[u8], high: &[u8]) -> u64 {
+        fearless_simd::dispatch!(level, simd => pair_bits_at(simd, low, high))
     }
 
-    /// `1 << v` of each of the four low bytes of `bytes`, ORed into `acc`
-    /// (a count of 64 or more shifts the bit out).
-    #[target_feature(enable = "avx2")]
-    fn or_bits(acc: __m256i, bytes: __m128i) -> __m256i {
-        let counts = _mm256_cvtepu8_epi64(bytes);
-        _mm256_or_si256(acc, _mm256_sllv_epi64(_mm256_set1_epi64x(1), counts))
+    pub fn eight_heaps(level: Level, g: &[u8], n: usize, entries: &[(usize, u32)]) -> [u64; 8] {
+        fearless_simd::dispatch!(level, simd => eight_heaps_at(simd, g, n, entries))
     }
 
-    /// The four 64-bit lanes of `acc` ORed.
-    #[target_feature(enable = "avx2")]
-    fn or_lanes(acc: __m256i) -> u64 {
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(acc),
-            _mm256_extracti128_si256::<1>(acc),
-        );
-        (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64
+    /// `1 << b` of each byte b of `words` (every one below 64), ORed
+    /// in pairs so that no OR waits on more than three before it.
+    #[inline(always)]
+    fn bits_of<S: Simd>(simd: S, words: u64x4<S>) -> u64x4<S> {
+        let (one, low6) = (u64x4::splat(simd, 1), u64x4::splat(simd, 63));
+        let bit = |byte: u32| simd.shlv_u64x4(one, (words >> (8 * byte)) & low6);
+        ((bit(0) | bit(1)) | (bit(2) | bit(3))) | ((bit(4) | bit(5)) | (bit(6) | bit(7)))
     }
 
-    #[target_feature(enable = "avx2")]
-    pub fn pair_bits(low: &[u8], high: &[u8]) -> u64 {
+    #[inline(always)]
+    pub(super) fn pair_bits_at<S: Simd>(simd: S, low: &[u8], high: &[u8]) -> u64 {
         let len = low.len();
         assert_eq!(high.len(), len);
-        let mut acc = _mm256_setzero_si256();
+        let mut acc = u64x4::splat(simd, 0);
         let mut k = 0;
-        while k + 16 <= len {
-            let x: &[u8; 16] = low[k..k + 16].try_into().unwrap();
-            let y: &[u8; 16] = high[len - k - 16..len - k].try_into().unwrap();
-            let reverse = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-            // SAFETY: each load reads the 16 bytes of its array.
-            let (x, y) = unsafe {
-                (
-                    _mm_loadu_si128(x.as_ptr().cast()),
-                    _mm_loadu_si128(y.as_ptr().cast()),
-                )
-            };
-            let v = _mm_xor_si128(x, _mm_shuffle_epi8(y, reverse));
-            acc = or_bits(acc, v);
-            acc = or_bits(acc, _mm_srli_si128::<4>(v));
-            acc = or_bits(acc, _mm_srli_si128::<8>(v));
-            acc = or_bits(acc, _mm_srli_si128::<12>(v));
-            k += 16;
+        // A last part shorter than the register is read as the register's
+        // width before the end (an OR of a pair twice changes nothing).
+        while let Some(at) = next_start(k, len, 32) {
+            let x = u8x32::from_slice(simd, &low[at..at + 32]);
+            let y = u8x32::from_slice(simd, &high[len - at - 32..len - at]).reverse();
+            acc |= bits_of(simd, u64x4::from_bytes(x ^ y));
+            k = at + 32;
         }
         let rest = (k..len).fold(0u64, |bits, i| {
             bits | 1 << ((low[i] ^ high[len - 1 - i]) & 63)
         });
-        or_lanes(acc) | rest
+        acc.as_slice().iter().fold(rest, |bits, &lane| bits | lane)
     }
 
-    #[target_feature(enable = "avx2")]
-    pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> [u64; 8] {
-        let (mut first, mut last) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-        let low6 = _mm256_set1_epi64x(63);
-        let one = _mm256_set1_epi64x(1);
+    #[inline(always)]
+    pub(super) fn eight_heaps_at<S: Simd>(
+        simd: S,
+        g: &[u8],
+        n: usize,
+        entries: &[(usize, u32)],
+    ) -> [u64; 8] {
+        // Lane k takes byte k of the eight values.
+        let at = u64x8::from_slice(simd, &[0, 8, 16, 24, 32, 40, 48, 56]);
+        let (one, low6) = (u64x8::splat(simd, 1), u64x8::splat(simd, 63));
+        let mut acc = u64x8::splat(simd, 0);
         for &(d, x) in entries {
-            let eight: &[u8; 8] = g[n - d..n - d + 8].try_into().unwrap();
-            // SAFETY: reads the 8 bytes of `eight`.
-            let bytes = unsafe { _mm_loadl_epi64(eight.as_ptr().cast()) };
-            let x = _mm256_set1_epi64x(x as i64);
-            let bits = |four: __m128i| {
-                let values = _mm256_xor_si256(_mm256_cvtepu8_epi64(four), x);
-                _mm256_sllv_epi64(one, _mm256_and_si256(values, low6))
-            };
-            first = _mm256_or_si256(first, bits(bytes));
-            last = _mm256_or_si256(last, bits(_mm_srli_si128::<4>(bytes)));
+            let eight: [u8; 8] = g[n - d..n - d + 8].try_into().unwrap();
+            // (x ^ v) & 63 = ((x & 63) ^ v) & 63, byte by byte.
+            let xored = u64::from_le_bytes(eight) ^ (x as u64 & 63) * 0x0101_0101_0101_0101;
+            let counts = simd.shrv_u64x8(u64x8::splat(simd, xored), at) & low6;
+            acc |= simd.shlv_u64x8(one, counts);
         }
-        let mut out = [0u64; 8];
-        // SAFETY: each store writes 32 of the 64 bytes of `out`.
-        unsafe {
-            _mm256_storeu_si256(out.as_mut_ptr().cast(), first);
-            _mm256_storeu_si256(out.as_mut_ptr().add(4).cast(), last);
-        }
-        out
+        acc.into()
     }
 }
 
@@ -211,29 +210,33 @@ mod tests {
     type PairBits = Box<dyn Fn(&[u8], &[u8]) -> u64>;
     type EightHeaps = Box<dyn Fn(&[u8], usize, &[(usize, u32)]) -> [u64; 8]>;
 
-    /// Every wide way this CPU has, whatever GRUNDY_SIMD chose.
-    fn ways() -> Vec<(&'static str, PairBits, EightHeaps)> {
-        let mut ways: Vec<(&'static str, PairBits, EightHeaps)> = Vec::new();
+    /// Every wide way this CPU has, whatever GRUNDY_SIMD chose: the
+    /// portable code at each level it runs at (on x86, SSE4.2 stands for
+    /// NEON's 128-bit registers).
+    fn ways() -> Vec<(String, PairBits, EightHeaps)> {
+        let mut ways: Vec<(String, PairBits, EightHeaps)> = Vec::new();
+        for path in [simd::Simd::Portable, simd::Simd::Avx2] {
+            if let Some(level) = simd::level(path) {
+                ways.push((
+                    format!("portable at {level:?}"),
+                    Box::new(move |l, h| portable::pair_bits(level, l, h)),
+                    Box::new(move |g, n, e| portable::eight_heaps(level, g, n, e)),
+                ));
+            }
+        }
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
             if has!("avx512f") && has!("avx512bw") && has!("avx512vbmi") {
                 // SAFETY (both): the CPU has the features, checked above.
                 ways.push((
-                    "avx512",
+                    "avx512".into(),
                     Box::new(|l, h| unsafe { avx512::pair_bits(l, h) }),
                     Box::new(|g, n, e| unsafe { avx512::eight_heaps(g, n, e) }),
                 ));
             }
-            if has!("avx2") {
-                // SAFETY (both): the CPU has the feature, checked above.
-                ways.push((
-                    "avx2",
-                    Box::new(|l, h| unsafe { avx2::pair_bits(l, h) }),
-                    Box::new(|g, n, e| unsafe { avx2::eight_heaps(g, n, e) }),
-                ));
-            }
         }
+        assert!(!ways.is_empty() || simd::detected() == simd::Simd::Plain);
         ways
     }
 

@@ -36,6 +36,16 @@ impl Wide {
         }
     }
 
+    /// The level the portable scans run at (`None`: the plain scan).
+    fn level(self) -> Option<fearless_simd::Level> {
+        use crate::heap::simd::{Simd, level};
+        match self {
+            Wide::Plain => None,
+            Wide::Portable => level(Simd::Portable),
+            Wide::Avx2 | Wide::Avx512 | Wide::Avx512Vbmi => level(Simd::Avx2),
+        }
+    }
+
     fn of_cpu() -> Wide {
         #[cfg(target_arch = "x86_64")]
         {
@@ -49,6 +59,9 @@ impl Wide {
             }
             if has!("avx2") {
                 return Wide::Avx2;
+            }
+            if has!("sse4.2") {
+                return Wide::Portable;
             }
         }
         #[cfg(target_arch = "aarch64")]
@@ -67,6 +80,8 @@ pub struct Wanted<'t> {
     bits: [u64; 8],
     left: u32,
     wide: Wide,
+    /// `wide.level()`, looked up once.
+    level: Option<fearless_simd::Level>,
 }
 
 impl<'t> Wanted<'t> {
@@ -90,6 +105,7 @@ impl<'t> Wanted<'t> {
             bits,
             left,
             wide,
+            level: wide.level(),
         }
     }
 
@@ -146,11 +162,11 @@ impl<'t> Wanted<'t> {
         }
         // AVX2 and NEON: one source (it matched the AVX2 intrinsics it
         // replaced, BENCHMARKS.md).
-        match (self.wide, bytes, words) {
-            (Wide::Plain, _, _) => {}
-            (_, (Some(l), Some(h)), _) => return portable::scan(self, l, h),
-            (Wide::Avx2 | Wide::Portable, _, (Some(l), Some(h))) => {
-                return portable::scan_words(self, l, h);
+        match (self.level, bytes, words) {
+            (None, _, _) => {}
+            (Some(level), (Some(l), Some(h)), _) => return portable::scan(level, self, l, h),
+            (Some(level), _, (Some(l), Some(h))) => {
+                return portable::scan_words(level, self, l, h);
             }
             _ => {}
         }
@@ -185,7 +201,7 @@ impl<'t> Wanted<'t> {
 /// shorter than the register, the register's width before the end (a
 /// second look at pairs already scanned clears nothing they did not);
 /// `None` when the pairs are done or fewer than the register holds.
-fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
+pub(crate) fn next_start(k: usize, len: usize, width: usize) -> Option<usize> {
     match (k + width <= len, k < len && len >= width) {
         (true, _) => Some(k),
         (false, true) => Some(len - width),
@@ -220,27 +236,11 @@ mod portable {
         0, 0, 0, 0, 0,
     ];
 
-    pub fn scan(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
-        let level = Level::new();
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = level.as_avx2() {
-            return avx2.vectorize(
-                #[inline(always)]
-                || scan_bytes(avx2, wanted, low, high),
-            );
-        }
+    pub fn scan(level: Level, wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
         fearless_simd::dispatch!(level, simd => scan_bytes(simd, wanted, low, high))
     }
 
-    pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
-        let level = Level::new();
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx2) = level.as_avx2() {
-            return avx2.vectorize(
-                #[inline(always)]
-                || scan_words_at(avx2, wanted, low, high),
-            );
-        }
+    pub fn scan_words(level: Level, wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
         fearless_simd::dispatch!(level, simd => scan_words_at(simd, wanted, low, high))
     }
 
@@ -525,7 +525,7 @@ mod tests {
                 Wanted::new(&mut table_a, &words),
                 Wanted::new(&mut table_b, &words),
             );
-            a.wide = wide;
+            (a.wide, a.level) = (wide, wide.level());
             if a.left() == 0 {
                 continue;
             }
