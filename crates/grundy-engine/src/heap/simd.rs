@@ -2,10 +2,10 @@
 //! `wide_bits`): the widest this CPU has, or a narrower one that
 //! `GRUNDY_SIMD=avx512|avx2|portable|plain` asks for, so one machine can
 //! measure and test every path. Asking for a path wider than the CPU has is
-//! an error. The steps are written once in portable SIMD (`fearless_simd`)
-//! for AVX2, NEON and SSE4.2, and in intrinsics for AVX-512; `portable` is
-//! that code at 128-bit registers: what ARM runs (NEON), and on x86 the
-//! SSE4.2 path of a CPU without AVX2.
+//! an error. The steps are written once in portable SIMD (`fearless_simd`),
+//! but for AVX-512's scans (intrinsics); `portable` is that code at 128-bit
+//! registers: what ARM runs (NEON), and on x86 the SSE4.2 path of a CPU
+//! without AVX2.
 
 use std::sync::OnceLock;
 
@@ -23,7 +23,8 @@ pub enum Simd {
     Portable,
     /// AVX2: the portable SIMD code at 256-bit registers.
     Avx2,
-    /// AVX-512 (F, BW; VBMI for bytes and the bit steps).
+    /// AVX-512: the scans in intrinsics (F, BW; VBMI for bytes), the bit
+    /// steps in portable SIMD at 512-bit registers.
     Avx512,
 }
 
@@ -92,20 +93,20 @@ pub fn chosen() -> Simd {
     *CHOSEN.get_or_init(|| from_env().unwrap_or_else(|_| detected()))
 }
 
-/// The level the code written in portable SIMD runs at on `path`: AVX2 on
-/// x86's `avx2` and `avx512` paths, SSE4.2 on its `portable` path (128-bit
-/// registers, as NEON's: the nearest x86 comes to what ARM runs), the
-/// CPU's own elsewhere (NEON); `None` on `plain`.
+/// The level the code written in portable SIMD runs at on `path`: on x86,
+/// AVX2 on the `avx2` path, the CPU's own on `avx512` (AVX-512 where it has
+/// Ice Lake's set, else AVX2), SSE4.2 on `portable` (128-bit registers, as
+/// NEON's: the nearest x86 comes to what ARM runs); elsewhere the CPU's
+/// own (NEON); `None` on `plain`.
 pub fn level(path: Simd) -> Option<Level> {
-    if path == Simd::Plain {
-        return None;
-    }
     let cpu = Level::new();
     #[cfg(target_arch = "x86_64")]
     return match path {
+        Simd::Plain => None,
         Simd::Portable => cpu.as_sse4_2().map(Level::Sse4_2),
-        _ => cpu.as_avx2().map(Level::Avx2),
+        Simd::Avx2 => cpu.as_avx2().map(Level::Avx2),
+        Simd::Avx512 => Some(cpu),
     };
     #[allow(unreachable_code, reason = "every other CPU")]
-    Some(cpu)
+    (path != Simd::Plain).then_some(cpu)
 }

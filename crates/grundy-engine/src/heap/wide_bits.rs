@@ -3,8 +3,8 @@
 //! a time), and the words are ORed. Used where a Nim-sequence's values are
 //! all below 64 (`.1777` past its last rare heap): the values of a heap's
 //! middle split pairs, and the marks of eight heaps at once from options
-//! at least eight heaps below them. AVX-512 (F, BW, VBMI) in intrinsics;
-//! AVX2 and NEON written once in portable SIMD (`fearless_simd`).
+//! at least eight heaps below them. Written once in portable SIMD
+//! (`fearless_simd`) for every path: AVX-512, AVX2, NEON, SSE4.2.
 
 use std::sync::OnceLock;
 
@@ -12,118 +12,24 @@ use fearless_simd::Level;
 
 use crate::heap::simd;
 
-/// How the bit steps run in this process: chosen once, as they are called
-/// for every heap.
-#[derive(Clone, Copy)]
-enum Way {
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-    Portable(Level),
-    Plain,
-}
-
-fn way() -> Way {
-    static WAY: OnceLock<Way> = OnceLock::new();
-    *WAY.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        if avx512::has() {
-            return Way::Avx512;
-        }
-        simd::level(simd::chosen()).map_or(Way::Plain, Way::Portable)
-    })
+/// The level the bit steps run at in this process (`None`: the plain
+/// path), looked up once, as they are called for every heap.
+fn level() -> Option<Level> {
+    static LEVEL: OnceLock<Option<Level>> = OnceLock::new();
+    *LEVEL.get_or_init(|| simd::level(simd::chosen()))
 }
 
 /// The values `low[k] ^ high[len − 1 − k]` (all below 64) as bits; `None`
 /// on the `plain` path.
 pub fn pair_bits(low: &[u8], high: &[u8]) -> Option<u64> {
-    match way() {
-        // SAFETY: `way` checked that the CPU has the features.
-        #[cfg(target_arch = "x86_64")]
-        Way::Avx512 => Some(unsafe { avx512::pair_bits(low, high) }),
-        Way::Portable(level) => Some(portable::pair_bits(level, low, high)),
-        Way::Plain => None,
-    }
+    level().map(|level| portable::pair_bits(level, low, high))
 }
 
 /// For the eight heaps n..n + 8: the bits `1 << ((x ^ g[n + k − d]) & 63)`
 /// of every entry (d, x), where every d is at least 8 (so every value read
 /// lies below n); `None` on the `plain` path.
 pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> Option<[u64; 8]> {
-    match way() {
-        // SAFETY: `way` checked that the CPU has the features.
-        #[cfg(target_arch = "x86_64")]
-        Way::Avx512 => Some(unsafe { avx512::eight_heaps(g, n, entries) }),
-        Way::Portable(level) => Some(portable::eight_heaps(level, g, n, entries)),
-        Way::Plain => None,
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::*;
-
-    use crate::heap::wide_scan::avx512::{byte_pairs, reverse_bytes};
-
-    pub fn has() -> bool {
-        use std::arch::is_x86_feature_detected as has;
-        let allowed = crate::heap::simd::chosen() == crate::heap::simd::Simd::Avx512;
-        allowed && has!("avx512f") && has!("avx512bw") && has!("avx512vbmi")
-    }
-
-    /// `1 << v` of each of the eight low bytes of `bytes`, ORed into `acc`
-    /// (a count of 64 or more shifts the bit out).
-    #[target_feature(enable = "avx512f")]
-    fn or_bits(acc: __m512i, bytes: __m128i) -> __m512i {
-        let counts = _mm512_cvtepu8_epi64(bytes);
-        _mm512_or_si512(acc, _mm512_sllv_epi64(_mm512_set1_epi64(1), counts))
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub fn pair_bits(low: &[u8], high: &[u8]) -> u64 {
-        let len = low.len();
-        assert_eq!(high.len(), len);
-        let reverse = reverse_bytes();
-        let mut acc = _mm512_setzero_si512();
-        let mut k = 0;
-        while k < len {
-            let t = (len - k).min(64);
-            let valid = if t == 64 { !0 } else { (1u64 << t) - 1 };
-            // Lanes past the pairs read 255: their bit is shifted out.
-            let pairs = byte_pairs(reverse, low, high, k);
-            let v = _mm512_mask_blend_epi8(valid, _mm512_set1_epi8(-1), pairs);
-            let quarters = [
-                _mm512_extracti32x4_epi32::<0>(v),
-                _mm512_extracti32x4_epi32::<1>(v),
-                _mm512_extracti32x4_epi32::<2>(v),
-                _mm512_extracti32x4_epi32::<3>(v),
-            ];
-            // Only the quarters that hold pairs.
-            for &quarter in &quarters[..t.div_ceil(16)] {
-                acc = or_bits(acc, quarter);
-                acc = or_bits(acc, _mm_srli_si128::<8>(quarter));
-            }
-            k += t;
-        }
-        _mm512_reduce_or_epi64(acc) as u64
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> [u64; 8] {
-        let mut acc = _mm512_setzero_si512();
-        let low6 = _mm512_set1_epi64(63);
-        for &(d, x) in entries {
-            let eight: &[u8; 8] = g[n - d..n - d + 8].try_into().unwrap();
-            // SAFETY: reads the 8 bytes of `eight`.
-            let bytes = unsafe { _mm_loadl_epi64(eight.as_ptr().cast()) };
-            let values = _mm512_xor_si512(_mm512_cvtepu8_epi64(bytes), _mm512_set1_epi64(x as i64));
-            let counts = _mm512_and_si512(values, low6);
-            acc = _mm512_or_si512(acc, _mm512_sllv_epi64(_mm512_set1_epi64(1), counts));
-        }
-        let mut out = [0u64; 8];
-        // SAFETY: writes the 64 bytes of `out`.
-        unsafe { _mm512_storeu_epi64(out.as_mut_ptr().cast(), acc) };
-        out
-    }
+    level().map(|level| portable::eight_heaps(level, g, n, entries))
 }
 
 /// The bit steps in portable SIMD (`fearless_simd`): the values read as
@@ -185,7 +91,7 @@ mod portable {
         for &(d, x) in entries {
             let eight: [u8; 8] = g[n - d..n - d + 8].try_into().unwrap();
             // (x ^ v) & 63 = ((x & 63) ^ v) & 63, byte by byte.
-            let xored = u64::from_le_bytes(eight) ^ (x as u64 & 63) * 0x0101_0101_0101_0101;
+            let xored = u64::from_le_bytes(eight) ^ ((x as u64 & 63) * 0x0101_0101_0101_0101);
             let counts = simd.shrv_u64x8(u64x8::splat(simd, xored), at) & low6;
             acc |= simd.shlv_u64x8(one, counts);
         }
@@ -210,29 +116,17 @@ mod tests {
     type PairBits = Box<dyn Fn(&[u8], &[u8]) -> u64>;
     type EightHeaps = Box<dyn Fn(&[u8], usize, &[(usize, u32)]) -> [u64; 8]>;
 
-    /// Every wide way this CPU has, whatever GRUNDY_SIMD chose: the
-    /// portable code at each level it runs at (on x86, SSE4.2 stands for
-    /// NEON's 128-bit registers).
+    /// The portable code at every level this CPU runs it at, whatever
+    /// GRUNDY_SIMD chose (on x86, SSE4.2 stands for NEON's 128-bit
+    /// registers).
     fn ways() -> Vec<(String, PairBits, EightHeaps)> {
         let mut ways: Vec<(String, PairBits, EightHeaps)> = Vec::new();
-        for path in [simd::Simd::Portable, simd::Simd::Avx2] {
-            if let Some(level) = simd::level(path) {
+        for path in [simd::Simd::Portable, simd::Simd::Avx2, simd::Simd::Avx512] {
+            if let Some(level) = simd::level(path).filter(|_| path <= simd::detected()) {
                 ways.push((
-                    format!("portable at {level:?}"),
+                    format!("{} at {level:?}", path.name()),
                     Box::new(move |l, h| portable::pair_bits(level, l, h)),
                     Box::new(move |g, n, e| portable::eight_heaps(level, g, n, e)),
-                ));
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") && has!("avx512vbmi") {
-                // SAFETY (both): the CPU has the features, checked above.
-                ways.push((
-                    "avx512".into(),
-                    Box::new(|l, h| unsafe { avx512::pair_bits(l, h) }),
-                    Box::new(|g, n, e| unsafe { avx512::eight_heaps(g, n, e) }),
                 ));
             }
         }
