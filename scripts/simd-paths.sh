@@ -17,9 +17,11 @@ work=${WORK:-officers 1777 grundy}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/grundy-simd.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
-# The paths this CPU has, narrowest first (portable runs anywhere).
-paths=${PATHS:-plain portable}
+# The paths this CPU has, narrowest first (portable: SSE4.2 on x86, NEON
+# on ARM).
+paths=${PATHS:-plain}
 if [ -z "${PATHS:-}" ]; then
+    { grep -qw sse4_2 /proc/cpuinfo || [ "$(uname -m)" = aarch64 ]; } && paths="$paths portable"
     grep -qw avx2 /proc/cpuinfo && paths="$paths avx2"
     grep -qw avx512bw /proc/cpuinfo && paths="$paths avx512"
 fi
