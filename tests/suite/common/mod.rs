@@ -37,15 +37,40 @@ pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
     Some(child.wait_with_output().expect("ends"))
 }
 
-/// A path in a scratch directory of this test binary.
+/// A path in a scratch directory of this test binary. The first call
+/// removes the directories earlier runs left (about 100 MB each).
 pub fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "grundy-{}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(remove_stale_scratch);
+    let dir = std::env::temp_dir().join(format!("{}{}", scratch_prefix(), std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
+}
+
+fn scratch_prefix() -> String {
+    format!("grundy-{}-", env!("CARGO_CRATE_NAME"))
+}
+
+/// Removes the scratch directories of test runs whose process has ended
+/// (on Linux, where /proc says so; a running one keeps its own).
+fn remove_stale_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&scratch_prefix()));
+        let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let ended = std::path::Path::new("/proc/self").exists()
+            && !std::path::Path::new(&format!("/proc/{pid}")).exists();
+        if ended {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The one JSON object a successful run printed.

@@ -3,10 +3,10 @@
 //! in the wanted set in a few shuffles, so a block of pairs that reaches no
 //! wanted value costs one test; a block that does is looked at pair by
 //! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
-//! table or 32 of a two-byte table at a time, in intrinsics; with AVX2 or
-//! NEON, 32 pairs of a one-byte table or 16 of a two-byte one, written once
-//! in portable SIMD (`fearless_simd`); without either, eight pairs at a
-//! time in scalar code.
+//! table or 32 of a two-byte table at a time, in intrinsics; with AVX2,
+//! NEON or SSE4.2, 32 pairs of a one-byte table or 16 of a two-byte one,
+//! written once in portable SIMD (`fearless_simd`); without any of them,
+//! eight pairs at a time in scalar code.
 
 use crate::heap::table::Value;
 
@@ -160,8 +160,8 @@ impl<'t> Wanted<'t> {
             }
             _ => {}
         }
-        // AVX2 and NEON: one source (it matched the AVX2 intrinsics it
-        // replaced, BENCHMARKS.md).
+        // AVX2, NEON and SSE4.2: one source (it matched the AVX2
+        // intrinsics it replaced, BENCHMARKS.md).
         match (self.level, bytes, words) {
             (None, _, _) => {}
             (Some(level), (Some(l), Some(h)), _) => return portable::scan(level, self, l, h),
