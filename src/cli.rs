@@ -52,7 +52,12 @@ pub fn parse() -> Cli {
                   grundy graph 0.03 --graph grid:3x5 --moves\n  grundy podes 0.33 --max-legs 10\n  \
                   grundy bipodes 0.33 --middle 2 --max 6 --out output/bipodes-2.csv\n  \
                   grundy rect --max 2048 --out output/rect.csv\n  \
-                  grundy delete-nim --rule single --heaps 4 --max 40\n  grundy bench --quick"
+                  grundy delete-nim --rule single --heaps 4 --max 40\n  grundy bench --quick\n\n\
+                  Environment:\n  \
+                  GRUNDY_SIMD=avx512|avx2|portable|plain  a narrower SIMD path for the rare values than \
+                  the CPU's widest (to measure or test one)\n  \
+                  GRUNDY_GPU_MAX_BINDING=BYTES  plan GPU runs with a smaller storage binding\n  \
+                  SLURM_ARRAY_TASK_ID (with _COUNT, or _MIN and _MAX)  a survey's shard when --shard is not given"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -228,6 +228,15 @@ fn help_has_examples_and_version_names_backends() {
         assert!(text.contains("Examples:\n  grundy"), "{cmd}: {text}");
         assert!(text.contains(&format!("grundy {cmd} ")), "{cmd}");
     }
+    // Every environment variable the program reads is named in its help.
+    let text = String::from_utf8_lossy(&grundy(&["--help"]).stdout).into_owned();
+    for variable in [
+        "GRUNDY_SIMD",
+        "GRUNDY_GPU_MAX_BINDING",
+        "SLURM_ARRAY_TASK_ID",
+    ] {
+        assert!(text.contains(variable), "{variable}: {text}");
+    }
     for game in ["octal", "subtraction", "graph", "arrows"] {
         let out = grundy(&["play", game, "--help"]);
         let text = String::from_utf8_lossy(&out.stdout);
