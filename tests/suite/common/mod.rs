@@ -57,11 +57,10 @@ fn remove_stale_scratch() {
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return;
     };
+    let prefix = scratch_prefix();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(&scratch_prefix()));
+        let pid = name.to_str().and_then(|n| n.strip_prefix(&prefix));
         let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };

@@ -10,7 +10,7 @@
 
 use crate::heap::table::Value;
 
-/// The widest scan this CPU has.
+/// The scans a CPU may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wide {
     /// AVX-512 F, BW and VBMI: both tables.
@@ -25,14 +25,27 @@ enum Wide {
 }
 
 impl Wide {
-    /// The widest scan of this CPU within the path `simd::chosen` allows.
-    fn detect() -> Wide {
-        use crate::heap::simd::{Simd, chosen};
-        match (Wide::of_cpu(), chosen()) {
-            (_, Simd::Plain) => Wide::Plain,
-            (_, Simd::Portable) => Wide::Portable,
-            (Wide::Avx512Vbmi | Wide::Avx512, Simd::Avx2) => Wide::Avx2,
-            (wide, _) => wide,
+    /// The scan of the path `simd::chosen` gives (never wider than the
+    /// CPU's), with the level its portable code runs at: looked up once,
+    /// as every scan starts from it.
+    fn chosen() -> (Wide, Option<fearless_simd::Level>) {
+        use std::sync::OnceLock;
+        static CHOSEN: OnceLock<(Wide, Option<fearless_simd::Level>)> = OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            let wide = Wide::of(crate::heap::simd::chosen());
+            (wide, wide.level())
+        })
+    }
+
+    /// The scan of SIMD path `path`, which this CPU has.
+    fn of(path: crate::heap::simd::Simd) -> Wide {
+        use crate::heap::simd::Simd;
+        match path {
+            Simd::Plain => Wide::Plain,
+            Simd::Portable => Wide::Portable,
+            Simd::Avx2 => Wide::Avx2,
+            Simd::Avx512 if has_vbmi() => Wide::Avx512Vbmi,
+            Simd::Avx512 => Wide::Avx512,
         }
     }
 
@@ -45,30 +58,14 @@ impl Wide {
             Wide::Avx2 | Wide::Avx512 | Wide::Avx512Vbmi => level(Simd::Avx2),
         }
     }
+}
 
-    fn of_cpu() -> Wide {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") && has!("avx2") {
-                return if has!("avx512vbmi") {
-                    Wide::Avx512Vbmi
-                } else {
-                    Wide::Avx512
-                };
-            }
-            if has!("avx2") {
-                return Wide::Avx2;
-            }
-            if has!("sse4.2") {
-                return Wide::Portable;
-            }
-        }
-        #[cfg(target_arch = "aarch64")]
-        return Wide::Portable;
-        #[allow(unreachable_code, reason = "every other CPU")]
-        Wide::Plain
-    }
+/// AVX-512 VBMI, for the one-byte table's 64-pair scan.
+fn has_vbmi() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512vbmi");
+    #[allow(unreachable_code, reason = "every other CPU")]
+    false
 }
 
 /// The values a scan looks for: one byte per value (1 while wanted), for
@@ -80,7 +77,7 @@ pub struct Wanted<'t> {
     bits: [u64; 8],
     left: u32,
     wide: Wide,
-    /// `wide.level()`, looked up once.
+    /// `wide.level()`.
     level: Option<fearless_simd::Level>,
 }
 
@@ -99,13 +96,13 @@ impl<'t> Wanted<'t> {
         for (bit, &word) in bits.iter_mut().zip(words) {
             *bit = word;
         }
-        let wide = Wide::detect();
+        let (wide, level) = Wide::chosen();
         Wanted {
             table,
             bits,
             left,
             wide,
-            level: wide.level(),
+            level,
         }
     }
 
@@ -549,7 +546,7 @@ mod tests {
     #[test]
     fn the_wide_scans_clear_what_the_plain_one_clears() {
         let mut ways = vec![Wide::Plain, Wide::Portable];
-        let best = Wide::detect();
+        let best = Wide::of(crate::heap::simd::detected());
         ways.extend(match best {
             Wide::Avx512Vbmi => [Wide::Avx512Vbmi, Wide::Avx512, Wide::Avx2].as_slice(),
             Wide::Avx512 => &[Wide::Avx512, Wide::Avx2],
