@@ -3,7 +3,11 @@
 # and .gl carried: the GPU tests on the card, then the figures BENCHMARKS.md
 # asks for, written under $OUT. One stage per call, each well inside the
 # device tool's 10 minutes:
-#   bash scripts/gpu-figures.sh tests    GRUNDY_REQUIRE_GPU=1 test binaries
+#   bash scripts/gpu-figures.sh all      every stage below in this order, each cut
+#                                        off at its own cap or at one deadline
+#                                        (ALL_SECONDS, default 480): what one short
+#                                        lease allows
+#   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1
 #   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids
 #   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU (three
 #                                        workgroup sizes) then CPU
@@ -20,6 +24,11 @@
 #                                        Grundy's game to 2^26 with the table in eight
 #                                        pieces of 16 MiB (GRUNDY_GPU_MAX_BINDING)
 #                                        against one binding, tables compared
+#   bash scripts/gpu-figures.sh simd     the SIMD paths on two of its cores against
+#                                        ogsolve (when gpu-prepare.sh found it):
+#                                        Officers to 2^22
+# Logs (all stages of `all` in one) and bench.csv go to $OUT (the tool brings
+# back 8 files); tables and other CSVs to /tmp/gpu-data.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/gpu-figures}
@@ -28,9 +37,11 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
-tar -C /tmp -xJf .device/bins.tar.xz
+[ -x /tmp/bin/grundy ] || tar -C /tmp -xJf .device/bins.tar.xz
 bin=/tmp/bin
-log="$OUT/$1.log"
+data=/tmp/gpu-data
+mkdir -p "$data"
+log="$OUT/${GPU_FIGURES_LOG:-${1:-none}}.log"
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     nproc
@@ -49,17 +60,17 @@ long)
             TIMEFORMAT="octal $args --backend $backend: %R s"
             # shellcheck disable=SC2086
             { time "$bin/grundy" octal $args --backend "$backend" -q --json \
-                --format raw --out "$OUT/long.raw"; } 2>&1 | tee -a "$log"
+                --format raw --out "$data/long.raw"; } 2>&1 | tee -a "$log"
         done
     done
-    "$bin/grundy" bench --only long --out "$OUT/long.csv" 2>&1 | tee -a "$log"
+    "$bin/grundy" bench --only long --out "$data/long.csv" 2>&1 | tee -a "$log"
     ;;
 records)
     for code in '4!.0' 0.6; do
         for args in "--backend gpu" "--backend cpu" "--backend gpu --memory 64M"; do
             # shellcheck disable=SC2086
             seconds=$("$bin/grundy" octal "$code" -n 67108863 $args -q --json \
-                --format raw --out "$OUT/records.raw" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
+                --format raw --out "$data/records.raw" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
             awk -v c="$code" -v a="$args" -v s="$seconds" 'BEGIN {
                 printf "octal %s -n 2^26 %s: %.1f s; projected 2^35: %.1f h, 2^36: %.1f h\n",
                     c, a, s, s * 512 / 3600, s * 1024 / 3600 }' | tee -a "$log"
@@ -70,22 +81,28 @@ records)
     for cap in "" 16777216; do
         TIMEFORMAT="octal 4!.0 -n 2^26 --backend gpu, binding cap ${cap:-none}: %R s"
         { time ${cap:+env GRUNDY_GPU_MAX_BINDING=$cap} "$bin/grundy" octal '4!.0' -n 67108863 \
-            --backend gpu -q --format raw --out "$OUT/pieces${cap}.raw"; } 2>&1 | tee -a "$log"
+            --backend gpu -q --format raw --out "$data/pieces${cap}.raw"; } 2>&1 | tee -a "$log"
     done
-    cmp "$OUT/pieces.raw" "$OUT/pieces16777216.raw" && echo "pieces: same table" | tee -a "$log"
+    cmp "$data/pieces.raw" "$data/pieces16777216.raw" && echo "pieces: same table" | tee -a "$log"
     ;;
 tests)
     export GRUNDY_REQUIRE_GPU=1
-    for t in gpu graphs survey_kernel arrows tuples rare_gpu; do
-        echo "== $t"
-        # rare_gpu's checkpoint test runs the grundy binary of the build
-        # machine: skipped here
-        "$bin/test-$t" --skip a_checkpoint_resumes 2>&1 | grep -E "^test result|FAILED|panicked|SKIPPED"
+    # the CLI tests run target/release/grundy under the build's checkout
+    root=$(cat "$bin/root")
+    if [ "$root" != "$PWD" ] && [ ! -e "$root" ]; then
+        mkdir -p "$(dirname "$root")" && ln -s "$PWD" "$root"
+    fi
+    mkdir -p target/release && cp "$bin/grundy" target/release/grundy
+    for t in "$bin"/test-*; do
+        echo "== $(basename "$t")"
+        TIMEFORMAT="$(basename "$t"): %R s"
+        time "$t" 2>&1 | tee -a "$OUT/tests-full.log" |
+            grep -E "^test result|FAILED|panicked|SKIPPED|^---- "
     done 2>&1 | tee -a "$log"
     ;;
 bench)
     "$bin/grundy" bench --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
-    "$bin/grundy" bench --only grids --out "$OUT/grids.csv" 2>&1 | tee -a "$log"
+    "$bin/grundy" bench --only grids --out "$data/grids.csv" 2>&1 | tee -a "$log"
     # the runner's counters on a long brute-force sequence: pipelines built
     # once, submissions, bytes each way (JSON "gpu")
     for n in 262144 1048576; do
@@ -100,17 +117,45 @@ survey)
         shift
         TIMEFORMAT="survey $name: %R s"
         { time "$bin/grundy" survey --digits 3 -n 65536 -q --json \
-            --out "$OUT/survey-$name.csv" "$@"; } 2>&1 | tee -a "$log"
+            --out "$data/survey-$name.csv" "$@"; } 2>&1 | tee -a "$log"
     }
     survey gpu --backend gpu
     for wg in 64 1024; do survey "gpu-wg$wg" --backend gpu --workgroup "$wg"; done
     survey cpu --backend cpu
-    for f in "$OUT"/survey-gpu*.csv; do
-        cmp "$f" "$OUT/survey-cpu.csv" && echo "$(basename "$f"): GPU rows = CPU rows" | tee -a "$log"
+    for f in "$data"/survey-gpu*.csv; do
+        cmp "$f" "$data/survey-cpu.csv" && echo "$(basename "$f"): GPU rows = CPU rows" | tee -a "$log"
+    done
+    ;;
+simd)
+    # the issue's targets are for a 2-core machine: two of this one's cores
+    two=$(command -v taskset >/dev/null && echo "taskset -c 0,1")
+    for path in avx512 avx2 portable plain; do
+        TIMEFORMAT="Officers 2^22, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
+        { time GRUNDY_SIMD=$path $two "$bin/grundy" octal 0.6 -n 4194304 --backend cpu -q \
+            --format raw --out "$data/simd-$path.raw"; } 2>&1 | tee -a "$log"
+    done
+    if [ -x "$bin/ogsolve" ]; then
+        TIMEFORMAT="ogsolve 0.6 to 2^22 (-m rc2), 2 cores: %R s wall, %U+%S s CPU"
+        { time $two "$bin/ogsolve" -m rc2 -n 4194304 0.6 >/dev/null; } 2>&1 | tee -a "$log"
+    fi
+    ;;
+all)
+    # one deadline for the stages, most wanted first; a stage cut off by
+    # it still leaves its log
+    deadline=$((SECONDS + ${ALL_SECONDS:-480}))
+    export GPU_FIGURES_LOG=all
+    for stage_cap in tests:150 bench:120 auto:60 long:120 survey:60 records:90 simd:60; do
+        stage=${stage_cap%:*}
+        left=$((deadline - SECONDS))
+        [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}
+        [ "$left" -gt 5 ] || { echo "$stage: no time left" | tee -a "$log"; continue; }
+        echo "== $stage ($left s left)" | tee -a "$log"
+        timeout -k 5 "$left" bash "$0" "$stage"
+        echo "$stage: exit $?, at $SECONDS s" | tee -a "$log"
     done
     ;;
 *)
-    echo "stage: tests, bench, survey, auto, long or records" >&2
+    echo "stage: all, tests, bench, survey, auto, long, records or simd" >&2
     exit 2
     ;;
 esac

@@ -15,20 +15,24 @@ done
 cargo build --release
 rm -rf .device && mkdir -p .device/bin
 cp target/release/grundy .device/bin/
-# the test binaries whose GPU tests need an adapter (library-only: they do
-# not run the grundy binary, whose path is compiled into the CLI tests)
-GRUNDY_REQUIRE_GPU=1 cargo test --release --no-run --message-format=json 2>/dev/null |
+# every test binary of the workspace, named test-<target>-<kind>. The CLI
+# tests run the grundy binary at the path compiled into them (under this
+# checkout), so the checkout's path travels too: gpu-figures.sh links it to
+# the copy there and puts the binary at target/release/grundy in it
+pwd >.device/bin/root
+GRUNDY_REQUIRE_GPU=1 cargo test --release --workspace --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, shutil, sys
-wanted = {"gpu", "graphs", "survey_kernel", "arrows", "tuples", "rare_gpu"}
 for line in sys.stdin:
     m = json.loads(line)
-    name = m.get("target", {}).get("name")
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and name in wanted \
-            and "test" in m["target"]["kind"]:
-        shutil.copy(m["executable"], ".device/bin/test-" + name)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        t = m["target"]
+        shutil.copy(m["executable"], ".device/bin/test-%s-%s" % (t["name"], t["kind"][0]))
 '
-strip .device/bin/*
+# ogsolve, when installed here, for the simd stage's ratio
+og=$(command -v ogsolve || true)
+[ -n "$og" ] && cp "$og" .device/bin/ogsolve
+strip .device/bin/grundy .device/bin/test-*
 tar -C .device -cJf .device/bins.tar.xz bin
 rm -r .device/bin
 
