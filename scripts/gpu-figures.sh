@@ -46,7 +46,7 @@ log="$OUT/${GPU_FIGURES_LOG:-${1:-none}}.log"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     nproc
     "$bin/grundy" --version
-} 2>&1 | tee "$log"
+} 2>&1 | tee -a "$log"
 
 case "$1" in
 auto)
@@ -98,7 +98,11 @@ tests)
         TIMEFORMAT="$(basename "$t"): %R s"
         time "$t" 2>&1 | tee -a "$OUT/tests-full.log" |
             grep -E "^test result|FAILED|panicked|SKIPPED|^---- "
+        status=${PIPESTATUS[0]}
+        # a binary that dies (a signal, the OOM killer) prints no summary
+        [ "$status" = 0 ] || echo "$(basename "$t"): exit status $status"
     done 2>&1 | tee -a "$log"
+    dmesg 2>/dev/null | grep -iE "oom|killed process|segfault" | tail -5 | tee -a "$log"
     ;;
 bench)
     "$bin/grundy" bench --out "$OUT/bench.csv" 2>&1 | tee -a "$log"

@@ -36,9 +36,12 @@ strip .device/bin/grundy .device/bin/test-*
 tar -C .device -cJf .device/bins.tar.xz bin
 rm -r .device/bin
 
-# Vulkan's loader (the machine has NVIDIA's driver but maybe not libvulkan)
-mkdir -p .gl /tmp/amd64/partial
+# Vulkan's loader, and glvnd: NVIDIA's Vulkan driver is libGLX_nvidia.so.0,
+# which needs libGLdispatch.so.0 (without it the loader finds no device:
+# "no GPU adapter found", seen on the first lent H100)
+rm -rf .gl && mkdir -p .gl /tmp/amd64/partial
 apt_amd64=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
 apt-get "${apt_amd64[@]}" update -qq
-(cd .gl && apt-get "${apt_amd64[@]}" download libvulkan1 >/dev/null)
+(cd .gl && apt-get "${apt_amd64[@]}" download libvulkan1 libglvnd0 libegl1 libgl1 libglx0 \
+    libopengl0 libgles2 >/dev/null)
 du -sh .device .gl

@@ -15,7 +15,7 @@ use grundy::engine::survey::driver::{SurveyDriver, SurveyJob};
 use grundy::engine::survey::{
     MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
 };
-use grundy::engine::{Backend, HeapEngine, Ran};
+use grundy::engine::{Backend, GpuFrom, HeapEngine, Ran};
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
 use grundy::game::Code;
@@ -134,7 +134,8 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             args.resume.as_deref().unwrap_or(Path::new("")).display()
         ));
     }
-    let backend = Backend::open(args.backend, &hooks)?;
+    let values = codes.len() as u64 * (n + 1);
+    let backend = Backend::open_for(args.backend, values, GpuFrom::SURVEY_VALUES, &hooks)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
         hooks.notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
     }

@@ -10,7 +10,7 @@ use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use grundy::engine::tuples::table::{
     TupleRun, delete_nim_kernel, describe_size, rect_kernel, solve,
 };
-use grundy::engine::{Backend, RanOn};
+use grundy::engine::{Backend, GpuFrom, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export;
 use grundy::game::delete_nim::DeleteNim;
@@ -110,7 +110,7 @@ fn table(
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.output.quiet;
     let hooks = CliHooks::new(args.output.quiet);
-    let backend = Backend::open(args.backend, &hooks)?;
+    let backend = Backend::open_for(args.backend, kern.space.count(), GpuFrom::TUPLES, &hooks)?;
     hooks.notice(&describe_size(kern));
     hooks.begin(kern.space.count(), "positions");
     let run = solve(kern, &backend, &hooks);

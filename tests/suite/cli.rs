@@ -474,46 +474,43 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
     assert!(err.contains("no GPU adapter found"), "{err}");
     // A software driver is no way to speed: the message does not send people to one.
     assert!(!err.contains("mesa") && !err.contains("software"), "{err}");
-    let out = run("auto");
+    // Auto looks for a GPU for a job large enough to pay (2^24 positions),
+    // finds none, says so and runs on the CPU.
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json"])
+        .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(err.contains("running on the CPU"), "{err}");
+    assert!(err.contains("no GPU found; running on the CPU"), "{err}");
     let v = json(&out);
     assert_eq!(v["backend"], "cpu");
-    assert_eq!(v["period"], 34);
+    assert_eq!(v["g"], 0, "0.03 on the 4x6 grid is a P-position");
 }
 
 #[test]
 fn auto_runs_on_the_gpu_when_there_is_one() {
-    // The brute force runs on the GPU, and so does rare values' block pass.
-    let out = grundy(&[
-        "octal",
-        "0.07",
-        "-n",
-        "300",
-        "--algorithm",
-        "naive",
-        "--json",
-    ]);
-    let v = json(&out);
     match grundy::gpu::Runner::open() {
         Ok(Some(ctx)) if ctx.is_software() => {
             // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
+            let v = json(&grundy(&["octal", "0.07", "-n", "300", "--algorithm", "naive", "--json"]));
             assert_eq!(v["backend"], "cpu");
             return;
         }
         Ok(Some(_)) => {}
-        _ => {
-            assert_eq!(v["backend"], "cpu");
-            return skip_without_gpu("auto_runs_on_the_gpu_when_there_is_one", "no GPU adapter");
-        }
+        _ => return skip_without_gpu("auto_runs_on_the_gpu_when_there_is_one", "no GPU adapter"),
     }
+    // The brute force from 2^16 heaps, where a real GPU pays, runs on it.
+    let naive = ["--algorithm", "naive", "--no-fill", "--json"];
+    let out = grundy(&[&["octal", "0.07", "-n", "65536"][..], &naive].concat());
+    let v = json(&out);
     assert_eq!(v["backend"], "gpu");
     assert!(v["adapter"].is_string());
     assert_eq!(
         (v["period"].as_u64(), v["preperiod"].as_u64()),
         (Some(34), Some(53))
     );
-    // Rare values run their blocks' parallel pass on the GPU.
+    // Rare values run their blocks' parallel pass on the GPU when asked to.
     let out = grundy(&["octal", "0.07", "-n", "300", "--backend", "gpu", "--json"]);
     let v = json(&out);
     assert_eq!(

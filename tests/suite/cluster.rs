@@ -212,23 +212,26 @@ fn sigterm_and_sighup_save_a_sequence_and_say_how_to_resume() {
         assert!(said.contains(&format!("--resume {}", s(&ck))), "{said}");
         assert!(ck.exists() && !out.exists(), "{said}");
         assert!(partials(&dir).is_empty(), "{:?}", partials(&dir));
-        // Resumed to a shorter N, the values agree with a fresh run.
+        // Resumed to a shorter N (half of what was saved: how much that is
+        // depends on how busy the machine was), the values agree with a
+        // fresh run.
+        let held: u64 = said
+            .split("holds heaps 0..=")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("says what was saved: {said}"));
+        assert!(held >= 2000, "{said}");
+        let half = (held / 2).to_string();
         let resumed = dir.join(format!("{name}-resumed.csv"));
         let fresh = dir.join(format!("{name}-fresh.csv"));
         let short = [
-            "octal",
-            "4!.0",
-            "-n",
-            "100000",
-            "--backend",
-            "cpu",
-            "-q",
-            "--out",
+            "octal", "4!.0", "-n", &half, "--backend", "cpu", "-q", "--out",
         ];
         let v = json(&grundy(
             &[&short[..], &[s(&resumed), "--resume", s(&ck), "--json"]].concat(),
         ));
-        assert!(v["resumed_heaps"].as_u64().unwrap() > 100_000, "{v}");
+        assert!(v["resumed_heaps"].as_u64().unwrap() > held / 2, "{v}");
         assert!(
             grundy(&[&short[..], &[s(&fresh)]].concat())
                 .status

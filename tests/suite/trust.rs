@@ -63,42 +63,39 @@ fn interrupt_checkpointed(
 }
 
 #[test]
+fn auto_leaves_small_jobs_on_the_cpu_without_looking_for_a_gpu() {
+    // Each below the size where a real GPU pays (engine::GpuFrom), and
+    // rare values at any size: no probe, so no word of any GPU, whatever
+    // this machine has.
+    for args in [
+        vec!["octal", "0.07", "-n", "2000", "--algorithm", "naive", "--no-fill"],
+        vec!["octal", "0.6", "-n", "1048576"],
+        vec!["rect", "--max", "6"],
+        vec!["delete-nim", "--rule", "single", "--heaps", "3", "--max", "8"],
+        vec!["survey", "--digits", "1", "-n", "100"],
+        vec!["graph", "0.33", "--graph", "grid:2x3", "--solver", "dense"],
+    ] {
+        let out = grundy(&[&args[..], &["--json"]].concat());
+        assert_eq!(json(&out)["backend"], "cpu", "{args:?}");
+        assert!(!stderr(&out).contains("GPU"), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn auto_never_runs_on_a_software_adapter() {
     let ctx = match Runner::open() {
         Ok(Some(ctx)) => ctx,
         _ => return skip_without_gpu("auto_never_runs_on_a_software_adapter", "no adapter"),
     };
-    // The brute force: work a GPU would take, were there a real one.
-    let naive = ["--algorithm", "naive", "--no-fill", "--json"];
-    let out = grundy(&[&["octal", "0.07", "-n", "2000"][..], &naive].concat());
+    // A dense table of 2^24 positions: work a GPU takes, were it a real one.
+    let args = ["graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json"];
+    let out = grundy(&args);
     let summary = json(&out);
     if ctx.is_software() {
         assert_eq!(summary["backend"], "cpu", "{summary}");
         let notice = stderr(&out);
         assert!(notice.contains("only a software GPU"), "{notice}");
         assert_eq!(notice.matches("software").count(), 1, "said once: {notice}");
-        // Every command that opens a GPU follows the same rule.
-        for args in [
-            vec!["rect", "--max", "6", "--json"],
-            vec![
-                "delete-nim",
-                "--rule",
-                "single",
-                "--heaps",
-                "3",
-                "--max",
-                "8",
-                "--json",
-            ],
-            vec!["survey", "--digits", "1", "-n", "100", "--json"],
-            vec![
-                "graph", "0.33", "--graph", "grid:2x3", "--solver", "dense", "--json",
-            ],
-        ] {
-            let out = grundy(&args);
-            assert_eq!(json(&out)["backend"], "cpu", "{args:?}");
-            assert!(stderr(&out).contains("only a software GPU"), "{args:?}");
-        }
         // bench: auto times the CPU alone; gpu labels llvmpipe's columns.
         let bench =
             |backend: &str| grundy(&["bench", "--quick", "--only", "tables", "--backend", backend]);
@@ -118,7 +115,7 @@ fn auto_never_runs_on_a_software_adapter() {
             stderr(&forced)
         );
     } else {
-        // A real GPU: auto takes it for the blocked kernels.
+        // A real GPU: auto takes it for a table this large.
         assert_eq!(summary["backend"], "gpu", "{summary}");
     }
 }

@@ -75,6 +75,21 @@ impl Backend {
         }
     }
 
+    /// Opens what `choice` asks for, for a job of `size` (in the unit
+    /// `from` counts): under `auto` a job smaller than `from` stays on the
+    /// CPU without looking for a GPU.
+    pub fn open_for(
+        choice: BackendChoice,
+        size: u64,
+        from: GpuFrom,
+        hooks: &dyn RunHooks,
+    ) -> Result<Backend> {
+        if choice == BackendChoice::Auto && size < from.0 {
+            return Ok(Backend::Cpu);
+        }
+        Backend::open(choice, hooks)
+    }
+
     /// Which backend runs work given to this one.
     pub fn ran(&self) -> Ran {
         match self {
@@ -99,12 +114,38 @@ impl Backend {
     }
 }
 
+/// The size from which `auto` takes a real GPU, per family. Below it the
+/// card's fixed cost (the device opened and the pipelines built: about
+/// 0.3 s on an H100, where `rect --max 200` took 0.33 s on the GPU and
+/// 0.04 s on the CPU) outweighs what its kernels save. From the first
+/// H100's figures (BENCHMARKS.md, "On a real GPU"); `--backend gpu` takes
+/// the card at any size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuFrom(pub u64);
+
+impl GpuFrom {
+    /// The blocked brute force of a heap game, in heaps: against 16 CPU
+    /// threads the card lost at 2^14 and won 1.5-1.9x at 2^16.
+    pub const HEAPS: GpuFrom = GpuFrom(1 << 16);
+    /// A survey, in codes times heaps: 64 codes to 20,000 lost (0.34 s
+    /// against 0.22 s), 512 to 8,192 won 3.2x.
+    pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
+    /// Dense graph and edge tables, in positions: 2^20 lost on 0.33,
+    /// 2^24 won 10x; 4.8 million edge states won 11x.
+    pub const POSITIONS: GpuFrom = GpuFrom(1 << 22);
+    /// Tables of tuples (Delete Nim, rectangles, boxes), in positions:
+    /// 20,000 lost 8x; the CPU takes about 0.1-3 s at 2^20 on 16 threads.
+    pub const TUPLES: GpuFrom = GpuFrom(1 << 20);
+}
+
 /// A backend opened the first time work needs it: a run that never leaves
 /// the CPU (rare values, a table filled from its period) never probes for a
 /// GPU, which costs tens of milliseconds even when none is there.
 pub struct LazyBackend {
     choice: BackendChoice,
     opened: std::cell::OnceCell<Backend>,
+    /// What `auto` runs a job too small for the GPU on.
+    cpu: Backend,
 }
 
 impl LazyBackend {
@@ -113,6 +154,7 @@ impl LazyBackend {
         let lazy = LazyBackend {
             choice,
             opened: std::cell::OnceCell::new(),
+            cpu: Backend::Cpu,
         };
         if choice != BackendChoice::Auto {
             lazy.get(hooks)?;
@@ -125,6 +167,7 @@ impl LazyBackend {
         LazyBackend {
             choice: BackendChoice::Cpu,
             opened: std::cell::OnceCell::from(Backend::Cpu),
+            cpu: Backend::Cpu,
         }
     }
 
@@ -135,6 +178,25 @@ impl LazyBackend {
         }
         let backend = Backend::open(self.choice, hooks)?;
         Ok(self.opened.get_or_init(|| backend))
+    }
+
+    /// The backend for a job of `size`: under `auto`, the CPU while no
+    /// GPU is open and the job is smaller than `from`.
+    pub fn get_for(&self, size: u64, from: GpuFrom, hooks: &dyn RunHooks) -> Result<&Backend> {
+        if self.choice == BackendChoice::Auto && size < from.0 && self.opened.get().is_none() {
+            return Ok(&self.cpu);
+        }
+        self.get(hooks)
+    }
+
+    /// The GPU for rare values' block pass: only under `--backend gpu`. On
+    /// the first H100 the pass took 2.5-4.5x the time of 16 CPU threads
+    /// (BENCHMARKS.md, "On a real GPU"), so `auto` keeps it on the CPU.
+    pub fn pass_runner(&self) -> Option<&Runner> {
+        match (self.choice, self.opened.get()) {
+            (BackendChoice::Gpu, Some(Backend::Gpu(runner))) => Some(runner),
+            _ => None,
+        }
     }
 
     /// The backend if some work opened it.

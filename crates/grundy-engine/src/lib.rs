@@ -13,7 +13,7 @@ pub mod play;
 pub mod survey;
 pub mod tuples;
 
-pub use backend::{Backend, BackendChoice, LazyBackend, Ran, RanOn};
+pub use backend::{Backend, BackendChoice, GpuFrom, LazyBackend, Ran, RanOn};
 pub use heap::run::{
     HeapEngine, HeapRun, MAX_BRUTE_HEAP, MAX_HEAP, cpu_blocked, extend_heap_table,
 };

@@ -11,7 +11,7 @@ use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::survey::checkpoint::SurveyKey;
 use grundy_engine::survey::driver::{SurveyDriver, SurveyJob};
 use grundy_engine::survey::{MAX_DIGITS, SurveyRow, all_codes};
-use grundy_engine::{Backend, BackendChoice, HeapEngine, Ran};
+use grundy_engine::{Backend, BackendChoice, GpuFrom, HeapEngine, Ran};
 
 /// A survey to run.
 ///
@@ -126,7 +126,8 @@ impl Survey {
         let files = (self.checkpoint.as_deref(), self.resume.as_deref());
         let driver = SurveyDriver::open(&key, &names, files)?;
         let resumed = driver.resumed();
-        let backend = Backend::open(self.backend, hooks)?;
+        let values = self.codes.len() as u64 * (self.n + 1);
+        let backend = Backend::open_for(self.backend, values, GpuFrom::SURVEY_VALUES, hooks)?;
         let run = driver.run(&job, &backend, hooks)?;
         let engines = run.rows.iter().map(|(_, e)| *e).collect();
         Ok(SurveyRows {

@@ -7,7 +7,7 @@ use grundy_core::game::delete_nim::{DeleteNim, Rule};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_core::kernel::tuples::TupleKernel;
 use grundy_engine::tuples::table::{delete_nim_kernel, rect_kernel, solve};
-use grundy_engine::{Backend, BackendChoice, RanOn};
+use grundy_engine::{Backend, BackendChoice, GpuFrom, RanOn};
 
 /// A game over tuples, to a largest size.
 ///
@@ -83,7 +83,7 @@ impl TupleGame {
 
     /// Computes the table, telling `hooks` of notices and progress.
     pub fn run_with(self, hooks: &dyn RunHooks) -> Result<TupleTable> {
-        let backend = Backend::open(self.backend, hooks)?;
+        let backend = Backend::open_for(self.backend, self.positions(), GpuFrom::TUPLES, hooks)?;
         hooks.begin(self.positions(), "positions");
         let run = solve(&self.kern, &backend, hooks);
         hooks.end();

@@ -37,12 +37,20 @@ pub fn wait_within(mut child: Child, limit: Duration) -> Option<Output> {
     Some(child.wait_with_output().expect("ends"))
 }
 
-/// A path in a scratch directory of this test binary. The first call
-/// removes the directories earlier runs left (about 100 MB each).
+/// A path in this test's own scratch directory (the harness names each
+/// test's thread after the test, so tests running side by side never
+/// share a file or a folder). The first call removes the directories
+/// earlier runs left (about 100 MB each).
 pub fn tmp(name: &str) -> PathBuf {
     static SWEPT: std::sync::Once = std::sync::Once::new();
     SWEPT.call_once(remove_stale_scratch);
-    let dir = std::env::temp_dir().join(format!("{}{}", scratch_prefix(), std::process::id()));
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("shared")
+        .replace("::", ".");
+    let dir = std::env::temp_dir()
+        .join(format!("{}{}", scratch_prefix(), std::process::id()))
+        .join(test);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::arrows_dense::solve_dense;
 use super::arrows_memo::ArrowMemo;
-use crate::{Backend, BackendChoice, RanOn};
+use crate::{Backend, BackendChoice, GpuFrom, RanOn};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::arrows::{ArrowGame, ArrowRule};
 use grundy_core::hooks::RunHooks;
@@ -66,8 +66,9 @@ pub fn solve(
             seconds: begin.elapsed().as_secs_f64(),
         });
     }
-    let backend = Backend::open(choice, hooks)?;
-    hooks.begin(3u64.saturating_pow(game.edges.len() as u32), "states");
+    let states = 3u64.saturating_pow(game.edges.len() as u32);
+    let backend = Backend::open_for(choice, states, GpuFrom::POSITIONS, hooks)?;
+    hooks.begin(states, "states");
     let run = solve_dense(game, start, &backend, false, hooks);
     hooks.end();
     let run = run?;

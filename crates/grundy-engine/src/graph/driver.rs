@@ -10,7 +10,7 @@ use super::memo::Record;
 use super::reach::solve_reachable;
 use super::solve::{Solver, pick_solver, solve_memo};
 use crate::memory::{check_fits, human};
-use crate::{Backend, BackendChoice, RanOn};
+use crate::{Backend, BackendChoice, GpuFrom, RanOn};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::GraphCode;
 use grundy_core::game::graph::Graph;
@@ -158,7 +158,7 @@ fn dense(
     }
     let what = format!("a dense table over {n} vertices");
     check_fits(&what, dense_bytes(n, keep_table, job.moves))?;
-    let backend = Backend::open(job.backend, hooks)?;
+    let backend = Backend::open_for(job.backend, 1 << n, GpuFrom::POSITIONS, hooks)?;
     hooks.begin(1 << n, "positions");
     let run = solve_dense(
         graph,

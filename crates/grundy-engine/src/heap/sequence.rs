@@ -10,7 +10,7 @@ use crate::heap::paged::Place;
 use crate::heap::rare::{self, Outcome, Persist, RareCode, RareRun};
 use crate::heap::store::Store;
 use crate::heap::table::HeapTable;
-use crate::{Backend, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
+use crate::{Backend, GpuFrom, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
@@ -30,10 +30,6 @@ pub enum Algorithm {
     /// The brute force: blocked kernels on the chosen backend, or the general engine.
     Naive,
 }
-
-/// Under `--backend auto`, rare values look for a GPU for their block pass
-/// only for runs this long (the probe costs tens of milliseconds).
-const GPU_PASS_FROM: u64 = 1 << 20;
 
 /// What the rare-value engine holds besides its table, at most: the rare
 /// list, the block pass's bitsets and windows (Grundy's game to 2^26 with
@@ -185,22 +181,15 @@ impl<'a> SequenceRun<'a> {
         }
         let start = Instant::now();
         let mut done = if use_rare {
-            let gpu = match backend.opened() {
-                Some(Backend::Gpu(runner)) => Some(&**runner),
-                // A long run is worth the probe for a GPU (auto).
-                None if to >= GPU_PASS_FROM => match backend.get(hooks)? {
-                    Backend::Gpu(runner) => Some(&**runner),
-                    Backend::Cpu => None,
-                },
-                _ => None,
-            };
-            self.extend_rare(to, gpu, hooks)?
+            self.extend_rare(to, backend.pass_runner(), hooks)?
         } else {
-            self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?
+            let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
+            self.extend_brute(to, (brute, tuning), hooks)?
         };
         if use_rare && self.dense {
             // Auto gave up on rare values in this call: the rest by brute force.
-            done = self.extend_brute(to, (backend.get(hooks)?, tuning), hooks)?;
+            let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
+            done = self.extend_brute(to, (brute, tuning), hooks)?;
         }
         self.seconds += start.elapsed().as_secs_f64();
         Ok(done)
