@@ -99,9 +99,18 @@ tests)
         time "$t" 2>&1 | tee -a "$OUT/tests-full.log" |
             grep -E "^test result|FAILED|panicked|SKIPPED|^---- "
         status=${PIPESTATUS[0]}
-        # a binary that dies (a signal, the OOM killer) prints no summary
-        [ "$status" = 0 ] || echo "$(basename "$t"): exit status $status"
+        [ "$status" = 0 ] && continue
+        echo "$(basename "$t"): exit status $status"
+        # A binary that dies prints no summary, and what its tests wrote to
+        # stderr stays in the harness's capture: again with it shown
+        if ! grep -q "^test result" <(tail -n 20 "$OUT/tests-full.log"); then
+            echo "== $(basename "$t") again, --nocapture" >>"$OUT/tests-full.log"
+            "$t" --nocapture 2>&1 | tee -a "$OUT/tests-full.log" |
+                grep -E "^test result|FAILED|panicked|^error|^grundy:"
+            echo "$(basename "$t") again: exit status ${PIPESTATUS[0]}"
+        fi
     done 2>&1 | tee -a "$log"
+    df -h /tmp | tee -a "$log"
     dmesg 2>/dev/null | grep -iE "oom|killed process|segfault" | tail -5 | tee -a "$log"
     ;;
 bench)
@@ -148,7 +157,7 @@ all)
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in tests:150 bench:120 auto:60 long:120 survey:60 records:90 simd:60; do
+    for stage_cap in tests:150 bench:200 auto:40 long:120 survey:60 records:60 simd:40; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}

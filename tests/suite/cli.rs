@@ -477,7 +477,9 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
     // Auto looks for a GPU for a job large enough to pay (2^24 positions),
     // finds none, says so and runs on the CPU.
     let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json"])
+        .args([
+            "graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json",
+        ])
         .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
         .output()
         .unwrap();
@@ -493,7 +495,15 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
     match grundy::gpu::Runner::open() {
         Ok(Some(ctx)) if ctx.is_software() => {
             // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
-            let v = json(&grundy(&["octal", "0.07", "-n", "300", "--algorithm", "naive", "--json"]));
+            let v = json(&grundy(&[
+                "octal",
+                "0.07",
+                "-n",
+                "300",
+                "--algorithm",
+                "naive",
+                "--json",
+            ]));
             assert_eq!(v["backend"], "cpu");
             return;
         }

@@ -226,7 +226,14 @@ fn sigterm_and_sighup_save_a_sequence_and_say_how_to_resume() {
         let resumed = dir.join(format!("{name}-resumed.csv"));
         let fresh = dir.join(format!("{name}-fresh.csv"));
         let short = [
-            "octal", "4!.0", "-n", &half, "--backend", "cpu", "-q", "--out",
+            "octal",
+            "4!.0",
+            "-n",
+            &half,
+            "--backend",
+            "cpu",
+            "-q",
+            "--out",
         ];
         let v = json(&grundy(
             &[&short[..], &[s(&resumed), "--resume", s(&ck), "--json"]].concat(),

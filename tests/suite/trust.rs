@@ -68,10 +68,26 @@ fn auto_leaves_small_jobs_on_the_cpu_without_looking_for_a_gpu() {
     // rare values at any size: no probe, so no word of any GPU, whatever
     // this machine has.
     for args in [
-        vec!["octal", "0.07", "-n", "2000", "--algorithm", "naive", "--no-fill"],
+        vec![
+            "octal",
+            "0.07",
+            "-n",
+            "2000",
+            "--algorithm",
+            "naive",
+            "--no-fill",
+        ],
         vec!["octal", "0.6", "-n", "1048576"],
         vec!["rect", "--max", "6"],
-        vec!["delete-nim", "--rule", "single", "--heaps", "3", "--max", "8"],
+        vec![
+            "delete-nim",
+            "--rule",
+            "single",
+            "--heaps",
+            "3",
+            "--max",
+            "8",
+        ],
         vec!["survey", "--digits", "1", "-n", "100"],
         vec!["graph", "0.33", "--graph", "grid:2x3", "--solver", "dense"],
     ] {
@@ -88,7 +104,9 @@ fn auto_never_runs_on_a_software_adapter() {
         _ => return skip_without_gpu("auto_never_runs_on_a_software_adapter", "no adapter"),
     };
     // A dense table of 2^24 positions: work a GPU takes, were it a real one.
-    let args = ["graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json"];
+    let args = [
+        "graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json",
+    ];
     let out = grundy(&args);
     let summary = json(&out);
     if ctx.is_software() {
