@@ -443,7 +443,7 @@ pub struct GraphArgs {
     /// Many graphs, one CSV row each (graph6,vertices,edges,g,outcome[,moves]): a file of graph6 lines (nauty's geng) or graph specs, - for stdin, or trees:N (every tree on N vertices), spiders:N (every spider on N vertices), grids:MAXV (every grid up to MAXV vertices).
     #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "plot"])]
     pub graphs: Option<String>,
-    /// Where to compute the dense table: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
+    /// Where to compute the dense table: auto uses a real GPU when there is one and the table has 2^22 positions or more (never a software adapter such as llvmpipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     #[arg(long, value_enum, default_value = "auto")]
@@ -548,7 +548,7 @@ pub struct SequenceArgs {
         required_unless_present = "until_periodic"
     )]
     pub n: Option<u64>,
-    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
+    /// Where to compute: auto uses a real GPU for the brute force from 2^16 heaps when there is one (never a software adapter such as llvmpipe); rare values stay on the CPU unless gpu is asked for.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Write the table here (- for stdout).
@@ -651,7 +651,7 @@ pub struct SurveyArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
-    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe) (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
+    /// Where to compute: auto uses a real GPU when there is one and the survey has 2^22 values (codes times heaps) or more, never a software adapter such as llvmpipe (one code per workgroup; the first 4096 heaps by brute force, then rare values for the codes where they pay); cpu runs codes in parallel, one per core, by rare values where they pay.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     /// Threads per code on the GPU (default: 256 on a GPU, 64 on a software adapter such as llvmpipe).
@@ -782,7 +782,7 @@ pub enum BenchPart {
 /// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.
 #[derive(Args, Debug)]
 pub struct TableRunArgs {
-    /// Where to compute: auto uses a real GPU when there is one (never a software adapter such as llvmpipe).
+    /// Where to compute: auto uses a real GPU when there is one and the table has 2^20 positions or more (2^22 for edge games), never a software adapter such as llvmpipe.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     #[command(flatten)]

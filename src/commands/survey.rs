@@ -134,7 +134,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
             args.resume.as_deref().unwrap_or(Path::new("")).display()
         ));
     }
-    let values = codes.len() as u64 * (n + 1);
+    let values = (codes.len() as u64).saturating_mul(n.saturating_add(1));
     let backend = Backend::open_for(args.backend, values, GpuFrom::SURVEY_VALUES, &hooks)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
         hooks.notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");

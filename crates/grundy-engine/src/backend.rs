@@ -11,7 +11,8 @@ use grundy_gpu::{GpuContext, GpuCounters, Runner, Unfit};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendChoice {
-    /// A real GPU when there is one, else the CPU (said on stderr); never a
+    /// A real GPU when there is one and the job is large enough to pay for
+    /// opening it (docs/gpu.md has the sizes), else the CPU; never a
     /// software adapter such as llvmpipe.
     Auto,
     /// The GPU, even a software adapter (said on stderr), or an error when there is none.
@@ -115,26 +116,22 @@ impl Backend {
 }
 
 /// The size from which `auto` takes a real GPU, per family. Below it the
-/// card's fixed cost (the device opened and the pipelines built: about
-/// 0.3 s on an H100, where `rect --max 200` took 0.33 s on the GPU and
-/// 0.04 s on the CPU) outweighs what its kernels save. From the first
-/// H100's figures (BENCHMARKS.md, "On a real GPU"); `--backend gpu` takes
-/// the card at any size.
+/// card's fixed cost (the device opened, the pipelines built) outweighs
+/// what its kernels save. Each lies between a loss and a win measured on
+/// the first H100 against its host's CPU (BENCHMARKS.md, "On a real GPU";
+/// docs/gpu.md has the table); `--backend gpu` takes the card at any size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuFrom(pub u64);
 
 impl GpuFrom {
-    /// The blocked brute force of a heap game, in heaps: against 16 CPU
-    /// threads the card lost at 2^14 and won 1.5-1.9x at 2^16.
+    /// The blocked brute force of a heap game, in heaps.
     pub const HEAPS: GpuFrom = GpuFrom(1 << 16);
-    /// A survey, in codes times heaps: 64 codes to 20,000 lost (0.34 s
-    /// against 0.22 s), 512 to 8,192 won 3.2x.
+    /// A survey, in codes times heaps.
     pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
-    /// Dense graph and edge tables, in positions: 2^20 lost on 0.33,
-    /// 2^24 won 10x; 4.8 million edge states won 11x.
+    /// Dense graph and edge tables, in positions.
     pub const POSITIONS: GpuFrom = GpuFrom(1 << 22);
-    /// Tables of tuples (Delete Nim, rectangles, boxes), in positions:
-    /// 20,000 lost 8x; the CPU takes about 0.1-3 s at 2^20 on 16 threads.
+    /// Tables of tuples (Delete Nim, rectangles, boxes), in positions; only
+    /// a loss was measured, this is where the CPU takes a second or so.
     pub const TUPLES: GpuFrom = GpuFrom(1 << 20);
 }
 
@@ -189,9 +186,9 @@ impl LazyBackend {
         self.get(hooks)
     }
 
-    /// The GPU for rare values' block pass: only under `--backend gpu`. On
-    /// the first H100 the pass took 2.5-4.5x the time of 16 CPU threads
-    /// (BENCHMARKS.md, "On a real GPU"), so `auto` keeps it on the CPU.
+    /// The GPU for rare values' block pass: only under `--backend gpu`; on
+    /// the first H100 the pass lost to the host's CPU (BENCHMARKS.md, "On a
+    /// real GPU"), so `auto` keeps it on the CPU.
     pub fn pass_runner(&self) -> Option<&Runner> {
         match (self.choice, self.opened.get()) {
             (BackendChoice::Gpu, Some(Backend::Gpu(runner))) => Some(runner),

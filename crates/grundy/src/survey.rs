@@ -126,7 +126,7 @@ impl Survey {
         let files = (self.checkpoint.as_deref(), self.resume.as_deref());
         let driver = SurveyDriver::open(&key, &names, files)?;
         let resumed = driver.resumed();
-        let values = self.codes.len() as u64 * (self.n + 1);
+        let values = (self.codes.len() as u64).saturating_mul(self.n.saturating_add(1));
         let backend = Backend::open_for(self.backend, values, GpuFrom::SURVEY_VALUES, hooks)?;
         let run = driver.run(&job, &backend, hooks)?;
         let engines = run.rows.iter().map(|(_, e)| *e).collect();
