@@ -14,15 +14,10 @@
 #   bash scripts/gpu-figures.sh auto     the default backend against --backend cpu
 #                                        (scripts/auto-vs-cpu.sh: auto must take the card)
 #   bash scripts/gpu-figures.sh long     rare values with the pass on the card against
-#                                        the CPU: Officers to 2^26, 4!.0 to 2^26, .1777
-#   bash scripts/gpu-figures.sh records  Grundy's game and Officers to 2^26 on the card
-#                                        and on the CPU, each projected to 2^35 and
-#                                        2^36 heaps from its seconds per heap (the cost
-#                                        per heap is flat: 2^26 to 2^30 took 16.2x for
-#                                        16x the heaps on the CPU), and the same run
-#                                        with --memory 64M (its table in a file); then
-#                                        Grundy's game to 2^26 with the table in eight
-#                                        pieces of 16 MiB (GRUNDY_GPU_MAX_BINDING)
+#                                        the CPU: Officers and 4!.0 to 2^22 (LONG_N),
+#                                        .1777 to 2*10^7, tables compared
+#   bash scripts/gpu-figures.sh pieces   Grundy's game to 2^22 with the table bound in
+#                                        eight pieces of 1 MiB (GRUNDY_GPU_MAX_BINDING)
 #                                        against one binding, tables compared
 #   bash scripts/gpu-figures.sh simd     the SIMD paths on two of its cores against
 #                                        ogsolve (when gpu-prepare.sh found it):
@@ -53,37 +48,30 @@ auto)
     bash scripts/auto-vs-cpu.sh "$bin/grundy" 2>&1 | tee -a "$log"
     ;;
 long)
-    # values/s and the pass's share: the target is Officers at 5 million
-    # values/s at 2^26, and 5x the CPU backend of the same machine
-    for args in "0.6 -n 67108864" "4!.0 -n 67108864" "0.1777 -n 200000000 --no-fill"; do
+    # values/s of rare values with the pass on the card against the CPU. The
+    # target is Officers at 5 million values/s at 2^26 and 5x the CPU; the
+    # first H100 ran the pass at 0.22 million values/s at 2^20, so 2^26
+    # would outlast a lease: 2^22 unless LONG_N says otherwise
+    n=${LONG_N:-4194304}
+    for args in "0.6 -n $n" "4!.0 -n $n" "0.1777 -n 20000000 --no-fill"; do
         for backend in gpu cpu; do
             TIMEFORMAT="octal $args --backend $backend: %R s"
             # shellcheck disable=SC2086
-            { time "$bin/grundy" octal $args --backend "$backend" -q --json \
-                --format raw --out "$data/long.raw"; } 2>&1 | tee -a "$log"
+            { time "$bin/grundy" octal $args --backend "$backend" -q \
+                --format raw --out "$data/long-$backend.raw"; } 2>&1 | tee -a "$log"
         done
+        cmp "$data/long-gpu.raw" "$data/long-cpu.raw" && echo "octal $args: same table" | tee -a "$log"
     done
-    "$bin/grundy" bench --only long --out "$data/long.csv" 2>&1 | tee -a "$log"
     ;;
-records)
-    for code in '4!.0' 0.6; do
-        for args in "--backend gpu" "--backend cpu" "--backend gpu --memory 64M"; do
-            # shellcheck disable=SC2086
-            seconds=$("$bin/grundy" octal "$code" -n 67108863 $args -q --json \
-                --format raw --out "$data/records.raw" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
-            awk -v c="$code" -v a="$args" -v s="$seconds" 'BEGIN {
-                printf "octal %s -n 2^26 %s: %.1f s; projected 2^35: %.1f h, 2^36: %.1f h\n",
-                    c, a, s, s * 512 / 3600, s * 1024 / 3600 }' | tee -a "$log"
-        done
-    done
+pieces)
     # the pass over a table bound in pieces (as past 2^29 values on Vulkan,
     # 1 GiB a binding) against one binding: same table, the cost of pieces
-    for cap in "" 16777216; do
-        TIMEFORMAT="octal 4!.0 -n 2^26 --backend gpu, binding cap ${cap:-none}: %R s"
-        { time ${cap:+env GRUNDY_GPU_MAX_BINDING=$cap} "$bin/grundy" octal '4!.0' -n 67108863 \
+    for cap in "" 1048576; do
+        TIMEFORMAT="octal 4!.0 -n 2^22 --backend gpu, binding cap ${cap:-none}: %R s"
+        { time ${cap:+env GRUNDY_GPU_MAX_BINDING=$cap} "$bin/grundy" octal '4!.0' -n 4194303 \
             --backend gpu -q --format raw --out "$data/pieces${cap}.raw"; } 2>&1 | tee -a "$log"
     done
-    cmp "$data/pieces.raw" "$data/pieces16777216.raw" && echo "pieces: same table" | tee -a "$log"
+    cmp "$data/pieces.raw" "$data/pieces1048576.raw" && echo "pieces: same table" | tee -a "$log"
     ;;
 tests)
     export GRUNDY_REQUIRE_GPU=1
@@ -157,7 +145,7 @@ all)
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in tests:150 bench:200 auto:40 long:120 survey:60 records:60 simd:40; do
+    for stage_cap in tests:150 bench:200 survey:60 auto:40 long:90 pieces:40 simd:40; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}
@@ -168,7 +156,7 @@ all)
     done
     ;;
 *)
-    echo "stage: all, tests, bench, survey, auto, long, records or simd" >&2
+    echo "stage: all, tests, bench, survey, auto, long, pieces or simd" >&2
     exit 2
     ;;
 esac
