@@ -145,7 +145,7 @@ all)
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in tests:150 bench:200 survey:60 auto:40 long:90 pieces:40 simd:40; do
+    for stage_cap in tests:150 bench:200 survey:80 auto:40 long:90 pieces:40 simd:40; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}
