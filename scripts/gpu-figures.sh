@@ -56,9 +56,12 @@ long)
     for args in "0.6 -n $n" "4!.0 -n $n" "0.1777 -n 20000000 --no-fill"; do
         for backend in gpu cpu; do
             TIMEFORMAT="octal $args --backend $backend: %R s"
+            # the JSON's kernel_seconds and submits against the wall time
+            # say whether the pass waits on the card or on round trips
             # shellcheck disable=SC2086
-            { time "$bin/grundy" octal $args --backend "$backend" -q \
-                --format raw --out "$data/long-$backend.raw"; } 2>&1 | tee -a "$log"
+            { time "$bin/grundy" octal $args --backend "$backend" -q --json \
+                --format raw --out "$data/long-$backend.raw" |
+                grep -oE '"(seconds|kernel_seconds|gpu)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
         done
         cmp "$data/long-gpu.raw" "$data/long-cpu.raw" && echo "octal $args: same table" | tee -a "$log"
     done
