@@ -450,25 +450,25 @@ const NO_ADAPTER_BACKEND: &str = "metal";
 
 #[test]
 fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
-    let run = |backend: &str| {
+    let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_grundy"))
-            // The brute force: the run needs a backend (rare values never open one).
-            .args([
-                "octal",
-                "0.07",
-                "-n",
-                "300",
-                "--algorithm",
-                "naive",
-                "--json",
-                "--backend",
-                backend,
-            ])
+            .args(args)
             .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
             .output()
             .unwrap()
     };
-    let out = run("gpu");
+    // The brute force: the run needs a backend (rare values never open one).
+    let out = run(&[
+        "octal",
+        "0.07",
+        "-n",
+        "300",
+        "--algorithm",
+        "naive",
+        "--json",
+        "--backend",
+        "gpu",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no GPU adapter found"), "{err}");
@@ -476,13 +476,9 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
     assert!(!err.contains("mesa") && !err.contains("software"), "{err}");
     // Auto looks for a GPU for a job large enough to pay (2^24 positions),
     // finds none, says so and runs on the CPU.
-    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([
-            "graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json",
-        ])
-        .env("WGPU_BACKEND", NO_ADAPTER_BACKEND)
-        .output()
-        .unwrap();
+    let out = run(&[
+        "graph", "0.03", "--graph", "grid:4x6", "--solver", "dense", "--json",
+    ]);
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("no GPU found; running on the CPU"), "{err}");
     let v = json(&out);

@@ -85,7 +85,7 @@ impl Backend {
         from: GpuFrom,
         hooks: &dyn RunHooks,
     ) -> Result<Backend> {
-        if choice == BackendChoice::Auto && size < from.0 {
+        if from.keeps_on_cpu(choice, size) {
             return Ok(Backend::Cpu);
         }
         Backend::open(choice, hooks)
@@ -133,6 +133,12 @@ impl GpuFrom {
     /// Tables of tuples (Delete Nim, rectangles, boxes), in positions; only
     /// a loss was measured, this is where the CPU takes a second or so.
     pub const TUPLES: GpuFrom = GpuFrom(1 << 20);
+
+    /// Whether `choice` leaves a job of `size` on the CPU without looking
+    /// for a GPU: `auto`, below this size.
+    fn keeps_on_cpu(self, choice: BackendChoice, size: u64) -> bool {
+        choice == BackendChoice::Auto && size < self.0
+    }
 }
 
 /// A backend opened the first time work needs it: a run that never leaves
@@ -180,7 +186,7 @@ impl LazyBackend {
     /// The backend for a job of `size`: under `auto`, the CPU while no
     /// GPU is open and the job is smaller than `from`.
     pub fn get_for(&self, size: u64, from: GpuFrom, hooks: &dyn RunHooks) -> Result<&Backend> {
-        if self.choice == BackendChoice::Auto && size < from.0 && self.opened.get().is_none() {
+        if from.keeps_on_cpu(self.choice, size) && self.opened.get().is_none() {
             return Ok(&self.cpu);
         }
         self.get(hooks)
