@@ -338,7 +338,27 @@ mod portable {
     fn scan_words_at<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
         let len = low.len();
         let mut halves = wanted_halves(simd, wanted);
+        // 32 pairs a test: one branch, and one loop step, for two registers.
         let mut k = 0;
+        while k + 32 <= len {
+            let (x, y) = (&low[k..k + 32], &high[len - k - 32..len - k]);
+            let v0 =
+                u16x16::from_slice(simd, &x[..16]) ^ u16x16::from_slice(simd, &y[16..]).reverse();
+            let v1 =
+                u16x16::from_slice(simd, &x[16..]) ^ u16x16::from_slice(simd, &y[..16]).reverse();
+            let hits = hits_of_words(simd, v0, &halves) | hits_of_words(simd, v1, &halves) << 16;
+            if hits != 0 {
+                let lanes = set_bits(hits).map(|i| i as usize);
+                if lanes
+                    .map(|i| x[i] ^ y[31 - i])
+                    .any(|v| wanted.take(v as usize))
+                {
+                    return true;
+                }
+                halves = wanted_halves(simd, wanted);
+            }
+            k += 32;
+        }
         while let Some(at) = next_start(k, len, 16) {
             k = at;
             let (x, y) = (&low[k..k + 16], &high[len - k - 16..len - k]);
@@ -460,6 +480,28 @@ pub(crate) mod avx512 {
         // SAFETY: reads the 64 bytes of the array.
         let reverse = unsafe { _mm512_loadu_epi16(REVERSE_WORDS.as_ptr().cast()) };
         let mut k = 0;
+        // 64 pairs a test: one branch, and one loop step, for two registers.
+        while k + 64 <= len {
+            // SAFETY: reads lanes k..k + 64 of `low` and len − k − 64..len − k
+            // of `high`, inside the slices.
+            let (v0, v1) = unsafe {
+                let (x, top) = (low.as_ptr().add(k), high.as_ptr().add(len - k - 64));
+                let x0 = _mm512_loadu_epi16(x.cast());
+                let x1 = _mm512_loadu_epi16(x.add(32).cast());
+                let y0 = _mm512_permutexvar_epi16(reverse, _mm512_loadu_epi16(top.add(32).cast()));
+                let y1 = _mm512_permutexvar_epi16(reverse, _mm512_loadu_epi16(top.cast()));
+                (_mm512_xor_si512(x0, y0), _mm512_xor_si512(x1, y1))
+            };
+            let hits = hits_of_words(v0, set) as u64 | (hits_of_words(v1, set) as u64) << 32;
+            if hits != 0 {
+                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
+                if set_bits(hits).any(|i| wanted.take(pair(i))) {
+                    return true;
+                }
+                set = wanted_bits(wanted);
+            }
+            k += 64;
+        }
         while k < len {
             let t = (len - k).min(32);
             let valid = lanes(t) as u32;
