@@ -334,6 +334,28 @@ mod portable {
         !missed.to_bitmask() & 0xffff
     }
 
+    /// `hits_of_words` for 32 pair values, `v0`'s lanes first: the lookup
+    /// done once on their bytes (v / 8, saturated, and v % 8) instead of on
+    /// each register's two-byte lanes.
+    #[inline(always)]
+    fn hits_of_two_words<S: Simd>(
+        simd: S,
+        (v0, v1): (u16x16<S>, u16x16<S>),
+        halves: &[u8x32<S>; 2],
+    ) -> u64 {
+        // Byte v / 8 of the set; 64 or more for a value of 512 or more.
+        let index = simd.saturating_narrow_u16x16(v0 >> 3, v1 >> 3);
+        let within = index & 31;
+        let upper = (index & 32).simd_eq(u8x32::splat(simd, 32));
+        let byte = upper.select(halves[1].swizzle_dyn(within), halves[0].swizzle_dyn(within));
+        // Bit v % 8 of it.
+        let powers = u8x32::from_slice(simd, &POWERS);
+        let bit = powers.swizzle_dyn_within_blocks(simd.narrow_u16x16(v0, v1) & 7);
+        let small = index.simd_lt(u8x32::splat(simd, 64));
+        let missed = (byte & bit).simd_eq(u8x32::splat(simd, 0)) & small;
+        !missed.to_bitmask() & 0xffff_ffff
+    }
+
     #[inline(always)]
     fn scan_words_at<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
         let len = low.len();
@@ -346,7 +368,7 @@ mod portable {
                 u16x16::from_slice(simd, &x[..16]) ^ u16x16::from_slice(simd, &y[16..]).reverse();
             let v1 =
                 u16x16::from_slice(simd, &x[16..]) ^ u16x16::from_slice(simd, &y[..16]).reverse();
-            let hits = hits_of_words(simd, v0, &halves) | hits_of_words(simd, v1, &halves) << 16;
+            let hits = hits_of_two_words(simd, (v0, v1), &halves);
             if hits != 0 {
                 let lanes = set_bits(hits).map(|i| i as usize);
                 if lanes
