@@ -3,10 +3,12 @@
 //! in the wanted set in a few shuffles, so a block of pairs that reaches no
 //! wanted value costs one test; a block that does is looked at pair by
 //! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
-//! table or 32 of a two-byte table at a time, in intrinsics; with AVX2,
-//! NEON or SSE4.2, 32 pairs of a one-byte table or 16 of a two-byte one,
-//! written once in portable SIMD (`fearless_simd`); without any of them,
-//! eight pairs at a time in scalar code.
+//! table or of a two-byte table (two registers) a test, in intrinsics;
+//! with AVX2, NEON or SSE4.2, 32 pairs of either (two registers for a
+//! two-byte table), written once in portable SIMD (`fearless_simd`);
+//! without any of them, eight pairs at a time in scalar code. Wider tests
+//! take fewer branches: most of a scan's cost beside the lookups is the
+//! blocks that hit a wanted value.
 
 use crate::heap::table::Value;
 
@@ -73,8 +75,8 @@ fn has_vbmi() -> bool {
 /// on, and for all of them on the plain path, whose test pair by pair is
 /// then a load with no shift and no bounds check (every value of a `u8` or
 /// `u16` table indexes it). The wide paths leave the bytes below 512
-/// alone: setting and clearing one for every wanted value cost a twentieth
-/// of a run.
+/// alone: setting and clearing one for every wanted value of every scan
+/// was a measurable part of a run (BENCHMARKS.md).
 pub struct Wanted<'t> {
     table: &'t mut [u8; 1 << 16],
     bits: [u64; 8],
@@ -246,7 +248,8 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 
 /// The scans in portable SIMD (the steps of the AVX2 intrinsics they
 /// replaced): 32 pairs of a one-byte table or 16 of a two-byte one a
-/// register, the set's byte v / 8 and its bit v % 8 by shuffles. On x86
+/// register, the set's byte v / 8 and its bit v % 8 by shuffles (for a
+/// two-byte table, on the bytes of two registers' values at once). On x86
 /// they run at AVX2 (their registers' width), elsewhere at the CPU's level
 /// (NEON).
 mod portable {
