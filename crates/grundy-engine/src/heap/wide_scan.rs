@@ -141,6 +141,8 @@ impl<'t> Wanted<'t> {
         };
         if wanted {
             self.left -= 1;
+            // Already zero below 512 on the wide paths: clearing it anyway
+            // spares a branch.
             self.table[v] = 0;
         }
         self.left == 0
@@ -279,6 +281,18 @@ mod portable {
         u8x32::from_slice(simd, &bytes[..32])
     }
 
+    /// Takes the values of the pairs (`x[i]`, `y[len − 1 − i]`) at the
+    /// lanes i set in `hits`; true when no value is left wanted. (Scalar
+    /// code: it needs none of its caller's target features.)
+    #[inline(always)]
+    fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &[T]) -> bool {
+        let last = x.len() - 1;
+        set_bits(hits).any(|i| {
+            let i = i as usize;
+            wanted.take((x[i].into() ^ y[last - i].into()) as usize)
+        })
+    }
+
     #[inline(always)]
     fn scan_bytes<S: Simd>(simd: S, wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
         let len = low.len();
@@ -294,11 +308,7 @@ mod portable {
             let bit = powers.swizzle_dyn_within_blocks(v & 7);
             let hits = !(byte & bit).simd_eq(zero).to_bitmask() & 0xffff_ffff;
             if hits != 0 {
-                let lanes = set_bits(hits).map(|i| i as usize);
-                if lanes
-                    .map(|i| x[i] ^ y[31 - i])
-                    .any(|v| wanted.take(v as usize))
-                {
+                if take_lanes(wanted, hits, x, y) {
                     return true;
                 }
                 bits = wanted_bits(simd, wanted);
@@ -373,11 +383,7 @@ mod portable {
                 u16x16::from_slice(simd, &x[16..]) ^ u16x16::from_slice(simd, &y[..16]).reverse();
             let hits = hits_of_two_words(simd, (v0, v1), &halves);
             if hits != 0 {
-                let lanes = set_bits(hits).map(|i| i as usize);
-                if lanes
-                    .map(|i| x[i] ^ y[31 - i])
-                    .any(|v| wanted.take(v as usize))
-                {
+                if take_lanes(wanted, hits, x, y) {
                     return true;
                 }
                 halves = wanted_halves(simd, wanted);
@@ -390,11 +396,7 @@ mod portable {
             let v = u16x16::from_slice(simd, x) ^ u16x16::from_slice(simd, y).reverse();
             let hits = hits_of_words(simd, v, &halves);
             if hits != 0 {
-                let lanes = set_bits(hits).map(|i| i as usize);
-                if lanes
-                    .map(|i| x[i] ^ y[15 - i])
-                    .any(|v| wanted.take(v as usize))
-                {
+                if take_lanes(wanted, hits, x, y) {
                     return true;
                 }
                 halves = wanted_halves(simd, wanted);
