@@ -2,13 +2,12 @@
 //! the pairs' values G(a) ⊕ G(m − a) in one register and their membership
 //! in the wanted set in a few shuffles, so a block of pairs that reaches no
 //! wanted value costs one test; a block that does is looked at pair by
-//! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs of a one-byte
-//! table or of a two-byte table (two registers) a test, in intrinsics;
-//! with AVX2, NEON or SSE4.2, 32 pairs of either (two registers for a
-//! two-byte table), written once in portable SIMD (`fearless_simd`);
-//! without any of them, eight pairs at a time in scalar code. Wider tests
-//! take fewer branches: most of a scan's cost beside the lookups is the
-//! blocks that hit a wanted value.
+//! pair. With AVX-512 (BW, and VBMI for bytes): 64 pairs a test, in
+//! intrinsics; with AVX2, NEON or SSE4.2, 32 pairs a test (a two-byte
+//! table's values narrowed to bytes for one lookup), written once in
+//! portable SIMD (`fearless_simd`); without any of them, eight pairs at a
+//! time in scalar code. Wider tests take fewer branches: most of a scan's
+//! cost beside the lookups is the blocks that hit a wanted value.
 
 use crate::heap::table::Value;
 
