@@ -442,6 +442,17 @@ fn bench_quick_reports_every_workload() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected 'adapter,"));
 }
 
+/// A run of the brute force, far below the size where `auto` looks for a GPU.
+const SMALL_BRUTE_FORCE: [&str; 7] = [
+    "octal",
+    "0.07",
+    "-n",
+    "300",
+    "--algorithm",
+    "naive",
+    "--json",
+];
+
 /// A backend wgpu cannot find on this platform, to hide every adapter.
 #[cfg(target_os = "macos")]
 const NO_ADAPTER_BACKEND: &str = "dx12";
@@ -458,17 +469,7 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
             .unwrap()
     };
     // The brute force: the run needs a backend (rare values never open one).
-    let out = run(&[
-        "octal",
-        "0.07",
-        "-n",
-        "300",
-        "--algorithm",
-        "naive",
-        "--json",
-        "--backend",
-        "gpu",
-    ]);
+    let out = run(&[SMALL_BRUTE_FORCE.as_slice(), &["--backend", "gpu"]].concat());
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no GPU adapter found"), "{err}");
@@ -491,15 +492,7 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
     match grundy::gpu::Runner::open() {
         Ok(Some(ctx)) if ctx.is_software() => {
             // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
-            let v = json(&grundy(&[
-                "octal",
-                "0.07",
-                "-n",
-                "300",
-                "--algorithm",
-                "naive",
-                "--json",
-            ]));
+            let v = json(&grundy(&SMALL_BRUTE_FORCE));
             assert_eq!(v["backend"], "cpu");
             return;
         }
