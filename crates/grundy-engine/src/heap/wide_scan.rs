@@ -247,6 +247,18 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
     })
 }
 
+/// Takes the values of the pairs (`x[i]`, `y[len − 1 − i]`) at the lanes
+/// i set in `hits`; true when no value is left wanted. (Scalar code: it
+/// needs none of its caller's target features.)
+#[inline(always)]
+fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &[T]) -> bool {
+    let last = x.len() - 1;
+    set_bits(hits).any(|i| {
+        let i = i as usize;
+        wanted.take((x[i].into() ^ y[last - i].into()) as usize)
+    })
+}
+
 /// The scans in portable SIMD (the steps of the AVX2 intrinsics they
 /// replaced): 32 pairs of a one-byte table or 16 of a two-byte one a
 /// register, the set's byte v / 8 and its bit v % 8 by shuffles (for a
@@ -256,7 +268,7 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 mod portable {
     use fearless_simd::{Bytes, Level, Select, Simd, SimdBase, SimdMask, u8x32, u16x16};
 
-    use super::{Wanted, next_start, set_bits};
+    use super::{Wanted, next_start, take_lanes};
 
     /// Bit v % 8 of a byte, for v % 8 looked up in each 16-byte block.
     const POWERS: [u8; 32] = [
@@ -278,18 +290,6 @@ mod portable {
     fn wanted_bits<S: Simd>(simd: S, wanted: &Wanted) -> u8x32<S> {
         let bytes: &[u8; 64] = bytemuck::cast_ref(&wanted.bits);
         u8x32::from_slice(simd, &bytes[..32])
-    }
-
-    /// Takes the values of the pairs (`x[i]`, `y[len − 1 − i]`) at the
-    /// lanes i set in `hits`; true when no value is left wanted. (Scalar
-    /// code: it needs none of its caller's target features.)
-    #[inline(always)]
-    fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &[T]) -> bool {
-        let last = x.len() - 1;
-        set_bits(hits).any(|i| {
-            let i = i as usize;
-            wanted.take((x[i].into() ^ y[last - i].into()) as usize)
-        })
     }
 
     #[inline(always)]
@@ -410,7 +410,7 @@ mod portable {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Wanted, set_bits};
+    use super::{Wanted, take_lanes};
 
     /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
     /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8).
@@ -520,8 +520,7 @@ pub(crate) mod avx512 {
             };
             let hits = hits_of_words(v0, set) as u64 | (hits_of_words(v1, set) as u64) << 32;
             if hits != 0 {
-                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
-                if set_bits(hits).any(|i| wanted.take(pair(i))) {
+                if take_lanes(wanted, hits, &low[k..k + 64], &high[len - k - 64..len - k]) {
                     return true;
                 }
                 set = wanted_bits(wanted);
@@ -542,8 +541,8 @@ pub(crate) mod avx512 {
             };
             let hits = hits_of_words(_mm512_xor_si512(x, y), set) & valid;
             if hits != 0 {
-                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
-                if set_bits(hits as u64).any(|i| wanted.take(pair(i))) {
+                let (x, y) = (&low[k..k + t], &high[len - k - t..len - k]);
+                if take_lanes(wanted, hits as u64, x, y) {
                     return true;
                 }
                 set = wanted_bits(wanted);
@@ -565,8 +564,8 @@ pub(crate) mod avx512 {
             let valid = lanes(t);
             let hits = hits_of_bytes(byte_pairs(reverse, low, high, k), set) & valid;
             if hits != 0 {
-                let pair = |i: u32| (low[k + i as usize] ^ high[len - 1 - k - i as usize]) as usize;
-                if set_bits(hits).any(|i| wanted.take(pair(i))) {
+                let (x, y) = (&low[k..k + t], &high[len - k - t..len - k]);
+                if take_lanes(wanted, hits, x, y) {
                     return true;
                 }
                 set = wanted_bits(wanted);
