@@ -17,4 +17,5 @@ pub mod simd;
 pub mod store;
 pub mod table;
 pub mod wide_bits;
+pub mod wide_checks;
 pub mod wide_scan;

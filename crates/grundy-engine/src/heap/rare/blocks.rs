@@ -4,8 +4,9 @@
 use super::bits::words_for;
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
-use super::pass::{BlockAhead, PassView, finish_heap, settle_small};
+use super::pass::{BlockAhead, finish_heap, settle_small};
 use super::state::{Outcome, Persist, RareRun};
+use super::view::PassView;
 use crate::heap::growing::{Growing, grow_while_reading};
 use crate::heap::store::{Store, Values};
 use grundy_core::kernel::rare::{PassParams, RareCode, sparse_enough};
@@ -105,6 +106,7 @@ impl Blocks {
             self.resize(&ahead, e - s);
         }
         count_pass(run, &ahead, e - s);
+        learn_checks(code, run, &ahead, e - s);
         self.count(run, &ahead, (s, e));
         run.maybe_rechoose(code, g.view());
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
@@ -123,8 +125,12 @@ impl Blocks {
         (ahead, e): (&BlockAhead, usize),
         window: Option<MiddleWindow<S>>,
     ) -> (Option<Outcome>, Option<MiddleHits>) {
-        let (rare, values) = match ahead.tasks_left() {
-            true => (run.rare.clone(), run.rare_values.clone()),
+        let (rare, values, checked) = match ahead.tasks_left() {
+            true => (
+                run.rare.clone(),
+                run.rare_values.clone(),
+                run.checks.checked.clone(),
+            ),
             false => Default::default(),
         };
         let view = PassView {
@@ -132,6 +138,7 @@ impl Blocks {
             values: &values,
             split: run.split,
             max_value: run.max_value,
+            checked: &checked,
         };
         let (bits, wanted) = (&mut self.bits, &mut self.wanted);
         let room = e - g.len();
@@ -236,6 +243,25 @@ pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
     counts.pass_heaps += heaps as u64;
     counts.pass_marks += marks;
     counts.pass_pairs += pairs;
+}
+
+/// Learns from a block's pass on the CPU which rare pairs the next
+/// passes check (`checks`), and chooses them.
+pub(super) fn learn_checks(code: &RareCode, run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
+    if ahead.on_gpu || ahead.tasks.is_empty() {
+        return;
+    }
+    let (mut credits, mut samples, mut failed) = (Vec::new(), 0, 0);
+    for task in ahead.tasks.iter().filter_map(|t| t.get()) {
+        credits.extend_from_slice(&task.credits);
+        samples += task.samples;
+        failed += task.failed;
+        run.counts.pass_checked += task.checked;
+    }
+    failed += ahead.remarked.load(Relaxed) as u64;
+    run.counts.check_failed += failed;
+    run.checks.learn(&credits, samples, (failed, heaps as u64));
+    run.checks.choose(run.rare.len() * code.splits.len());
 }
 
 /// Launches on the GPU the pass of the next block, `first..end`, knowing

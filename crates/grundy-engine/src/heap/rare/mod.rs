@@ -30,11 +30,13 @@ use grundy_gpu::rare::GpuPass;
 
 mod bits;
 mod blocks;
+mod checks;
 mod marks;
 mod middle;
 mod pass;
 mod scan;
 mod state;
+mod view;
 
 use blocks::{Blocks, MIN_BLOCK};
 pub use state::{Outcome, Persist, RareCounts, RareRun};
@@ -92,6 +94,7 @@ mod tests {
     use super::RareCode;
     use super::bits::transpose64;
     use super::scan::{Pairs, Scan, scan_pairs};
+    use grundy_core::hooks::Silent;
 
     /// Xorshift64 from `seed`: random words for the tests.
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
@@ -144,6 +147,30 @@ mod tests {
             assert_eq!(parts, whole, "heap {n}: the values left wanted");
             assert_eq!(whole, [0, 0, 0xf, 0], "heap {n}: only 128..132 are left");
         }
+    }
+
+    /// Officers to 2^19 with the checks (`checks`) and without: the same
+    /// table, and the checks ran (pairs checked, and heaps whose checked
+    /// pairs had to be marked after all, both ways: in the pass and in
+    /// order).
+    #[test]
+    fn a_pass_that_checks_rare_pairs_gives_the_table_of_one_that_marks_them() {
+        let code = RareCode::new(&grundy_core::game::Code::parse("0.6").unwrap()).unwrap();
+        let table = |off: bool| {
+            let mut g: Vec<u16> = Vec::new();
+            let mut run = super::RareRun::new(&code, &g[..]);
+            run.checks.off = off;
+            let to = (1 << 19, super::Persist::Always);
+            let ended = super::extend(&code, &mut run, &mut g, to, &mut None, &Silent);
+            assert_eq!(ended, super::Outcome::Done);
+            (g, run.counts)
+        };
+        let (marked, counts) = table(true);
+        assert_eq!(counts.pass_checked, 0);
+        let (checked, counts) = table(false);
+        assert!(counts.pass_checked > counts.pass_marks, "{counts:?}");
+        assert!(counts.check_failed > 0, "{counts:?}");
+        assert!(marked == checked, "the tables differ");
     }
 
     #[test]

@@ -6,28 +6,21 @@ use super::bits::{
     clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits, set_bit,
     transpose64, unmarked_below, words_for,
 };
+use super::checks::{self, source};
 use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
 use super::middle::MiddleHits;
 use super::scan::{Pairs, Scan, scan_pairs};
 use super::state::RareRun;
+use super::view::PassView;
 use crate::heap::store::Values;
 use crate::heap::table::Value;
-use grundy_core::analysis::rare_split::RareSplit;
+use crate::heap::wide_checks::{self, CANDIDATES, LANES, NO_CANDIDATE, Row};
 use grundy_core::kernel::rare::{PassParams, RareCode};
 use grundy_gpu::rare::PassOutput;
 use rayon::prelude::*;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
-
-/// What the block pass reads of a run: the rare positions (all below the
-/// heaps it knows) and their values, the split, the largest value.
-pub(super) struct PassView<'a> {
-    pub(super) rare: &'a [usize],
-    pub(super) values: &'a [u32],
-    pub(super) split: RareSplit,
-    pub(super) max_value: u32,
-}
 
 /// What the parallel pass over a block of heaps `s..e` learned from the
 /// heaps below `s` alone, for each heap n of the block:
@@ -66,6 +59,8 @@ pub(super) struct BlockAhead {
     pub(super) on_gpu: bool,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
     pub(super) rescans: AtomicU32,
+    /// Of those, heaps whose marks from the pass were not whole that far.
+    pub(super) remarked: AtomicU32,
     /// The values of each heap's middle pairs (blocks in order only).
     pub(super) middle: Option<MiddleHits>,
 }
@@ -176,10 +171,12 @@ impl BlockAhead {
                     .map(|p| p[0] as u64 | (p[1] as u64) << 32)
                     .collect(),
                 candidates: results.clone().map(|r| r[0]).collect(),
-                // The shader reads every pair below the block.
+                // The shader reads every pair below the block, and marks
+                // every rare pair.
                 rests: vec![0; results.len()],
+                complete: vec![u32::MAX; results.len()],
                 pairs: results.map(|r| r[1] as u64).sum(),
-                marks: 0,
+                ..TaskOut::default()
             })
         });
         let tasks: Vec<_> = tasks.collect();
@@ -223,6 +220,7 @@ impl BlockAhead {
             nanos: AtomicU64::new(0),
             on_gpu: false,
             rescans: Default::default(),
+            remarked: Default::default(),
             middle: None,
         }
     }
@@ -246,6 +244,12 @@ impl BlockAhead {
         self.task(n).map_or(0, |(task, i)| task.candidates[i])
     }
 
+    /// The value below which heap n's marks from the pass are whole (from
+    /// it on, the pairs the pass checked are not marked).
+    pub(super) fn complete(&self, n: usize) -> u32 {
+        self.task(n).map_or(u32::MAX, |(task, i)| task.complete[i])
+    }
+
     /// The smaller part from which the pass left heap n's pairs below the
     /// block unread (0: none left, or no pass).
     pub(super) fn rest(&self, n: usize) -> usize {
@@ -256,14 +260,24 @@ impl BlockAhead {
 /// One task of the block pass, for its heaps: their marks and missing
 /// values (`2 * words` per heap), c′, and the pairs it read and the marks it
 /// made.
+#[derive(Default)]
 pub(super) struct TaskOut {
     pub(super) sets: Vec<u64>,
     pub(super) candidates: Vec<u32>,
     /// Per heap, the smaller part from which the pass left the pairs below
     /// the block unread (0: it read them all, or found every value).
     pub(super) rests: Vec<usize>,
+    /// Per heap, the value below which its marks are whole.
+    pub(super) complete: Vec<u32>,
     pub(super) pairs: u64,
     pub(super) marks: u64,
+    /// The credits of the heap marked wholly to learn from (`checks`), and
+    /// the heaps whose candidates the checks all reached.
+    pub(super) credits: Vec<(u32, u32)>,
+    pub(super) samples: u64,
+    pub(super) failed: u64,
+    /// Rare pairs checked instead of marked.
+    pub(super) checked: u64,
 }
 
 impl TaskOut {
@@ -280,30 +294,111 @@ impl TaskOut {
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
         let mut columns = vec![0u64; 4 * span];
-        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns);
+        let mut rows: [Vec<Row>; 2] = Default::default();
+        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns, &mut rows);
         columns.truncate(span);
         // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
         for group in columns.chunks_exact_mut(64) {
             transpose64(group.try_into().unwrap());
         }
         let heaps = n1 - n0;
-        let mut sets = vec![0u64; heaps * 2 * words];
-        let mut candidates = vec![0u32; heaps];
-        let mut rests = vec![0usize; heaps];
-        let mut pairs = 0;
-        let each = sets.chunks_mut(2 * words).zip(candidates.iter_mut());
-        for (i, ((set, candidate), rest)) in each.zip(rests.iter_mut()).enumerate() {
-            let marks = columns.iter().skip(i).step_by(64).copied();
-            let (c, read, from) = pass_heap(code, run, g, n0 + i, marks, set);
-            (*candidate, *rest) = (c, from);
-            pairs += read;
-        }
-        TaskOut {
-            sets,
-            candidates,
-            rests,
-            pairs,
+        let mut out = TaskOut {
+            sets: vec![0u64; heaps * 2 * words],
+            candidates: vec![0u32; heaps],
+            rests: vec![0usize; heaps],
+            complete: vec![u32::MAX; heaps],
             marks,
+            ..TaskOut::default()
+        };
+        for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
+            let marks = columns.iter().skip(i).step_by(64);
+            set.iter_mut()
+                .zip(marks)
+                .for_each(|(word, &mark)| *word = mark);
+            take_marks(code, g, n0 + i, &mut set[..words]);
+        }
+        out.learn(code, run, g, (n0, n1), words);
+        out.check(run, g, (n0, n1), words, &rows);
+        for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
+            let (c, read, from) = pass_heap(code, run, g, n0 + i, set);
+            (out.candidates[i], out.rests[i]) = (c, from);
+            out.pairs += read;
+        }
+        out
+    }
+
+    /// Credits from one heap of the task, marked wholly, when some
+    /// sources are checked or may be soon.
+    fn learn<V: Values>(
+        &mut self,
+        code: &RareCode,
+        run: &PassView,
+        g: V,
+        (n0, n1): (usize, usize),
+        words: usize,
+    ) {
+        let task = n0 / PASS_CHUNK;
+        let sources = run.rare.len() * code.splits.len();
+        if wide_checks::level().is_none()
+            || sources < 256
+            || !task.is_multiple_of(checks::SAMPLE_EVERY)
+        {
+            return;
+        }
+        let i = (task / checks::SAMPLE_EVERY) % (n1 - n0);
+        let takes = &mut vec![0u64; words];
+        take_marks(code, g, n0 + i, takes);
+        self.credits = checks::credits_of(code, run, g, n0 + i, takes);
+        self.samples = 1;
+    }
+
+    /// Checks the rows left unmarked against each heap's candidates: the
+    /// candidates reached are marked, c′ is the first one not reached, and
+    /// the marks are whole below the last; a heap whose candidates were all
+    /// reached has its rows marked one by one.
+    fn check<V: Values>(
+        &mut self,
+        run: &PassView,
+        g: V,
+        (n0, n1): (usize, usize),
+        words: usize,
+        rows: &[Vec<Row>; 2],
+    ) {
+        // Rows are only made for a table with no escapes.
+        let Some(table) = g.no_escapes() else {
+            return;
+        };
+        for (half, rows) in rows.iter().enumerate() {
+            if rows.is_empty() {
+                continue;
+            }
+            let first = n0 + half * LANES;
+            let lanes = n1.saturating_sub(first).min(LANES);
+            // The marks of the heap at `lane`.
+            let set_of = |lane: usize| {
+                let at = (first + lane - n0) * 2 * words;
+                at..at + words
+            };
+            let mut own = [[NO_CANDIDATE; CANDIDATES]; LANES];
+            for (lane, own) in own.iter_mut().enumerate().take(lanes) {
+                let flip = run.split.flip((first + lane) as u64);
+                *own = checks::candidates(&self.sets[set_of(lane)], run.split.mask, flip);
+            }
+            // The kernel takes each candidate over the lanes.
+            let found: [[u16; LANES]; CANDIDATES] = std::array::from_fn(|k| own.map(|c| c[k]));
+            let reached = wide_checks::reached(&found, table, rows);
+            self.checked += (rows.len() * lanes) as u64;
+            for (lane, own) in own.iter().enumerate().take(lanes) {
+                let set = &mut self.sets[set_of(lane)];
+                self.complete[first + lane - n0] = match checks::settle(set, own, reached[lane]) {
+                    Some(bound) => bound,
+                    None => {
+                        checks::mark_rows(g, rows, lane, set);
+                        self.failed += 1;
+                        u32::MAX
+                    }
+                };
+            }
         }
     }
 }
@@ -318,13 +413,17 @@ pub(super) const PASS_CHUNK: usize = 64;
 /// the marks end in the first. One rare heap r at a time over every heap of
 /// the task: its partners b = n − j − r are consecutive, so their values
 /// are one contiguous run of the table; the marks of 64 heaps take one bit
-/// of a word per value and stay in the first-level cache.
+/// of a word per value and stay in the first-level cache. A source the
+/// run checks (`checks`) goes to `rows`, one per 32 heaps, instead, when
+/// its pairs cover those heaps and no partner can be rare (then every pair
+/// of it is a common value: it marks no rare value the scans rely on).
 pub(super) fn rare_pair_marks<V: Values>(
     code: &RareCode,
     run: &PassView,
     g: V,
     (n0, n1): (usize, usize),
     columns: &mut [u64],
+    rows: &mut [Vec<Row>; 2],
 ) -> u64 {
     let s = g.len();
     let span = columns.len() / 4;
@@ -332,8 +431,12 @@ pub(super) fn rare_pair_marks<V: Values>(
     let (c1, rest) = rest.split_at_mut(span);
     let (c2, c3) = rest.split_at_mut(span);
     let mut marks = 0;
-    for &(j, diff) in &code.splits {
-        for (&r, &gr) in run.rare.iter().zip(run.values) {
+    let last_rare = run.rare.last().copied().unwrap_or(0);
+    // The checks read the table as one slice.
+    let can_check = g.no_escapes().is_some();
+    let digits = code.splits.len();
+    for (digit, &(j, diff)) in code.splits.iter().enumerate() {
+        for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
             // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
             let lo = n0.max(j + r + 1).max(j + 2);
             let hi = n1.min(s + j + r);
@@ -345,6 +448,14 @@ pub(super) fn rare_pair_marks<V: Values>(
                 0 => (hi, hi),
                 d => ((2 * r + j + 1).saturating_sub(d), 2 * r + j + d),
             };
+            let checked = can_check
+                && run.checked.get(source(index, digit, digits)) == Some(&true)
+                && lo == n0
+                && n0 - j - r > last_rare
+                && (cut_hi <= n0 || cut_lo >= n1);
+            if checked && push_rows(rows, (n0, n1, s), n0 - j - r, gr) {
+                continue;
+            }
             for (from, to) in [(lo, hi.min(cut_lo)), (lo.max(cut_hi), hi)] {
                 if from >= to {
                     continue;
@@ -364,6 +475,28 @@ pub(super) fn rare_pair_marks<V: Values>(
         *column |= c1[i] | c2[i] | c3[i];
     }
     marks
+}
+
+/// A checked source's rows for the heaps n0..n1, lane 0's partner at
+/// `start`: one per 32 heaps, when every lane's partner lies below `s`;
+/// false (none pushed) otherwise.
+fn push_rows(
+    rows: &mut [Vec<Row>; 2],
+    (n0, n1, s): (usize, usize, usize),
+    start: usize,
+    gr: u32,
+) -> bool {
+    let halves = (n1 - n0).div_ceil(LANES);
+    if start + halves * LANES > s {
+        return false;
+    }
+    for (half, rows) in rows.iter_mut().enumerate().take(halves) {
+        rows.push(Row {
+            value: gr as u16,
+            start: start + half * LANES,
+        });
+    }
+    true
 }
 
 /// The marks of rare heap r (value `gr`) on consecutive heaps, whose
@@ -399,21 +532,9 @@ pub(super) fn mark_partners<U: Value>(
     }
 }
 
-/// One heap of the block pass: its take marks and rare-pair marks (the
-/// words `marks`), c′, and the rare values below c′ that no pair with both
-/// parts below `s = g.len()` reaches, looked for among `PASS_SCAN_PAIRS`
-/// pairs at most; returns c′, the pairs read and the smaller part from
-/// which the pairs below s are left unread (0: none).
-pub(super) fn pass_heap<V: Values>(
-    code: &RareCode,
-    run: &PassView,
-    g: V,
-    n: usize,
-    marks: impl Iterator<Item = u64>,
-    set: &mut [u64],
-) -> (u32, u64, usize) {
+/// Heap n's take options to heaps below `s = g.len()`, marked in `bits`.
+pub(super) fn take_marks<V: Values>(code: &RareCode, g: V, n: usize, bits: &mut [u64]) {
     let s = g.len();
-    let (bits, missing) = set.split_at_mut(set.len() / 2);
     for &(j, d) in &code.takes {
         if j == n && d & 1 != 0 {
             set_bit(bits, 0);
@@ -421,9 +542,22 @@ pub(super) fn pass_heap<V: Values>(
             set_bit(bits, g.at(n - j));
         }
     }
-    for (word, mark) in bits.iter_mut().zip(marks) {
-        *word |= mark;
-    }
+}
+
+/// One heap of the block pass, its marks (takes included) in the first
+/// half of `set`: c′, and the rare values below c′ that no pair with both
+/// parts below `s = g.len()` reaches, looked for among `PASS_SCAN_PAIRS`
+/// pairs at most (the second half); returns c′, the pairs read and the
+/// smaller part from which the pairs below s are left unread (0: none).
+pub(super) fn pass_heap<V: Values>(
+    code: &RareCode,
+    run: &PassView,
+    g: V,
+    n: usize,
+    set: &mut [u64],
+) -> (u32, u64, usize) {
+    let s = g.len();
+    let (bits, missing) = set.split_at_mut(set.len() / 2);
     let flip = run.split.flip(n as u64);
     let common = |w| common_word(run.split.mask, flip, w);
     let c = first_unmarked(bits, common);
@@ -505,7 +639,14 @@ pub(super) fn finish_heap<V: Values>(
 
     // c: the smallest unmarked common value. Every common option is marked.
     let flip = run.split.flip(n as u64);
-    let c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    let mut c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    if c >= ahead.complete(n) {
+        // The block's marks covered the pass's candidates: the pairs it
+        // checked are marked now.
+        mark_below_block(code, run, g, s, n, bits);
+        ahead.remarked.fetch_add(1, Relaxed);
+        c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    }
     // Unmarked values below c: all rare, each needs a split pair.
     if unmarked_below(bits, c) == 0 {
         return c;
@@ -607,6 +748,25 @@ pub(super) fn mark_in_block<V: Values>(
             mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
         }
         mark_rare_pairs(mark, g, new, new_values, m, diff);
+    }
+}
+
+/// Marks every rare pair of heap n whose rare part lies below `s` (those
+/// with the other part in the block again: they are marked already).
+fn mark_below_block<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    s: usize,
+    n: usize,
+    bits: &mut [u64],
+) {
+    let below = run.rare.partition_point(|&r| r < s);
+    let (rare, values) = (&run.rare[..below], &run.rare_values[..below]);
+    for &(j, diff) in &code.splits {
+        if let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) {
+            mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a rare-value run keeps besides its table: the split, the rare
 //! list and its marks, the value histogram, the counts; and how a call ends.
 
+use super::checks::Checked;
 use super::marks::MarkList;
 use crate::heap::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
@@ -44,6 +45,8 @@ pub struct RareRun {
     pub(super) rare_at_choice: usize,
     pub(super) max_value: u32,
     pub(super) marks_past_rare: MarkList,
+    /// The rare pairs the block passes check instead of marking.
+    pub(super) checks: Checked,
     pub counts: RareCounts,
 }
 
@@ -65,6 +68,11 @@ pub struct RareCounts {
     pub pass_marks: u64,
     pub pass_pairs: u64,
     pub pass_nanos: u64,
+    /// Rare pairs the pass checked instead of marking, and the pass heaps
+    /// whose checked pairs had to be marked after all: in the pass (every
+    /// candidate reached) or in order (the block's marks covered them).
+    pub pass_checked: u64,
+    pub check_failed: u64,
 }
 
 impl RareRun {
@@ -85,6 +93,7 @@ impl RareRun {
             rare_at_choice: 0,
             max_value,
             marks_past_rare: MarkList::default(),
+            checks: Checked::default(),
             counts: RareCounts::default(),
         };
         run.rebuild(code, g);
@@ -99,6 +108,7 @@ impl RareRun {
         self.rare_values = self.rare.iter().map(|&r| g.at(r)).collect();
         self.rare_at_choice = self.rare.len();
         self.marks_past_rare = MarkList::new(code, &self.rare, &self.rare_values);
+        self.checks.reset();
     }
 
     /// Chooses the split again when the rare list has grown by
