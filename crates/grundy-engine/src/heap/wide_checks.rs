@@ -38,12 +38,23 @@ pub struct Row {
     pub start: usize,
 }
 
+/// Whether the checks pay on this process's path: with AVX-512's 32
+/// registers of 32 lanes the candidates and their minima stay in
+/// registers; on narrower ones (AVX2, NEON, SSE4.2) they spill, and the
+/// checks cost what they spare (BENCHMARKS.md).
+pub fn pay() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return matches!(level(), Some(Level::Avx512(_)));
+    #[allow(unreachable_code, reason = "every other CPU")]
+    false
+}
+
 /// `reached_at` the level of this process.
 pub fn reached<U: Value>(
     candidates: &[[u16; LANES]; CANDIDATES],
     table: &[U],
     rows: &[Row],
-) -> [u8; LANES] {
+) -> [u16; LANES] {
     reached_at(level(), candidates, table, rows)
 }
 
@@ -54,7 +65,7 @@ pub fn reached_at<U: Value>(
     candidates: &[[u16; LANES]; CANDIDATES],
     table: &[U],
     rows: &[Row],
-) -> [u8; LANES] {
+) -> [u16; LANES] {
     match level {
         Some(level) => {
             fearless_simd::dispatch!(level, simd => portable::reached(simd, candidates, table, rows))
@@ -68,13 +79,13 @@ pub fn reached_plain<U: Value>(
     candidates: &[[u16; LANES]; CANDIDATES],
     table: &[U],
     rows: &[Row],
-) -> [u8; LANES] {
-    let mut bits = [0u8; LANES];
+) -> [u16; LANES] {
+    let mut bits = [0u16; LANES];
     for row in rows {
         for (i, lane) in bits.iter_mut().enumerate() {
             let x = row.value ^ table[row.start + i].narrow();
             for (k, candidate) in candidates.iter().enumerate() {
-                *lane |= ((x == candidate[i]) as u8) << k;
+                *lane |= ((x == candidate[i]) as u16) << k;
             }
         }
     }
@@ -105,7 +116,7 @@ mod portable {
         candidates: &[[u16; LANES]; CANDIDATES],
         table: &[U],
         rows: &[Row],
-    ) -> [u8; LANES] {
+    ) -> [u16; LANES] {
         let wanted: [u16x32<S>; CANDIDATES] =
             std::array::from_fn(|k| u16x32::from_slice(simd, &candidates[k]));
         let mut least = [u16x32::splat(simd, u16::MAX); CANDIDATES];
@@ -116,11 +127,11 @@ mod portable {
             }
         }
         let zero = u16x32::splat(simd, 0);
-        let mut bits = [0u8; LANES];
+        let mut bits = [0u16; LANES];
         for (k, least) in least.iter().enumerate() {
             let hit = simd.to_bitmask_mask16x32(simd.simd_eq_u16x32(*least, zero));
             for (i, lane) in bits.iter_mut().enumerate() {
-                *lane |= (((hit >> i) & 1) as u8) << k;
+                *lane |= (((hit >> i) & 1) as u16) << k;
             }
         }
         bits

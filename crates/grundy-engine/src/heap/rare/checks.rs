@@ -195,7 +195,7 @@ pub(super) fn candidates(bits: &[u64], mask: u32, flip: u32) -> [u16; CANDIDATES
 /// reached are marked, and the marks are now whole below the returned
 /// bound; `None` when every candidate was reached (the heap's checked
 /// pairs must then be marked).
-pub(super) fn settle(bits: &mut [u64], found: &[u16; CANDIDATES], reached: u8) -> Option<u32> {
+pub(super) fn settle(bits: &mut [u64], found: &[u16; CANDIDATES], reached: u16) -> Option<u32> {
     for (k, &c) in found.iter().enumerate() {
         if reached >> k & 1 != 0 {
             set_bit(bits, c as u32);

@@ -339,10 +339,7 @@ impl TaskOut {
     ) {
         let task = n0 / PASS_CHUNK;
         let sources = run.rare.len() * code.splits.len();
-        if wide_checks::level().is_none()
-            || sources < 256
-            || !task.is_multiple_of(checks::SAMPLE_EVERY)
-        {
+        if !wide_checks::pay() || sources < 256 || !task.is_multiple_of(checks::SAMPLE_EVERY) {
             return;
         }
         let i = (task / checks::SAMPLE_EVERY) % (n1 - n0);
