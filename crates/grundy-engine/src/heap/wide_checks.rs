@@ -4,8 +4,8 @@
 //! table, and a candidate c of heap i is reached when G(r) ⊕ partner = c.
 //! No store per pair: each candidate keeps, lane by lane, the least
 //! `G(r) ⊕ partner ⊕ c` seen, which is 0 once c is reached. Written once
-//! in portable SIMD (`fearless_simd`), with a scalar twin for the plain
-//! path and for the tests.
+//! in portable SIMD (`fearless_simd`), with a scalar twin the tests hold
+//! it to.
 
 use std::sync::OnceLock;
 

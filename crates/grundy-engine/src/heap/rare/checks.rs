@@ -8,9 +8,9 @@
 //! heap's first free common values as candidates, and checks the other
 //! rare heaps' pairs against those candidates, 32 heaps at a time
 //! (`wide_checks`), with no store. c′ is the first candidate no check
-//! reaches. Which rare heaps those are is learned as the run goes: each
-//! task of the pass marks one of its heaps wholly and credits the rare
-//! heaps that alone (or in two) reach a value below its c′. The share
+//! reaches. Which rare heaps those are is learned as the run goes: one
+//! task of the pass in `SAMPLE_EVERY` marks one of its heaps wholly and
+//! credits the rare heaps that alone (or in two) reach a value below its c′. The share
 //! marked follows how often a heap's candidates are all reached (it is then
 //! marked wholly).
 
@@ -49,10 +49,11 @@ const CHOOSE_EVERY: u64 = 32;
 /// One task in this many of the pass marks a heap wholly to learn from.
 pub(super) const SAMPLE_EVERY: usize = 8;
 /// Sources below which every one is marked (few marks: nothing to spare).
-const MIN_SOURCES: usize = 256;
+pub(super) const MIN_SOURCES: usize = 256;
 /// The share marked starts here, and moves by a 32nd a block to keep the
-/// heaps whose candidates were all reached between these rates (a 32nd
-/// of the marks spares a heap about what one such heap costs 40 times).
+/// heaps whose candidates were all reached between these rates: below
+/// them marking less pays, above them the heaps marked wholly cost more
+/// than the marks spared.
 const START_32NDS: usize = 13;
 const MIN_32NDS: usize = 6;
 const FAIL_HIGH: f64 = 0.02;
@@ -94,8 +95,8 @@ impl Checked {
     pub(super) fn choose(&mut self, sources: usize) {
         self.checked.clear();
         self.checked.resize(sources, false);
-        let learning = self.samples < MIN_SAMPLES || self.marked_32nds >= 32;
-        if self.off || sources < MIN_SOURCES || learning {
+        let unlearned = self.samples < MIN_SAMPLES || self.marked_32nds >= 32;
+        if self.off || sources < MIN_SOURCES || unlearned {
             return;
         }
         if self.order.len() != sources || self.samples >= self.sorted_at + CHOOSE_EVERY {

@@ -327,8 +327,10 @@ impl TaskOut {
         out
     }
 
-    /// Credits from one heap of the task, marked wholly, when some
-    /// sources are checked or may be soon.
+    /// Credits from one heap of the task, marked wholly, in one task in
+    /// `SAMPLE_EVERY`, where the checks pay. (Called once a task: kept out
+    /// of line, as is `check`, so as not to crowd the marks' loop.)
+    #[inline(never)]
     fn learn<V: Values>(
         &mut self,
         code: &RareCode,
@@ -339,7 +341,10 @@ impl TaskOut {
     ) {
         let task = n0 / PASS_CHUNK;
         let sources = run.rare.len() * code.splits.len();
-        if !wide_checks::pay() || sources < 256 || !task.is_multiple_of(checks::SAMPLE_EVERY) {
+        if !wide_checks::pay()
+            || sources < checks::MIN_SOURCES
+            || !task.is_multiple_of(checks::SAMPLE_EVERY)
+        {
             return;
         }
         let i = (task / checks::SAMPLE_EVERY) % (n1 - n0);
@@ -353,6 +358,7 @@ impl TaskOut {
     /// candidates reached are marked, c′ is the first one not reached, and
     /// the marks are whole below the last; a heap whose candidates were all
     /// reached has its rows marked one by one.
+    #[inline(never)]
     fn check<V: Values>(
         &mut self,
         run: &PassView,
@@ -429,8 +435,9 @@ pub(super) fn rare_pair_marks<V: Values>(
     let (c2, c3) = rest.split_at_mut(span);
     let mut marks = 0;
     let last_rare = run.rare.last().copied().unwrap_or(0);
-    // The checks read the table as one slice.
-    let can_check = g.no_escapes().is_some();
+    // The checks read the table as one slice, and name candidates in 16
+    // bits (values below 2^15: the bitsets end below 2^16).
+    let can_check = !run.checked.is_empty() && g.no_escapes().is_some() && run.max_value < 1 << 15;
     let digits = code.splits.len();
     for (digit, &(j, diff)) in code.splits.iter().enumerate() {
         for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
