@@ -139,6 +139,7 @@ impl Blocks {
             split: run.split,
             max_value: run.max_value,
             checked: &checked,
+            learn: run.checks.wanted(),
         };
         let (bits, wanted) = (&mut self.bits, &mut self.wanted);
         let room = e - g.len();

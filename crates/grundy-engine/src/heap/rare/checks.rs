@@ -17,7 +17,7 @@
 use super::bits::{common_word, first_unmarked, set_bit};
 use super::view::PassView;
 use crate::heap::store::Values;
-use crate::heap::wide_checks::{CANDIDATES, NO_CANDIDATE, Row};
+use crate::heap::wide_checks::{self, CANDIDATES, NO_CANDIDATE, Row};
 use grundy_core::kernel::rare::RareCode;
 
 /// A source of rare-pair marks: breaking digit `digit` with rare heap
@@ -41,6 +41,8 @@ pub(super) struct Checked {
     pub(super) checked: Vec<bool>,
     /// Every source is marked (for tests: the run without checks).
     pub(super) off: bool,
+    /// Checks even where they do not pay (for tests on any CPU).
+    pub(super) forced: bool,
 }
 
 /// Sampled heaps before any source is checked, and between two choices.
@@ -60,6 +62,12 @@ const FAIL_HIGH: f64 = 0.02;
 const FAIL_LOW: f64 = 0.005;
 
 impl Checked {
+    /// Whether the passes learn which sources to check: where the checks
+    /// pay, unless they are off.
+    pub(super) fn wanted(&self) -> bool {
+        !self.off && (self.forced || wide_checks::pay())
+    }
+
     /// Adds the credits of a block's sampled heaps, and the share of its
     /// heaps whose candidates were all reached.
     pub(super) fn learn(
@@ -96,7 +104,7 @@ impl Checked {
         self.checked.clear();
         self.checked.resize(sources, false);
         let unlearned = self.samples < MIN_SAMPLES || self.marked_32nds >= 32;
-        if self.off || sources < MIN_SOURCES || unlearned {
+        if !self.wanted() || sources < MIN_SOURCES || unlearned {
             return;
         }
         if self.order.len() != sources || self.samples >= self.sorted_at + CHOOSE_EVERY {
@@ -117,6 +125,7 @@ impl Checked {
     pub(super) fn reset(&mut self) {
         *self = Checked {
             off: self.off,
+            forced: self.forced,
             ..Checked::default()
         };
     }

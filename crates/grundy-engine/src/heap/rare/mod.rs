@@ -152,14 +152,14 @@ mod tests {
     /// Officers to 2^19 with the checks (`checks`) and without: the same
     /// table, and the checks ran (pairs checked, and heaps whose checked
     /// pairs had to be marked after all, both ways: in the pass and in
-    /// order).
+    /// order). Forced, so that a CPU where they do not pay runs them too.
     #[test]
     fn a_pass_that_checks_rare_pairs_gives_the_table_of_one_that_marks_them() {
         let code = RareCode::new(&grundy_core::game::Code::parse("0.6").unwrap()).unwrap();
         let table = |off: bool| {
             let mut g: Vec<u16> = Vec::new();
             let mut run = super::RareRun::new(&code, &g[..]);
-            run.checks.off = off;
+            (run.checks.off, run.checks.forced) = (off, true);
             let to = (1 << 19, super::Persist::Always);
             let ended = super::extend(&code, &mut run, &mut g, to, &mut None, &Silent);
             assert_eq!(ended, super::Outcome::Done);

@@ -328,7 +328,7 @@ impl TaskOut {
     }
 
     /// Credits from one heap of the task, marked wholly, in one task in
-    /// `SAMPLE_EVERY`, where the checks pay. (Called once a task: kept out
+    /// `SAMPLE_EVERY`, where the run learns (`PassView::learn`). (Called once a task: kept out
     /// of line, as is `check`, so as not to crowd the marks' loop.)
     #[inline(never)]
     fn learn<V: Values>(
@@ -341,9 +341,7 @@ impl TaskOut {
     ) {
         let task = n0 / PASS_CHUNK;
         let sources = run.rare.len() * code.splits.len();
-        if !wide_checks::pay()
-            || sources < checks::MIN_SOURCES
-            || !task.is_multiple_of(checks::SAMPLE_EVERY)
+        if !run.learn || sources < checks::MIN_SOURCES || !task.is_multiple_of(checks::SAMPLE_EVERY)
         {
             return;
         }

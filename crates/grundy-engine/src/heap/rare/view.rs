@@ -12,4 +12,7 @@ pub(super) struct PassView<'a> {
     /// Per source (`checks::source`), true when the pass checks its pairs
     /// instead of marking them (empty: it marks all).
     pub(super) checked: &'a [bool],
+    /// Whether the pass marks a heap wholly now and then to learn which
+    /// sources to check (`checks::Checked::wanted`).
+    pub(super) learn: bool,
 }
