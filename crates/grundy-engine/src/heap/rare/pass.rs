@@ -282,7 +282,9 @@ pub(super) struct TaskOut {
 
 impl TaskOut {
     /// The pass over heaps n0..n1 (64 at most) from the heaps below
-    /// `g.len()`, bitsets of `words` words.
+    /// `g.len()`, bitsets of `words` words: the rare pairs marked, or
+    /// checked against each heap's candidates (`checks`), then c′ and the
+    /// scan of each heap.
     pub(super) fn run<V: Values>(
         code: &RareCode,
         run: &PassView,
