@@ -78,10 +78,12 @@ pub struct LongBenchRow {
     /// On one thread, and the speed-up of all threads over it.
     pub one_thread_seconds: f64,
     pub thread_speedup: f64,
-    /// The parallel pass: rare-pair marks, split pairs its scans read, and
-    /// (one thread, so wall time is CPU time) nanoseconds per mark, pairs
+    /// The parallel pass: rare-pair marks, rare pairs checked instead of
+    /// marked (AVX-512), split pairs its scans read, and (one thread, so
+    /// wall time is CPU time) nanoseconds per mark, checks and pairs
     /// included, and its share of the run.
     pub pass_marks: u64,
+    pub pass_checked: u64,
     pub pass_pairs: u64,
     pub pass_ns_per_mark: Option<f64>,
     pub pass_share: f64,
@@ -144,6 +146,7 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
             one_thread_seconds: one_s,
             thread_speedup: one_s / seconds,
             pass_marks: counts.pass_marks,
+            pass_checked: counts.pass_checked,
             pass_pairs: counts.pass_pairs,
             pass_ns_per_mark: (counts.pass_marks > 0)
                 .then(|| counts.pass_nanos as f64 / counts.pass_marks as f64),
@@ -169,6 +172,7 @@ fn print_row(row: &LongBenchRow) {
         format!("{:.3}", row.one_thread_seconds),
         format!("{:.2}", row.thread_speedup),
         row.pass_marks.to_string(),
+        row.pass_checked.to_string(),
         row.pass_pairs.to_string(),
         row.pass_ns_per_mark
             .map_or("-".into(), |v| format!("{v:.2}"))
@@ -206,6 +210,7 @@ fn columns(gpu: bool) -> Columns {
             ("1 thr s", 9, false),
             ("speedup", 7, false),
             ("pass marks", 13, false),
+            ("checked", 13, false),
             ("pass pairs", 13, false),
             ("ns/mark", 8, false),
             ("pass %", 6, false),

@@ -193,6 +193,10 @@ const LEGEND: &[(&str, &str)] = &[
         "pass marks",
         "rare-pair marks made by the blocks' parallel pass",
     ),
+    (
+        "checked",
+        "rare pairs the pass checked against candidates instead of marking (AVX-512)",
+    ),
     ("pass pairs", "split pairs the pass's scans read"),
     (
         "ns/mark",
