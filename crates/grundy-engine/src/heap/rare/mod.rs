@@ -173,6 +173,33 @@ mod tests {
         assert!(marked == checked, "the tables differ");
     }
 
+    /// A pass scans the pairs below the block in two parts, the tail past
+    /// the first `skip` smaller parts, then those: together exactly the
+    /// pairs below the block, none twice.
+    #[test]
+    fn the_head_and_the_tail_are_the_pairs_below_the_block() {
+        let mut next = xorshift(0x0bad_cafe_f00d_d00d);
+        for case in 0..2000 {
+            let s = 2 + (next() % 5000) as usize;
+            let m = 2 + (next() % (2 * s as u64)) as usize;
+            let diff = (next() % 3) as usize;
+            let skip = 1 + (next() % 600) as usize;
+            let set = |pairs: Pairs| -> Vec<usize> {
+                pairs
+                    .range(m, diff)
+                    .map_or(vec![], |(lo, hi)| (lo..=hi).collect())
+            };
+            let mut parts = set(Pairs::Head { s, skip });
+            parts.extend(set(Pairs::Tail { s, skip }));
+            parts.sort_unstable();
+            let whole = set(Pairs::BothBelow { s, from: 1 });
+            assert_eq!(
+                parts, whole,
+                "case {case}: m {m}, s {s}, diff {diff}, skip {skip}"
+            );
+        }
+    }
+
     #[test]
     fn transpose64_moves_bit_i_of_word_k_to_bit_k_of_word_i() {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);

@@ -20,6 +20,16 @@ pub(super) enum Pairs {
         s: usize,
         from: usize,
     },
+    /// Both parts below s, past the first `skip` smaller parts below s
+    /// (`Tail`), or among them (`Head`).
+    Tail {
+        s: usize,
+        skip: usize,
+    },
+    Head {
+        s: usize,
+        skip: usize,
+    },
     /// A part at s or above (known only heap by heap).
     PartInBlock(usize),
 }
@@ -36,6 +46,11 @@ impl Pairs {
             Pairs::All => {}
             // m − a < s  ⇔  a > m − s.
             Pairs::BothBelow { s, from } => lo = from.max((m + 1).saturating_sub(s)),
+            Pairs::Tail { s, skip } => lo = (m + 1).saturating_sub(s).max(1) + skip,
+            Pairs::Head { s, skip } => {
+                lo = (m + 1).saturating_sub(s).max(1);
+                hi = hi.min(lo + skip - 1);
+            }
             Pairs::PartInBlock(s) => hi = hi.min(m.checked_sub(s)?),
         }
         (lo <= hi).then_some((lo, hi))
