@@ -550,9 +550,10 @@ pub(super) fn take_marks<V: Values>(code: &RareCode, g: V, n: usize, bits: &mut 
 
 /// One heap of the block pass, its marks (takes included) in the first
 /// half of `set`: c′, and the rare values below c′ that no pair with both
-/// parts below `s = g.len()` reaches, looked for among `PASS_SCAN_PAIRS`
-/// pairs at most (the second half); returns c′, the pairs read and the
-/// smaller part from which the pairs below s are left unread (0: none).
+/// parts below `s = g.len()` reaches (the second half), looked for among
+/// the pairs past the first `HEAD` below s (`PASS_SCAN_PAIRS` at most),
+/// then among those `HEAD`; returns c′, the pairs read and the smaller
+/// part from which the pairs below s are left unread (0: none).
 pub(super) fn pass_heap<V: Values>(
     code: &RareCode,
     run: &PassView,
