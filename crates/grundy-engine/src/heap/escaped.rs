@@ -348,13 +348,7 @@ mod tests {
     use super::*;
 
     fn random(seed: u64) -> impl FnMut() -> u64 {
-        let mut x = seed | 1;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
+        crate::heap::xorshift(seed | 1)
     }
 
     /// Values mostly small, some past every escape tried.

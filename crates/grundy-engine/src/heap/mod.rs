@@ -19,3 +19,14 @@ pub mod table;
 pub mod wide_bits;
 pub mod wide_checks;
 pub mod wide_scan;
+
+/// Xorshift64 from `seed` (not 0): random words for the tests.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

@@ -103,16 +103,6 @@ mod portable {
 mod tests {
     use super::*;
 
-    fn random() -> impl FnMut() -> u64 {
-        let mut seed = 0x00dd_ba11_u64;
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
     type PairBits = Box<dyn Fn(&[u8], &[u8]) -> u64>;
     type EightHeaps = Box<dyn Fn(&[u8], usize, &[(usize, u32)]) -> [u64; 8]>;
 
@@ -137,7 +127,7 @@ mod tests {
     #[test]
     fn pair_bits_are_the_pairs_values() {
         for (name, pair_bits, _) in ways() {
-            let mut next = random();
+            let mut next = crate::heap::xorshift(0x00dd_ba11);
             for case in 0..300 {
                 let len = (next() % 150) as usize;
                 let low: Vec<u8> = (0..len).map(|_| (next() % 64) as u8).collect();
@@ -151,7 +141,7 @@ mod tests {
     #[test]
     fn eight_heaps_are_each_heaps_marks() {
         for (name, _, eight_heaps) in ways() {
-            let mut next = random();
+            let mut next = crate::heap::xorshift(0x00dd_ba11);
             let g: Vec<u8> = (0..400).map(|_| (next() % 200) as u8).collect();
             for case in 0..200 {
                 let n = 200 + (next() % 180) as usize;

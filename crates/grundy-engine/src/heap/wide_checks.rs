@@ -142,18 +142,8 @@ mod portable {
 mod tests {
     use super::*;
 
-    fn random() -> impl FnMut() -> u64 {
-        let mut seed = 0x0c0f_fee5_u64;
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
     fn compare<U: Value>(range: u64, level: Level, name: &str) {
-        let mut next = random();
+        let mut next = crate::heap::xorshift(0x0c0f_fee5);
         let table: Vec<U> = (0..2000).map(|_| U::of((next() % range) as u32)).collect();
         let mut reaching = 0;
         for case in 0..100 {

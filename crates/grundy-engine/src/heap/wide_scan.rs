@@ -587,21 +587,11 @@ mod tests {
         (0..len).any(|i| wanted.take(pair(i)))
     }
 
-    fn random() -> impl FnMut() -> u64 {
-        let mut seed = 0x5ca7_u64;
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
     /// Scans 400 random runs of values below `range` for a few wanted values
     /// (some beyond what a pair reaches) by `wide` and pair by pair, and
     /// compares what they cleared.
     fn compare<T: Value>(range: u64, wide: Wide) {
-        let mut next = random();
+        let mut next = crate::heap::xorshift(0x5ca7);
         let (mut table_a, mut table_b) = (Box::new([0u8; 1 << 16]), Box::new([0u8; 1 << 16]));
         for case in 0..400 {
             let len = (next() % 200) as usize;

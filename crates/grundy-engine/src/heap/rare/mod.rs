@@ -94,17 +94,8 @@ mod tests {
     use super::RareCode;
     use super::bits::transpose64;
     use super::scan::{Pairs, Scan, scan_pairs};
+    use crate::heap::xorshift;
     use grundy_core::hooks::Silent;
-
-    /// Xorshift64 from `seed`: random words for the tests.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
 
     /// A pass's scan stopped at its pair limit and taken up from where it
     /// stopped reaches the same values, over the same pairs, as one scan.
