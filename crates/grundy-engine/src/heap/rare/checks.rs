@@ -15,6 +15,7 @@
 //! marked wholly).
 
 use super::bits::{common_word, first_unmarked, set_bit};
+use super::marks::each_rare_pair;
 use super::view::PassView;
 use crate::heap::store::Values;
 use crate::heap::wide_checks::{self, CANDIDATES, NO_CANDIDATE, Row};
@@ -140,15 +141,18 @@ fn pairs_below<V: Values>(code: &RareCode, run: &PassView, g: V, n: usize) -> Ve
         let Some(m) = n.checked_sub(j) else {
             continue;
         };
-        for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
-            if r >= m {
-                break;
-            }
-            let b = m - r;
-            if b < s && (diff == 0 || r.abs_diff(b) >= diff) {
-                pairs.push((source(index, digit, digits) as u32, gr ^ g.at(b)));
-            }
-        }
+        // The partner m − r lies below s for r past m − s.
+        let from = run.rare.partition_point(|&r| r + s <= m);
+        let (rare, values) = (&run.rare[from..], &run.values[from..]);
+        let source = |i| source(from + i, digit, digits) as u32;
+        each_rare_pair(
+            &mut |i, x| pairs.push((source(i), x)),
+            g,
+            rare,
+            values,
+            m,
+            diff,
+        );
     }
     pairs
 }

@@ -118,15 +118,29 @@ pub(super) fn mark_rare_pairs<V: Values>(
     m: usize,
     diff: usize,
 ) {
+    each_rare_pair(&mut |_, x| mark(x), g, rare, values, m, diff);
+}
+
+/// `mark_rare_pairs` calling `pair(i, G(r) ⊕ G(m − r))` with the index i
+/// of each rare position.
+#[inline(always)]
+pub(super) fn each_rare_pair<V: Values>(
+    pair: &mut impl FnMut(usize, u32),
+    g: V,
+    rare: &[usize],
+    values: &[u32],
+    m: usize,
+    diff: usize,
+) {
     // Most heaps lie past every rare position.
     let end = match rare.last() {
         Some(&last) if last < m => rare.len(),
         _ => rare.partition_point(|&r| r < m),
     };
-    for (&r, &gr) in rare[..end].iter().zip(&values[..end]) {
+    for (i, (&r, &gr)) in rare[..end].iter().zip(&values[..end]).enumerate() {
         let b = m - r;
         if diff == 0 || r.abs_diff(b) >= diff {
-            mark(gr ^ g.at(b));
+            pair(i, gr ^ g.at(b));
         }
     }
 }
