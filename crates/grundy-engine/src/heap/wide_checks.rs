@@ -16,7 +16,7 @@ use crate::heap::table::Value;
 
 /// The level the checks run at in this process (`None`: the plain path,
 /// where a check of every candidate costs more than the mark it spares).
-pub fn level() -> Option<Level> {
+fn level() -> Option<Level> {
     static LEVEL: OnceLock<Option<Level>> = OnceLock::new();
     *LEVEL.get_or_init(|| simd::level(simd::chosen()))
 }
@@ -60,7 +60,7 @@ pub fn reached<U: Value>(
 
 /// Bit k of lane i: some row reaches `candidates[k][i]`, that is
 /// `row.value ^ table[row.start + i] == candidates[k][i]`, at `level`.
-pub fn reached_at<U: Value>(
+fn reached_at<U: Value>(
     level: Option<Level>,
     candidates: &[[u16; LANES]; CANDIDATES],
     table: &[U],
@@ -75,7 +75,7 @@ pub fn reached_at<U: Value>(
 }
 
 /// `reached` one pair at a time.
-pub fn reached_plain<U: Value>(
+fn reached_plain<U: Value>(
     candidates: &[[u16; LANES]; CANDIDATES],
     table: &[U],
     rows: &[Row],

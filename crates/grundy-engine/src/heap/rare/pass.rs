@@ -330,8 +330,9 @@ impl TaskOut {
     }
 
     /// Credits from one heap of the task, marked wholly, in one task in
-    /// `SAMPLE_EVERY`, where the run learns (`PassView::learn`). (Called once a task: kept out
-    /// of line, as is `check`, so as not to crowd the marks' loop.)
+    /// `SAMPLE_EVERY`, where the run learns (`PassView::learn`). (Called
+    /// once a task: kept out of line, as is `check`, so as not to crowd the
+    /// marks' loop.)
     #[inline(never)]
     fn learn<V: Values>(
         &mut self,
@@ -583,11 +584,12 @@ pub(super) fn pass_heap<V: Values>(
     let head = Pairs::Head { s, skip: HEAD };
     let wanted = need(missing);
     let (head_ended, head_read) = scan_pairs(code, g, n, (missing, wanted), head, u64::MAX);
-    match (head_ended, ended) {
-        (Scan::Found, _) => (c, read + head_read, 0),
-        (_, Scan::Stopped(from)) => (c, read + head_read, from),
-        _ => (c, read + head_read, 0),
-    }
+    let rest = match (head_ended, ended) {
+        (Scan::Found, _) => 0,
+        (_, Scan::Stopped(from)) => from,
+        _ => 0,
+    };
+    (c, read + head_read, rest)
 }
 
 /// Split pairs nearest the block (the smaller parts just past the block's
