@@ -469,14 +469,61 @@ pub(crate) mod avx512 {
         _mm512_xor_si512(x, y)
     }
 
-    /// The lanes of 32 pair values whose value is in `set` or is 512 or
-    /// more (the set does not hold those: they go pair by pair).
+    /// The lanes of 32 pair values whose value is in `set`, and those whose
+    /// value is 512 or more (the set does not hold those: they go pair by
+    /// pair).
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn hits_of_words(v: __m512i, set: __m512i) -> u32 {
+    fn hits_of_words(v: __m512i, set: __m512i) -> (u32, u32) {
         let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(v), set);
         let bit = _mm512_srlv_epi16(word, _mm512_and_si512(v, _mm512_set1_epi16(15)));
         let large = _mm512_test_epi16_mask(v, _mm512_set1_epi16(!511));
-        _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) | large
+        (_mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) & !large, large)
+    }
+
+    /// `set` without the values of the lanes `lanes` of `values` (each
+    /// below 512). The set stays in its register: a lane's clear waits
+    /// only on the one before it, one instruction, with no branch on
+    /// whether its value was still wanted (a value repeated in the lanes
+    /// made that branch a guess).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn clear_lanes(mut set: __m512i, values: &[u16; 64], lanes: u64) -> __m512i {
+        for i in super::set_bits(lanes) {
+            let v = values[i as usize & 63] as u32 & 511;
+            // Bit v % 16 of 16-bit word v / 16.
+            let one = _mm512_maskz_set1_epi16(1 << (v >> 4), (1u16 << (v & 15)) as i16);
+            set = _mm512_andnot_si512(one, set);
+        }
+        set
+    }
+
+    /// The pairs' values of lanes `in_set` (in the set) and `large` (512
+    /// or more, taken one by one) cleared; true when no value is left
+    /// wanted. `small` is how many values below 512 were wanted when
+    /// `wanted.bits` was last written, which `wanted.left` still counts.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn clear_hits(
+        wanted: &mut Wanted,
+        set: &mut __m512i,
+        (values, small): (&[u16; 64], u32),
+        (in_set, large): (u64, u64),
+    ) -> bool {
+        *set = clear_lanes(*set, values, in_set);
+        for i in super::set_bits(large) {
+            wanted.take(values[i as usize & 63] as usize);
+        }
+        _mm512_test_epi64_mask(*set, *set) == 0 && wanted.left == small
+    }
+
+    /// Writes `set` back to `wanted` (`small` as for `clear_hits`), and
+    /// counts its values in `wanted.left`.
+    #[target_feature(enable = "avx512f")]
+    fn write_back(wanted: &mut Wanted, set: __m512i, small: u32) {
+        // SAFETY: writes the 64 bytes of `bits`.
+        unsafe { _mm512_storeu_epi64(wanted.bits.as_mut_ptr().cast(), set) };
+        let now: u32 = wanted.bits.iter().map(|w| w.count_ones()).sum();
+        wanted.left = wanted.left - small + now;
     }
 
     /// The lanes of 64 pair values of a one-byte table whose value is in
@@ -500,11 +547,28 @@ pub(crate) mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw")]
     pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
+        let small: u32 = wanted.bits.iter().map(|w| w.count_ones()).sum();
+        let mut set = wanted_bits(wanted);
+        let found = scan_words_in(wanted, &mut set, small, low, high);
+        write_back(wanted, set, small);
+        found
+    }
+
+    /// `scan_words` with the wanted values below 512 in `set` (`small` of
+    /// them when it was loaded).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn scan_words_in(
+        wanted: &mut Wanted,
+        set: &mut __m512i,
+        small: u32,
+        low: &[u16],
+        high: &[u16],
+    ) -> bool {
         let len = low.len();
         assert_eq!(high.len(), len);
-        let mut set = wanted_bits(wanted);
         // SAFETY: reads the 64 bytes of the array.
         let reverse = unsafe { _mm512_loadu_epi16(REVERSE_WORDS.as_ptr().cast()) };
+        let mut values = [0u16; 64];
         let mut k = 0;
         // 64 pairs a test: one branch, and one loop step, for two registers.
         while k + 64 <= len {
@@ -518,12 +582,18 @@ pub(crate) mod avx512 {
                 let y1 = _mm512_permutexvar_epi16(reverse, _mm512_loadu_epi16(top.cast()));
                 (_mm512_xor_si512(x0, y0), _mm512_xor_si512(x1, y1))
             };
-            let hits = hits_of_words(v0, set) as u64 | (hits_of_words(v1, set) as u64) << 32;
-            if hits != 0 {
-                if take_lanes(wanted, hits, &low[k..k + 64], &high[len - k - 64..len - k]) {
+            let ((in0, large0), (in1, large1)) = (hits_of_words(v0, *set), hits_of_words(v1, *set));
+            let in_set = in0 as u64 | (in1 as u64) << 32;
+            let large = large0 as u64 | (large1 as u64) << 32;
+            if in_set | large != 0 {
+                // SAFETY: writes the 128 bytes of `values`.
+                unsafe {
+                    _mm512_storeu_epi16(values.as_mut_ptr().cast(), v0);
+                    _mm512_storeu_epi16(values.as_mut_ptr().add(32).cast(), v1);
+                }
+                if clear_hits(wanted, set, (&values, small), (in_set, large)) {
                     return true;
                 }
-                set = wanted_bits(wanted);
             }
             k += 64;
         }
@@ -533,19 +603,20 @@ pub(crate) mod avx512 {
             // SAFETY: masked loads read lanes k..k + t of `low` and
             // len − k − t..len − k of `high` only (the others are neither
             // read nor faulted on), all inside the slices.
-            let (x, y) = unsafe {
+            let v = unsafe {
                 let x = _mm512_maskz_loadu_epi16(valid, low.as_ptr().add(k).cast());
                 let top = high.as_ptr().wrapping_add(len - k).wrapping_sub(32);
                 let y = _mm512_maskz_loadu_epi16(valid << (32 - t), top.cast());
-                (x, _mm512_permutexvar_epi16(reverse, y))
+                _mm512_xor_si512(x, _mm512_permutexvar_epi16(reverse, y))
             };
-            let hits = hits_of_words(_mm512_xor_si512(x, y), set) & valid;
-            if hits != 0 {
-                let (x, y) = (&low[k..k + t], &high[len - k - t..len - k]);
-                if take_lanes(wanted, hits as u64, x, y) {
+            let (in_set, large) = hits_of_words(v, *set);
+            let (in_set, large) = ((in_set & valid) as u64, (large & valid) as u64);
+            if in_set | large != 0 {
+                // SAFETY: writes the first 64 bytes of `values`.
+                unsafe { _mm512_storeu_epi16(values.as_mut_ptr().cast(), v) };
+                if clear_hits(wanted, set, (&values, small), (in_set, large)) {
                     return true;
                 }
-                set = wanted_bits(wanted);
             }
             k += t;
         }
