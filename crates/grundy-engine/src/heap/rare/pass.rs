@@ -440,6 +440,17 @@ pub(super) fn rare_pair_marks<V: Values>(
     // bits (values below 2^15: the bitsets end below 2^16).
     let can_check = !run.checked.is_empty() && g.no_escapes().is_some() && run.max_value < 1 << 15;
     let digits = code.splits.len();
+    let reach = |&(j, diff): &(usize, usize)| 2 * last_rare + j + diff + 2;
+    if let Some(table) = g.no_escapes()
+        && code.splits.iter().map(reach).max().is_some_and(|past| n0 >= past)
+    {
+        let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
+        let marks = marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check));
+        for (i, column) in c0.iter_mut().enumerate() {
+            *column |= c1[i] | c2[i] | c3[i];
+        }
+        return marks;
+    }
     for (digit, &(j, diff)) in code.splits.iter().enumerate() {
         for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
             // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
@@ -478,6 +489,45 @@ pub(super) fn rare_pair_marks<V: Values>(
     }
     for (i, column) in c0.iter_mut().enumerate() {
         *column |= c1[i] | c2[i] | c3[i];
+    }
+    marks
+}
+
+/// `rare_pair_marks` for heaps n0..n1 past every rare pair's cut
+/// (n0 ≥ 2 × last rare + j + diff + 2 for every digit: every partner is
+/// past every rare position, and no pair's parts are too close), on the
+/// table as one slice: the same marks and rows, with none of the general
+/// case's bounds worked out per source, which cost about half as much as
+/// the marks (BENCHMARKS.md). Partners from `s` on are left to the block's
+/// finish.
+fn marks_past_rare<U: Value>(
+    code: &RareCode,
+    run: &PassView,
+    table: &[U],
+    (n0, n1, s): (usize, usize, usize),
+    columns: [&mut [u64]; 4],
+    (rows, can_check): (&mut [Vec<Row>; 2], bool),
+) -> u64 {
+    let [c0, c1, c2, c3] = columns;
+    let digits = code.splits.len();
+    let mut marks = 0;
+    for (digit, &(j, _)) in code.splits.iter().enumerate() {
+        for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
+            // Partners b = n − j − r below s only.
+            let hi = n1.min(s + j + r);
+            if hi <= n0 {
+                continue;
+            }
+            let start = n0 - j - r;
+            let checked =
+                can_check && hi == n1 && run.checked.get(source(index, digit, digits)) == Some(&true);
+            if checked && push_rows(rows, (n0, n1, s), start, gr) {
+                continue;
+            }
+            let partners = &table[start..hi - j - r];
+            mark_partners(partners, gr, 1, [&mut *c0, &mut *c1, &mut *c2, &mut *c3]);
+            marks += partners.len() as u64;
+        }
     }
     marks
 }
