@@ -4,7 +4,7 @@
 use super::bits::words_for;
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
-use super::pass::{BlockAhead, finish_heap, settle_small};
+use super::pass::{BlockAhead, RareNear, finish_heap, settle_small};
 use super::state::{Outcome, Persist, RareRun};
 use super::view::PassView;
 use crate::heap::growing::{Growing, grow_while_reading};
@@ -313,6 +313,7 @@ pub(super) fn finish_block<S: Store>(
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
+    let near = RareNear::new(&run.rare, ahead.below, e);
     for n in ahead.first..e {
         ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
         let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
@@ -323,7 +324,7 @@ pub(super) fn finish_block<S: Store>(
             None => {
                 bits.clear();
                 bits.extend_from_slice(ahead.marks(n));
-                finish_heap(code, run, g.view(), ahead, n, bits, wanted)
+                finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted)
             }
         };
         if !g.push(v) {

@@ -686,7 +686,7 @@ pub(super) fn finish_heap<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    ahead: &BlockAhead,
+    (ahead, near): (&BlockAhead, &RareNear),
     n: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
@@ -702,11 +702,19 @@ pub(super) fn finish_heap<V: Values>(
             list.bits(g, n) | equal_split_bits(code, n)
         } else {
             let mut low = 0u64;
-            mark_in_block(code, run, g, s, n, &mut |v| low |= 1 << (v & 63));
+            mark_in_block(code, run, g, near, n, &mut |v| low |= 1 << (v & 63));
             low
         };
+    } else if bits.len() <= LOCAL_WORDS {
+        // Marks in a fixed array: no bounds check, and words the compiler
+        // knows apart from the table it reads.
+        let mut local = [0u64; LOCAL_WORDS];
+        mark_in_block(code, run, g, near, n, &mut |v| {
+            local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
+        });
+        bits.iter_mut().zip(local).for_each(|(word, marks)| *word |= marks);
     } else {
-        mark_in_block(code, run, g, s, n, &mut |v| set_bit(bits, v));
+        mark_in_block(code, run, g, near, n, &mut |v| set_bit(bits, v));
     }
 
     // c: the smallest unmarked common value. Every common option is marked.
@@ -743,6 +751,9 @@ pub(super) fn finish_heap<V: Values>(
     // smallest of them.
     first_set(wanted)
 }
+
+/// Words of marks `finish_heap` keeps in a fixed array (values below 1024).
+const LOCAL_WORDS: usize = 16;
 
 /// Scans the split pairs of heap n the block pass did not read for the
 /// `wanted` values: true when every one is reached.
@@ -792,10 +803,11 @@ pub(super) fn mark_in_block<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    s: usize,
+    near: &RareNear,
     n: usize,
     mark: &mut impl FnMut(u32),
 ) {
+    let s = near.s;
     for &(j, d) in &code.takes {
         if j < n && n - j >= s && d & 2 != 0 {
             mark(g.at(n - j));
@@ -807,19 +819,57 @@ pub(super) fn mark_in_block<V: Values>(
     if equal_split_bits(code, n) != 0 {
         mark(0);
     }
-    let new_from = run.rare.partition_point(|&r| r < s);
-    let (old, new) = run.rare.split_at(new_from);
-    let (old_values, new_values) = run.rare_values.split_at(new_from);
+    let (old, new) = run.rare.split_at(near.before);
+    let (old_values, new_values) = run.rare_values.split_at(near.before);
     for &(j, diff) in &code.splits {
         if n < j + 2 {
             continue;
         }
         let m = n - j;
         if m >= s {
-            let k = old.partition_point(|&r| r <= m - s);
+            let k = near.up_to(old, m - s);
             mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
         }
         mark_rare_pairs(mark, g, new, new_values, m, diff);
+    }
+}
+
+/// Where the rare positions lie for the heaps of a block from `s` on, so
+/// that each heap's finish needs no search of the rare list (two binary
+/// searches a heap were a measurable part of the finish): how many lie
+/// below s, and how many of those are at most x, for x below the block's
+/// length.
+pub(super) struct RareNear {
+    pub(super) s: usize,
+    /// Rare positions below s (none is added there during the block).
+    before: usize,
+    /// `up_to[x]`: rare positions at most x, for x below the block's
+    /// length (none when s is 0: no rare position lies below it).
+    up_to: Vec<u32>,
+}
+
+impl RareNear {
+    /// For the heaps s..e, with the rare positions `rare` (ascending).
+    pub(super) fn new(rare: &[usize], s: usize, e: usize) -> RareNear {
+        let before = rare.partition_point(|&r| r < s);
+        let len = if s == 0 { 0 } else { e - s };
+        let mut up_to = Vec::with_capacity(len);
+        let mut count = 0;
+        for x in 0..len {
+            while count < before && rare[count] <= x {
+                count += 1;
+            }
+            up_to.push(count as u32);
+        }
+        RareNear { s, before, up_to }
+    }
+
+    /// How many of `old` (the rare positions below s) are at most x.
+    fn up_to(&self, old: &[usize], x: usize) -> usize {
+        match self.up_to.get(x) {
+            Some(&count) => count as usize,
+            None => old.partition_point(|&r| r <= x),
+        }
     }
 }
 
