@@ -410,7 +410,7 @@ mod portable {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Wanted, take_lanes};
+    use super::Wanted;
 
     /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
     /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8).
@@ -488,13 +488,13 @@ pub(crate) mod avx512 {
     /// over them mispredicted its end about once a block).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn clear_lanes(set: __m512i, values: &[u16; 64], lanes: u64) -> __m512i {
+    fn clear_lanes<T: Copy + Into<u32>>(set: __m512i, values: &[T; 64], lanes: u64) -> __m512i {
         const FIXED: usize = 2;
         let mut left = lanes;
         let mut cleared = _mm512_setzero_si512();
         for _ in 0..FIXED {
             // Lane 0 with no bit of the set when no lane is left.
-            let v = values[left.trailing_zeros() as usize & 63] as u32 & 511;
+            let v = values[left.trailing_zeros() as usize & 63].into() & 511;
             let word = ((left != 0) as u32) << (v >> 4);
             // Bit v % 16 of 16-bit word v / 16.
             let one = _mm512_maskz_set1_epi16(word, (1u16 << (v & 15)) as i16);
@@ -502,7 +502,7 @@ pub(crate) mod avx512 {
             left &= left.wrapping_sub(1);
         }
         for i in super::set_bits(left) {
-            let v = values[i as usize & 63] as u32 & 511;
+            let v = values[i as usize & 63].into() & 511;
             let one = _mm512_maskz_set1_epi16(1 << (v >> 4), (1u16 << (v & 15)) as i16);
             cleared = _mm512_or_si512(cleared, one);
         }
@@ -515,15 +515,15 @@ pub(crate) mod avx512 {
     /// `wanted.bits` was last written, which `wanted.left` still counts.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn clear_hits(
+    fn clear_hits<T: Copy + Into<u32>>(
         wanted: &mut Wanted,
         set: &mut __m512i,
-        (values, small): (&[u16; 64], u32),
+        (values, small): (&[T; 64], u32),
         (in_set, large): (u64, u64),
     ) -> bool {
         *set = clear_lanes(*set, values, in_set);
         for i in super::set_bits(large) {
-            wanted.take(values[i as usize & 63] as usize);
+            wanted.take(values[i as usize & 63].into() as usize);
         }
         _mm512_test_epi64_mask(*set, *set) == 0 && wanted.left == small
     }
@@ -637,21 +637,39 @@ pub(crate) mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub fn scan_bytes(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
+        let small: u32 = wanted.bits.iter().map(|w| w.count_ones()).sum();
+        let mut set = wanted_bits(wanted);
+        let found = scan_bytes_in(wanted, &mut set, small, low, high);
+        write_back(wanted, set, small);
+        found
+    }
+
+    /// `scan_bytes` with the wanted values below 512 in `set` (`small` of
+    /// them when it was loaded).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn scan_bytes_in(
+        wanted: &mut Wanted,
+        set: &mut __m512i,
+        small: u32,
+        low: &[u8],
+        high: &[u8],
+    ) -> bool {
         let len = low.len();
         assert_eq!(high.len(), len);
-        let mut set = wanted_bits(wanted);
         let reverse = reverse_bytes();
+        let mut values = [0u8; 64];
         let mut k = 0;
         while k < len {
             let t = (len - k).min(64);
-            let valid = lanes(t);
-            let hits = hits_of_bytes(byte_pairs(reverse, low, high, k), set) & valid;
+            let v = byte_pairs(reverse, low, high, k);
+            let hits = hits_of_bytes(v, *set) & lanes(t);
             if hits != 0 {
-                let (x, y) = (&low[k..k + t], &high[len - k - t..len - k]);
-                if take_lanes(wanted, hits, x, y) {
+                // SAFETY: writes the 64 bytes of `values`.
+                unsafe { _mm512_storeu_epi8(values.as_mut_ptr().cast(), v) };
+                // A byte's value is below 256: none is large.
+                if clear_hits(wanted, set, (&values, small), (hits, 0)) {
                     return true;
                 }
-                set = wanted_bits(wanted);
             }
             k += t;
         }
