@@ -248,15 +248,27 @@ pub fn set_bits(mut word: u64) -> impl Iterator<Item = u32> {
 }
 
 /// Takes the values of the pairs (`x[i]`, `y[len − 1 − i]`) at the lanes
-/// i set in `hits`; true when no value is left wanted. (Scalar code: it
-/// needs none of its caller's target features.)
+/// i set in `hits`; true when no value is left wanted. A value below 512
+/// is cleared with no branch on whether it was still wanted (a value
+/// repeated in the lanes made that branch a guess). (Scalar code: it needs
+/// none of its caller's target features.)
 #[inline(always)]
 fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &[T]) -> bool {
     let last = x.len() - 1;
-    set_bits(hits).any(|i| {
+    for i in set_bits(hits) {
         let i = i as usize;
-        wanted.take((x[i].into() ^ y[last - i].into()) as usize)
-    })
+        let v = (x[i].into() ^ y[last - i].into()) as usize;
+        match wanted.bits.get_mut(v / 64) {
+            Some(word) => {
+                wanted.left -= (*word >> (v % 64)) as u32 & 1;
+                *word &= !(1 << (v % 64));
+            }
+            None => {
+                wanted.take(v);
+            }
+        }
+    }
+    wanted.left == 0
 }
 
 /// The scans in portable SIMD (the steps of the AVX2 intrinsics they
