@@ -489,7 +489,10 @@ pub(crate) mod avx512 {
         let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(v), set);
         let bit = _mm512_srlv_epi16(word, _mm512_and_si512(v, _mm512_set1_epi16(15)));
         let large = _mm512_test_epi16_mask(v, _mm512_set1_epi16(!511));
-        (_mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) & !large, large)
+        (
+            _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1)) & !large,
+            large,
+        )
     }
 
     /// `set` without the values of the lanes `lanes` of `values` (each

@@ -442,7 +442,12 @@ pub(super) fn rare_pair_marks<V: Values>(
     let digits = code.splits.len();
     let reach = |&(j, diff): &(usize, usize)| 2 * last_rare + j + diff + 2;
     if let Some(table) = g.no_escapes()
-        && code.splits.iter().map(reach).max().is_some_and(|past| n0 >= past)
+        && code
+            .splits
+            .iter()
+            .map(reach)
+            .max()
+            .is_some_and(|past| n0 >= past)
     {
         let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
         let marks = marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check));
@@ -519,8 +524,9 @@ fn marks_past_rare<U: Value>(
                 continue;
             }
             let start = n0 - j - r;
-            let checked =
-                can_check && hi == n1 && run.checked.get(source(index, digit, digits)) == Some(&true);
+            let checked = can_check
+                && hi == n1
+                && run.checked.get(source(index, digit, digits)) == Some(&true);
             if checked && push_rows(rows, (n0, n1, s), start, gr) {
                 continue;
             }
@@ -712,7 +718,9 @@ pub(super) fn finish_heap<V: Values>(
         mark_in_block(code, run, g, near, n, &mut |v| {
             local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
         });
-        bits.iter_mut().zip(local).for_each(|(word, marks)| *word |= marks);
+        bits.iter_mut()
+            .zip(local)
+            .for_each(|(word, marks)| *word |= marks);
     } else {
         mark_in_block(code, run, g, near, n, &mut |v| set_bit(bits, v));
     }
