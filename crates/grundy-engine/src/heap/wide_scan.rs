@@ -425,11 +425,16 @@ pub(crate) mod avx512 {
     use super::Wanted;
 
     /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
-    /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8).
+    /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8); with it how
+    /// many they are (`write_back` puts them back).
     #[target_feature(enable = "avx512f")]
-    fn wanted_bits(wanted: &Wanted) -> __m512i {
+    fn wanted_bits(wanted: &Wanted) -> (__m512i, u32) {
+        let small = wanted.bits.iter().map(|w| w.count_ones()).sum();
         // SAFETY: reads the 64 bytes of `bits`.
-        unsafe { _mm512_loadu_epi64(wanted.bits.as_ptr().cast()) }
+        (
+            unsafe { _mm512_loadu_epi64(wanted.bits.as_ptr().cast()) },
+            small,
+        )
     }
 
     /// Lanes in reverse order: a run of the larger parts read backwards.
@@ -574,8 +579,7 @@ pub(crate) mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw")]
     pub fn scan_words(wanted: &mut Wanted, low: &[u16], high: &[u16]) -> bool {
-        let small: u32 = wanted.bits.iter().map(|w| w.count_ones()).sum();
-        let mut set = wanted_bits(wanted);
+        let (mut set, small) = wanted_bits(wanted);
         let found = scan_words_in(wanted, &mut set, small, low, high);
         write_back(wanted, set, small);
         found
@@ -652,8 +656,7 @@ pub(crate) mod avx512 {
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub fn scan_bytes(wanted: &mut Wanted, low: &[u8], high: &[u8]) -> bool {
-        let small: u32 = wanted.bits.iter().map(|w| w.count_ones()).sum();
-        let mut set = wanted_bits(wanted);
+        let (mut set, small) = wanted_bits(wanted);
         let found = scan_bytes_in(wanted, &mut set, small, low, high);
         write_back(wanted, set, small);
         found

@@ -434,28 +434,46 @@ pub(super) fn rare_pair_marks<V: Values>(
     let (c0, rest) = columns.split_at_mut(span);
     let (c1, rest) = rest.split_at_mut(span);
     let (c2, c3) = rest.split_at_mut(span);
-    let mut marks = 0;
     let last_rare = run.rare.last().copied().unwrap_or(0);
     // The checks read the table as one slice, and name candidates in 16
     // bits (values below 2^15: the bitsets end below 2^16).
     let can_check = !run.checked.is_empty() && g.no_escapes().is_some() && run.max_value < 1 << 15;
-    let digits = code.splits.len();
     let reach = |&(j, diff): &(usize, usize)| 2 * last_rare + j + diff + 2;
-    if let Some(table) = g.no_escapes()
-        && code
-            .splits
-            .iter()
-            .map(reach)
-            .max()
-            .is_some_and(|past| n0 >= past)
-    {
-        let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
-        let marks = marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check));
-        for (i, column) in c0.iter_mut().enumerate() {
-            *column |= c1[i] | c2[i] | c3[i];
+    let past_every_cut = code
+        .splits
+        .iter()
+        .map(reach)
+        .max()
+        .is_some_and(|past| n0 >= past);
+    let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
+    let marks = match g.no_escapes() {
+        Some(table) if past_every_cut => {
+            marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check))
         }
-        return marks;
+        _ => marks_near_rare(code, run, g, (n0, n1), columns, (rows, can_check)),
+    };
+    for (i, column) in c0.iter_mut().enumerate() {
+        *column |= c1[i] | c2[i] | c3[i];
     }
+    marks
+}
+
+/// `rare_pair_marks` for any heaps n0..n1: each rare heap's partners, the
+/// parts too close left out, and its pairs checked only where they cover
+/// the task's heaps and no partner can be rare.
+fn marks_near_rare<V: Values>(
+    code: &RareCode,
+    run: &PassView,
+    g: V,
+    (n0, n1): (usize, usize),
+    columns: [&mut [u64]; 4],
+    (rows, can_check): (&mut [Vec<Row>; 2], bool),
+) -> u64 {
+    let [c0, c1, c2, c3] = columns;
+    let s = g.len();
+    let last_rare = run.rare.last().copied().unwrap_or(0);
+    let digits = code.splits.len();
+    let mut marks = 0;
     for (digit, &(j, diff)) in code.splits.iter().enumerate() {
         for (index, (&r, &gr)) in run.rare.iter().zip(run.values).enumerate() {
             // Partner b = n − j − r from 1 to s − 1, and m = n − j ≥ 2.
@@ -492,17 +510,14 @@ pub(super) fn rare_pair_marks<V: Values>(
             }
         }
     }
-    for (i, column) in c0.iter_mut().enumerate() {
-        *column |= c1[i] | c2[i] | c3[i];
-    }
     marks
 }
 
 /// `rare_pair_marks` for heaps n0..n1 past every rare pair's cut
 /// (n0 ≥ 2 × last rare + j + diff + 2 for every digit: every partner is
 /// past every rare position, and no pair's parts are too close), on the
-/// table as one slice: the same marks and rows, with none of the general
-/// case's bounds worked out per source, which cost about half as much as
+/// table as one slice: the same marks and rows as `marks_near_rare`, with
+/// none of its bounds worked out per source, which cost about half as much as
 /// the marks (BENCHMARKS.md). Partners from `s` on are left to the block's
 /// finish.
 fn marks_past_rare<U: Value>(
