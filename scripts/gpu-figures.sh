@@ -6,9 +6,13 @@
 #   bash scripts/gpu-figures.sh all      every stage below in this order, each cut
 #                                        off at its own cap or at one deadline
 #                                        (ALL_SECONDS, default 480): what one short
-#                                        lease allows
-#   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1
-#   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids
+#                                        lease allows; STAGES="tests:200 long:60"
+#                                        runs those stages with those caps instead
+#   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1;
+#                                        a binary that dies runs its unfinished
+#                                        tests again one at a time
+#   bash scripts/gpu-figures.sh bench    grundy bench (every part, or BENCH_ONLY's)
+#                                        and --only grids
 #   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU (three
 #                                        workgroup sizes) then CPU
 #   bash scripts/gpu-figures.sh auto     the default backend against --backend cpu
@@ -20,8 +24,9 @@
 #                                        eight pieces of 1 MiB (GRUNDY_GPU_MAX_BINDING)
 #                                        against one binding, tables compared
 #   bash scripts/gpu-figures.sh simd     the SIMD paths on two of its cores against
-#                                        ogsolve (when gpu-prepare.sh found it):
-#                                        Officers to 2^22
+#                                        ogsolve on a third (when gpu-prepare.sh
+#                                        found it): Officers to 2^22 (SIMD_N), and
+#                                        .1777 certified with SIMD_1777=1
 # Logs (all stages of `all` in one) and bench.csv go to $OUT (the tool brings
 # back 8 files); tables and other CSVs to /tmp/gpu-data.
 set -uo pipefail
@@ -85,27 +90,36 @@ tests)
     fi
     mkdir -p target/release && cp "$bin/grundy" target/release/grundy
     for t in "$bin"/test-*; do
-        echo "== $(basename "$t")"
-        TIMEFORMAT="$(basename "$t"): %R s"
-        time "$t" 2>&1 | tee -a "$OUT/tests-full.log" |
+        name=$(basename "$t")
+        echo "== $name"
+        TIMEFORMAT="$name: %R s"
+        time "$t" 2>&1 | tee "$data/$name.log" | tee -a "$OUT/tests-full.log" |
             grep -E "^test result|FAILED|panicked|SKIPPED|^---- "
         status=${PIPESTATUS[0]}
         [ "$status" = 0 ] && continue
-        echo "$(basename "$t"): exit status $status"
-        # A binary that dies prints no summary, and what its tests wrote to
-        # stderr stays in the harness's capture: again with it shown
-        if ! grep -q "^test result" <(tail -n 20 "$OUT/tests-full.log"); then
-            echo "== $(basename "$t") again, --nocapture" >>"$OUT/tests-full.log"
-            "$t" --nocapture 2>&1 | tee -a "$OUT/tests-full.log" |
-                grep -E "^test result|FAILED|panicked|^error|^grundy:"
-            echo "$(basename "$t") again: exit status ${PIPESTATUS[0]}"
-        fi
+        echo "$name: exit status $status"
+        grep -q "^test result" "$data/$name.log" && continue
+        # A binary that dies prints no summary and names no culprit: the
+        # tests it never finished again, one at a time, each line flushed,
+        # so the last line of the log is the test that kills it
+        "$t" --list --format terse 2>/dev/null | sed -n 's/: test$//p' | sort >"$data/$name.all"
+        grep -oE '^test [^ ]+ \.\.\. (ok|FAILED|ignored)' "$data/$name.log" |
+            awk '{print $2}' | sort >"$data/$name.done"
+        unfinished=$(comm -23 "$data/$name.all" "$data/$name.done")
+        echo "$name: $(wc -w <<<"$unfinished") tests unfinished, again one at a time"
+        echo "== $name, the unfinished tests one at a time" >>"$OUT/tests-full.log"
+        # shellcheck disable=SC2086
+        "$t" --exact --test-threads=1 $unfinished 2>&1 | tee -a "$OUT/tests-full.log" |
+            grep --line-buffered -E "^test result|FAILED|panicked|^error|^grundy:"
+        echo "$name one at a time: exit status ${PIPESTATUS[0]}"
+        echo "$name: last line: $(tail -n 1 "$OUT/tests-full.log")"
     done 2>&1 | tee -a "$log"
     df -h /tmp | tee -a "$log"
-    dmesg 2>/dev/null | grep -iE "oom|killed process|segfault" | tail -5 | tee -a "$log"
+    dmesg 2>/dev/null | grep -iE "oom|killed process|segfault" | tail -5 | tee -a "$log" || true
     ;;
 bench)
-    "$bin/grundy" bench --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
+    # BENCH_ONLY picks parts (e.g. tables,edges when the others were measured)
+    "$bin/grundy" bench ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
     "$bin/grundy" bench --only grids --out "$data/grids.csv" 2>&1 | tee -a "$log"
     # the runner's counters on a long brute-force sequence: pipelines built
     # once, submissions, bytes each way (JSON "gpu")
@@ -131,24 +145,43 @@ survey)
     done
     ;;
 simd)
-    # the issue's targets are for a 2-core machine: two of this one's cores
-    two=$(command -v taskset >/dev/null && echo "taskset -c 0,1")
-    for path in avx512 avx2 portable plain; do
-        TIMEFORMAT="Officers 2^22, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
-        { time GRUNDY_SIMD=$path $two "$bin/grundy" octal 0.6 -n 4194304 --backend cpu -q \
-            --format raw --out "$data/simd-$path.raw"; } 2>&1 | tee -a "$log"
-    done
-    if [ -x "$bin/ogsolve" ]; then
-        TIMEFORMAT="ogsolve 0.6 to 2^22 (-m rc2), 2 cores: %R s wall, %U+%S s CPU"
-        { time $two "$bin/ogsolve" -m rc2 -n 4194304 0.6 >/dev/null; } 2>&1 | tee -a "$log"
+    # The issue's targets are for a 2-core machine: two of this one's cores
+    # run grundy while ogsolve (one thread) runs on a third, so one lease
+    # holds both. Officers to SIMD_N heaps (2^22; 16777216 is the targets'
+    # size) and, with SIMD_1777=1, .1777 certified; tables compared
+    n=${SIMD_N:-4194304}
+    two='' third=''
+    if command -v taskset >/dev/null; then
+        two="taskset -c 0,1" third="taskset -c $(($(nproc) / 2))"
     fi
+    work=("0.6 $n")
+    [ "${SIMD_1777:-0}" = 1 ] && work+=("0.1777 443139470")
+    for w in "${work[@]}"; do
+        read -r code heaps <<<"$w"
+        if [ -x "$bin/ogsolve" ]; then
+            (
+                TIMEFORMAT="ogsolve $code to $heaps (-m rc2), a third core: %R s wall, %U+%S s CPU"
+                time $third "$bin/ogsolve" -m rc2 -n "$heaps" "$code" >/dev/null
+            ) 2>&1 | tee -a "$log" &
+        fi
+        for path in avx512 avx2 portable plain; do
+            TIMEFORMAT="$code to $heaps, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
+            { time GRUNDY_SIMD=$path $two "$bin/grundy" octal "$code" -n "$heaps" --backend cpu \
+                -q --format raw --out "$data/simd-$path.raw"; } 2>&1 | tee -a "$log"
+        done
+        for path in avx2 portable plain; do
+            cmp -s "$data/simd-avx512.raw" "$data/simd-$path.raw" ||
+                echo "$code: the $path table differs from avx512's" | tee -a "$log"
+        done
+        wait
+    done
     ;;
 all)
     # one deadline for the stages, most wanted first; a stage cut off by
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in tests:150 bench:200 survey:80 auto:40 long:90 pieces:40 simd:40; do
+    for stage_cap in ${STAGES:-tests:150 bench:200 survey:80 auto:40 long:90 pieces:40 simd:40}; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}

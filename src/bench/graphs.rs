@@ -11,7 +11,7 @@ use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
 use grundy::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
 use grundy::engine::graph::grid_levels::GridLevels;
 use grundy::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
-use grundy::engine::{Backend, Ran};
+use grundy::engine::{Backend, GpuFrom, Ran};
 use grundy::error::{Error, Result};
 use grundy::game::{Graph, GraphCode};
 
@@ -293,7 +293,8 @@ pub struct GridRow {
 }
 
 /// Solves every grid of `grid_sweep` under 0.33 and 0.03 the way `grundy
-/// graph` would (its solver; the dense table on the GPU when there is one).
+/// graph` would (its solver; the dense table on the GPU when there is one
+/// and the table is as large as `auto` takes it for).
 pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<GridRow>> {
     let backend = gpu.unwrap_or(&Backend::Cpu);
     let mut rows = Vec::new();
@@ -306,9 +307,13 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
             let (value, used) = match solver {
                 Solver::Memo => (quiet_memo(&g, &code)?.value, Ran::Cpu),
                 _ => {
+                    // as `grundy graph` under auto: small tables on the CPU
+                    let on = match 1u64 << g.n() >= GpuFrom::POSITIONS.0 {
+                        true => backend,
+                        false => &Backend::Cpu,
+                    };
                     let tuning = DenseTuning::default();
-                    let run =
-                        solve_dense(&g, &code, backend, false, &tuning, &grundy::hooks::Silent)?;
+                    let run = solve_dense(&g, &code, on, false, &tuning, &grundy::hooks::Silent)?;
                     (run.value, run.backend)
                 }
             };

@@ -509,6 +509,22 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (v["period"].as_u64(), v["preperiod"].as_u64()),
         (Some(34), Some(53))
     );
+    // A table of tuples stays on the CPU, where it ran faster on an H200.
+    let out = grundy(&[
+        "delete-nim",
+        "--rule",
+        "single",
+        "--heaps",
+        "2",
+        "--max",
+        "1500",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(
+        (&v["backend"], &v["positions"]),
+        (&"cpu".into(), &1125750.into())
+    );
     // Rare values run their blocks' parallel pass on the GPU when asked to.
     let out = grundy(&["octal", "0.07", "-n", "300", "--backend", "gpu", "--json"]);
     let v = json(&out);

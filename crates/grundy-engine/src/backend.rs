@@ -118,8 +118,9 @@ impl Backend {
 /// The size from which `auto` takes a real GPU, per family. Below it the
 /// card's fixed cost (the device opened, the pipelines built) outweighs
 /// what its kernels save. Each lies between a loss and a win measured on
-/// the first H100 against its host's CPU (BENCHMARKS.md, "On a real GPU";
-/// docs/gpu.md has the table); `--backend gpu` takes the card at any size.
+/// the first H100 and H200 against their hosts' CPUs (BENCHMARKS.md, "On a
+/// real GPU"; docs/gpu.md has the table); `--backend gpu` takes the card
+/// at any size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuFrom(pub u64);
 
@@ -130,9 +131,10 @@ impl GpuFrom {
     pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
     /// Dense graph and edge tables, in positions.
     pub const POSITIONS: GpuFrom = GpuFrom(1 << 22);
-    /// Tables of tuples (Delete Nim, rectangles, boxes), in positions; only
-    /// a loss was measured, this is where the CPU takes a second or so.
-    pub const TUPLES: GpuFrom = GpuFrom(1 << 20);
+    /// Tables of tuples (Delete Nim, rectangles, boxes): never. Their
+    /// kernels lost to the host's CPU at every size measured on an H200,
+    /// up to 8.4 million positions.
+    pub const TUPLES: GpuFrom = GpuFrom(u64::MAX);
 
     /// Whether `choice` leaves a job of `size` on the CPU without looking
     /// for a GPU: `auto`, below this size.
@@ -284,6 +286,23 @@ impl Backend {
                 }
             }
             _ => RanOn::cpu(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_takes_the_gpu_from_each_familys_size_and_never_for_tuples() {
+        let auto = BackendChoice::Auto;
+        assert!(GpuFrom::HEAPS.keeps_on_cpu(auto, (1 << 16) - 1));
+        assert!(!GpuFrom::HEAPS.keeps_on_cpu(auto, 1 << 16));
+        assert!(!GpuFrom::POSITIONS.keeps_on_cpu(auto, 1 << 30));
+        for positions in [0, 1 << 20, 1 << 23, 1 << 40] {
+            assert!(GpuFrom::TUPLES.keeps_on_cpu(auto, positions));
+            assert!(!GpuFrom::TUPLES.keeps_on_cpu(BackendChoice::Gpu, positions));
         }
     }
 }
