@@ -349,6 +349,7 @@ mod tests {
         assert_eq!(room, Some(1073741824 - (300000000 - 100000000)));
         let room = cgroup_room_in("0::/\n", Path::new("/nowhere"), &root);
         assert_eq!(room, None, "no limit at the root");
+        let _ = std::fs::remove_dir_all(&root);
         // v1: the memory controller's own hierarchy; "no limit" is near 2^63.
         let root = cgroup_tree(
             "v1",
