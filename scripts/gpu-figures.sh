@@ -25,8 +25,9 @@
 #                                        against one binding, tables compared
 #   bash scripts/gpu-figures.sh simd     the SIMD paths on two of its cores against
 #                                        ogsolve on a third (when gpu-prepare.sh
-#                                        found it): Officers to 2^22 (SIMD_N), and
-#                                        .1777 certified with SIMD_1777=1
+#                                        found it; after them with SIMD_BESIDE=0):
+#                                        Officers to 2^22 (SIMD_N), and .1777
+#                                        certified with SIMD_1777=1
 # Logs (all stages of `all` in one) and bench.csv go to $OUT (the tool brings
 # back 8 files); tables and other CSVs to /tmp/gpu-data.
 set -uo pipefail
@@ -147,23 +148,26 @@ survey)
 simd)
     # The issue's targets are for a 2-core machine: two of this one's cores
     # run grundy while ogsolve (one thread) runs on a third, so one lease
-    # holds both. Officers to SIMD_N heaps (2^22; 16777216 is the targets'
-    # size) and, with SIMD_1777=1, .1777 certified; tables compared
+    # holds both (SIMD_BESIDE=0: ogsolve after them, on the same two, with
+    # no neighbour sharing the cache). Officers to SIMD_N heaps (2^22;
+    # 16777216 is the targets' size) and, with SIMD_1777=1, .1777
+    # certified; tables compared
     n=${SIMD_N:-4194304}
     two='' third=''
     if command -v taskset >/dev/null; then
         two="taskset -c 0,1" third="taskset -c $(($(nproc) / 2))"
     fi
+    [ "${SIMD_BESIDE:-1}" = 1 ] || third=$two
     work=("0.6 $n")
     [ "${SIMD_1777:-0}" = 1 ] && work+=("0.1777 443139470")
+    ogsolve() {
+        [ -x "$bin/ogsolve" ] || return 0
+        TIMEFORMAT="ogsolve $code to $heaps (-m rc2), on ${third:-any core}: %R s wall, %U+%S s CPU"
+        { time $third "$bin/ogsolve" -m rc2 -n "$heaps" "$code" >/dev/null; } 2>&1 | tee -a "$log"
+    }
     for w in "${work[@]}"; do
         read -r code heaps <<<"$w"
-        if [ -x "$bin/ogsolve" ]; then
-            (
-                TIMEFORMAT="ogsolve $code to $heaps (-m rc2), a third core: %R s wall, %U+%S s CPU"
-                time $third "$bin/ogsolve" -m rc2 -n "$heaps" "$code" >/dev/null
-            ) 2>&1 | tee -a "$log" &
-        fi
+        [ "${SIMD_BESIDE:-1}" = 1 ] && ogsolve &
         for path in avx512 avx2 portable plain; do
             TIMEFORMAT="$code to $heaps, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
             { time GRUNDY_SIMD=$path $two "$bin/grundy" octal "$code" -n "$heaps" --backend cpu \
@@ -173,6 +177,7 @@ simd)
             cmp -s "$data/simd-avx512.raw" "$data/simd-$path.raw" ||
                 echo "$code: the $path table differs from avx512's" | tee -a "$log"
         done
+        [ "${SIMD_BESIDE:-1}" = 1 ] || ogsolve
         wait
     done
     ;;
