@@ -308,9 +308,10 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
                 Solver::Memo => (quiet_memo(&g, &code)?.value, Ran::Cpu),
                 _ => {
                     // as `grundy graph` under auto: small tables on the CPU
-                    let on = match 1u64 << g.n() >= GpuFrom::POSITIONS.0 {
-                        true => backend,
-                        false => &Backend::Cpu,
+                    let on = if 1u64 << g.n() >= GpuFrom::POSITIONS.0 {
+                        backend
+                    } else {
+                        &Backend::Cpu
                     };
                     let tuning = DenseTuning::default();
                     let run = solve_dense(&g, &code, on, false, &tuning, &grundy::hooks::Silent)?;

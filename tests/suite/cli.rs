@@ -510,17 +510,10 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (Some(34), Some(53))
     );
     // A table of tuples stays on the CPU, where it ran faster on an H200.
-    let out = grundy(&[
-        "delete-nim",
-        "--rule",
-        "single",
-        "--heaps",
-        "2",
-        "--max",
-        "1500",
-        "--json",
-    ]);
-    let v = json(&out);
+    let tuples: Vec<&str> = "delete-nim --rule single --heaps 2 --max 1500 --json"
+        .split(' ')
+        .collect();
+    let v = json(&grundy(&tuples));
     assert_eq!(
         (&v["backend"], &v["positions"]),
         (&"cpu".into(), &1125750.into())
