@@ -53,15 +53,41 @@ fn next_partition(a: ptr<function, array<u32, MAX_HEAPS>>, at: u32, p: u32, z: u
     return false;
 }
 
-// Marks every option that keeps `kept` and splits each of the s heaps z into p.
+// The next split of the s heaps z into p parts each (an odometer, the last
+// heap's fastest); false after the last.
+fn next_split(parts: ptr<function, array<u32, MAX_HEAPS>>,
+              z: ptr<function, array<u32, MAX_HEAPS>>, s: u32, p: u32) -> bool {
+    var t = s;
+    while (t > 0u) {
+        t--;
+        if (next_partition(parts, t * p, p, (*z)[t])) {
+            return true;
+        }
+        first_partition(parts, t * p, p, (*z)[t]);
+    }
+    return false;
+}
+
+// Marks every option that keeps `kept` and splits each of the s heaps z into
+// p, or of those, the ones whose place in the walk is `lane` modulo `lanes`:
+// the lanes of a workgroup share one tuple's options, and pass the others'
+// before each look-up so that they all look up at once.
 fn mark_splits(kept: ptr<function, array<u32, MAX_HEAPS>>, nkept: u32,
-               z: ptr<function, array<u32, MAX_HEAPS>>, s: u32, p: u32) {
+               z: ptr<function, array<u32, MAX_HEAPS>>, s: u32, p: u32,
+               lane: u32, lanes: u32) {
     let n = game[0];
     var parts: array<u32, MAX_HEAPS>;
     for (var t = 0u; t < s; t++) {
         first_partition(&parts, t * p, p, (*z)[t]);
     }
+    var skip = lane;
     loop {
+        while (skip > 0u) {
+            if (!next_split(&parts, z, s, p)) {
+                return;
+            }
+            skip--;
+        }
         var o: array<u32, MAX_HEAPS>;
         for (var j = 0u; j < nkept; j++) {
             o[j] = (*kept)[j];
@@ -71,20 +97,10 @@ fn mark_splits(kept: ptr<function, array<u32, MAX_HEAPS>>, nkept: u32,
         }
         sort_tuple(&o, n);
         mark(table[rank(&o, n)]);
-        // odometer over the splits, the last heap's fastest
-        var advanced = false;
-        var t = s;
-        while (t > 0u) {
-            t--;
-            if (next_partition(&parts, t * p, p, (*z)[t])) {
-                advanced = true;
-                break;
-            }
-            first_partition(&parts, t * p, p, (*z)[t]);
+        if (!next_split(&parts, z, s, p)) {
+            return;
         }
-        if (!advanced) {
-            break;
-        }
+        skip = lanes - 1u;
     }
 }
 
@@ -188,7 +204,7 @@ fn position_value(h: ptr<function, array<u32, MAX_HEAPS>>) -> u32 {
                 var kept: array<u32, MAX_HEAPS>;
                 gather(h, &r, n, SPLIT, &z);
                 let nkept = gather(h, &r, n, KEEP, &kept);
-                mark_splits(&kept, nkept, &z, split, parts);
+                mark_splits(&kept, nkept, &z, split, parts, 0u, 1u);
             }
             if (!next_roles(&r, n)) {
                 break;
@@ -210,23 +226,37 @@ fn delete_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
 }
 
 // The option values of splitting each heap of S (split sizes whose total is
-// params.total) into game[4] parts, for the positions that hold S.
+// params.total) into game[4] parts, for the positions that hold S: a
+// workgroup per tuple S, its lanes sharing S's options (one thread walking
+// them all waits on each lookup in turn), their marks ORed in `gathered`.
+var<workgroup> gathered: array<atomic<u32>, VALUE_WORDS>;
+
 @compute @workgroup_size(WG)
 fn split_sets_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-    let t = thread_index(wid, lid);
-    if (t >= params.count) {
-        return;
+    let t = wid.x + wid.y * params.groups_x;
+    if (lid < VALUE_WORDS) {
+        atomicStore(&gathered[lid], 0u);
     }
+    workgroupBarrier();
     let s = game[3];
     let p = game[4];
-    let r = split_order[params.start + t];
-    var z = unrank(r, s, game[1]);
-    clear_seen();
-    if (z[0] >= p) {
-        var nothing: array<u32, MAX_HEAPS>;
-        mark_splits(&nothing, 0u, &z, s, p);
+    var r = 0u;
+    if (t < params.count) {
+        r = split_order[params.start + t];
+        var z = unrank(r, s, game[1]);
+        clear_seen();
+        if (z[0] >= p) {
+            var nothing: array<u32, MAX_HEAPS>;
+            mark_splits(&nothing, 0u, &z, s, p, lid, WG);
+        }
+        for (var w = 0u; w < VALUE_WORDS; w++) {
+            if (seen[w] != 0u) {
+                atomicOr(&gathered[w], seen[w]);
+            }
+        }
     }
-    for (var w = 0u; w < VALUE_WORDS; w++) {
-        split_sets[r * VALUE_WORDS + w] = seen[w];
+    workgroupBarrier();
+    if (t < params.count && lid < VALUE_WORDS) {
+        split_sets[r * VALUE_WORDS + lid] = atomicLoad(&gathered[lid]);
     }
 }

@@ -63,24 +63,31 @@ pub fn fits(runner: &Runner, kern: &TupleKernel) -> std::result::Result<(), Unfi
     Ok(())
 }
 
-/// One dispatch: which entry point, and the parameters it reads.
+/// One dispatch: which entry point, its workgroups, and the parameters it
+/// reads.
 struct Step {
     split_sets: bool,
+    groups: (u32, u32),
     params: Params,
 }
 
-/// Every dispatch in order: each level of positions, then the split
-/// tuples of the same total when the rule gathers split sets.
+/// Every dispatch in order: each level of positions (a thread each), then
+/// the split tuples of the same total (a workgroup each) when the rule
+/// gathers split sets.
 fn steps(plan: &LevelPlan, max_groups_x: u32) -> Vec<Step> {
     let step = |split_sets, start: u32, end: u32, total| {
         let count = end - start;
-        let (groups_x, _) = grid_2d(count.div_ceil(WG as u32), max_groups_x);
+        let groups = match split_sets {
+            true => grid_2d(count, max_groups_x),
+            false => grid_2d(count.div_ceil(WG as u32), max_groups_x),
+        };
         Step {
             split_sets,
+            groups: if count == 0 { (0, 0) } else { groups },
             params: Params {
                 start,
                 count,
-                groups_x,
+                groups_x: groups.0,
                 total,
             },
         }
@@ -146,10 +153,7 @@ pub fn solve(
                 false => shader.entry_points[0],
             }),
             slot,
-            groups: match step.params.count {
-                0 => (0, 0),
-                count => grid_2d(count.div_ceil(WG as u32), max_groups_x),
-            },
+            groups: step.groups,
             work: step.params.count as u64 * work_per_position,
             // Split-set steps fill a side table, not positions.
             done: (!step.split_sets as u64) * step.params.count as u64,

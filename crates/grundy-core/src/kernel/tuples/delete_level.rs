@@ -44,14 +44,31 @@ fn next_partition(a: &mut Tuple, at: usize, p: usize, z: u32) -> bool {
     false
 }
 
-/// Marks every option that keeps `kept` and splits each heap of `z` into p.
+/// The next split of the heaps `z` into p parts each (an odometer, the last
+/// heap's fastest); false after the last.
+fn next_split(parts: &mut Tuple, z: &[u32], p: usize) -> bool {
+    let mut t = z.len();
+    while t > 0 {
+        t -= 1;
+        if next_partition(parts, t * p, p, z[t]) {
+            return true;
+        }
+        first_partition(parts, t * p, p, z[t]);
+    }
+    false
+}
+
+/// Marks every option that keeps `kept` and splits each heap of `z` into
+/// p, or of those, the ones whose place in the walk is `lane` modulo
+/// `lanes`: the shader's lanes of a workgroup share one tuple's options,
+/// and pass the others' before each look-up so that they all look up at
+/// once (here one lane takes them all).
 fn mark_splits(
     kern: &TupleKernel,
     table: &[AtomicU32],
     seen: &mut Seen,
-    kept: &[u32],
-    z: &[u32],
-    p: usize,
+    (kept, z, p): (&[u32], &[u32], usize),
+    (lane, lanes): (u32, u32),
 ) {
     let n = kern.space.heaps;
     let (nkept, s) = (kept.len(), z.len());
@@ -59,26 +76,23 @@ fn mark_splits(
     for (t, &zt) in z.iter().enumerate() {
         first_partition(&mut parts, t * p, p, zt);
     }
+    let mut skip = lane;
     loop {
+        while skip > 0 {
+            if !next_split(&mut parts, z, p) {
+                return;
+            }
+            skip -= 1;
+        }
         let mut o: Tuple = [0; 8];
         o[..nkept].copy_from_slice(kept);
         o[nkept..nkept + s * p].copy_from_slice(&parts[..s * p]);
         sort_tuple(&mut o, n);
         seen.mark(table_get(table, kern.space.rank(&o[..n])));
-        // odometer over the splits, the last heap's fastest
-        let mut advanced = false;
-        let mut t = s;
-        while t > 0 {
-            t -= 1;
-            if next_partition(&mut parts, t * p, p, z[t]) {
-                advanced = true;
-                break;
-            }
-            first_partition(&mut parts, t * p, p, z[t]);
+        if !next_split(&mut parts, z, p) {
+            return;
         }
-        if !advanced {
-            break;
-        }
+        skip = lanes - 1;
     }
 }
 
@@ -173,14 +187,8 @@ pub fn position_value(
                 let mut kept: Tuple = [0; 8];
                 gather(h, &r, n, SPLIT, &mut z);
                 let nkept = gather(h, &r, n, KEEP, &mut kept);
-                mark_splits(
-                    kern,
-                    table,
-                    &mut seen,
-                    &kept[..nkept],
-                    &z[..split],
-                    parts as usize,
-                );
+                let options = (&kept[..nkept], &z[..split], parts as usize);
+                mark_splits(kern, table, &mut seen, options, (0, 1));
             }
             if !next_roles(&mut r, n) {
                 break;
@@ -205,7 +213,8 @@ pub fn delete_level(
 }
 
 /// The option values of splitting each heap of S (the split tuples `ranks`
-/// of one level) into the held kind's parts, for the positions that hold S.
+/// of one level) into the held kind's parts, for the positions that hold S
+/// (the shader gives each S a workgroup whose lanes share its options).
 pub fn split_sets_level(
     kern: &TupleKernel,
     table: &[AtomicU32],
@@ -221,10 +230,59 @@ pub fn split_sets_level(
         sets.unrank(r, &mut z[..s]);
         let mut seen = Seen::default();
         if z[0] >= p {
-            mark_splits(kern, table, &mut seen, &[], &z[..s], p as usize);
+            mark_splits(kern, table, &mut seen, (&[], &z[..s], p as usize), (0, 1));
         }
         for w in 0..VALUE_WORDS {
             split_sets[r as usize * VALUE_WORDS + w].store(seen.0[w], Ordering::Relaxed);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::delete_nim::{DeleteNim, Rule};
+
+    /// The lanes of a workgroup, each marking every `lanes`-th option of a
+    /// split tuple, mark between them what one lane marks alone.
+    #[test]
+    fn lanes_sharing_a_tuples_options_mark_what_one_lane_marks() {
+        for (rule, heaps) in [(Rule::Abo, 4), (Rule::Nmth, 4), (Rule::Vdn, 2)] {
+            let game = DeleteNim::new(rule, heaps, None).unwrap();
+            let kern = TupleKernel::delete_nim(game, 24, true).unwrap();
+            let (kind, sets) = kern.split_sets.as_ref().unwrap();
+            // Values up to 255, from a fixed xorshift walk.
+            let mut x = 0x9e37_79b9_u32;
+            let table: Vec<AtomicU32> = (0..kern.space.count())
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    AtomicU32::new(x & 255)
+                })
+                .collect();
+            let (s, p) = (kind.split as usize, kind.parts as usize);
+            for r in 0..sets.count() as u32 {
+                let mut z: Tuple = [0; 8];
+                sets.unrank(r, &mut z[..s]);
+                if z[0] < p as u32 {
+                    continue;
+                }
+                let options = (&[][..], &z[..s], p);
+                let mut alone = Seen::default();
+                mark_splits(&kern, &table, &mut alone, options, (0, 1));
+                for lanes in [2, 5, 64] {
+                    let mut shared = Seen::default();
+                    for lane in 0..lanes {
+                        let mut seen = Seen::default();
+                        mark_splits(&kern, &table, &mut seen, options, (lane, lanes));
+                        for (all, w) in shared.0.iter_mut().zip(seen.0) {
+                            *all |= w;
+                        }
+                    }
+                    assert_eq!(shared.0, alone.0, "{rule:?} {:?} in {lanes} lanes", &z[..s]);
+                }
+            }
+        }
+    }
 }
