@@ -160,14 +160,14 @@ simd)
     [ "${SIMD_BESIDE:-1}" = 1 ] || third=$two
     work=("0.6 $n")
     [ "${SIMD_1777:-0}" = 1 ] && work+=("0.1777 443139470")
-    ogsolve() {
+    run_ogsolve() {
         [ -x "$bin/ogsolve" ] || return 0
         TIMEFORMAT="ogsolve $code to $heaps (-m rc2), on ${third:-any core}: %R s wall, %U+%S s CPU"
         { time $third "$bin/ogsolve" -m rc2 -n "$heaps" "$code" >/dev/null; } 2>&1 | tee -a "$log"
     }
     for w in "${work[@]}"; do
         read -r code heaps <<<"$w"
-        [ "${SIMD_BESIDE:-1}" = 1 ] && ogsolve &
+        [ "${SIMD_BESIDE:-1}" = 1 ] && run_ogsolve &
         for path in avx512 avx2 portable plain; do
             TIMEFORMAT="$code to $heaps, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
             { time GRUNDY_SIMD=$path $two "$bin/grundy" octal "$code" -n "$heaps" --backend cpu \
@@ -177,7 +177,7 @@ simd)
             cmp -s "$data/simd-avx512.raw" "$data/simd-$path.raw" ||
                 echo "$code: the $path table differs from avx512's" | tee -a "$log"
         done
-        [ "${SIMD_BESIDE:-1}" = 1 ] || ogsolve
+        [ "${SIMD_BESIDE:-1}" = 1 ] || run_ogsolve
         wait
     done
     ;;

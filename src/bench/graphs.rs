@@ -308,7 +308,7 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
                 Solver::Memo => (quiet_memo(&g, &code)?.value, Ran::Cpu),
                 _ => {
                     // as `grundy graph` under auto: small tables on the CPU
-                    let on = if 1u64 << g.n() >= GpuFrom::POSITIONS.0 {
+                    let on = if GpuFrom::POSITIONS.takes(1 << g.n()) {
                         backend
                     } else {
                         &Backend::Cpu

@@ -136,10 +136,16 @@ impl GpuFrom {
     /// up to 8.4 million positions.
     pub const TUPLES: GpuFrom = GpuFrom(u64::MAX);
 
+    /// Whether `auto` takes a real GPU, when there is one, for a job of
+    /// `size`.
+    pub fn takes(self, size: u64) -> bool {
+        size >= self.0
+    }
+
     /// Whether `choice` leaves a job of `size` on the CPU without looking
     /// for a GPU: `auto`, below this size.
     fn keeps_on_cpu(self, choice: BackendChoice, size: u64) -> bool {
-        choice == BackendChoice::Auto && size < self.0
+        choice == BackendChoice::Auto && !self.takes(size)
     }
 }
 

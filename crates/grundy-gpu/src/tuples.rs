@@ -78,9 +78,10 @@ fn steps(plan: &LevelPlan, max_groups_x: u32) -> Vec<Step> {
     let step = |split_sets, start: u32, end: u32, total| {
         let count = end - start;
         let groups = match split_sets {
-            true => grid_2d(count, max_groups_x),
-            false => grid_2d(count.div_ceil(WG as u32), max_groups_x),
+            true => count,
+            false => count.div_ceil(WG as u32),
         };
+        let groups = grid_2d(groups, max_groups_x);
         Step {
             split_sets,
             groups: if count == 0 { (0, 0) } else { groups },

@@ -147,6 +147,21 @@ impl<'t> Wanted<'t> {
         self.left == 0
     }
 
+    /// `take` for the wide scans, whose table holds no value below 512:
+    /// such a value is cleared with no branch on whether it was wanted.
+    #[inline(always)]
+    fn take_unbranched(&mut self, v: usize) {
+        match self.bits.get_mut(v / 64) {
+            Some(word) => {
+                self.left -= (*word >> (v % 64)) as u32 & 1;
+                *word &= !(1 << (v % 64));
+            }
+            None => {
+                self.take(v);
+            }
+        }
+    }
+
     /// Clears the values of `words` that are no longer wanted, and leaves
     /// the table all zero.
     pub fn finish(self, words: &mut [u64]) {
@@ -257,16 +272,7 @@ fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &
     let last = x.len() - 1;
     for i in set_bits(hits) {
         let i = i as usize;
-        let v = (x[i].into() ^ y[last - i].into()) as usize;
-        match wanted.bits.get_mut(v / 64) {
-            Some(word) => {
-                wanted.left -= (*word >> (v % 64)) as u32 & 1;
-                *word &= !(1 << (v % 64));
-            }
-            None => {
-                wanted.take(v);
-            }
-        }
+        wanted.take_unbranched((x[i].into() ^ y[last - i].into()) as usize);
     }
     wanted.left == 0
 }
