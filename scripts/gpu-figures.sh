@@ -11,8 +11,9 @@
 #   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1;
 #                                        a binary that dies runs its unfinished
 #                                        tests again one at a time
-#   bash scripts/gpu-figures.sh bench    grundy bench (every part, or BENCH_ONLY's)
-#                                        and --only grids
+#   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids;
+#                                        with BENCH_ONLY (e.g. tables,edges) those
+#                                        parts alone
 #   bash scripts/gpu-figures.sh survey   512 three-digit codes to 2^16, GPU (three
 #                                        workgroup sizes) then CPU
 #   bash scripts/gpu-figures.sh auto     the default backend against --backend cpu
@@ -27,7 +28,8 @@
 #                                        ogsolve on a third (when gpu-prepare.sh
 #                                        found it; after them with SIMD_BESIDE=0):
 #                                        Officers to 2^22 (SIMD_N), and .1777
-#                                        certified with SIMD_1777=1
+#                                        certified with SIMD_1777=1; every path,
+#                                        or SIMD_PATHS's (the first is compared)
 # Logs (all stages of `all` in one) and bench.csv go to $OUT (the tool brings
 # back 8 files); tables and other CSVs to /tmp/gpu-data.
 set -uo pipefail
@@ -121,6 +123,7 @@ tests)
 bench)
     # BENCH_ONLY picks parts (e.g. tables,edges when the others were measured)
     "$bin/grundy" bench ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
+    [ -n "${BENCH_ONLY:-}" ] && exit 0
     "$bin/grundy" bench --only grids --out "$data/grids.csv" 2>&1 | tee -a "$log"
     # the runner's counters on a long brute-force sequence: pipelines built
     # once, submissions, bytes each way (JSON "gpu")
@@ -168,14 +171,15 @@ simd)
     for w in "${work[@]}"; do
         read -r code heaps <<<"$w"
         [ "${SIMD_BESIDE:-1}" = 1 ] && run_ogsolve &
-        for path in avx512 avx2 portable plain; do
+        read -r -a paths <<<"${SIMD_PATHS:-avx512 avx2 portable plain}"
+        for path in "${paths[@]}"; do
             TIMEFORMAT="$code to $heaps, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
             { time GRUNDY_SIMD=$path $two "$bin/grundy" octal "$code" -n "$heaps" --backend cpu \
                 -q --format raw --out "$data/simd-$path.raw"; } 2>&1 | tee -a "$log"
         done
-        for path in avx2 portable plain; do
-            cmp -s "$data/simd-avx512.raw" "$data/simd-$path.raw" ||
-                echo "$code: the $path table differs from avx512's" | tee -a "$log"
+        for path in "${paths[@]:1}"; do
+            cmp -s "$data/simd-${paths[0]}.raw" "$data/simd-$path.raw" ||
+                echo "$code: the $path table differs from ${paths[0]}'s" | tee -a "$log"
         done
         [ "${SIMD_BESIDE:-1}" = 1 ] || run_ogsolve
         wait

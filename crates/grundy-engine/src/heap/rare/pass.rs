@@ -292,35 +292,54 @@ impl TaskOut {
         (n0, n1): (usize, usize),
         words: usize,
     ) -> TaskOut {
+        TASK_SCRATCH
+            .with_borrow_mut(|scratch| TaskOut::run_with(code, run, g, (n0, n1), words, scratch))
+    }
+
+    /// `run` with this thread's scratch, all zero (its rows empty) before
+    /// and after.
+    fn run_with<V: Values>(
+        code: &RareCode,
+        run: &PassView,
+        g: V,
+        (n0, n1): (usize, usize),
+        words: usize,
+        (columns, rows): &mut (Vec<u64>, [Vec<Row>; 2]),
+    ) -> TaskOut {
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
-        let mut columns = vec![0u64; 4 * span];
-        let mut rows: [Vec<Row>; 2] = Default::default();
-        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns, &mut rows);
-        columns.truncate(span);
+        if columns.len() < 4 * span {
+            columns.resize(4 * span, 0);
+        }
+        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns[..4 * span], rows);
+        let columns = &mut columns[..span];
         // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
         for group in columns.chunks_exact_mut(64) {
             transpose64(group.try_into().unwrap());
         }
         let heaps = n1 - n0;
+        // Each heap's marks (`span / 64` words, at most `words`) taken out
+        // of the columns, which are left zero; its missing values after.
+        let mut sets = Vec::with_capacity(heaps * 2 * words);
+        for i in 0..heaps {
+            let at = sets.len();
+            sets.extend(columns.iter_mut().skip(i).step_by(64).map(std::mem::take));
+            sets.resize(at + 2 * words, 0);
+            take_marks(code, g, n0 + i, &mut sets[at..at + words]);
+        }
+        debug_assert!(columns.iter().all(|&column| column == 0));
         let mut out = TaskOut {
-            sets: vec![0u64; heaps * 2 * words],
+            sets,
             candidates: vec![0u32; heaps],
             rests: vec![0usize; heaps],
             complete: vec![u32::MAX; heaps],
             marks,
             ..TaskOut::default()
         };
-        for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
-            let marks = columns.iter().skip(i).step_by(64);
-            set.iter_mut()
-                .zip(marks)
-                .for_each(|(word, &mark)| *word = mark);
-            take_marks(code, g, n0 + i, &mut set[..words]);
-        }
         out.learn(code, run, g, (n0, n1), words);
-        out.check(run, g, (n0, n1), words, &rows);
+        out.check(run, g, (n0, n1), words, rows);
+        rows.iter_mut().for_each(Vec::clear);
         for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
             let (c, read, from) = pass_heap(code, run, g, n0 + i, set);
             (out.candidates[i], out.rests[i]) = (c, from);
@@ -410,11 +429,19 @@ impl TaskOut {
 /// Heaps per task of the block pass (one bit each of a word).
 pub(super) const PASS_CHUNK: usize = 64;
 
+thread_local! {
+    /// Each thread's columns and rows for a task's rare-pair marks, kept
+    /// between tasks (zeroing and growing them anew cost about 2 % of the
+    /// pass on Officers).
+    static TASK_SCRATCH: std::cell::RefCell<(Vec<u64>, [Vec<Row>; 2])> =
+        std::cell::RefCell::default();
+}
+
 /// The marks of the rare pairs whose parts both lie below `s = g.len()`,
 /// for the heaps n0..n1 of one task (64 at most): bit i of `columns[v]` is
 /// set when heap n0 + i has a rare pair of value v. `columns` is four
 /// copies of `span` words (a power of two above every value), all zero;
-/// the marks end in the first. One rare heap r at a time over every heap of
+/// the marks end in the first, and the others are left zero. One rare heap r at a time over every heap of
 /// the task: its partners b = n − j − r are consecutive, so their values
 /// are one contiguous run of the table; the marks of 64 heaps take one bit
 /// of a word per value and stay in the first-level cache. A source the
@@ -452,8 +479,10 @@ pub(super) fn rare_pair_marks<V: Values>(
         }
         _ => marks_near_rare(code, run, g, (n0, n1), columns, (rows, can_check)),
     };
+    // The other copies are left zero for the next task.
     for (i, column) in c0.iter_mut().enumerate() {
-        *column |= c1[i] | c2[i] | c3[i];
+        *column |= std::mem::take(&mut c1[i]) | std::mem::take(&mut c2[i]);
+        *column |= std::mem::take(&mut c3[i]);
     }
     marks
 }
