@@ -292,8 +292,12 @@ impl TaskOut {
         (n0, n1): (usize, usize),
         words: usize,
     ) -> TaskOut {
-        TASK_SCRATCH
-            .with_borrow_mut(|scratch| TaskOut::run_with(code, run, g, (n0, n1), words, scratch))
+        // Taken out while in use: a task that panics drops it rather than
+        // leave marks in it for a later run on this thread.
+        let mut scratch = TASK_SCRATCH.take();
+        let out = TaskOut::run_with(code, run, g, (n0, n1), words, &mut scratch);
+        TASK_SCRATCH.set(scratch);
+        out
     }
 
     /// `run` with this thread's scratch, all zero (its rows empty) before
@@ -431,8 +435,8 @@ pub(super) const PASS_CHUNK: usize = 64;
 
 thread_local! {
     /// Each thread's columns and rows for a task's rare-pair marks, kept
-    /// between tasks (zeroing and growing them anew cost about 2 % of the
-    /// pass on Officers).
+    /// between tasks: allocating, zeroing and growing them for each task
+    /// was a measurable part of the pass (BENCHMARKS.md).
     static TASK_SCRATCH: std::cell::RefCell<(Vec<u64>, [Vec<Row>; 2])> =
         std::cell::RefCell::default();
 }
