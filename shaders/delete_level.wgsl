@@ -229,14 +229,10 @@ fn delete_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
 // params.total) into game[4] parts, for the positions that hold S: a
 // workgroup per tuple S, its lanes sharing S's options (one thread walking
 // them all waits on each lookup in turn), their marks ORed in `gathered`.
-var<workgroup> gathered: array<atomic<u32>, VALUE_WORDS>;
-
 @compute @workgroup_size(WG)
 fn split_sets_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let t = wid.x + wid.y * params.groups_x;
-    if (lid < VALUE_WORDS) {
-        atomicStore(&gathered[lid], 0u);
-    }
+    clear_gathered(lid);
     workgroupBarrier();
     let s = game[3];
     let p = game[4];
@@ -249,11 +245,7 @@ fn split_sets_level(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
             var nothing: array<u32, MAX_HEAPS>;
             mark_splits(&nothing, 0u, &z, s, p, lid, WG);
         }
-        for (var w = 0u; w < VALUE_WORDS; w++) {
-            if (seen[w] != 0u) {
-                atomicOr(&gathered[w], seen[w]);
-            }
-        }
+        gather_seen();
     }
     workgroupBarrier();
     if (t < params.count && lid < VALUE_WORDS) {

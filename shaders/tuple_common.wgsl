@@ -1,6 +1,8 @@
 // Shared by the kernels over ranked tuples (rect_level.wgsl, delete_level.wgsl):
-// the bindings, the colex rank of a nondecreasing tuple of sizes 1..max, and
-// the mex over a bitset of option values below 256.
+// the bindings, the colex rank of a nondecreasing tuple of sizes 1..max, the
+// mex over a bitset of option values below 256, and that bitset gathered
+// from the lanes of a workgroup that share one tuple's options (the CPU
+// twins run one lane, which gathers nothing).
 // A tuple h0 <= h1 <= ... is the set c_i = h_i - 1 + i, ranked as
 // sum of C(c_i, i + 1). CPU twin: src/kernel/tuples/common.rs.
 
@@ -94,6 +96,36 @@ fn mex() -> u32 {
     for (var i = 0u; i < VALUE_WORDS; i++) {
         if (seen[i] != 0xffffffffu) {
             return 32u * i + countTrailingZeros(~seen[i]);
+        }
+    }
+    return OVERFLOW;
+}
+
+// The marks of a workgroup's lanes, ORed.
+var<workgroup> gathered: array<atomic<u32>, VALUE_WORDS>;
+
+// Before the workgroup's barrier, with every lane.
+fn clear_gathered(lid: u32) {
+    if (lid < VALUE_WORDS) {
+        atomicStore(&gathered[lid], 0u);
+    }
+}
+
+// This lane's marks into the workgroup's.
+fn gather_seen() {
+    for (var w = 0u; w < VALUE_WORDS; w++) {
+        if (seen[w] != 0u) {
+            atomicOr(&gathered[w], seen[w]);
+        }
+    }
+}
+
+// The mex of the workgroup's marks, after its barrier.
+fn gathered_mex() -> u32 {
+    for (var i = 0u; i < VALUE_WORDS; i++) {
+        let w = atomicLoad(&gathered[i]);
+        if (w != 0xffffffffu) {
+            return 32u * i + countTrailingZeros(~w);
         }
     }
     return OVERFLOW;

@@ -71,13 +71,13 @@ struct Step {
     params: Params,
 }
 
-/// Every dispatch in order: each level of positions (a thread each), then
-/// the split tuples of the same total (a workgroup each) when the rule
-/// gathers split sets.
-fn steps(plan: &LevelPlan, max_groups_x: u32) -> Vec<Step> {
+/// Every dispatch in order: each level of positions (a thread each, or a
+/// workgroup each where `positions_in_groups`), then the split tuples of
+/// the same total (a workgroup each) when the rule gathers split sets.
+fn steps(plan: &LevelPlan, max_groups_x: u32, positions_in_groups: bool) -> Vec<Step> {
     let step = |split_sets, start: u32, end: u32, total| {
         let count = end - start;
-        let groups = match split_sets {
+        let groups = match split_sets || positions_in_groups {
             true => count,
             false => count.div_ceil(WG as u32),
         };
@@ -125,7 +125,7 @@ pub fn solve(
     let split_sets = runner.zeroed("split sets", sets * VALUE_WORDS as u64 * 4);
 
     let max_groups_x = runner.limits.max_compute_workgroups_per_dimension;
-    let steps = steps(plan, max_groups_x);
+    let steps = steps(plan, max_groups_x, kern.positions_take_workgroups());
     let slots = runner.param_slots::<Params>("tuple params", steps.len());
     let params: Vec<Params> = steps.iter().map(|s| s.params).collect();
     runner.write_params(&slots, &params);

@@ -39,6 +39,13 @@ pub struct TupleKernel {
 }
 
 impl TupleKernel {
+    /// Whether the level shader gives each position a workgroup, whose
+    /// lanes share its options (the rectangle game's cuts), rather than a
+    /// thread.
+    pub fn positions_take_workgroups(&self) -> bool {
+        matches!(self.rule, TupleRule::Rect(_))
+    }
+
     /// Rectangles (or boxes) with sides up to `max`.
     pub fn rect(rect: Rect, max: u32) -> Result<TupleKernel, String> {
         Ok(TupleKernel {
