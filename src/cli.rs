@@ -782,7 +782,7 @@ pub enum BenchPart {
 /// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.
 #[derive(Args, Debug)]
 pub struct TableRunArgs {
-    /// Where to compute: auto uses a real GPU for an edge game's table of 2^22 states or more when there is one (never a software adapter such as llvmpipe); tables of tuples (rect, delete-nim) stay on the CPU, where they ran faster, unless gpu is asked for.
+    /// Where to compute: auto uses a real GPU for an edge game's table of 2^22 states or more when there is one (never a software adapter such as llvmpipe); rect takes it from 2^20 positions; delete-nim stays on the CPU, where it ran faster, unless gpu is asked for.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
     #[command(flatten)]

@@ -110,7 +110,12 @@ fn table(
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.output.quiet;
     let hooks = CliHooks::new(args.output.quiet);
-    let backend = Backend::open_for(args.backend, kern.space.count(), GpuFrom::TUPLES, &hooks)?;
+    let backend = Backend::open_for(
+        args.backend,
+        kern.space.count(),
+        GpuFrom::tuples(&kern.rule),
+        &hooks,
+    )?;
     hooks.notice(&describe_size(kern));
     hooks.begin(kern.space.count(), "positions");
     let run = solve(kern, &backend, &hooks);

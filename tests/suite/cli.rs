@@ -509,15 +509,25 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (v["period"].as_u64(), v["preperiod"].as_u64()),
         (Some(34), Some(53))
     );
-    // A table of tuples stays on the CPU, where it ran faster on an H200.
-    let tuples: Vec<&str> = "delete-nim --rule single --heaps 2 --max 1500 --json"
-        .split(' ')
-        .collect();
-    let v = json(&grundy(&tuples));
-    assert_eq!(
-        (&v["backend"], &v["positions"]),
-        (&"cpu".into(), &1125750.into())
-    );
+    // Delete Nim's tables stay on the CPU, where they ran faster on an H200;
+    // rectangles take the card from 2^20 positions.
+    for (args, backend, positions) in [
+        (
+            "delete-nim --rule single --heaps 2 --max 1500",
+            "cpu",
+            1125750,
+        ),
+        ("rect --max 1000", "cpu", 500500),
+        ("rect --max 1448", "gpu", 1049076),
+    ] {
+        let args: Vec<&str> = args.split(' ').chain(["--json"]).collect();
+        let v = json(&grundy(&args));
+        assert_eq!(
+            (&v["backend"], &v["positions"]),
+            (&backend.into(), &positions.into()),
+            "{args:?}"
+        );
+    }
     // Rare values run their blocks' parallel pass on the GPU when asked to.
     let out = grundy(&["octal", "0.07", "-n", "300", "--backend", "gpu", "--json"]);
     let v = json(&out);

@@ -4,6 +4,7 @@
 
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
+use grundy_core::kernel::tuples::TupleRule;
 use grundy_gpu::{GpuContext, GpuCounters, Runner, Unfit};
 
 /// The backend the user asked for.
@@ -131,10 +132,20 @@ impl GpuFrom {
     pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
     /// Dense graph and edge tables, in positions.
     pub const POSITIONS: GpuFrom = GpuFrom(1 << 22);
-    /// Tables of tuples (Delete Nim, rectangles, boxes): never. Their
-    /// kernels lost to the host's CPU at every size measured on an H200,
-    /// up to 8.4 million positions.
-    pub const TUPLES: GpuFrom = GpuFrom(u64::MAX);
+    /// Rectangles and boxes, in positions: a workgroup per box pays once
+    /// the CPU's share passes the card's fixed cost (BENCHMARKS.md).
+    pub const BOXES: GpuFrom = GpuFrom(1 << 20);
+    /// Delete Nim's tables: never. Its kernels lost to the host's CPU at
+    /// every size measured on an H200, up to 8.4 million positions.
+    pub const DELETE_NIM: GpuFrom = GpuFrom(u64::MAX);
+
+    /// Tables of tuples under `rule`, in positions.
+    pub fn tuples(rule: &TupleRule) -> GpuFrom {
+        match rule {
+            TupleRule::Rect(_) => GpuFrom::BOXES,
+            TupleRule::DeleteNim(_) => GpuFrom::DELETE_NIM,
+        }
+    }
 
     /// Whether `auto` takes a real GPU, when there is one, for a job of
     /// `size`.
@@ -307,8 +318,10 @@ mod tests {
         assert!(!GpuFrom::HEAPS.keeps_on_cpu(auto, 1 << 16));
         assert!(!GpuFrom::POSITIONS.keeps_on_cpu(auto, 1 << 30));
         for positions in [0, 1 << 20, 1 << 23, 1 << 40] {
-            assert!(GpuFrom::TUPLES.keeps_on_cpu(auto, positions));
-            assert!(!GpuFrom::TUPLES.keeps_on_cpu(BackendChoice::Gpu, positions));
+            assert!(GpuFrom::DELETE_NIM.keeps_on_cpu(auto, positions));
+            assert!(!GpuFrom::DELETE_NIM.keeps_on_cpu(BackendChoice::Gpu, positions));
         }
+        assert!(GpuFrom::BOXES.keeps_on_cpu(auto, (1 << 20) - 1));
+        assert!(!GpuFrom::BOXES.keeps_on_cpu(auto, 1 << 20));
     }
 }

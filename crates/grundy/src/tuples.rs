@@ -83,7 +83,12 @@ impl TupleGame {
 
     /// Computes the table, telling `hooks` of notices and progress.
     pub fn run_with(self, hooks: &dyn RunHooks) -> Result<TupleTable> {
-        let backend = Backend::open_for(self.backend, self.positions(), GpuFrom::TUPLES, hooks)?;
+        let backend = Backend::open_for(
+            self.backend,
+            self.positions(),
+            GpuFrom::tuples(&self.kern.rule),
+            hooks,
+        )?;
         hooks.begin(self.positions(), "positions");
         let run = solve(&self.kern, &backend, hooks);
         hooks.end();
