@@ -1,8 +1,9 @@
 // One level of Grundy's game on rectangles or boxes (Schrage, A two-dimensional generalization of Grundy's game): every box
 // whose sides sum to params.total gets its value, the mex over its cuts of
-// the xor of the two pieces (both in earlier levels), a workgroup per box. A side s is cut into
-// i and s - i when s - 2i >= min_diff. Sides are a ranked nondecreasing tuple
-// (tuple_common.wgsl). CPU twin: src/kernel/tuples/rect_level.rs.
+// the xor of the two pieces (both in earlier levels), a workgroup per box.
+// A side s is cut into i and s - i when s - 2i >= min_diff. Sides are a
+// ranked nondecreasing tuple (tuple_common.wgsl). CPU twin:
+// src/kernel/tuples/rect_level.rs.
 
 // game[0]: dimensions (2 or 3), game[1]: the largest side, game[2]: min_diff
 

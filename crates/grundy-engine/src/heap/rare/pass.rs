@@ -445,10 +445,11 @@ thread_local! {
 /// for the heaps n0..n1 of one task (64 at most): bit i of `columns[v]` is
 /// set when heap n0 + i has a rare pair of value v. `columns` is four
 /// copies of `span` words (a power of two above every value), all zero;
-/// the marks end in the first, and the others are left zero. One rare heap r at a time over every heap of
-/// the task: its partners b = n − j − r are consecutive, so their values
-/// are one contiguous run of the table; the marks of 64 heaps take one bit
-/// of a word per value and stay in the first-level cache. A source the
+/// the marks end in the first, and the others are left zero. One rare
+/// heap r at a time over every heap of the task: its partners
+/// b = n − j − r are consecutive, so their values are one contiguous run
+/// of the table; the marks of 64 heaps take one bit of a word per value
+/// and stay in the first-level cache. A source the
 /// run checks (`checks`) goes to `rows`, one per 32 heaps, instead, when
 /// its pairs cover those heaps and no partner can be rare (then every pair
 /// of it is a common value: it marks no rare value the scans rely on).
