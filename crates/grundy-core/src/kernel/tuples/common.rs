@@ -62,3 +62,18 @@ pub fn store_value(table: &[AtomicU32], rank: u32, g: u32) -> Result<(), Overflo
     table[rank as usize].store(g, Ordering::Relaxed);
     Ok(())
 }
+
+/// A table of `count` values up to 255 from a fixed xorshift walk seeded
+/// with `seed` (not 0), for the kernels' tests.
+#[cfg(test)]
+pub fn random_table(count: u64, seed: u32) -> Vec<AtomicU32> {
+    let mut x = seed;
+    (0..count)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            AtomicU32::new(x & 255)
+        })
+        .collect()
+}

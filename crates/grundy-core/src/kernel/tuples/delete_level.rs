@@ -242,6 +242,7 @@ pub fn split_sets_level(
 mod tests {
     use super::*;
     use crate::game::delete_nim::{DeleteNim, Rule};
+    use crate::kernel::tuples::common::random_table;
 
     /// The lanes of a workgroup, each marking every `lanes`-th option of a
     /// split tuple, mark between them what one lane marks alone.
@@ -251,16 +252,7 @@ mod tests {
             let game = DeleteNim::new(rule, heaps, None).unwrap();
             let kern = TupleKernel::delete_nim(game, 24, true).unwrap();
             let (kind, sets) = kern.split_sets.as_ref().unwrap();
-            // Values up to 255, from a fixed xorshift walk.
-            let mut x = 0x9e37_79b9_u32;
-            let table: Vec<AtomicU32> = (0..kern.space.count())
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    AtomicU32::new(x & 255)
-                })
-                .collect();
+            let table = random_table(kern.space.count(), 0x9e37_79b9);
             let (s, p) = (kind.split as usize, kind.parts as usize);
             for r in 0..sets.count() as u32 {
                 let mut z: Tuple = [0; 8];

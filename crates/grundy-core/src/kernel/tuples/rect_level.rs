@@ -70,6 +70,7 @@ pub fn rect_level(kern: &TupleKernel, table: &[AtomicU32], ranks: &[u32]) -> Res
 mod tests {
     use super::*;
     use crate::game::rect::Rect;
+    use crate::kernel::tuples::common::random_table;
 
     /// The lanes of a workgroup, each marking every `lanes`-th cut of a
     /// side, mark between them what one lane marks alone.
@@ -77,16 +78,7 @@ mod tests {
     fn lanes_sharing_a_boxs_cuts_mark_what_one_lane_marks() {
         for (dims, min_diff, max) in [(2, 0, 150), (2, 3, 90), (3, 0, 24), (3, 1, 20)] {
             let kern = TupleKernel::rect(Rect::new(dims, min_diff).unwrap(), max).unwrap();
-            // Values up to 255, from a fixed xorshift walk.
-            let mut x = 0x2545_f491_u32;
-            let table: Vec<AtomicU32> = (0..kern.space.count())
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    AtomicU32::new(x & 255)
-                })
-                .collect();
+            let table = random_table(kern.space.count(), 0x2545_f491);
             for r in 0..kern.space.count() as u32 {
                 let mut s: Tuple = [0; 8];
                 kern.space.unrank(r, &mut s[..dims]);
