@@ -121,8 +121,14 @@ tests)
     dmesg 2>/dev/null | grep -iE "oom|killed process|segfault" | tail -5 | tee -a "$log" || true
     ;;
 bench)
-    # BENCH_ONLY picks parts (e.g. tables,edges when the others were measured)
+    # BENCH_ONLY picks parts (e.g. tables,edges when the others were measured).
+    # The card's clocks, sampled meanwhile (a small kernel after the CPU
+    # twins' idle stretch may meet low clocks), go to $OUT/clocks.csv
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,utilization.gpu \
+        --format=csv -lms 100 >"$OUT/clocks.csv" 2>/dev/null &
+    clocks=$!
     "$bin/grundy" bench ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$OUT/bench.csv" 2>&1 | tee -a "$log"
+    kill "$clocks" 2>/dev/null
     [ -n "${BENCH_ONLY:-}" ] && exit 0
     "$bin/grundy" bench --only grids --out "$data/grids.csv" 2>&1 | tee -a "$log"
     # the runner's counters on a long brute-force sequence: pipelines built
