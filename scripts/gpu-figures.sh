@@ -166,7 +166,9 @@ simd)
     if command -v taskset >/dev/null; then
         two="taskset -c 0,1" third="taskset -c $(($(nproc) / 2))"
     fi
-    [ "${SIMD_BESIDE:-1}" = 1 ] || third=$two
+    beside=${SIMD_BESIDE:-1}
+    [ "$beside" = 1 ] || third=$two
+    read -r -a paths <<<"${SIMD_PATHS:-avx512 avx2 portable plain}"
     work=("0.6 $n")
     [ "${SIMD_1777:-0}" = 1 ] && work+=("0.1777 443139470")
     run_ogsolve() {
@@ -176,8 +178,7 @@ simd)
     }
     for w in "${work[@]}"; do
         read -r code heaps <<<"$w"
-        [ "${SIMD_BESIDE:-1}" = 1 ] && run_ogsolve &
-        read -r -a paths <<<"${SIMD_PATHS:-avx512 avx2 portable plain}"
+        [ "$beside" = 1 ] && run_ogsolve &
         for path in "${paths[@]}"; do
             TIMEFORMAT="$code to $heaps, GRUNDY_SIMD=$path, 2 cores: %R s wall, %U+%S s CPU"
             { time GRUNDY_SIMD=$path $two "$bin/grundy" octal "$code" -n "$heaps" --backend cpu \
@@ -187,7 +188,7 @@ simd)
             cmp -s "$data/simd-${paths[0]}.raw" "$data/simd-$path.raw" ||
                 echo "$code: the $path table differs from ${paths[0]}'s" | tee -a "$log"
         done
-        [ "${SIMD_BESIDE:-1}" = 1 ] || run_ogsolve
+        [ "$beside" = 1 ] || run_ogsolve
         wait
     done
     ;;

@@ -292,32 +292,19 @@ impl TaskOut {
         (n0, n1): (usize, usize),
         words: usize,
     ) -> TaskOut {
-        // Taken out while in use: a task that panics drops it rather than
+        // This thread's scratch, all zero (its rows empty) between tasks,
+        // taken out while in use: a task that panics drops it rather than
         // leave marks in it for a later run on this thread.
-        let mut scratch = TASK_SCRATCH.take();
-        let out = TaskOut::run_with(code, run, g, (n0, n1), words, &mut scratch);
-        TASK_SCRATCH.set(scratch);
-        out
-    }
-
-    /// `run` with this thread's scratch, all zero (its rows empty) before
-    /// and after.
-    fn run_with<V: Values>(
-        code: &RareCode,
-        run: &PassView,
-        g: V,
-        (n0, n1): (usize, usize),
-        words: usize,
-        (columns, rows): &mut (Vec<u64>, [Vec<Row>; 2]),
-    ) -> TaskOut {
+        let (mut all_columns, mut rows) = TASK_SCRATCH.take();
         // Every rare-pair mark is below `span`: G(r) and G(b) are both at
         // most the largest value.
         let span = ((run.max_value + 1).next_power_of_two() as usize).max(64);
-        if columns.len() < 4 * span {
-            columns.resize(4 * span, 0);
+        if all_columns.len() < 4 * span {
+            all_columns.resize(4 * span, 0);
         }
-        let marks = rare_pair_marks(code, run, g, (n0, n1), &mut columns[..4 * span], rows);
-        let columns = &mut columns[..span];
+        let four = &mut all_columns[..4 * span];
+        let marks = rare_pair_marks(code, run, g, (n0, n1), four, &mut rows);
+        let columns = &mut all_columns[..span];
         // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
         for group in columns.chunks_exact_mut(64) {
             transpose64(group.try_into().unwrap());
@@ -342,8 +329,9 @@ impl TaskOut {
             ..TaskOut::default()
         };
         out.learn(code, run, g, (n0, n1), words);
-        out.check(run, g, (n0, n1), words, rows);
+        out.check(run, g, (n0, n1), words, &rows);
         rows.iter_mut().for_each(Vec::clear);
+        TASK_SCRATCH.set((all_columns, rows));
         for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
             let (c, read, from) = pass_heap(code, run, g, n0 + i, set);
             (out.candidates[i], out.rests[i]) = (c, from);
