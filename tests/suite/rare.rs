@@ -5,7 +5,7 @@ use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
 use grundy::engine::heap::escaped::Escaped;
-use grundy::engine::heap::rare::RareCode;
+use grundy::engine::heap::rare::{PassAhead, RareCode};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::engine::heap::table::HeapTable;
 use grundy::engine::{HeapEngine, cpu_blocked};
@@ -116,6 +116,68 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
         counts.settled_by_middle * 10 > counts.in_order * 8,
         "{counts:?}"
     );
+}
+
+/// The pass of the next block started on the other cores while a block
+/// is finished: on four threads the passes run ahead (two blocks in
+/// flight) and the tables equal the brute force's and one thread's, where
+/// nothing runs ahead. Officers, Grundy's game, `.1777` (in order mostly),
+/// `.16` (periodic) and random sparse codes.
+#[test]
+fn passes_started_ahead_give_the_tables_of_one_thread() {
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    let (four, one) = (pool(4), pool(1));
+    let counted = |code: &Code, n: u64| {
+        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
+        run.pass_ahead = PassAhead::Always;
+        run.extend_on_cpu(n).unwrap();
+        (run.rare_counts().unwrap(), run.table.into_wide())
+    };
+    for (text, n) in [
+        ("0.6", 60_000),
+        ("4!.0", 60_000),
+        ("0.1777", 60_000),
+        ("0.16", 30_000),
+    ] {
+        let code = Code::parse(text).unwrap();
+        let (ahead, table) = four.install(|| counted(&code, n));
+        let (alone, one_thread) = one.install(|| counted(&code, n));
+        assert_eq!(table, brute(&code, n as u32), "{text}: four threads");
+        assert_eq!(table, one_thread, "{text}: one thread");
+        assert_eq!(
+            (alone.pass_ahead, alone.in_flight_max),
+            (0, 1),
+            "{text}: {alone:?}"
+        );
+        if text == "0.6" {
+            assert!(
+                ahead.pass_ahead * 4 > ahead.pass_heaps * 3,
+                "{text}: {ahead:?}"
+            );
+            assert_eq!(ahead.in_flight_max, 2, "{text}: {ahead:?}");
+            assert!(
+                ahead.finish_nanos > ahead.finish_wait_nanos,
+                "{text}: {ahead:?}"
+            );
+        }
+    }
+    let mut rng = Rng(0x5eed_a4ead);
+    let mut checked = 0;
+    while checked < 40 {
+        let code = random_kernel_code(&mut rng);
+        if RareCode::new(&code).is_err() {
+            continue;
+        }
+        let n = 2000 + rng.below(8000);
+        let (_, table) = four.install(|| counted(&code, n));
+        assert_eq!(table, brute(&code, n as u32), "{}", code.name());
+        checked += 1;
+    }
 }
 
 #[test]

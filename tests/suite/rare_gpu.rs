@@ -145,7 +145,7 @@ fn rare_on_from(
         .unwrap();
     assert!(done);
     let counts = run.rare_counts().unwrap_or_default();
-    let gpu = (counts.gpu_heaps, counts.gpu_pipelined);
+    let gpu = (counts.gpu_heaps, counts.pass_ahead);
     (run.table.into_wide(), run.ran_on, gpu)
 }
 

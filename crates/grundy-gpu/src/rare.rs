@@ -5,7 +5,7 @@
 //! block heap by heap.
 
 use super::Runner;
-use super::runner::ParamSlots;
+use super::runner::{ParamSlots, SentBack};
 use grundy_core::error::Result;
 use grundy_core::kernel::rare::{
     MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, TABLE_PIECES, WG,
@@ -20,6 +20,22 @@ pub const MAX_BLOCK_HEAPS: u64 = 8192;
 pub struct PassOutput {
     pub sets: Vec<u32>,
     pub results: Vec<u32>,
+}
+
+/// A pass launched on the card and not yet collected: its parameters.
+pub struct Launched {
+    pub params: PassParams,
+    id: u64,
+}
+
+impl Launched {
+    /// The block's first heap, and the heap past its last.
+    pub fn first(&self) -> usize {
+        self.params.first as usize
+    }
+    pub fn end(&self) -> usize {
+        (self.params.first + self.params.count) as usize
+    }
 }
 
 /// The table the pass reads: its length, and its values a..b (a even) two
@@ -53,6 +69,11 @@ pub struct GpuPass<'a> {
     rare_capacity: usize,
     sets: wgpu::Buffer,
     results: wgpu::Buffer,
+    /// Where a pass's results, then its sets, come back to the host.
+    back: wgpu::Buffer,
+    /// The last pass launched, on its way back, and its number.
+    in_flight: Option<(u64, SentBack)>,
+    launches: u64,
     slots: ParamSlots,
     /// Values and rare positions already on the card, and the split
     /// (mask, parity) the rare list is of: a new split is a new list.
@@ -147,6 +168,8 @@ impl<'a> GpuPass<'a> {
         let piece_shift = piece_bytes.ilog2() - 2;
         let (pieces, short) = table_pieces(runner, values, piece_shift);
         let out_words = MAX_BLOCK_HEAPS * 2 * MAX_WORDS as u64;
+        let results_bytes = MAX_BLOCK_HEAPS * 8;
+        runner.start_pipeline();
         GpuPass {
             runner,
             code: runner.storage("rare code", bytemuck::cast_slice(&code.pass_words())),
@@ -156,7 +179,16 @@ impl<'a> GpuPass<'a> {
             rare: runner.zeroed("rare list", 1024 * 8),
             rare_capacity: 1024,
             sets: runner.zeroed("rare marks", out_words * 4),
-            results: runner.zeroed("rare results", MAX_BLOCK_HEAPS * 8),
+            results: runner.zeroed("rare results", results_bytes),
+            back: runner.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("rare pass read-back"),
+                // the timestamps after the results and sets
+                size: results_bytes + out_words * 4 + 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            in_flight: None,
+            launches: 0,
             slots: runner.param_slots::<PassParams>("rare params", 1),
             table_known: 0,
             rare_known: 0,
@@ -264,15 +296,21 @@ impl<'a> GpuPass<'a> {
         self.collect(launched)
     }
 
-    /// As `run`, without waiting: the card works while the host goes on;
-    /// `collect` then waits for it. One launch at a time.
+    /// As `run`, without waiting: one submission runs the pass and sends
+    /// its results back while the host goes on; `collect` then takes them
+    /// (waiting only if they are not back yet). One launch at a time: a
+    /// launch not collected is waited for and dropped by the next.
     pub fn launch(
         &mut self,
         mut params: PassParams,
         g: &Table,
         rare: &[usize],
         values: &[u32],
-    ) -> PassParams {
+    ) -> Launched {
+        if let Some((_, dropped)) = self.in_flight.take() {
+            // Its bytes are not wanted, only the read-back buffer free.
+            let _ = self.runner.take(dropped);
+        }
         if self.split != (params.mask, params.parity) {
             self.split = (params.mask, params.parity);
             self.rare_known = 0;
@@ -304,26 +342,47 @@ impl<'a> GpuPass<'a> {
             &self.results,
         ];
         let bind_group = runner.bind(&pipelines, &self.slots, &storage);
-        runner.dispatch("rare pass", |pass| {
+        let count = params.count as u64;
+        let copies = [
+            (&self.results, count * 8),
+            (&self.sets, count * 2 * params.words as u64 * 4),
+        ];
+        let record = |pass: &mut wgpu::ComputePass<'_>| {
             pass.set_pipeline(pipelines.entry("rare_pass"));
             pass.set_bind_group(0, &bind_group, &[0]);
             pass.dispatch_workgroups(gx, gy, 1);
-        });
-        params
+        };
+        let sent = runner.dispatch_and_send_back("rare pass", record, &copies, &self.back);
+        self.launches += 1;
+        self.in_flight = Some((self.launches, sent));
+        Launched {
+            params,
+            id: self.launches,
+        }
     }
 
-    /// The result of the last `launch` (its parameters).
-    pub fn collect(&mut self, params: PassParams) -> Result<PassOutput> {
-        let count = params.count as u64;
-        let results = self.runner.read(&self.results, 0, count * 8)?;
-        let sets = self
-            .runner
-            .read(&self.sets, 0, count * 2 * params.words as u64 * 4)?;
-        self.runner.dispatch_time()?;
+    /// The result of a `launch`, the last one.
+    pub fn collect(&mut self, launched: Launched) -> Result<PassOutput> {
+        let sent = match self.in_flight.take() {
+            Some((id, sent)) if id == launched.id => sent,
+            _ => {
+                return Err(grundy_core::error::Error::Run(
+                    "the rare values' pass collected a launch not the last".into(),
+                ));
+            }
+        };
+        let bytes = self.runner.take(sent)?;
+        let (results, sets) = bytes.split_at(launched.params.count as usize * 8);
         Ok(PassOutput {
-            sets: bytemuck::pod_collect_to_vec(&sets),
-            results: bytemuck::pod_collect_to_vec(&results),
+            sets: bytemuck::pod_collect_to_vec(sets),
+            results: bytemuck::pod_collect_to_vec(results),
         })
+    }
+
+    /// Notes that `blocks` blocks are in flight at once (the one the host
+    /// finishes and the passes ahead of it).
+    pub fn note_in_flight(&self, blocks: u64) {
+        self.runner.note_in_flight(blocks);
     }
 }
 

@@ -32,6 +32,16 @@ pub struct GpuCounters {
     /// Kernel time from timestamp queries (0 when the adapter has none).
     #[serde(skip)]
     pub kernel_seconds: f64,
+    /// Blocks of one sequence in flight at once at most: the one the host
+    /// finishes and the passes launched ahead of it (0: no pipeline ran).
+    pub blocks_in_flight_max: u64,
+    /// Read-backs the host had to wait for (the card not done yet), and
+    /// the seconds it waited.
+    pub host_waits: u64,
+    pub host_wait_seconds: f64,
+    /// Seconds the card sat idle between two pipelined passes, waiting on
+    /// the host (from timestamps; 0 when the adapter has none).
+    pub card_idle_seconds: f64,
 }
 
 /// A shader's pipelines, one per entry point, on its layout.
@@ -61,6 +71,8 @@ struct Cache {
     pipelines: HashMap<PipelineKey, Arc<Pipelines>>,
     staging: Option<wgpu::Buffer>,
     counters: GpuCounters,
+    /// The end of the last pipelined pass, in timestamp ticks.
+    last_end: Option<u64>,
 }
 
 /// An open GPU and what a run keeps on it between kernels.
@@ -109,7 +121,7 @@ impl Runner {
         self.cache().counters
     }
 
-    fn count(&self, f: impl FnOnce(&mut GpuCounters)) {
+    pub(crate) fn count(&self, f: impl FnOnce(&mut GpuCounters)) {
         f(&mut self.cache().counters)
     }
 
@@ -314,9 +326,120 @@ impl Runner {
             record(&mut pass);
         }
         if let Some(t) = &self.timer {
-            t.resolve(&mut encoder);
+            t.resolve(&mut encoder, &t.readback, 0);
         }
         encoder
+    }
+
+    /// Records one compute pass, then copies `copies` (source, bytes from
+    /// its start) into `back` one after another, and the pass's two
+    /// timestamps after them when the adapter has them; submits it and
+    /// maps `back` without waiting: `take` gives the bytes.
+    pub fn dispatch_and_send_back(
+        &self,
+        label: &str,
+        record: impl FnOnce(&mut wgpu::ComputePass<'_>),
+        copies: &[(&wgpu::Buffer, u64)],
+        back: &wgpu::Buffer,
+    ) -> SentBack {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: self.timer.as_ref().map(Timer::writes),
+            });
+            record(&mut pass);
+        }
+        let mut at = 0;
+        for &(src, bytes) in copies {
+            encoder.copy_buffer_to_buffer(src, 0, back, at, bytes);
+            at += bytes;
+        }
+        let stamps = self.timer.as_ref().map(|t| {
+            t.resolve(&mut encoder, back, at);
+            at
+        });
+        let bytes = at + stamps.map_or(0, |_| 16);
+        let submission = self.queue.submit([encoder.finish()]);
+        let (tx, mapped) = std::sync::mpsc::channel();
+        back.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
+            let _ = tx.send(r);
+        });
+        self.count(|c| {
+            c.submits += 1;
+            c.bytes_read_back += bytes;
+        });
+        SentBack {
+            back: back.clone(),
+            bytes,
+            stamps,
+            submission,
+            mapped,
+        }
+    }
+
+    /// The bytes a `dispatch_and_send_back` copied (its timestamps taken
+    /// off), waiting for the card if they are not back yet; the wait, the
+    /// kernel time and the card's idle time since the last such pass are
+    /// counted.
+    pub fn take(&self, sent: SentBack) -> Result<Vec<u8>> {
+        let failed = |what: &str, e: &dyn std::fmt::Display| Error::Run(format!("GPU {what}: {e}"));
+        let _ = self.device.poll(wgpu::PollType::Poll);
+        let result = match sent.mapped.try_recv() {
+            Ok(result) => result,
+            Err(_) => {
+                let started = std::time::Instant::now();
+                self.device
+                    .poll(wgpu::PollType::Wait {
+                        submission_index: Some(sent.submission),
+                        timeout: None,
+                    })
+                    .map_err(|e| failed("wait failed", &e))?;
+                let waited = started.elapsed().as_secs_f64();
+                self.count(|c| {
+                    c.host_waits += 1;
+                    c.host_wait_seconds += waited;
+                });
+                sent.mapped
+                    .recv()
+                    .map_err(|e| failed("readback lost", &e))?
+            }
+        };
+        result.map_err(|e| failed("readback failed", &e))?;
+        let mut out = sent
+            .back
+            .get_mapped_range(..sent.bytes)
+            .map_err(|e| failed("readback failed", &e))?
+            .to_vec();
+        sent.back.unmap();
+        if let Some(at) = sent.stamps {
+            let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&out[at as usize..]);
+            out.truncate(at as usize);
+            self.count_ticks(ticks[0], ticks[1]);
+        }
+        Ok(out)
+    }
+
+    /// Adds a pipelined pass's kernel time, and the card's idle time since
+    /// the one before it.
+    fn count_ticks(&self, begin: u64, end: u64) {
+        let period = self.queue.get_timestamp_period() as f64 * 1e-9;
+        let mut cache = self.cache();
+        let idle = cache.last_end.map_or(0, |last| begin.saturating_sub(last));
+        cache.last_end = Some(end);
+        cache.counters.kernel_seconds += end.saturating_sub(begin) as f64 * period;
+        cache.counters.card_idle_seconds += idle as f64 * period;
+    }
+
+    /// Starts a new pipeline: the card's idle time is counted from its
+    /// first pass on.
+    pub fn start_pipeline(&self) {
+        self.cache().last_end = None;
+    }
+
+    /// Notes that `blocks` blocks of a sequence are in flight at once.
+    pub fn note_in_flight(&self, blocks: u64) {
+        self.count(|c| c.blocks_in_flight_max = c.blocks_in_flight_max.max(blocks));
     }
 
     /// Records one compute pass, submits it, and returns the first `bytes`
@@ -465,6 +588,16 @@ impl Runner {
     }
 }
 
+/// A submission's copies on their way back to the host (`Runner::take`).
+pub struct SentBack {
+    back: wgpu::Buffer,
+    bytes: u64,
+    /// Where the pass's timestamps lie in `back`, when it has them.
+    stamps: Option<u64>,
+    submission: wgpu::SubmissionIndex,
+    mapped: std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>,
+}
+
 /// Timestamp queries around each compute pass.
 struct Timer {
     queries: wgpu::QuerySet,
@@ -504,9 +637,10 @@ impl Timer {
         }
     }
 
-    fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Resolves the two timestamps into `dst` at `offset`.
+    fn resolve(&self, encoder: &mut wgpu::CommandEncoder, dst: &wgpu::Buffer, offset: u64) {
         encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, dst, offset, 16);
     }
 
     fn seconds(&self, runner: &Runner) -> Result<f64> {

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use crate::heap::paged::Place;
-use crate::heap::rare::{self, Outcome, Persist, RareCode, RareRun};
+use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun};
 use crate::heap::store::Store;
 use crate::heap::table::HeapTable;
 use crate::{Backend, GpuFrom, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
@@ -52,6 +52,8 @@ pub struct SequenceRun<'a> {
     /// Where the last piece ran.
     pub ran_on: Ran,
     pub seconds: f64,
+    /// When a block's pass starts while the block before is finished.
+    pub pass_ahead: PassAhead,
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
@@ -76,6 +78,7 @@ impl<'a> SequenceRun<'a> {
         let rare_code = rare_code_for(code, algorithm)?;
         Ok(SequenceRun {
             code,
+            pass_ahead: PassAhead::from_env(),
             algorithm,
             rare_code,
             rare: None,
@@ -211,18 +214,21 @@ impl<'a> SequenceRun<'a> {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
+                    run.ahead = self.pass_ahead;
                     rare::extend(code, run, g, (to, persist), &mut pass, hooks)
                 }
                 HeapTable::Escaped(t) => {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, t.view()));
+                    run.ahead = self.pass_ahead;
                     rare::extend(code, run, t, (to, persist), &mut pass, hooks)
                 }
                 HeapTable::Wide(g) => {
                     let run = self
                         .rare
                         .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
+                    run.ahead = self.pass_ahead;
                     rare::extend(code, run, g, (to, persist), &mut pass, hooks)
                 }
             };

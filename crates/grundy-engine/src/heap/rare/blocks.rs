@@ -4,13 +4,13 @@
 use super::bits::words_for;
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
-use super::pass::{BlockAhead, RareNear, finish_heap, settle_small};
-use super::state::{Outcome, Persist, RareRun};
+use super::pass::{BlockAhead, RareNear, finish_heap, run_passes, settle_small};
+use super::state::{Outcome, PassAhead, Persist, RareRun};
 use super::view::PassView;
 use crate::heap::growing::{Growing, grow_while_reading};
 use crate::heap::store::{Store, Values};
-use grundy_core::kernel::rare::{PassParams, RareCode, sparse_enough};
-use grundy_gpu::rare::{GpuPass, Table as GpuTable};
+use grundy_core::kernel::rare::{RareCode, sparse_enough};
+use grundy_gpu::rare::{GpuPass, Launched, Table as GpuTable};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
@@ -23,12 +23,31 @@ pub(super) const BLOCK_PAIRS: u64 = 1 << 21;
 /// back to a scan of every pair, the pass was wasted work: the next
 /// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
 pub(super) const RESCAN_RATIO: usize = 4;
+pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
 pub(super) const IN_ORDER_BLOCKS: usize = 16;
 /// The heaps in order double with each wasted pass in a row, at most this
 /// many times (`.1777`'s passes are all wasted).
 pub(super) const MAX_BACK_OFF: u32 = 6;
 /// Below this many heaps the table is too short to judge its sparseness.
 pub(super) const JUDGE_FROM: usize = 1 << 15;
+
+/// The pass of the block after the one being finished, started from the
+/// heaps below that one: launched on the GPU, or tasks the other cores
+/// take up once the block's own are claimed.
+pub(super) enum Started {
+    Gpu(Launched),
+    Tasks(BlockAhead),
+}
+
+impl Started {
+    /// The block's first heap, and the heap past its last.
+    pub(super) fn bounds(&self) -> (usize, usize) {
+        match self {
+            Started::Gpu(launched) => (launched.first(), launched.end()),
+            Started::Tasks(ahead) => (ahead.first, ahead.end),
+        }
+    }
+}
 
 /// What carries from one block of a run to the next.
 #[derive(Default)]
@@ -37,12 +56,15 @@ pub(super) struct Blocks {
     pub(super) block: usize,
     /// Heaps below this go in order (a block's pass was wasted work).
     pub(super) in_order_until: usize,
+    /// No pass is started ahead for the blocks below this (a pass started
+    /// ahead was wasted work: its wider window moved c too often).
+    pub(super) alone_until: usize,
     /// Blocks in a row whose pass was wasted work.
     pub(super) wasted: u32,
     /// The next block's middle pairs, when it goes in order.
     pub(super) middle: Option<MiddleHits>,
-    /// The next block's pass, launched on the GPU.
-    pub(super) pending: Option<PassParams>,
+    /// The next block's pass, started while this one is finished.
+    pub(super) started: Option<Started>,
     pub(super) bits: Vec<u64>,
     pub(super) wanted: Vec<u64>,
 }
@@ -67,28 +89,35 @@ impl Blocks {
         let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
         let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
         let in_order = s < self.in_order_until;
-        let e = block_end(
-            s,
-            if in_order {
-                in_order_len(s)
-            } else {
-                self.block
-            },
-        );
+        // A block whose pass was started ahead keeps the bounds it was
+        // started with.
+        let e = match &self.started {
+            Some(started) if !in_order && started.bounds().0 == s => started.bounds().1,
+            _ if in_order => block_end(s, in_order_len(s)),
+            _ => block_end(s, self.block),
+        };
+        let started = self.started.take();
         let ahead = if in_order {
             BlockAhead::in_order_with(code, g.view(), (s, e), self.middle.take(), run.max_value)
         } else {
-            let ahead = match block_pass(code, run, g.view(), (s, e), gpu, &mut self.pending) {
+            let ahead = match block_pass(code, run, g.view(), (s, e), gpu, started) {
                 Ok(ahead) => ahead,
                 Err(failed) => return Some(failed),
             };
             if ahead.on_gpu {
-                // The next block's pass on the GPU, while this one is finished.
                 self.resize(&ahead, e - s);
-                let next = (s, e, block_end(e, self.block));
-                self.pending = (e >= self.in_order_until)
-                    .then(|| launch_next(code, run, g.view(), next, gpu))
-                    .flatten();
+            }
+            // The next block's pass, from the heaps below this one, while
+            // this one is finished (its finish then covers both blocks).
+            let next = (s, e, block_end(e, self.block));
+            let ahead_pays = e >= self.in_order_until.max(self.alone_until);
+            self.started = ahead_pays
+                .then(|| start_next(code, run, g.view(), next, gpu))
+                .flatten();
+            let in_flight = 1 + self.started.is_some() as u64;
+            run.counts.in_flight_max = run.counts.in_flight_max.max(in_flight);
+            if let Some(pass) = gpu.as_ref().filter(|_| ahead.on_gpu) {
+                pass.note_in_flight(in_flight);
             }
             ahead
         };
@@ -108,15 +137,21 @@ impl Blocks {
         count_pass(run, &ahead, e - s);
         learn_checks(code, run, &ahead, e - s);
         self.count(run, &ahead, (s, e));
+        let split = run.split;
         run.maybe_rechoose(code, g.view());
+        if run.split != split {
+            // A pass started under the old split marked the old rare list.
+            self.started = None;
+        }
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
     }
 
     /// Finishes the block up to `e` in order while the pass's tasks run on
     /// the other cores (each task's heaps once it is done, or running it
-    /// itself) and the next block's middle pairs are collected from
-    /// `window`; the tasks read the rare list as it is now.
+    /// itself), then the next block's started tasks, and the next block's
+    /// middle pairs are collected from `window`; the tasks read the rare
+    /// list as it is now, up to the heaps their pass knows.
     pub(super) fn finish<S: Store>(
         &mut self,
         code: &RareCode,
@@ -125,7 +160,12 @@ impl Blocks {
         (ahead, e): (&BlockAhead, usize),
         window: Option<MiddleWindow<S>>,
     ) -> (Option<Outcome>, Option<MiddleHits>) {
-        let (rare, values, checked) = match ahead.tasks_left() {
+        let next = match &self.started {
+            Some(Started::Tasks(next)) => Some(next),
+            _ => None,
+        };
+        let tasks = ahead.tasks_left() || next.is_some_and(BlockAhead::tasks_left);
+        let (rare, values, checked) = match tasks {
             true => (
                 run.rare.clone(),
                 run.rare_values.clone(),
@@ -133,26 +173,47 @@ impl Blocks {
             ),
             false => Default::default(),
         };
-        let view = PassView {
-            rare: &rare,
-            values: &values,
-            split: run.split,
-            max_value: run.max_value,
-            checked: &checked,
-            learn: run.checks.wanted(),
+        let (split, learn) = (run.split, run.checks.wanted());
+        let view = |pass: &BlockAhead| {
+            let known = rare.partition_point(|&r| r < pass.below);
+            PassView {
+                rare: &rare[..known],
+                values: &values[..known],
+                split,
+                max_value: pass.max,
+                checked: &checked,
+                learn,
+            }
         };
+        let now = view(ahead);
+        let after = next.map(|next| (next, view(next)));
         let (bits, wanted) = (&mut self.bits, &mut self.wanted);
         let room = e - g.len();
+        let started = std::time::Instant::now();
         let grown = grow_while_reading(
             g,
             room,
             |g| {
                 rayon::join(
-                    || finish_block(code, run, g, (ahead, &view), e, bits, wanted),
+                    || {
+                        let finished = finish_block(code, run, g, (ahead, &now), e, bits, wanted);
+                        run.counts.finish_nanos += started.elapsed().as_nanos() as u64;
+                        // Done first: the finisher takes up the next block's tasks.
+                        if let Some((next, view)) = &after {
+                            while next.run_task(code, view, g.view().range(0, next.below)) {}
+                        }
+                        finished
+                    },
                     || window.map(|w| w.collect(code)),
                 )
             },
-            |below| ahead.run_tasks(code, &view, below),
+            |below| {
+                run_passes(
+                    code,
+                    [Some((ahead, &now)), after.as_ref().map(|(p, v)| (*p, v))],
+                    below,
+                )
+            },
         );
         match grown {
             Ok((finished, ())) => finished,
@@ -176,10 +237,21 @@ impl Blocks {
         if ahead.below == 0 {
             return;
         }
-        if ahead.rescans.load(Relaxed) as usize * RESCAN_RATIO > e - s {
-            // Each wasted pass in a row doubles the heaps before the next.
+        // A pass started ahead leaves a window of two blocks to the
+        // finish, whose marks move c more often: it is judged less strictly.
+        let ratio = if ahead.below < s {
+            RESCAN_RATIO_AHEAD
+        } else {
+            RESCAN_RATIO
+        };
+        if ahead.rescans.load(Relaxed) as usize * ratio > e - s {
+            // Each wasted pass in a row doubles the heaps before the next:
+            // without a pass started ahead when this one was, else in order.
             let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
-            self.in_order_until = e + blocks * self.block;
+            match ahead.below < s {
+                true => self.alone_until = e + blocks * self.block,
+                false => self.in_order_until = e + blocks * self.block,
+            }
             self.wasted += 1;
         } else {
             self.wasted = 0;
@@ -187,32 +259,35 @@ impl Blocks {
     }
 }
 
-/// The parallel pass over heaps s..e: the one launched on the GPU while
-/// the block before was finished (`pending`, when it is this block's under
-/// the same split), else on the GPU now when `gpu` takes it, else tasks
-/// for every core, run while the block is finished.
+/// The parallel pass over heaps s..e: the one started while the block
+/// before was finished (`started`, when it is this block's), else on the
+/// GPU now when `gpu` takes it, else tasks for every core, run while the
+/// block is finished.
 pub(super) fn block_pass<V: Values>(
     code: &RareCode,
     run: &mut RareRun,
     g: V,
     (s, e): (usize, usize),
     gpu: &mut Option<GpuPass>,
-    pending: &mut Option<PassParams>,
+    started: Option<Started>,
 ) -> Result<BlockAhead, Outcome> {
-    let started = std::time::Instant::now();
+    let clock = std::time::Instant::now();
     let failed = |e: grundy_core::error::Error| Outcome::Failed(e.to_string());
-    let split = (run.split.mask, run.split.parity.map_or(0, |t| t + 1));
-    let launched = pending
-        .take()
-        .filter(|p| (p.first as usize, (p.first + p.count) as usize) == (s, e))
-        .filter(|p| (p.mask, p.parity) == split);
+    let this_block = |first: usize, end: usize| (first, end) == (s, e);
     let words = words_for(run.max_value);
-    run.counts.gpu_pipelined += launched.is_some() as u64 * (e - s) as u64;
-    let ahead = match (gpu.as_mut(), launched) {
-        (Some(pass), Some(params)) => {
-            BlockAhead::from_gpu(pass.collect(params).map_err(failed)?, params)
+    let ahead = match (gpu.as_mut(), started) {
+        (Some(pass), Some(Started::Gpu(launched)))
+            if this_block(launched.first(), launched.end()) =>
+        {
+            run.counts.pass_ahead += (e - s) as u64;
+            let params = launched.params;
+            BlockAhead::from_gpu(pass.collect(launched).map_err(failed)?, params)
         }
-        (Some(pass), None) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
+        (_, Some(Started::Tasks(ahead))) if this_block(ahead.first, ahead.end) => {
+            run.counts.pass_ahead += (e - s) as u64;
+            ahead
+        }
+        (Some(pass), _) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
             let params = BlockAhead::gpu_params(run, s, s, e);
             let pack = pack_values(g.range(0, s));
             let table = GpuTable {
@@ -227,7 +302,7 @@ pub(super) fn block_pass<V: Values>(
     if ahead.on_gpu {
         ahead
             .nanos
-            .store(started.elapsed().as_nanos() as u64, Relaxed);
+            .store(clock.elapsed().as_nanos() as u64, Relaxed);
     }
     Ok(ahead)
 }
@@ -244,6 +319,8 @@ pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
     counts.pass_heaps += heaps as u64;
     counts.pass_marks += marks;
     counts.pass_pairs += pairs;
+    counts.finish_wait_nanos += ahead.waited.load(Relaxed);
+    counts.rescans += ahead.rescans.load(Relaxed) as u64;
 }
 
 /// Learns from a block's pass on the CPU which rare pairs the next
@@ -265,28 +342,42 @@ pub(super) fn learn_checks(code: &RareCode, run: &mut RareRun, ahead: &BlockAhea
     run.checks.choose(run.rare.len() * code.splits.len());
 }
 
-/// Launches on the GPU the pass of the next block, `first..end`, knowing
-/// only the heaps below `below` (this block's first): the card works on it
-/// while the host finishes this block, which its finish then covers.
-pub(super) fn launch_next<V: Values>(
+/// Starts the pass of the next block, `first..end`, knowing only the
+/// heaps below `below` (this block's first): on the GPU, which works on it
+/// while the host finishes this block, or as tasks the other cores take up
+/// once this block's are claimed. Its finish then covers both blocks.
+pub(super) fn start_next<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
     (below, first, end): (usize, usize, usize),
     gpu: &mut Option<GpuPass>,
-) -> Option<PassParams> {
-    let pass = gpu.as_mut()?;
-    let words = words_for(run.max_value);
-    if first >= end || !pass.takes(words, end, code.splits.len(), run.rare.len()) {
+) -> Option<Started> {
+    if first >= end || run.ahead == PassAhead::Never {
         return None;
     }
+    let words = words_for(run.max_value);
+    let Some(pass) = gpu
+        .as_mut()
+        .filter(|p| p.takes(words, end, code.splits.len(), run.rare.len()))
+    else {
+        // On one thread no other core would take the tasks up.
+        let cores = rayon::current_num_threads() > 1 && run.ahead == PassAhead::Always;
+        return cores
+            .then(|| Started::Tasks(BlockAhead::tasks(below, (first, end), run.max_value)));
+    };
     let params = BlockAhead::gpu_params(run, below, first, end);
     let pack = pack_values(g.range(0, below));
     let table = GpuTable {
         len: below,
         pack: &pack,
     };
-    Some(pass.launch(params, &table, &run.rare, &run.rare_values))
+    Some(Started::Gpu(pass.launch(
+        params,
+        &table,
+        &run.rare,
+        &run.rare_values,
+    )))
 }
 
 /// The GPU's upload of `g`: its values a..b (a even), two to a word.

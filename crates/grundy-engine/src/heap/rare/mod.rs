@@ -39,7 +39,7 @@ mod state;
 mod view;
 
 use blocks::{Blocks, MIN_BLOCK};
-pub use state::{Outcome, Persist, RareCounts, RareRun};
+pub use state::{Outcome, PassAhead, Persist, RareCounts, RareRun};
 
 /// How long a stretch of blocks runs on a worker of the pool before the
 /// caller hears of progress and may stop the run.

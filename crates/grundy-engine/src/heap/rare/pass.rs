@@ -48,6 +48,8 @@ pub(super) struct BlockAhead {
     /// Heaps the pass knew (the block's first heap, or 0 without a pass).
     pub(super) below: usize,
     pub(super) words: usize,
+    /// The largest value below `below`, when the pass was started.
+    pub(super) max: u32,
     /// The pass, `PASS_CHUNK` heaps a task, each set once its task has run
     /// (none without a pass).
     pub(super) tasks: Vec<OnceLock<TaskOut>>,
@@ -55,6 +57,9 @@ pub(super) struct BlockAhead {
     pub(super) claimed: AtomicUsize,
     /// The pass's time: its tasks' on the CPU, summed over threads.
     pub(super) nanos: AtomicU64,
+    /// The finisher's time waiting for tasks (running them itself when
+    /// one was left to claim).
+    pub(super) waited: AtomicU64,
     /// The pass ran on the GPU.
     pub(super) on_gpu: bool,
     /// Heaps of the block whose own marks moved G(n) past the candidate.
@@ -73,6 +78,7 @@ impl BlockAhead {
             end: e,
             below,
             words: words_for(max),
+            max,
             tasks: (0..(e - first).div_ceil(PASS_CHUNK))
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -83,16 +89,6 @@ impl BlockAhead {
     /// Whether a task is left to claim.
     pub(super) fn tasks_left(&self) -> bool {
         self.claimed.load(Relaxed) < self.tasks.len()
-    }
-
-    /// Runs the tasks left, on every core; `g` holds the heaps below
-    /// `below`.
-    pub(super) fn run_tasks<V: Values>(&self, code: &RareCode, run: &PassView, g: V) {
-        if self.tasks_left() {
-            (0..rayon::current_num_threads())
-                .into_par_iter()
-                .for_each(|_| while self.run_task(code, run, g) {});
-        }
     }
 
     /// Claims the next task and runs it; false when none was left.
@@ -118,11 +114,17 @@ impl BlockAhead {
         let Some(slot) = self.tasks.get((n - self.first) / PASS_CHUNK) else {
             return;
         };
+        if slot.get().is_some() {
+            return;
+        }
+        let started = std::time::Instant::now();
         while slot.get().is_none() {
             if !self.run_task(code, run, g) {
                 std::hint::spin_loop();
             }
         }
+        self.waited
+            .fetch_add(started.elapsed().as_nanos() as u64, Relaxed);
     }
 
     /// The task that holds heap n, and n's place in it (`None` without a pass).
@@ -215,9 +217,11 @@ impl BlockAhead {
             end: s,
             below: 0,
             words: 0,
+            max: 0,
             tasks: Vec::new(),
             claimed: AtomicUsize::new(0),
             nanos: AtomicU64::new(0),
+            waited: AtomicU64::new(0),
             on_gpu: false,
             rescans: Default::default(),
             remarked: Default::default(),
@@ -254,6 +258,26 @@ impl BlockAhead {
     /// block unread (0: none left, or no pass).
     pub(super) fn rest(&self, n: usize) -> usize {
         self.task(n).map_or(0, |(task, i)| task.rests[i])
+    }
+}
+
+/// Runs the tasks left of each pass in turn (a block's, then the next
+/// block's started one), on every core; `g` holds the heaps below the
+/// first block's.
+pub(super) fn run_passes<V: Values>(
+    code: &RareCode,
+    passes: [Option<(&BlockAhead, &PassView)>; 2],
+    g: V,
+) {
+    let passes = passes.iter().flatten();
+    if passes.clone().any(|(pass, _)| pass.tasks_left()) {
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .for_each(|_| {
+                for (pass, view) in passes.clone() {
+                    while pass.run_task(code, view, g.range(0, pass.below)) {}
+                }
+            });
     }
 }
 

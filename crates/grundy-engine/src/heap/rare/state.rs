@@ -48,6 +48,33 @@ pub struct RareRun {
     /// The rare pairs the block passes check instead of marking.
     pub(super) checks: Checked,
     pub counts: RareCounts,
+    pub ahead: PassAhead,
+}
+
+/// When a block's pass starts while the block before it is finished (from
+/// the heaps below that block: the finish then covers both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PassAhead {
+    /// On the GPU, which then works while the host finishes; not on the
+    /// CPU, where the wider window's finish costs more than the overlap
+    /// saves (BENCHMARKS.md, "The block pipeline").
+    #[default]
+    Auto,
+    /// On the GPU and on the CPU's other cores.
+    Always,
+    /// Never: each block's pass, then its finish.
+    Never,
+}
+
+impl PassAhead {
+    /// `GRUNDY_PASS_AHEAD`: `1` always, `0` never, else auto.
+    pub fn from_env() -> PassAhead {
+        match std::env::var("GRUNDY_PASS_AHEAD").as_deref() {
+            Ok("1") => PassAhead::Always,
+            Ok("0") => PassAhead::Never,
+            _ => PassAhead::Auto,
+        }
+    }
 }
 
 /// How the heaps of a run went (for tests and benchmarks).
@@ -61,10 +88,8 @@ pub struct RareCounts {
     /// pairs its scans read, and its wall time.
     pub pass_heaps: u64,
     /// Of those, heaps whose pass ran on the GPU (its marks are not
-    /// counted), and of these the heaps whose pass ran while the block
-    /// before them was finished.
+    /// counted).
     pub gpu_heaps: u64,
-    pub gpu_pipelined: u64,
     pub pass_marks: u64,
     pub pass_pairs: u64,
     pub pass_nanos: u64,
@@ -73,6 +98,20 @@ pub struct RareCounts {
     /// candidate reached) or in order (the block's marks covered them).
     pub pass_checked: u64,
     pub check_failed: u64,
+    /// Heaps whose pass was started while the block before them was
+    /// finished (on the GPU or the other cores).
+    pub pass_ahead: u64,
+    /// Blocks in flight at once at most: the one being finished and the
+    /// passes started ahead of it.
+    pub in_flight_max: u64,
+    /// The in-order finish's wall time, and of it the time it waited for
+    /// the pass (a task not done that no thread was left to run first, or
+    /// the GPU's result not back).
+    pub finish_nanos: u64,
+    pub finish_wait_nanos: u64,
+    /// Heaps whose block's own marks moved G(n) past the pass's candidate
+    /// (every pair scanned again).
+    pub rescans: u64,
 }
 
 impl RareRun {
@@ -95,6 +134,7 @@ impl RareRun {
             marks_past_rare: MarkList::default(),
             checks: Checked::default(),
             counts: RareCounts::default(),
+            ahead: PassAhead::Auto,
         };
         run.rebuild(code, g);
         run
