@@ -18,9 +18,12 @@
 #                                        workgroup sizes) then CPU
 #   bash scripts/gpu-figures.sh auto     the default backend against --backend cpu
 #                                        (scripts/auto-vs-cpu.sh: auto must take the card)
-#   bash scripts/gpu-figures.sh long     rare values with the pass on the card against
-#                                        the CPU: Officers and 4!.0 to 2^22 (LONG_N),
-#                                        .1777 to 2*10^7, tables compared
+#   bash scripts/gpu-figures.sh long     rare values with the pass on the card (launched
+#                                        ahead, and not) against the CPU: Officers and
+#                                        4!.0 to 2^22 (LONG_N), .1777 to 2*10^7, tables
+#                                        compared
+#   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
+#                                        4!.0 to 2^24 (LADDER_N)
 #   bash scripts/gpu-figures.sh pieces   Grundy's game to 2^22 with the table bound in
 #                                        eight pieces of 1 MiB (GRUNDY_GPU_MAX_BINDING)
 #                                        against one binding, tables compared
@@ -62,16 +65,35 @@ long)
     # would outlast a lease: 2^22 unless LONG_N says otherwise
     n=${LONG_N:-4194304}
     for args in "0.6 -n $n" "4!.0 -n $n" "0.1777 -n 20000000 --no-fill"; do
-        for backend in gpu cpu; do
+        # gpu: the pass launched ahead (the default); gpu-alone: each
+        # block's pass, then its finish (GRUNDY_PASS_AHEAD=0)
+        for backend in gpu gpu-alone cpu; do
+            ahead=$([ "$backend" = gpu-alone ] && echo 0 || echo "")
             TIMEFORMAT="octal $args --backend $backend: %R s"
-            # the JSON's kernel_seconds and submits against the wall time
-            # say whether the pass waits on the card or on round trips
+            # the JSON's gpu object (in flight, the host's waits on the
+            # card, the card's idle time) and rare_blocks (the host's
+            # finish) say which side is the bottleneck
             # shellcheck disable=SC2086
-            { time "$bin/grundy" octal $args --backend "$backend" -q --json \
+            { time GRUNDY_PASS_AHEAD=$ahead "$bin/grundy" octal $args --backend "${backend%-alone}" -q --json \
                 --format raw --out "$data/long-$backend.raw" |
-                grep -oE '"(seconds|kernel_seconds|gpu)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+                grep -oE '"(seconds|kernel_seconds|gpu|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
         done
-        cmp "$data/long-gpu.raw" "$data/long-cpu.raw" && echo "octal $args: same table" | tee -a "$log"
+        cmp "$data/long-gpu.raw" "$data/long-cpu.raw" && cmp "$data/long-gpu-alone.raw" "$data/long-cpu.raw" &&
+            echo "octal $args: same table" | tee -a "$log"
+    done
+    ;;
+ladder)
+    # the CPU backend on 1, 2, 4, 8 and 16 threads (and 16 with the passes
+    # started ahead), Officers and Grundy's game to 2^24 (LADDER_N)
+    n=${LADDER_N:-16777216}
+    for code in 0.6 '4!.0'; do
+        for t in 1 2 4 8 16 16-ahead; do
+            TIMEFORMAT="octal $code -n $n, $t threads: %R s"
+            ahead=$([ "$t" = 16-ahead ] && echo 1 || echo "")
+            { time RAYON_NUM_THREADS=${t%-ahead} GRUNDY_PASS_AHEAD=$ahead "$bin/grundy" octal "$code" -n "$n" \
+                --backend cpu -q --json --format raw --out /dev/null |
+                grep -oE '"(seconds|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+        done
     done
     ;;
 pieces)
@@ -197,7 +219,7 @@ all)
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in ${STAGES:-tests:150 bench:200 survey:80 auto:40 long:90 pieces:40 simd:40}; do
+    for stage_cap in ${STAGES:-tests:150 bench:200 survey:80 auto:40 long:90 ladder:120 pieces:40 simd:40}; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}
@@ -208,7 +230,7 @@ all)
     done
     ;;
 *)
-    echo "stage: all, tests, bench, survey, auto, long, pieces or simd" >&2
+    echo "stage: all, tests, bench, survey, auto, long, ladder, pieces or simd" >&2
     exit 2
     ;;
 esac

@@ -2,14 +2,18 @@
 //! billions of heaps: Officers (`0.6`), Grundy's game (`4!.0`) and `.1777`.
 //! Each runs on every thread and on one; the parallel pass (the rare-pair
 //! marks, c′ and the scan below the block) is timed apart and its marks
-//! counted, so its cost per mark and its share of the run show.
+//! counted, so its cost per mark and its share of the run show. The
+//! in-order finish's share of one thread's time bounds what any number of
+//! cores or a card can gain (`bound`); the threads go 1, 2, 4, … up to the
+//! pool's, and the passes started ahead (`PassAhead::Always` on the CPU,
+//! `Never` on the GPU) run against the default in the same run.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow};
-use grundy::engine::heap::rare::RareCounts;
+use grundy::engine::heap::rare::{PassAhead, RareCounts};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::engine::heap::table::HeapTable;
 use grundy::engine::{BackendChoice, LazyBackend};
@@ -53,12 +57,17 @@ pub fn long_suite(quick: bool) -> Vec<LongWorkload> {
 }
 
 /// Rare values on `code` to heap `n` on the current thread pool, the pass
-/// on the GPU when `backend` is one; returns (seconds, the run's counts,
-/// the table).
-pub fn time_long(w: &LongWorkload, backend: &LazyBackend) -> Result<(f64, RareCounts, Vec<u16>)> {
+/// on the GPU when `backend` is one, started ahead as `ahead` says;
+/// returns (seconds, the run's counts, the table).
+pub fn time_long(
+    w: &LongWorkload,
+    backend: &LazyBackend,
+    ahead: PassAhead,
+) -> Result<(f64, RareCounts, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
+    run.pass_ahead = ahead;
     let tuning = GpuTuning::default();
     run.extend(w.n, (backend, &tuning), &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -87,11 +96,26 @@ pub struct LongBenchRow {
     pub pass_pairs: u64,
     pub pass_ns_per_mark: Option<f64>,
     pub pass_share: f64,
-    /// With the pass on the GPU (null without one), and CPU time over it.
+    /// The in-order finish's share of the one-thread run (its waits on the
+    /// pass taken off), and one over it: the most any number of cores or a
+    /// card can gain while the finish stays as it is.
+    pub finish_share: f64,
+    pub bound: f64,
+    /// Seconds on 1, 2, 4, … threads up to the pool's (`threads:seconds`).
+    pub thread_seconds: Vec<(usize, f64)>,
+    /// On every thread with the next block's pass started on the other
+    /// cores while a block is finished, and the default's time over it.
+    pub ahead_seconds: f64,
+    pub ahead_gain: f64,
+    /// With the pass on the GPU (null without one), CPU time over it, and
+    /// the GPU without its pass launched ahead.
     pub gpu_seconds: Option<f64>,
     pub gpu_over_cpu: Option<f64>,
-    /// On two threads, where the pool has more.
-    pub two_thread_seconds: Option<f64>,
+    pub gpu_alone_seconds: Option<f64>,
+    /// The GPU run's blocks in flight, its waits on the card and the
+    /// card's idle time, and the host's finish time.
+    pub gpu_counters: Option<grundy::gpu::GpuCounters>,
+    pub gpu_finish_seconds: Option<f64>,
 }
 
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {
@@ -101,11 +125,9 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .map_err(|e| Error::Run(format!("a {threads}-thread pool: {e}")))
 }
 
-/// Every long workload on every thread, on one, on two (where there are
-/// more), and with the pass on the GPU when `gpu` is given.
+/// Every long workload on every thread, on 1, 2, 4, … threads, with the
+/// passes started ahead and not, and with the pass on the GPU when `gpu`.
 pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>> {
-    let threads = rayon::current_num_threads();
-    let (one, two) = (pool(1)?, pool(2)?);
     let cpu = LazyBackend::cpu();
     let gpu = match gpu {
         true => Some(LazyBackend::new(
@@ -119,48 +141,83 @@ pub fn long_rows(gpu: bool, quick: bool, json: bool) -> Result<Vec<LongBenchRow>
     }
     let mut rows = Vec::new();
     for w in long_suite(quick) {
-        let (seconds, _, table) = time_long(&w, &cpu)?;
-        let (one_s, counts, one_table) = one.install(|| time_long(&w, &LazyBackend::cpu()))?;
-        let two_run = (threads > 2)
-            .then(|| two.install(|| time_long(&w, &LazyBackend::cpu())))
-            .transpose()?;
-        let gpu_run = gpu.as_ref().map(|b| time_long(&w, b)).transpose()?;
-        let tables = [
-            Some(&one_table),
-            two_run.as_ref().map(|r| &r.2),
-            gpu_run.as_ref().map(|r| &r.2),
-        ];
-        if tables.into_iter().flatten().any(|t| *t != table) {
-            return Err(Error::Run(format!(
-                "rare values differ between thread counts or backends for {}",
-                w.code
-            )));
-        }
-        let row = LongBenchRow {
-            workload: w.name.to_string(),
-            code: w.code.to_string(),
-            n: w.n,
-            threads,
-            seconds,
-            values_per_second: (w.n + 1) as f64 / seconds,
-            one_thread_seconds: one_s,
-            thread_speedup: one_s / seconds,
-            pass_marks: counts.pass_marks,
-            pass_checked: counts.pass_checked,
-            pass_pairs: counts.pass_pairs,
-            pass_ns_per_mark: (counts.pass_marks > 0)
-                .then(|| counts.pass_nanos as f64 / counts.pass_marks as f64),
-            pass_share: counts.pass_nanos as f64 * 1e-9 / one_s,
-            gpu_seconds: gpu_run.as_ref().map(|r| r.0),
-            gpu_over_cpu: gpu_run.as_ref().map(|r| seconds / r.0),
-            two_thread_seconds: two_run.as_ref().map(|r| r.0),
-        };
+        let row = long_row(&w, &cpu, gpu.as_ref())?;
         if !json {
             print_row(&row);
         }
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// One workload's row; an error when any two of its runs' tables differ.
+fn long_row(
+    w: &LongWorkload,
+    cpu: &LazyBackend,
+    gpu: Option<&LazyBackend>,
+) -> Result<LongBenchRow> {
+    let threads = rayon::current_num_threads();
+    let (seconds, _, table) = time_long(w, cpu, PassAhead::Auto)?;
+    let (ahead_seconds, _, ahead_table) = time_long(w, cpu, PassAhead::Always)?;
+    let (mut tables, mut thread_seconds) = (vec![ahead_table], Vec::new());
+    let mut one = None;
+    for t in std::iter::successors(Some(1), |t| Some(t * 2)).take_while(|&t| t < threads) {
+        let run = pool(t)?.install(|| time_long(w, &LazyBackend::cpu(), PassAhead::Auto))?;
+        thread_seconds.push((t, run.0));
+        one = one.or(Some((run.0, run.1)));
+        tables.push(run.2);
+    }
+    thread_seconds.push((threads, seconds));
+    let (one_s, counts) = one.unwrap_or((seconds, time_long(w, cpu, PassAhead::Auto)?.1));
+    let gpu_run = gpu.map(|b| time_gpu(w, b)).transpose()?;
+    let gpu_alone = gpu.map(|b| time_long(w, b, PassAhead::Never)).transpose()?;
+    tables.extend(gpu_run.iter().map(|r| r.2.clone()));
+    tables.extend(gpu_alone.iter().map(|r| r.2.clone()));
+    if tables.iter().any(|t| *t != table) {
+        return Err(Error::Run(format!(
+            "rare values differ between thread counts or backends for {}",
+            w.code
+        )));
+    }
+    let finish = counts.finish_nanos.saturating_sub(counts.finish_wait_nanos) as f64 * 1e-9;
+    Ok(LongBenchRow {
+        workload: w.name.to_string(),
+        code: w.code.to_string(),
+        n: w.n,
+        threads,
+        seconds,
+        values_per_second: (w.n + 1) as f64 / seconds,
+        one_thread_seconds: one_s,
+        thread_speedup: one_s / seconds,
+        pass_marks: counts.pass_marks,
+        pass_checked: counts.pass_checked,
+        pass_pairs: counts.pass_pairs,
+        pass_ns_per_mark: (counts.pass_marks > 0)
+            .then(|| counts.pass_nanos as f64 / counts.pass_marks as f64),
+        pass_share: counts.pass_nanos as f64 * 1e-9 / one_s,
+        finish_share: finish / one_s,
+        bound: one_s / finish.max(1e-9),
+        thread_seconds,
+        ahead_seconds,
+        ahead_gain: seconds / ahead_seconds,
+        gpu_seconds: gpu_run.as_ref().map(|r| r.0),
+        gpu_over_cpu: gpu_run.as_ref().map(|r| seconds / r.0),
+        gpu_alone_seconds: gpu_alone.as_ref().map(|r| r.0),
+        gpu_counters: gpu_run.as_ref().and_then(|r| r.3),
+        gpu_finish_seconds: gpu_run.as_ref().map(|r| r.1.finish_nanos as f64 * 1e-9),
+    })
+}
+
+/// `time_long` on the GPU, with the counters the run added to the card's.
+fn time_gpu(
+    w: &LongWorkload,
+    gpu: &LazyBackend,
+) -> Result<(f64, RareCounts, Vec<u16>, Option<grundy::gpu::GpuCounters>)> {
+    let before = gpu.opened().and_then(|b| b.gpu_counters());
+    let (seconds, counts, table) = time_long(w, gpu, PassAhead::Auto)?;
+    let after = gpu.opened().and_then(|b| b.gpu_counters());
+    let counters = after.map(|a| a.since(before.unwrap_or_default()));
+    Ok((seconds, counts, table, counters))
 }
 
 fn print_row(row: &LongBenchRow) {
@@ -178,6 +235,14 @@ fn print_row(row: &LongBenchRow) {
             .map_or("-".into(), |v| format!("{v:.2}"))
             .to_string(),
         format!("{:.0}", 100.0 * row.pass_share),
+        format!("{:.0}", 100.0 * row.finish_share),
+        format!("{:.1}", row.bound),
+        row.thread_seconds
+            .iter()
+            .map(|(t, s)| format!("{t}:{s:.2}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        format!("{:.2}", row.ahead_gain),
         row.gpu_seconds
             .map_or("-".into(), |v| format!("{v:.3}"))
             .to_string(),
@@ -214,6 +279,10 @@ fn columns(gpu: bool) -> Columns {
             ("pass pairs", 13, false),
             ("ns/mark", 8, false),
             ("pass %", 6, false),
+            ("finish %", 8, false),
+            ("bound", 5, false),
+            ("threads:s", 24, false),
+            ("ahead", 5, false),
             ("gpu s", 8, true),
         ],
     )

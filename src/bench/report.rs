@@ -204,6 +204,22 @@ const LEGEND: &[(&str, &str)] = &[
     ),
     ("pass %", "the pass's share of the one-thread run"),
     (
+        "finish %",
+        "the in-order finish's share of the one-thread run, its waits on the pass taken off",
+    ),
+    (
+        "bound",
+        "100 / finish %: the most any number of cores or a card can gain with this finish",
+    ),
+    (
+        "threads:s",
+        "wall seconds on 1, 2, 4, ... threads up to all",
+    ),
+    (
+        "ahead",
+        "all s over all threads with the next block's pass started while a block is finished",
+    ),
+    (
         "gpu 64thr s",
         "the GPU survey at 64 threads per code instead of the default",
     ),

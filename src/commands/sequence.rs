@@ -59,6 +59,10 @@ pub struct SequenceSummary {
     /// the computing).
     pub checkpoint_saves: u64,
     pub checkpoint_seconds: f64,
+    /// How the rare values' blocks went (null for the other engines): the
+    /// pass's heaps, those whose pass started ahead, the blocks in flight
+    /// at most, the in-order finish's time and its waits on the pass.
+    pub rare_blocks: Option<grundy::engine::heap::rare::RareCounts>,
     pub seconds: f64,
     pub out: Option<String>,
     pub rare_out: Option<String>,
@@ -230,6 +234,7 @@ fn summarise(
         resumed_heaps: driver.resumed_heaps,
         checkpoint_saves,
         checkpoint_seconds,
+        rare_blocks: run.rare_counts(),
         seconds: run.seconds,
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),

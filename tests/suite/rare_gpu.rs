@@ -345,3 +345,56 @@ fn a_bad_binding_cap_is_refused() {
         "{stderr}"
     );
 }
+
+/// `--json`'s `gpu` object on a run with the pass on the GPU: two blocks
+/// in flight (the one the host finishes and the pass launched ahead), one
+/// submission per block (the pass and its read-back together), the host's
+/// waits on the card and the card's idle time counted; the table equals
+/// the CPU's, which has no `gpu` object and never started a pass ahead.
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn the_gpu_pass_reports_its_pipeline() {
+    if gpu_or_skip("the_gpu_pass_reports_its_pipeline").is_none() {
+        return;
+    }
+    let (gpu_out, cpu_out) = (tmp("pipeline-gpu.csv"), tmp("pipeline-cpu.csv"));
+    let run = |backend: &str, out: &std::path::Path| {
+        let out = out.to_str().unwrap();
+        let args = [
+            "octal",
+            "0.6",
+            "-n",
+            "30000",
+            "--backend",
+            backend,
+            "--json",
+            "-q",
+        ];
+        let output = grundy(&[&args[..], &["--out", out]].concat());
+        assert!(output.status.success(), "{backend}: {output:?}");
+        json(&output)
+    };
+    let on_gpu = run("gpu", &gpu_out);
+    let gpu = &on_gpu["gpu"];
+    let count = |key: &str| gpu[key].as_u64().unwrap_or_else(|| panic!("{key}: {gpu}"));
+    assert_eq!(count("blocks_in_flight_max"), 2, "{gpu}");
+    let blocks = on_gpu["rare_blocks"]["pass_heaps"].as_u64().unwrap();
+    assert!(
+        blocks > 0 && count("submits") * 256 <= blocks + 256 * 4,
+        "{on_gpu}"
+    );
+    assert!(count("host_waits") <= count("submits"), "{gpu}");
+    for key in ["host_wait_seconds", "card_idle_seconds"] {
+        assert!(gpu[key].as_f64().is_some_and(|s| s >= 0.0), "{key}: {gpu}");
+    }
+    let ahead = on_gpu["rare_blocks"]["pass_ahead"].as_u64().unwrap();
+    assert!(ahead > 0, "{on_gpu}");
+    let on_cpu = run("cpu", &cpu_out);
+    assert!(on_cpu["gpu"].is_null(), "{on_cpu}");
+    assert_eq!(on_cpu["rare_blocks"]["pass_ahead"], 0, "{on_cpu}");
+    let read = |p: &std::path::Path| std::fs::read(p).unwrap();
+    assert!(read(&gpu_out) == read(&cpu_out), "the tables differ");
+}

@@ -44,6 +44,24 @@ pub struct GpuCounters {
     pub card_idle_seconds: f64,
 }
 
+impl GpuCounters {
+    /// What was asked of the GPU since `before` (the most in flight is
+    /// the largest seen, not a difference).
+    pub fn since(self, before: GpuCounters) -> GpuCounters {
+        GpuCounters {
+            pipelines_built: self.pipelines_built - before.pipelines_built,
+            submits: self.submits - before.submits,
+            bytes_uploaded: self.bytes_uploaded - before.bytes_uploaded,
+            bytes_read_back: self.bytes_read_back - before.bytes_read_back,
+            kernel_seconds: self.kernel_seconds - before.kernel_seconds,
+            blocks_in_flight_max: self.blocks_in_flight_max,
+            host_waits: self.host_waits - before.host_waits,
+            host_wait_seconds: self.host_wait_seconds - before.host_wait_seconds,
+            card_idle_seconds: self.card_idle_seconds - before.card_idle_seconds,
+        }
+    }
+}
+
 /// A shader's pipelines, one per entry point, on its layout.
 pub struct Pipelines {
     pub layout: Arc<wgpu::BindGroupLayout>,

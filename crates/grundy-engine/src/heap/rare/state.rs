@@ -77,8 +77,9 @@ impl PassAhead {
     }
 }
 
-/// How the heaps of a run went (for tests and benchmarks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How the heaps of a run went (for tests, benchmarks and `--json`'s
+/// `rare_blocks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RareCounts {
     /// Heaps done in blocks that went in order.
     pub in_order: u64,
