@@ -132,7 +132,13 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
     if let Some(path) = &args.table.output.out {
         write_summary_row(path, &summary)?;
     }
-    if args.table.output.out.as_deref() == Some(std::path::Path::new("-")) {
+    if args
+        .table
+        .output
+        .out
+        .as_deref()
+        .is_some_and(grundy::export::is_stdout)
+    {
         return Ok(());
     }
     report(&summary, args.table.output.json)

@@ -9,10 +9,11 @@ use serde::Serialize;
 
 use crate::plot::PlotTarget;
 use grundy::error::{Error, Result};
+use grundy::export::is_stdout;
 
 /// Refuses two things writing to stdout at once.
 pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
-    if json && out == Some(Path::new("-")) {
+    if json && out.is_some_and(is_stdout) {
         return Err(Error::Input(
             "--json and --out - both write to stdout; give --out a file name".into(),
         ));
@@ -23,12 +24,12 @@ pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> 
 /// Whether a command prints its text summary on stdout: not with --json
 /// (the JSON object instead), -q (only errors) or --out - (the table).
 pub(crate) fn shows_text(json: bool, quiet: bool, out: Option<&Path>) -> bool {
-    !json && !quiet && out != Some(Path::new("-"))
+    !json && !quiet && !out.is_some_and(is_stdout)
 }
 
 /// The last line of every command that wrote a table to a file.
 pub(crate) fn print_wrote(out: Option<&Path>) {
-    if let Some(path) = out.filter(|p| *p != Path::new("-")) {
+    if let Some(path) = out.filter(|p| !is_stdout(p)) {
         grundy::outln!("wrote {}", path.display());
     }
 }

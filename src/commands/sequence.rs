@@ -110,8 +110,9 @@ const MAX_CHECKPOINT_EVERY: u64 = 365 * 24 * 3600;
 /// output's (when it is a file to be: not stdout, a device or a FIFO), else
 /// the current one.
 fn table_folder(args: &SequenceArgs) -> PathBuf {
-    let a_file =
-        |out: &Path| out != Path::new("-") && std::fs::metadata(out).map_or(true, |m| m.is_file());
+    let a_file = |out: &Path| {
+        !export::is_stdout(out) && std::fs::metadata(out).map_or(true, |m| m.is_file())
+    };
     let beside = |path: &Path| match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
         _ => PathBuf::from("."),

@@ -199,7 +199,7 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
     export::write_table(&args.out, args.format, &what, |w| {
         w.write_all(text.as_bytes())
     })?;
-    if !args.quiet && args.out != Path::new("-") {
+    if !args.quiet && !export::is_stdout(&args.out) {
         grundy::outln!(
             "merged {} parts: {} codes to heap {} in {}",
             ordered.len(),

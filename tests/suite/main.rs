@@ -29,5 +29,6 @@ mod sequences;
 mod simd;
 mod survey_kernel;
 mod survey_shards;
+mod system_edges;
 mod trust;
 mod tuples;

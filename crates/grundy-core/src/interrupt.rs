@@ -6,6 +6,7 @@
 //! half-written is left behind. Either way the exit status is 128 + the
 //! signal's number, as a shell reports it.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
@@ -26,12 +27,17 @@ pub const SIGHUP: i32 = 1;
 pub const SIGINT: i32 = 2;
 pub const SIGTERM: i32 = 15;
 
-/// Installs the handler (the binary's `main`, once).
+/// Installs the handler (the binary's `main`, once). A signal ignored when
+/// the process started stays ignored: `nohup` ignores SIGHUP so that a run
+/// outlives its terminal, and a shell's `&` may ignore SIGINT.
 #[cfg(unix)]
 pub fn install() {
     read_failing_allocations();
     use signal_hook::iterator::Signals;
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    let wanted = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|&s| !ignored_at_start(s));
+    let Ok(mut signals) = Signals::new(wanted) else {
         return;
     };
     let _ = std::thread::Builder::new()
@@ -41,6 +47,17 @@ pub fn install() {
                 on_signal(signal);
             }
         });
+}
+
+/// Whether `signal` was ignored when the process started (before any
+/// handler of ours).
+#[cfg(unix)]
+fn ignored_at_start(signal: i32) -> bool {
+    // SAFETY: an all-zero sigaction is a valid value to be overwritten.
+    let mut now: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a null new action only reads the current one into `now`.
+    let read = unsafe { libc::sigaction(signal, std::ptr::null(), &mut now) };
+    read == 0 && now.sa_sigaction == libc::SIG_IGN
 }
 
 /// Installs the handler (the binary's `main`, once): Ctrl-C alone here.
@@ -55,23 +72,31 @@ fn on_signal(signal: i32) {
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_ok();
     if LISTENERS.load(Ordering::SeqCst) > 0 && first {
-        eprintln!(
+        say(format_args!(
             "\ngrundy: {}: stopping at the next safe point to save (a second signal quits \
              without saving)",
             name(signal)
-        );
+        ));
         return;
     }
     // No record is left half-appended: wait for the one being written.
     let _appending = APPENDING.lock();
     remove_partials();
     let note = EXIT_NOTE.lock().ok().and_then(|n| n.clone());
-    eprintln!(
+    say(format_args!(
         "\ngrundy: interrupted by {}{}",
         name(signal),
         note.map_or(String::new(), |n| format!("; {n}"))
-    );
+    ));
     std::process::exit(128 + signal);
+}
+
+/// One line on stderr, or nothing when stderr cannot take it (a terminal
+/// gone with its ssh session, a log on a full disk): `eprintln!` would
+/// panic there, and the thread that ends the process would die instead.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// `SIGTERM` for 15, as `kill -l` names them.
@@ -258,17 +283,29 @@ fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
 #[cold]
 fn out_of_memory(size: usize) -> ! {
     static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !ENDING.swap(true, Ordering::SeqCst) {
-        // Small allocations may still succeed: say why, clean up.
-        try_remove_partials();
-        let note = EXIT_NOTE.try_lock().ok().and_then(|n| n.clone());
-        eprintln!(
-            "error: out of memory: an allocation of {:.1} MiB failed{}. Ask for a smaller run, \
-             or run where more memory is free.",
-            size as f64 / (1 << 20) as f64,
-            note.map_or(String::new(), |n| format!("; {n}"))
-        );
+    if ENDING.swap(true, Ordering::SeqCst) {
+        // Another thread is saying why and cleaning up: it ends the process.
+        wait_for_the_end();
     }
+    // Small allocations may still succeed, but none is asked for here: the
+    // line is written from the stack.
+    try_remove_partials();
+    let mut line = StackLine::default();
+    let _ = write!(
+        line,
+        "error: out of memory: an allocation of {:.1} MiB failed",
+        size as f64 / (1 << 20) as f64
+    );
+    if let Ok(note) = EXIT_NOTE.try_lock()
+        && let Some(note) = note.as_deref()
+    {
+        let _ = write!(line, "; {note}");
+    }
+    let _ = writeln!(
+        line,
+        ". Ask for a smaller run, or run where more memory is free."
+    );
+    line.send();
     end_now(1)
 }
 
@@ -277,14 +314,75 @@ fn out_of_memory(size: usize) -> ! {
 #[cold]
 pub fn out_of_disk(folder: &Path) -> ! {
     remove_partials();
-    let note = EXIT_NOTE.try_lock().ok().and_then(|n| n.clone());
-    eprintln!(
-        "error: the table's file in {} could not grow (is its disk full?){}. Free room there, \
-         or run with a larger --memory.",
-        folder.display(),
-        note.map_or(String::new(), |n| format!("; {n}"))
+    let mut line = StackLine::default();
+    let _ = write!(
+        line,
+        "error: the table's file in {} could not grow (is its disk full?)",
+        folder.display()
     );
+    if let Ok(note) = EXIT_NOTE.try_lock()
+        && let Some(note) = note.as_deref()
+    {
+        let _ = write!(line, "; {note}");
+    }
+    let _ = writeln!(line, ". Free room there, or run with a larger --memory.");
+    line.send();
     end_now(1)
+}
+
+/// A line of at most 1 KiB built on the stack (what does not fit is cut)
+/// and written to stderr in one call, whatever stderr is.
+struct StackLine {
+    bytes: [u8; 1024],
+    len: usize,
+}
+
+impl Default for StackLine {
+    fn default() -> StackLine {
+        StackLine {
+            bytes: [0; 1024],
+            len: 0,
+        }
+    }
+}
+
+impl std::fmt::Write for StackLine {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let room = self.bytes.len() - self.len;
+        let take = text.len().min(room);
+        self.bytes[self.len..self.len + take].copy_from_slice(&text.as_bytes()[..take]);
+        self.len += take;
+        Ok(())
+    }
+}
+
+impl StackLine {
+    fn send(&self) {
+        #[cfg(unix)]
+        // SAFETY: the bytes are this line's, valid for `len` bytes; a
+        // failed write is ignored.
+        unsafe {
+            libc::write(2, self.bytes.as_ptr().cast(), self.len);
+        }
+        #[cfg(not(unix))]
+        {
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(&self.bytes[..self.len]);
+        }
+    }
+}
+
+/// Waits, allocating nothing, for another thread to end the process.
+fn wait_for_the_end() -> ! {
+    loop {
+        #[cfg(unix)]
+        // SAFETY: pause only sleeps until a signal arrives.
+        unsafe {
+            libc::pause();
+        }
+        #[cfg(not(unix))]
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
 }
 
 /// Ends the process without running anything more (no destructors, no

@@ -7,6 +7,8 @@ pub mod npy;
 pub mod partial;
 pub mod target;
 
+pub use target::is_stdout;
+
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -137,7 +139,7 @@ impl AtomicFile {
             let _ = std::fs::remove_file(&tmp);
             return Err(failed(e));
         }
-        Ok(())
+        sync_folder(&self.path).map_err(failed)
     }
 
     /// Overwrites `bytes` at `offset` (a header field) and returns to the end.
@@ -154,6 +156,31 @@ impl AtomicFile {
         file.seek(SeekFrom::Start(offset))?;
         file.write_all(bytes)?;
         file.seek(SeekFrom::End(0))?;
+        Ok(())
+    }
+}
+
+/// Syncs the folder holding `path`, so that a rename into it (or a file
+/// made there) survives a power cut: until then the folder's entry may be
+/// lost, and the old file back, although the file's own bytes were synced.
+/// A file system that cannot sync folders (some network ones) is taken at
+/// its word.
+pub fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    #[cfg(unix)]
+    {
+        let synced = File::open(folder).and_then(|dir| dir.sync_all());
+        match synced {
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOTSUP)) => Ok(()),
+            other => other,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
         Ok(())
     }
 }
@@ -222,7 +249,7 @@ macro_rules! out {
 
 /// Writes rows to `path` (`-`: stdout) atomically: `write` gets the sink.
 pub fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    if path == Path::new("-") {
+    if is_stdout(path) {
         let stdout = io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
         write(&mut lock)?;
@@ -430,7 +457,7 @@ impl SequenceWriter {
         min_diff: u32,
         count: u64,
     ) -> Result<SequenceWriter> {
-        let mut sink = if path == Path::new("-") {
+        let mut sink = if is_stdout(path) {
             if format == Format::Raw {
                 return Err(Error::Input(
                     "--format raw needs --out FILE (its header's count is filled in at the end); \

@@ -23,10 +23,28 @@ pub enum Target {
 /// Links followed before a path is called a loop.
 const MAX_LINKS: usize = 40;
 
+/// `-`, or a name the system gives this process's standard output
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, `/proc/PID/fd/1`): all
+/// are written as `-` is, through the one handle on fd 1. (A second handle
+/// opened on such a name starts at offset 0 of a file behind `>`, and what
+/// fd 1 writes after it lands over the table.)
+pub fn is_stdout(path: &Path) -> bool {
+    let own = format!("/proc/{}/fd/1", std::process::id());
+    let names = [
+        "-",
+        "/dev/stdout",
+        "/dev/fd/1",
+        "/proc/self/fd/1",
+        "/proc/thread-self/fd/1",
+    ];
+    names.iter().any(|name| path == Path::new(name)) || path == Path::new(&own)
+}
+
 /// Where `path` leads; an input error naming `flag` for a folder, a link
-/// loop or a path that cannot be looked at.
+/// loop, a path that cannot be looked at, a file the user made read-only,
+/// or a block device (a disk, which a table would overwrite).
 pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
-    if path == Path::new("-") {
+    if is_stdout(path) {
         return Ok(Target::Stdout);
     }
     let bad = |why: String| Error::Input(format!("{flag} {}: {why}", path.display()));
@@ -50,12 +68,34 @@ pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
         } else if kind.is_dir() {
             return Err(bad("is a folder; expected a file name".into()));
         } else if kind.is_file() {
+            if meta.permissions().readonly() {
+                return Err(bad(format!(
+                    "{} is read-only; expected a file that may be replaced (make it writable, \
+                     or remove it)",
+                    at.display()
+                )));
+            }
             return Ok(Target::File(at));
+        } else if is_block_device(&kind) {
+            return Err(bad(
+                "is a block device (a disk); expected a file, a FIFO or a character device".into(),
+            ));
         } else {
             return Ok(Target::Special(at));
         }
     }
     Err(bad("too many levels of symbolic links".into()))
+}
+
+#[cfg(unix)]
+fn is_block_device(kind: &std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    kind.is_block_device()
+}
+
+#[cfg(not(unix))]
+fn is_block_device(_: &std::fs::FileType) -> bool {
+    false
 }
 
 /// /dev/stdout, /dev/fd/N, /proc/self/fd/N: links the system keeps to open
@@ -252,8 +292,11 @@ mod tests {
             );
             let null = resolve("--out", Path::new("/dev/null")).unwrap();
             assert_eq!(null, Target::Special("/dev/null".into()));
-            let stdout = resolve("--out", Path::new("/dev/stdout")).unwrap();
-            assert_eq!(stdout, Target::Special("/dev/stdout".into()));
+            for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+                assert_eq!(resolve("--out", Path::new(name)).unwrap(), Target::Stdout);
+            }
+            let stderr = resolve("--out", Path::new("/dev/stderr")).unwrap();
+            assert_eq!(stderr, Target::Special("/dev/stderr".into()));
         }
         let _ = std::fs::remove_dir_all(dir);
     }

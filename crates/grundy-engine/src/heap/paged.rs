@@ -205,20 +205,47 @@ impl<T: Pod> Mapped<T> {
         })
     }
 
-    /// Room for `room` more values: the file grows (sparse: no disk is
-    /// used until values are written) and is mapped again.
+    /// Room for `room` more values: the file grows with its blocks on the
+    /// disk reserved, and is mapped again. (A sparse file would take its
+    /// blocks when a value is first written into the mapping, and a full
+    /// disk there is a bus error that kills the process.) When the disk
+    /// has no room for the doubled size, it grows by what is needed alone.
     fn reserve(&mut self, room: usize) -> std::io::Result<()> {
         let need = self.len.checked_add(room).ok_or_else(too_large)?;
         if need <= self.cap {
             return Ok(());
         }
         let size = std::mem::size_of::<T>();
-        let cap = need.max(2 * self.cap).max(MIN_GROWTH / size);
-        let bytes = cap.checked_mul(size).ok_or_else(too_large)?;
-        self.file.set_len(bytes as u64)?;
+        let doubled = need.max(2 * self.cap).max(MIN_GROWTH / size);
+        let cap = match self.grow_to(doubled) {
+            Ok(()) => doubled,
+            Err(_) => self.grow_to(need).map(|()| need)?,
+        };
         self.map = Some(MmapRaw::map_raw(&self.file)?);
         self.cap = cap;
         Ok(())
+    }
+
+    /// Makes the file `cap` values long, every block of it on the disk.
+    fn grow_to(&self, cap: usize) -> std::io::Result<()> {
+        let size = std::mem::size_of::<T>();
+        let bytes = cap.checked_mul(size).ok_or_else(too_large)? as u64;
+        let had = (self.cap * size) as u64;
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            let (at, len) = (had as libc::off_t, (bytes - had) as libc::off_t);
+            // SAFETY: a valid open descriptor; the call only allocates.
+            match unsafe { libc::posix_fallocate(self.file.as_raw_fd(), at, len) } {
+                0 => Ok(()),
+                code => Err(std::io::Error::from_raw_os_error(code)),
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = had;
+            self.file.set_len(bytes)
+        }
     }
 
     /// The values in use.
@@ -303,5 +330,28 @@ mod tests {
             file.push(9);
         }
         assert_eq!(file.as_ptr(), at);
+    }
+
+    /// The file's blocks are on the disk as soon as room is reserved (a
+    /// sparse file would take them when the mapping is first written,
+    /// where a full disk is a bus error): the disk's use covers the length.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn room_reserved_in_a_file_is_room_on_the_disk() {
+        use std::os::unix::fs::MetadataExt;
+        let place = Place::Folder(std::env::temp_dir());
+        let mut buf: Buf<u16> = Buf::new_in(&place).unwrap();
+        buf.try_reserve(3 << 20).unwrap();
+        let Buf::File(mapped) = &buf else {
+            panic!("a folder's buffer is a file");
+        };
+        let meta = mapped.file.metadata().unwrap();
+        assert!(meta.len() >= (3 << 20) * 2, "{} bytes", meta.len());
+        assert!(
+            meta.blocks() * 512 >= meta.len(),
+            "{} bytes on the disk for a file of {}",
+            meta.blocks() * 512,
+            meta.len()
+        );
     }
 }
