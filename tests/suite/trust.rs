@@ -763,3 +763,40 @@ fn frequent_checkpoints_never_stall_the_general_engine() {
         (Some(6000), Some("general"))
     );
 }
+
+/// A library caller's stop (Ctrl-C in Python says so through `stop`)
+/// ends a run on the general engine too, which cannot pause (it starts
+/// from heap 0 on each call): the run ends with `Stopped` within its next
+/// 1024 heaps instead of computing to the end first.
+#[test]
+fn a_callers_stop_ends_the_general_engine() {
+    use grundy::hooks::RunHooks;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    /// Says stop from the third time it is asked on; keeps the most heaps
+    /// reported done.
+    #[derive(Default)]
+    struct StopSoon {
+        asked: AtomicU64,
+        done: AtomicU64,
+    }
+    impl RunHooks for StopSoon {
+        fn progress(&self, done: u64) {
+            self.done.fetch_max(done, Relaxed);
+        }
+        fn stop(&self) -> bool {
+            self.asked.fetch_add(1, Relaxed) >= 2
+        }
+    }
+    let sequence = grundy::Sequence::octal("0.F")
+        .unwrap()
+        .fill(false)
+        .heaps(12_000);
+    let hooks = StopSoon::default();
+    match sequence.run_with(&hooks) {
+        Err(grundy::error::Error::Stopped(message)) => assert!(!message.is_empty()),
+        Err(other) => panic!("ended with {other}"),
+        Ok(table) => panic!("ran to heap {} on {:?}", table.len(), table.engine()),
+    }
+    let done = hooks.done.load(Relaxed);
+    assert!(done < 8_000, "the general engine went on to heap {done} after the stop");
+}

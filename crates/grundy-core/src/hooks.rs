@@ -47,6 +47,13 @@ pub trait RunHooks: Sync {
     fn stop(&self) -> bool {
         false
     }
+
+    /// Whether the caller wants the run ended for good (a signal, Ctrl-C
+    /// in Python), not only paused: an engine that cannot pause (it would
+    /// start over) ends on this alone. By default, whatever `stop` says.
+    fn cancelled(&self) -> bool {
+        self.stop()
+    }
 }
 
 /// Hooks that hear nothing and never stop.
@@ -81,6 +88,11 @@ impl<F: Fn() -> bool + Sync> RunHooks for StopAlso<'_, F> {
     fn stop(&self) -> bool {
         self.hooks.stop() || (self.also)()
     }
+    /// The driver's own reasons (`also`) pause the run; only the caller
+    /// cancels it.
+    fn cancelled(&self) -> bool {
+        self.hooks.cancelled()
+    }
 }
 
 /// `hooks` that hear everything but never stop: for work a pause would
@@ -102,6 +114,10 @@ impl RunHooks for NoStop<'_> {
     }
     fn saved(&self, holds: &str) {
         self.0.saved(holds);
+    }
+    /// Never paused, still cancelled.
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
     }
 }
 

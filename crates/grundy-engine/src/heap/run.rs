@@ -150,11 +150,13 @@ impl Dual for BlockedJob<'_> {
 /// Heaps `0..=to` on the general engine (codes leaving three or more heaps).
 fn general_run(code: &Code, to: u64, hooks: &dyn RunHooks) -> Result<HeapRun> {
     let start = Instant::now();
-    // It starts from heap 0 on every call, so only a signal stops it early: a
-    // checkpoint's timer would make it redo the same heaps forever.
+    // It starts from heap 0 on every call, so only the caller's cancel (a
+    // signal, Ctrl-C in Python) stops it early: a checkpoint's timer would
+    // make it redo the same heaps forever. `stop` is asked first, so that a
+    // driver hears its caller asked.
     let interrupted = StopAlso {
         hooks: &NoStop(hooks),
-        also: || hooks.stop() && grundy_core::interrupt::requested(),
+        also: || hooks.stop() && hooks.cancelled(),
     };
     let table = general::sequence(code, to, &interrupted).map_err(Error::Input)?;
     Ok(HeapRun {
