@@ -20,8 +20,12 @@ fn main() {
     }
     if let Err(e) = result {
         match e {
-            // A run a signal stopped after saving: a note, not a failure.
-            grundy::error::Error::Interrupted { .. } => eprintln!("grundy: {e}"),
+            // A run a signal stopped after saving: a note, not a failure,
+            // and the process ends by that signal.
+            grundy::error::Error::Interrupted { .. } => {
+                eprintln!("grundy: {e}");
+                grundy::interrupt::end_by_signal(e.exit_code());
+            }
             _ => eprintln!("error: {e}"),
         }
         std::process::exit(e.exit_code());

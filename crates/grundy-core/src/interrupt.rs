@@ -3,8 +3,9 @@
 //! checkpoints listens for them: the first asks it to stop at the next safe
 //! point and save. Any other run, or a second signal, ends the process at
 //! once — after removing every temporary `.partial` file, so nothing
-//! half-written is left behind. Either way the exit status is 128 + the
-//! signal's number, as a shell reports it.
+//! half-written is left behind. Either way the process then ends by the
+//! signal itself (a shell reports 128 + its number, and a loop calling
+//! grundy stops as it does for any program the signal ends).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -88,7 +89,25 @@ fn on_signal(signal: i32) {
         name(signal),
         note.map_or(String::new(), |n| format!("; {n}"))
     ));
-    std::process::exit(128 + signal);
+    end_by_signal(128 + signal);
+}
+
+/// Ends the process with `status`: for 128 + one of the signals above, by
+/// that signal itself, its default action restored (so a shell loop that
+/// ran grundy stops on Ctrl-C too, as it does for any program Ctrl-C
+/// ends, and the shell still reports 128 + its number); any other status
+/// as an exit.
+pub fn end_by_signal(status: i32) -> ! {
+    #[cfg(unix)]
+    if [SIGHUP, SIGINT, SIGTERM].contains(&(status - 128)) {
+        // SAFETY: restoring a default action and raising the signal touch
+        // no Rust state; the process ends in `raise`.
+        unsafe {
+            libc::signal(status - 128, libc::SIG_DFL);
+            libc::raise(status - 128);
+        }
+    }
+    std::process::exit(status)
 }
 
 /// One line on stderr, or nothing when stderr cannot take it (a terminal

@@ -212,3 +212,11 @@ impl grundy::hooks::RunHooks for Notices {
         self.0.lock().unwrap().push(message.to_string());
     }
 }
+
+/// Asserts the process ended by `signal` itself, as a program the signal
+/// ends does (a shell reports 128 + its number), after its cleanup.
+#[cfg(unix)]
+pub fn assert_ended_by(status: &std::process::ExitStatus, signal: i32, said: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(signal), "{status:?}: {said}");
+}
