@@ -268,3 +268,17 @@ def test_repr_is_the_commands_summary(cli):
         # Every line but the time taken.
         strip = lambda lines: [l.rsplit(",", 1)[0] if l.startswith("backend") else l for l in lines]
         assert strip(shown) == strip(printed[: len(shown)]), code
+
+
+def test_a_short_soak_of_mixed_threaded_stopped_and_resumed_calls():
+    """scripts/python-soak.py at 60 calls on 4 threads: every result equal
+    to the one computed alone, every stopped run resumed from its
+    checkpoint, no call stuck (the full soak's figures: BENCHMARKS.md)."""
+    import sys
+
+    script = ROOT / "scripts" / "python-soak.py"
+    out = subprocess.run([sys.executable, str(script), "60", "4"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout)
+    assert report["wrong"] == [] and sum(report["outcomes"].values()) == 60, report
+    assert any(k.startswith("interrupted: stopped") for k in report["outcomes"]), report
