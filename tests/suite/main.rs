@@ -11,6 +11,7 @@ mod cli_graph;
 mod cli_long;
 mod cli_tuples;
 mod cluster;
+mod crash_points;
 mod gpu;
 mod graph_batches;
 mod graphs;

@@ -2,6 +2,7 @@
 //! name and renamed when complete, so an interrupted run never leaves a
 //! truncated file that looks whole.
 
+pub mod journal;
 pub mod latex;
 pub mod npy;
 pub mod partial;
@@ -9,7 +10,7 @@ pub mod target;
 
 pub use target::is_stdout;
 
-use std::fs::{File, OpenOptions};
+use journal::Journaled;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -69,7 +70,7 @@ pub struct AtomicFile {
     /// The temporary file renamed onto `path` by `commit` (none for a device).
     tmp: Option<PathBuf>,
     path: PathBuf,
-    out: Option<BufWriter<File>>,
+    out: Option<BufWriter<Journaled>>,
 }
 
 impl AtomicFile {
@@ -77,10 +78,7 @@ impl AtomicFile {
         let cannot = |e: io::Error| Error::Input(format!("cannot write {}: {e}", path.display()));
         let real = match target::resolve("output", path)? {
             Target::Special(node) => {
-                let file = OpenOptions::new()
-                    .append(true)
-                    .open(&node)
-                    .map_err(cannot)?;
+                let file = Journaled::append(&node).map_err(cannot)?;
                 return Ok(AtomicFile {
                     tmp: None,
                     path: node,
@@ -133,7 +131,7 @@ impl AtomicFile {
         };
         let done = file
             .sync_all()
-            .and_then(|()| std::fs::rename(&tmp, &self.path));
+            .and_then(|()| journal::rename(&tmp, &self.path));
         crate::interrupt::drop_partial(&tmp);
         if let Err(e) = done {
             let _ = std::fs::remove_file(&tmp);
@@ -172,8 +170,7 @@ pub fn sync_folder(path: &Path) -> io::Result<()> {
     };
     #[cfg(unix)]
     {
-        let synced = File::open(folder).and_then(|dir| dir.sync_all());
-        match synced {
+        match journal::sync_dir(folder) {
             Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOTSUP)) => Ok(()),
             other => other,
         }
@@ -201,7 +198,7 @@ impl Write for AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if let Some(tmp) = self.tmp.take() {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = journal::remove(&tmp);
             crate::interrupt::drop_partial(&tmp);
         }
     }
@@ -445,6 +442,8 @@ pub struct SequenceWriter {
     /// The count the header promised (raw format), and where its digits are.
     promised: u64,
     count_at: u64,
+    /// What a write error names: the output's path, or stdout.
+    shown: String,
 }
 
 impl SequenceWriter {
@@ -469,14 +468,25 @@ impl SequenceWriter {
         } else {
             Sink::File(AtomicFile::create(path)?)
         };
-        let header_len = write_header(sink.writer(), format, code, min_diff, count)?;
+        let shown = match sink {
+            Sink::Stdout(_) => "stdout".to_string(),
+            Sink::File(_) => path.display().to_string(),
+        };
+        let header_len = write_header(sink.writer(), format, code, min_diff, count)
+            .map_err(|e| Error::Run(format!("writing {shown}: {e}")))?;
         Ok(SequenceWriter {
             sink,
             format,
             written: 0,
             promised: count,
             count_at: header_len.saturating_sub(1 + RAW_COUNT_DIGITS as u64),
+            shown,
         })
+    }
+
+    /// A write error, naming what was written.
+    fn failed(&self, e: io::Error) -> Error {
+        Error::Run(format!("writing {}: {e}", self.shown))
     }
 
     /// Writes the heaps of `g` not written yet.
@@ -489,7 +499,8 @@ impl SequenceWriter {
     pub fn append_from<T: Copy + Into<u32>>(&mut self, first: usize, piece: &[T]) -> Result<()> {
         assert!(first <= self.written, "a gap before the piece");
         let rows = (first, piece);
-        write_heap_rows(self.sink.writer(), rows, self.format, self.written)?;
+        let written = write_heap_rows(self.sink.writer(), rows, self.format, self.written);
+        written.map_err(|e| self.failed(e))?;
         self.written = self.written.max(first + piece.len());
         Ok(())
     }
@@ -501,16 +512,16 @@ impl SequenceWriter {
 
     /// Ends the table: trailer, the raw header's count, rename into place.
     pub fn finish(mut self) -> Result<()> {
-        write_trailer(self.sink.writer(), self.format, self.written)?;
+        let trailer = write_trailer(self.sink.writer(), self.format, self.written);
+        trailer.map_err(|e| self.failed(e))?;
+        let failed = |e: io::Error| Error::Run(format!("writing {}: {e}", self.shown));
         match self.sink {
-            Sink::Stdout(mut w) => {
-                w.flush()?;
-                Ok(())
-            }
+            Sink::Stdout(mut w) => w.flush().map_err(failed),
             Sink::File(mut file) => {
                 if self.format == Format::Raw && self.written as u64 != self.promised {
                     let count = format!("{:0width$}", self.written, width = RAW_COUNT_DIGITS);
-                    file.patch(self.count_at, count.as_bytes())?;
+                    file.patch(self.count_at, count.as_bytes())
+                        .map_err(failed)?;
                 }
                 file.commit()
             }

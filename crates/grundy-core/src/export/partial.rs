@@ -16,10 +16,10 @@ pub fn partial_name(real: &Path, name: &str) -> PathBuf {
 }
 
 /// Creates the partial file and takes its lock (held while it stays open).
-pub fn create_locked(tmp: &Path) -> std::io::Result<File> {
-    let file = File::create(tmp)?;
+pub fn create_locked(tmp: &Path) -> std::io::Result<super::journal::Journaled> {
+    let file = super::journal::Journaled::create(tmp)?;
     // A file system without locks still gets the file; the pid check stays.
-    let _ = try_lock(&file);
+    let _ = try_lock(file.file());
     Ok(file)
 }
 

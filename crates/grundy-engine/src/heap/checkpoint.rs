@@ -19,7 +19,8 @@
 //! the header, v2 with a CRC-32 at the end) are still read; a run that goes
 //! on saving into one rewrites it once in this format.
 
-use std::fs::{File, OpenOptions};
+use grundy_core::export::journal::Journaled;
+use std::fs::File;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -71,7 +72,7 @@ pub struct Loaded {
 
 /// A checkpoint open for appending what each save adds.
 pub struct Appender {
-    file: File,
+    file: Journaled,
     path: PathBuf,
     /// Heaps 0..heaps are in the file.
     heaps: u64,
@@ -111,8 +112,8 @@ impl Appender {
     /// its whole pieces (`whole` bytes: a torn last piece is cut off).
     pub fn open(path: &Path, whole: u64, heaps: u64) -> Result<Appender> {
         let failed = |e: std::io::Error| Error::Run(format!("opening {}: {e}", path.display()));
-        let file = OpenOptions::new().append(true).open(path).map_err(failed)?;
-        if file.metadata().map_err(failed)?.len() > whole {
+        let mut file = Journaled::append(path).map_err(failed)?;
+        if file.file().metadata().map_err(failed)?.len() > whole {
             file.set_len(whole).map_err(failed)?;
         }
         Ok(Appender {
@@ -130,7 +131,7 @@ impl Appender {
         if table.len() as u64 <= self.heaps {
             return Ok(());
         }
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, &self.file);
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, &mut self.file);
         write_pieces(&mut out, table, self.heaps as usize).map_err(failed)?;
         out.flush().map_err(failed)?;
         drop(out);

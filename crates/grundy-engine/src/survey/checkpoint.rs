@@ -10,8 +10,8 @@
 //! a kill and is dropped; any other damaged line is refused, so a flipped
 //! bit never becomes a wrong row.
 
+use grundy_core::export::journal::Journaled;
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -179,7 +179,7 @@ fn differs(found: &SurveyKey, wanted: &SurveyKey) -> Option<String> {
 
 /// A checkpoint open for appending rows.
 pub struct Appender {
-    file: File,
+    file: Journaled,
     path: PathBuf,
     rows: usize,
     synced: Instant,
@@ -210,9 +210,9 @@ impl Appender {
 
     fn open(path: &Path, cut_at: Option<u64>, rows: usize) -> Result<Appender> {
         let failed = |e: std::io::Error| Error::Run(format!("opening {}: {e}", path.display()));
-        let file = OpenOptions::new().append(true).open(path).map_err(failed)?;
+        let mut file = Journaled::append(path).map_err(failed)?;
         if let Some(whole) = cut_at
-            && file.metadata().map_err(failed)?.len() > whole
+            && file.file().metadata().map_err(failed)?.len() > whole
         {
             file.set_len(whole).map_err(failed)?;
         }
