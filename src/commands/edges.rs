@@ -129,19 +129,20 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         trimming,
         faces: None,
     };
-    if let Some(path) = &args.table.output.out {
-        write_summary_row(path, &summary)?;
+    write_and_report(args, &summary)
+}
+
+/// One graph's row to `--out`, and its summary on stdout unless the row
+/// went there.
+fn write_and_report(args: &ArrowsArgs, summary: &EdgeGameSummary) -> Result<()> {
+    let out = args.table.output.out.as_deref();
+    if let Some(path) = out {
+        write_summary_row(path, summary)?;
     }
-    if args
-        .table
-        .output
-        .out
-        .as_deref()
-        .is_some_and(grundy::export::is_stdout)
-    {
+    if out.is_some_and(grundy::export::is_stdout) {
         return Ok(());
     }
-    report(&summary, args.table.output.json)
+    report(summary, args.table.output.json)
 }
 
 /// `--out` of one graph: one CSV row (graph,vertices,edges,state,g,outcome).

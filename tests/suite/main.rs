@@ -12,6 +12,7 @@ mod cli_long;
 mod cli_tuples;
 mod cluster;
 mod crash_points;
+mod fuzz_corpora;
 mod gpu;
 mod graph_batches;
 mod graphs;

@@ -7,6 +7,8 @@
 #![doc = include_str!("../../../docs/library.md")]
 
 pub mod edges;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod graph;
 pub mod play;
 pub mod sequence;
