@@ -411,7 +411,8 @@ pub fn read_raw(bytes: &[u8]) -> std::result::Result<RawTable, String> {
     };
     let count: usize = field("count")?.parse().map_err(|_| "bad count")?;
     let body = &bytes[end + 1..];
-    if body.len() != 2 * count {
+    // A count past half the address space is a lie, not a wrapped product.
+    if count.checked_mul(2) != Some(body.len()) {
         return Err(format!(
             "the header says {count} values but {} bytes follow",
             body.len()
@@ -541,6 +542,18 @@ impl Sink {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (`fuzz/found/raw`): a count whose double overflows
+    /// is refused, not multiplied (a panic with overflow checks, and
+    /// without them a product that wraps round to the bytes that follow).
+    #[test]
+    fn a_raw_header_counting_past_the_address_space_is_refused() {
+        let mut bytes =
+            format!("{RAW_MAGIC} code=0.07 min_diff=0 count=9223372036854775811\n").into_bytes();
+        bytes.extend_from_slice(&[1, 0, 2, 0, 3, 0]);
+        let err = read_raw(&bytes).err().expect("refused");
+        assert!(err.contains("9223372036854775811 values"), "{err}");
+    }
 
     #[test]
     fn rows_past_two_to_the_32_carry_their_heap_numbers() {

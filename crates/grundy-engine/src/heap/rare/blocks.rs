@@ -23,6 +23,7 @@ pub(super) const BLOCK_PAIRS: u64 = 1 << 21;
 /// back to a scan of every pair, the pass was wasted work: the next
 /// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
 pub(super) const RESCAN_RATIO: usize = 4;
+/// For a pass started ahead (a window of two blocks): one heap in two.
 pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
 pub(super) const IN_ORDER_BLOCKS: usize = 16;
 /// The heaps in order double with each wasted pass in a row, at most this
