@@ -28,16 +28,18 @@ pub const SIGHUP: i32 = 1;
 pub const SIGINT: i32 = 2;
 pub const SIGTERM: i32 = 15;
 
-/// Installs the handler (the binary's `main`, once). A signal ignored when
-/// the process started stays ignored: `nohup` ignores SIGHUP so that a run
-/// outlives its terminal, and a shell's `&` may ignore SIGINT.
+/// Installs the handler (the binary's `main`, once). SIGHUP ignored when
+/// the process started stays ignored: `nohup` ignores it so that a run
+/// outlives its terminal. (SIGINT and SIGTERM are always heard: a stop
+/// asked for on purpose is never lost to a disposition inherited from a
+/// shell.)
 #[cfg(unix)]
 pub fn install() {
     read_failing_allocations();
     use signal_hook::iterator::Signals;
     let wanted = [SIGINT, SIGTERM, SIGHUP]
         .into_iter()
-        .filter(|&s| !ignored_at_start(s));
+        .filter(|&s| s != SIGHUP || !ignored_at_start(s));
     let Ok(mut signals) = Signals::new(wanted) else {
         return;
     };
