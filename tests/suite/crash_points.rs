@@ -303,78 +303,32 @@ fn every_cut(run: &Run) -> usize {
     tried
 }
 
-fn sequence_run() -> Run {
+/// A run of `job` (its command and sizes) that checkpoints to `ck`
+/// (every `every` seconds, if given) and writes `out`.
+fn run_of(
+    name: &'static str,
+    job: &[&'static str],
+    every: Option<&'static str>,
+    out: &'static str,
+) -> Run {
+    let common = [job, &["--backend", "cpu", "-q", "--out", out]].concat();
+    let every = every.map_or(vec![], |s| vec!["--checkpoint-every", s]);
     Run {
-        name: "sequence",
-        args: vec![
-            "octal",
-            "4!.0",
-            "-n",
-            "300000",
-            "--backend",
-            "cpu",
-            "-q",
-            "--checkpoint",
-            "ck",
-            "--checkpoint-every",
-            "0.05",
-            "--out",
-            "t.csv",
-        ],
-        resume: vec![
-            "octal",
-            "4!.0",
-            "-n",
-            "300000",
-            "--backend",
-            "cpu",
-            "-q",
-            "--resume",
-            "ck",
-            "--out",
-            "t.csv",
-        ],
-        out: "t.csv",
+        name,
+        args: [&common[..], &["--checkpoint", "ck"], &every[..]].concat(),
+        resume: [&common[..], &["--resume", "ck"]].concat(),
+        out,
     }
 }
 
+fn sequence_run() -> Run {
+    let job = ["octal", "4!.0", "-n", "300000"];
+    run_of("sequence", &job, Some("0.05"), "t.csv")
+}
+
 fn survey_run() -> Run {
-    Run {
-        name: "survey",
-        args: vec![
-            "survey",
-            "--prefix",
-            "0",
-            "--digits",
-            "2",
-            "-n",
-            "4000",
-            "--backend",
-            "cpu",
-            "-q",
-            "--checkpoint",
-            "ck",
-            "--out",
-            "s.csv",
-        ],
-        resume: vec![
-            "survey",
-            "--prefix",
-            "0",
-            "--digits",
-            "2",
-            "-n",
-            "4000",
-            "--backend",
-            "cpu",
-            "-q",
-            "--resume",
-            "ck",
-            "--out",
-            "s.csv",
-        ],
-        out: "s.csv",
-    }
+    let job = ["survey", "--prefix", "0", "--digits", "2", "-n", "4000"];
+    run_of("survey", &job, None, "s.csv")
 }
 
 #[test]

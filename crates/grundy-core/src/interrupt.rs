@@ -317,11 +317,7 @@ fn out_of_memory(size: usize) -> ! {
         "error: out of memory: an allocation of {:.1} MiB failed",
         size as f64 / (1 << 20) as f64
     );
-    if let Ok(note) = EXIT_NOTE.try_lock()
-        && let Some(note) = note.as_deref()
-    {
-        let _ = write!(line, "; {note}");
-    }
+    line.add_exit_note();
     let _ = writeln!(
         line,
         ". Ask for a smaller run, or run where more memory is free."
@@ -341,11 +337,7 @@ pub fn out_of_disk(folder: &Path) -> ! {
         "error: the table's file in {} could not grow (is its disk full?)",
         folder.display()
     );
-    if let Ok(note) = EXIT_NOTE.try_lock()
-        && let Some(note) = note.as_deref()
-    {
-        let _ = write!(line, "; {note}");
-    }
+    line.add_exit_note();
     let _ = writeln!(line, ". Free room there, or run with a larger --memory.");
     line.send();
     end_now(1)
@@ -378,6 +370,16 @@ impl std::fmt::Write for StackLine {
 }
 
 impl StackLine {
+    /// `; NOTE` when an exit note is set and its lock free (the thread that
+    /// failed may hold it).
+    fn add_exit_note(&mut self) {
+        if let Ok(note) = EXIT_NOTE.try_lock()
+            && let Some(note) = note.as_deref()
+        {
+            let _ = write!(self, "; {note}");
+        }
+    }
+
     fn send(&self) {
         #[cfg(unix)]
         // SAFETY: the bytes are this line's, valid for `len` bytes; a

@@ -139,7 +139,7 @@ impl Runner {
         self.cache().counters
     }
 
-    pub(crate) fn count(&self, f: impl FnOnce(&mut GpuCounters)) {
+    fn count(&self, f: impl FnOnce(&mut GpuCounters)) {
         f(&mut self.cache().counters)
     }
 
@@ -329,8 +329,9 @@ impl Runner {
         })
     }
 
-    /// One compute pass recorded by `record`, timed when the adapter can.
-    fn encode(
+    /// One compute pass recorded by `record`, with its timestamps written
+    /// when the adapter has them (not yet resolved).
+    fn record_pass(
         &self,
         label: &str,
         record: impl FnOnce(&mut wgpu::ComputePass<'_>),
@@ -343,6 +344,16 @@ impl Runner {
             });
             record(&mut pass);
         }
+        encoder
+    }
+
+    /// One compute pass recorded by `record`, timed when the adapter can.
+    fn encode(
+        &self,
+        label: &str,
+        record: impl FnOnce(&mut wgpu::ComputePass<'_>),
+    ) -> wgpu::CommandEncoder {
+        let mut encoder = self.record_pass(label, record);
         if let Some(t) = &self.timer {
             t.resolve(&mut encoder, &t.readback, 0);
         }
@@ -360,14 +371,7 @@ impl Runner {
         copies: &[(&wgpu::Buffer, u64)],
         back: &wgpu::Buffer,
     ) -> SentBack {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: self.timer.as_ref().map(Timer::writes),
-            });
-            record(&mut pass);
-        }
+        let mut encoder = self.record_pass(label, record);
         let mut at = 0;
         for &(src, bytes) in copies {
             encoder.copy_buffer_to_buffer(src, 0, back, at, bytes);

@@ -473,8 +473,8 @@ impl SequenceWriter {
             Sink::Stdout(_) => "stdout".to_string(),
             Sink::File(_) => path.display().to_string(),
         };
-        let header_len = write_header(sink.writer(), format, code, min_diff, count)
-            .map_err(|e| Error::Run(format!("writing {shown}: {e}")))?;
+        let header_len =
+            write_header(sink.writer(), format, code, min_diff, count).map_err(writing(&shown))?;
         Ok(SequenceWriter {
             sink,
             format,
@@ -483,11 +483,6 @@ impl SequenceWriter {
             count_at: header_len.saturating_sub(1 + RAW_COUNT_DIGITS as u64),
             shown,
         })
-    }
-
-    /// A write error, naming what was written.
-    fn failed(&self, e: io::Error) -> Error {
-        Error::Run(format!("writing {}: {e}", self.shown))
     }
 
     /// Writes the heaps of `g` not written yet.
@@ -501,7 +496,7 @@ impl SequenceWriter {
         assert!(first <= self.written, "a gap before the piece");
         let rows = (first, piece);
         let written = write_heap_rows(self.sink.writer(), rows, self.format, self.written);
-        written.map_err(|e| self.failed(e))?;
+        written.map_err(writing(&self.shown))?;
         self.written = self.written.max(first + piece.len());
         Ok(())
     }
@@ -514,8 +509,8 @@ impl SequenceWriter {
     /// Ends the table: trailer, the raw header's count, rename into place.
     pub fn finish(mut self) -> Result<()> {
         let trailer = write_trailer(self.sink.writer(), self.format, self.written);
-        trailer.map_err(|e| self.failed(e))?;
-        let failed = |e: io::Error| Error::Run(format!("writing {}: {e}", self.shown));
+        trailer.map_err(writing(&self.shown))?;
+        let failed = writing(&self.shown);
         match self.sink {
             Sink::Stdout(mut w) => w.flush().map_err(failed),
             Sink::File(mut file) => {
@@ -528,6 +523,11 @@ impl SequenceWriter {
             }
         }
     }
+}
+
+/// A write error naming what was written (`shown`: a path, or stdout).
+fn writing(shown: &str) -> impl Fn(io::Error) -> Error + '_ {
+    move |e| Error::Run(format!("writing {shown}: {e}"))
 }
 
 impl Sink {

@@ -262,8 +262,8 @@ impl BlockAhead {
 }
 
 /// Runs the tasks left of each pass in turn (a block's, then the next
-/// block's started one), on every core; `g` holds the heaps below the
-/// first block's.
+/// block's started one), on every core; `g` holds the heaps below the block
+/// being finished, and each pass reads those below its own `below`.
 pub(super) fn run_passes<V: Values>(
     code: &RareCode,
     passes: [Option<(&BlockAhead, &PassView)>; 2],
