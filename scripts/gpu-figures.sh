@@ -24,6 +24,11 @@
 #                                        compared
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
 #                                        4!.0 to 2^24 (LADDER_N)
+#   bash scripts/gpu-figures.sh dense    the brute force on the card against the CPU: .16
+#                                        to 2^18, .04 and .06 to 2^19 (DENSE_N) with tables
+#                                        compared, then the card alone to 2^20 and 2^21
+#                                        (DENSE_CARD); DENSE_BINS="grundy grundy-old" runs
+#                                        gpu-prepare.sh's OTHER_BINS too, old against new
 #   bash scripts/gpu-figures.sh pieces   Grundy's game to 2^22 with the table bound in
 #                                        eight pieces of 1 MiB (GRUNDY_GPU_MAX_BINDING)
 #                                        against one binding, tables compared
@@ -93,6 +98,36 @@ ladder)
             { time RAYON_NUM_THREADS=${t%-ahead} GRUNDY_PASS_AHEAD=$ahead "$bin/grundy" octal "$code" -n "$n" \
                 --backend cpu -q --json --format raw --out /dev/null |
                 grep -oE '"(seconds|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+        done
+    done
+    ;;
+dense)
+    # codes whose rare counts grow with n: the brute force on both sides
+    dense() {
+        local name=$1 code=$2 n=$3 backend=$4
+        TIMEFORMAT="octal $code -n $n --algorithm naive --backend $backend ($name): %R s"
+        { time "$bin/$name" octal "$code" -n "$n" --algorithm naive --backend "$backend" -q --json \
+            --format raw --out "$data/dense-$name-$backend.raw" |
+            grep -oE '"(seconds|kernel_seconds|max_value|gpu)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+    }
+    # DENSE_BINS: several builds in one run (gpu-prepare.sh's OTHER_BINS)
+    names=${DENSE_BINS:-grundy}
+    for w in "0.16 262144" "0.04 ${DENSE_N:-524288}" "0.06 ${DENSE_N:-524288}"; do
+        read -r code n <<<"$w"
+        for name in $names; do dense "$name" "$code" "$n" gpu; done
+        dense grundy "$code" "$n" cpu
+        for name in $names; do
+            cmp "$data/dense-$name-gpu.raw" "$data/dense-grundy-cpu.raw" &&
+                echo "octal $code -n $n ($name): GPU table = CPU table" | tee -a "$log"
+        done
+    done
+    for n in ${DENSE_CARD:-1048576 2097152}; do
+        for code in 0.04 0.06; do
+            for name in $names; do dense "$name" "$code" "$n" gpu; done
+            for name in $names; do
+                cmp "$data/dense-grundy-gpu.raw" "$data/dense-$name-gpu.raw" &&
+                    echo "octal $code -n $n: $name's table = grundy's" | tee -a "$log"
+            done
         done
     done
     ;;

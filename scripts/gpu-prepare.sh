@@ -15,6 +15,11 @@ done
 cargo build --release
 rm -rf .device && mkdir -p .device/bin
 cp target/release/grundy .device/bin/
+# OTHER_BINS="path:name ...": other builds (an earlier commit, an experiment)
+# beside it, for the dense stage's builds in one run (DENSE_BINS there)
+for other in ${OTHER_BINS:-}; do
+    cp "${other%%:*}" ".device/bin/${other#*:}"
+done
 # every test binary of the workspace, named test-<target>-<kind>. The CLI
 # tests run the grundy binary at the path compiled into them (under this
 # checkout), so the checkout's path travels too: gpu-figures.sh links it to
@@ -32,7 +37,7 @@ for line in sys.stdin:
 # ogsolve, when installed here, for the simd stage's ratio
 og=$(command -v ogsolve || true)
 [ -n "$og" ] && cp "$og" .device/bin/ogsolve
-strip .device/bin/grundy .device/bin/test-*
+strip .device/bin/grundy* .device/bin/test-*
 tar -C .device -cJf .device/bins.tar.xz bin
 rm -r .device/bin
 

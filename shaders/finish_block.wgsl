@@ -2,8 +2,25 @@
 // adds to each heap's below-bitset the options that touch the block (a heap
 // >= s, read from workgroup memory), takes the mex and stores it. Writes the
 // block to the table at the end. CPU twin: src/kernel/heap/finish_block.rs.
+//
+// This walk is the one in-order part of the brute force, so each heap's
+// reads stay out of device memory: the smaller heap of a split that touches
+// the block lies below b, so the table's first heaps are copied into `head`
+// once, and each heap's below-bitset is fetched while the heap before it is
+// finished.
+
+// The most heaps copied into `head`: a block's small heaps but its last 16,
+// so that bits, blk and head fit the 16 KiB of workgroup memory that every
+// device offers (params.head_heaps: fewer, in tests).
+const HEAD_HEAPS: u32 = MAX_BLOCK - 16u;
+// Threads of the walk: a heap's options are split among them, so that each
+// waits on few reads in a row (256: the most every device allows).
+const FINISH_WG: u32 = 256u;
+// Below-bitset words each thread fetches ahead: bitsets of values up to 8191.
+const AHEAD: u32 = 2u;
 
 var<workgroup> blk: array<u32, MAX_BLOCK / 2u>; // the block's values, two per word
+var<workgroup> head: array<u32, HEAD_HEAPS / 2u>; // G of heaps below min(s, head_heaps)
 var<workgroup> mex_best: atomic<u32>;
 
 fn blk_get(i: u32) -> u32 {
@@ -15,15 +32,28 @@ fn blk_set(i: u32, v: u32) {
     blk[i >> 1u] = (blk[i >> 1u] & ~(0xffffu << sh)) | (v << sh);
 }
 
-// G(x) for any x < n: from the block when x >= s, else from the table.
+// G(x) for any x < n: from the block when x >= s, from head when it holds
+// x, else from the table.
 fn gb(x: u32) -> u32 {
     if (x >= params.s) {
         return blk_get(x - params.s);
     }
+    if (x < params.head_heaps) {
+        return (head[x >> 1u] >> ((x & 1u) << 4u)) & 0xffffu;
+    }
     return g(x);
 }
 
-@compute @workgroup_size(WG)
+// Word w of heap i's below-bitset (zero past the bitset), leaving zeros for
+// the next block.
+fn take_below(i: u32, w: u32, words: u32) -> u32 {
+    if (w >= words) {
+        return 0u;
+    }
+    return atomicExchange(&below[i * words + w], 0u);
+}
+
+@compute @workgroup_size(FINISH_WG)
 fn finish_block(@builtin(local_invocation_index) lid: u32) {
     load_status(lid);
     let halted = workgroupUniformLoad(&halt_flag);
@@ -34,11 +64,29 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
     let s = params.s;
     let cap = words * 32u;
     var block_max = 0u; // kept by thread 0
+    for (var w = lid; w < (min(s, params.head_heaps) + 1u) / 2u; w += FINISH_WG) {
+        head[w] = load_word(w);
+    }
+    // The heap's below-bitset words lid + k * FINISH_WG, fetched while the heap
+    // before it is finished; the words past AHEAD * FINISH_WG when needed.
+    var ahead: array<u32, AHEAD>;
+    for (var k = 0u; k < AHEAD; k++) {
+        ahead[k] = take_below(0u, lid + k * FINISH_WG, words);
+    }
     for (var i = 0u; i < params.b; i++) {
         let n = s + i;
-        for (var w = lid; w < words; w += WG) {
-            // Take the heap's below-bitset and leave zeros for the next block.
-            atomicStore(&bits[w], atomicExchange(&below[i * words + w], 0u));
+        for (var k = 0u; k < AHEAD; k++) {
+            if (lid + k * FINISH_WG < words) {
+                atomicStore(&bits[lid + k * FINISH_WG], ahead[k]);
+            }
+        }
+        for (var w = lid + AHEAD * FINISH_WG; w < words; w += FINISH_WG) {
+            atomicStore(&bits[w], take_below(i, w, words));
+        }
+        if (i + 1u < params.b) {
+            for (var k = 0u; k < AHEAD; k++) {
+                ahead[k] = take_below(i + 1u, lid + k * FINISH_WG, words);
+            }
         }
         if (lid == 0u) {
             atomicStore(&mex_best, cap);
@@ -50,7 +98,7 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
         // Take j, leave one heap m >= s (m >= 1).
         if (n >= max(s, 1u)) {
             let take_hi = min(n - max(s, 1u), params.take_jmax);
-            for (var j = lid; j <= take_hi; j += WG) {
+            for (var j = lid; j <= take_hi; j += FINISH_WG) {
                 if ((digit(j) & 2u) != 0u) {
                     mark(gb(n - j));
                 }
@@ -65,13 +113,13 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
             }
             let r = split_range(digit(j), m);
             let hi = min(r.y, m - s);
-            for (var a = r.x + lid; a <= hi; a += WG) {
+            for (var a = r.x + lid; a <= hi; a += FINISH_WG) {
                 mark(gb(a) ^ gb(m - a));
             }
         }
         workgroupBarrier();
 
-        for (var w = lid; w < words; w += WG) {
+        for (var w = lid; w < words; w += FINISH_WG) {
             let free = ~atomicLoad(&bits[w]);
             if (free != 0u) {
                 atomicMin(&mex_best, w * 32u + countTrailingZeros(free));
@@ -105,7 +153,7 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
     // Write the block back, keeping the halves of the edge words that belong
     // to heaps outside it.
     let end = s + params.b;
-    for (var w = (s >> 1u) + lid; w <= ((end - 1u) >> 1u); w += WG) {
+    for (var w = (s >> 1u) + lid; w <= ((end - 1u) >> 1u); w += FINISH_WG) {
         let old = load_word(w);
         var lo = old & 0xffffu;
         var hi = old >> 16u;

@@ -19,8 +19,8 @@ struct Params {
     take_jmax: u32,    // largest j whose digit leaves 0 or 1 heap (0xffffffff: no bound)
     split_jmax: u32,   // largest j whose digit splits into 2 heaps (0xffffffff: no bound)
     slices: u32,       // workgroups per heap in options_below
-    _pad1: u32,
-    _pad2: u32,
+    head_heaps: u32,   // heaps finish_block copies into head (at most HEAD_HEAPS)
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -115,8 +115,13 @@ fn split_range(d: u32, m: u32) -> vec2<u32> {
     return vec2<u32>(1u, (m - diff) / 2u);
 }
 
+// A read first: most marks of a dense code find their bit set, and threads
+// reading one word share the read where an atomic write would queue them.
 fn mark(v: u32) {
-    atomicOr(&bits[v >> 5u], 1u << (v & 31u));
+    let bit = 1u << (v & 31u);
+    if ((atomicLoad(&bits[v >> 5u]) & bit) == 0u) {
+        atomicOr(&bits[v >> 5u], bit);
+    }
 }
 
 // Both kernels begin here: one thread reads the status, all get it uniformly.

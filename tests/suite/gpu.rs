@@ -151,3 +151,33 @@ fn gpu_extends_a_table_from_an_odd_length() {
     .unwrap();
     assert_eq!(g, whole);
 }
+
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn gpu_finishes_blocks_past_the_cached_heaps() {
+    let Some(backend) = gpu_or_skip("gpu_finishes_blocks_past_the_cached_heaps") else {
+        return;
+    };
+    let ctx = ctx(&backend);
+    // finish_block keeps the table's first heaps in workgroup memory, all
+    // but the last 16 a full block's splits reach; reads past them go to the
+    // table. llvmpipe's blocks are short, so the tuning caches fewer heaps
+    // (none, then 100). Dense codes whose bitsets outgrow the words fetched
+    // ahead of each heap (Nim's at once).
+    for (text, head_heaps) in [("0.04", 0), ("0.06", 100), ("0.[3]", 100), ("4!.0", 7)] {
+        let code = Code::parse(text).unwrap();
+        let n = 6000;
+        let tuning = GpuTuning {
+            head_heaps,
+            ..GpuTuning::default()
+        };
+        assert_eq!(
+            gpu_table(ctx, &code, n, &tuning),
+            cpu_table(&code, n),
+            "{text}"
+        );
+    }
+}

@@ -7,8 +7,8 @@ use super::{GpuContext, Runner, Unfit};
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::heap::{
-    Block, CHUNKS, FINISH_BLOCK, HeapKernelCode, MAX_BLOCK, MAX_WORDS, OPTIONS_BELOW, Params,
-    ST_DONE, ST_HALT, ST_HALT_AT, ST_MAX, ST_MIN_WORDS, below_loop_trips, block_work,
+    Block, CHUNKS, FINISH_BLOCK, HEAD_HEAPS, HeapKernelCode, MAX_BLOCK, MAX_WORDS, OPTIONS_BELOW,
+    Params, ST_DONE, ST_HALT, ST_HALT_AT, ST_MAX, ST_MIN_WORDS, below_loop_trips, block_work,
     finish_loop_trips, plan_blocks, slices,
 };
 use grundy_core::kernel::{PARAMS_STRIDE, grid_2d, pack_u16, packed_words};
@@ -29,6 +29,9 @@ pub struct GpuTuning {
     pub max_groups_x: u32,
     /// Heaps per block (at most `MAX_BLOCK`).
     pub max_block: u32,
+    /// Heaps finish_block keeps in workgroup memory (at most `HEAD_HEAPS`;
+    /// fewer in tests, to reach its reads past them on short blocks).
+    pub head_heaps: u32,
 }
 
 impl Default for GpuTuning {
@@ -37,6 +40,7 @@ impl Default for GpuTuning {
             chunk_shift: None,
             max_groups_x: 65535,
             max_block: MAX_BLOCK,
+            head_heaps: HEAD_HEAPS,
         }
     }
 }
@@ -183,6 +187,7 @@ pub fn extend(
         slots: runner.param_slots::<Params>("heap params", BATCH_BLOCKS),
         shift,
         max_groups_x: tuning.max_groups_x,
+        head_heaps: tuning.head_heaps.min(HEAD_HEAPS),
         stats: HeapStats::default(),
     };
     let done = run.blocks(&blocks, table.len() as u64, hooks)?;
@@ -207,6 +212,7 @@ struct BlockRun<'a> {
     slots: super::runner::ParamSlots,
     shift: u32,
     max_groups_x: u32,
+    head_heaps: u32,
     stats: HeapStats,
 }
 
@@ -291,7 +297,8 @@ impl BlockRun<'_> {
                 take_jmax: self.code.take_jmax,
                 split_jmax: self.code.split_jmax,
                 slices: slices(blk.s),
-                pad: [0; 2],
+                head_heaps: self.head_heaps,
+                pad: 0,
             });
         }
         self.runner.write_params(&self.slots, &params);

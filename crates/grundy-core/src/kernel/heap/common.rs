@@ -50,6 +50,8 @@ pub fn capacity_words(max_value: u32, min_words: u32) -> u32 {
 pub struct Bits(pub Vec<u32>);
 
 impl Bits {
+    /// The shader reads the word before its atomic OR (threads share a
+    /// read); one thread here needs no read.
     pub fn mark(&mut self, v: u32) {
         self.0[(v >> 5) as usize] |= 1 << (v & 31);
     }

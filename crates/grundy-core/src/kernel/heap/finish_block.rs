@@ -25,10 +25,13 @@ pub fn finish_block(
     let Block { s, b } = block;
     let cap = words * 32;
     let mut block_max = 0u32;
+    // The shader copies the table's first heaps into workgroup memory
+    // (`head`) and fetches each heap's below-bitset while the heap before it
+    // is finished; here the table and `below` are at hand.
     for i in 0..b {
         let n = s + i;
         let mut bits = Bits(below[(i * words) as usize..((i + 1) * words) as usize].to_vec());
-        // On the CPU the block lives in the table itself: gb(x) = G(x).
+        // On the CPU the block and head live in the table itself: gb(x) = G(x).
         let gb = |x: u32| table[x as usize] as u32;
 
         // Take j, leave one heap m >= s (m >= 1).

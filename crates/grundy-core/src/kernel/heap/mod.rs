@@ -15,6 +15,10 @@ use crate::kernel::shader::Shader;
 
 /// Heaps finished in order by one workgroup; `MAX_BLOCK` in the shaders.
 pub const MAX_BLOCK: u32 = 2048;
+/// The most heaps finish_block copies into workgroup memory (`HEAD_HEAPS`
+/// in the shader): a block's small heaps but its last 16, so that its three
+/// arrays fit the 16 KiB of workgroup memory every device offers.
+pub const HEAD_HEAPS: u32 = MAX_BLOCK - 16;
 /// Bitset words for values up to 65535; `MAX_WORDS` in the shaders.
 pub const MAX_WORDS: u32 = 2048;
 /// Options per digit one workgroup of `options_below` scans (`SLICE`).
@@ -125,6 +129,10 @@ pub fn slices(s: u32) -> u32 {
 
 /// Threads per workgroup in the shaders (`WG`).
 pub const WG: u64 = 64;
+/// Threads of finish_block's workgroup (`FINISH_WG`).
+pub const FINISH_WG: u64 = 256;
+/// Below-bitset words each of them fetches a heap ahead (`AHEAD`).
+pub const FINISH_AHEAD: u64 = 2;
 
 /// Split digits among `0..=j_hi`.
 fn split_digits_upto(code: &HeapKernelCode, j_hi: u64) -> u64 {
@@ -168,16 +176,19 @@ pub fn below_loop_trips(code: &HeapKernelCode, n: u64, words: u32) -> u64 {
 /// Loop iterations the one invocation of `finish_block` makes, at most, for
 /// a block of `b` heaps.
 pub fn finish_loop_trips(code: &HeapKernelCode, b: u32, words: u32) -> u64 {
-    let word_loops = 2 * (words as u64 / WG + 1);
-    let mut trips = b as u64 / 2 / WG + 1;
+    // per heap: the stores of the words fetched ahead, the rest, the next
+    // fetch and the mex; once: the head's copy, the first fetch, the write
+    let word_loops = 2 * (words as u64 / FINISH_WG + 1) + 2 * FINISH_AHEAD;
+    let mut trips =
+        (b as u64 / 2 / FINISH_WG + 1) + (HEAD_HEAPS as u64 / 2 / FINISH_WG + 1) + FINISH_AHEAD;
     for i in 0..b as u64 {
-        let take = i.min(code.take_jmax as u64) / WG + 1;
+        let take = i.min(code.take_jmax as u64) / FINISH_WG + 1;
         let split_hi = i.min(code.split_jmax as u64);
         trips += 1
             + word_loops
             + take
             + (split_hi + 1)
-            + split_digits_upto(code, split_hi) * (i / WG + 1);
+            + split_digits_upto(code, split_hi) * (i / FINISH_WG + 1);
     }
     trips
 }
@@ -247,7 +258,10 @@ pub struct Params {
     pub take_jmax: u32,
     pub split_jmax: u32,
     pub slices: u32,
-    pub pad: [u32; 2],
+    /// Heaps below this (at most `HEAD_HEAPS`) that finish_block keeps in
+    /// workgroup memory.
+    pub head_heaps: u32,
+    pub pad: u32,
 }
 
 #[cfg(test)]
