@@ -302,14 +302,16 @@ grundy survey --codes my-codes.txt -n 1000000 --out mine.csv\n  \
 grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv\n  \
 grundy survey merge survey-4.csv parts/part-*.csv\n\n\
 CSV: code,n,period,preperiod,certified,max_value,first_max_at,p_positions,rare_mask,rare_count,last_rare \
-(period and preperiod empty when none shows in the table; rare_mask 5 is the value-parity split with mask \
-5, 5p1 the position-parity split with t = 1). Codes equal to another code are still listed. On the GPU \
+(period and preperiod empty when none shows in the table; rare_mask in hexadecimal as the published tables \
+give it: 0x1ee is the value-parity split with mask 0x1ee, 0x6p1 the position-parity split with t = 1). Read \
+the code column as text: pandas.read_csv(f, dtype={\"code\": str}) or grundy.read_csv(f) in Python, \
+read.csv(f, colClasses = c(code = \"character\")) in R; without it 0.60 becomes the number 0.6. Codes equal to another code are still listed. On the GPU \
 each code is one workgroup (the brute force, every code at once); on the CPU codes run in parallel, each \
 by rare values where they pay and by the blocked brute force where not. Both stop a code as soon as its \
 period is certified (rounds of 4096, 8192, ... heaps) and fill the rest from the period.\n\n\
 A codes file holds one code per line (# starts a comment).\n\n\
-Sharded surveys: --shard K/N (or a Slurm array task) runs every N-th code from the K-th and writes a \
-part: a first line '# grundy survey part: {...}' recording the survey's parameters and a checksum, then \
+Sharded surveys: --shard K/N (or a Slurm array task) runs the K-th of N shards, the codes dealt by \
+estimated cost so that the shards take about as long, and writes a part: a first line '# grundy survey part: {...}' recording the survey's parameters and a checksum, then \
 the CSV of its codes. `grundy survey merge OUT PART...` checks the parts and writes the single run's file.\n\n\
 Checkpoints: --checkpoint FILE appends each finished code's row; a survey stopped by a signal, a time \
 limit or kill -9 goes on with the same command and --resume FILE, and writes the same --out an \
@@ -645,7 +647,7 @@ pub struct SurveyArgs {
     /// Heaps 0..=N of every code.
     #[arg(short = 'n', value_name = "N", required = true)]
     pub n: Option<u64>,
-    /// Run only the K-th of N slices of the code list (K from 0 to N-1; codes K, K+N, K+2N, ...) and write it as a part for `survey merge`. Inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
+    /// Run only the K-th of N shards of the code list (K from 0 to N-1; the codes dealt by estimated cost, costliest first, each to the shard with the least so far) and write it as a part for `survey merge`. Inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<grundy::engine::survey::Shard>,
     /// Rare values where they pay (auto), always, or never.

@@ -10,6 +10,8 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // SAFETY: no other thread has started yet.
+    unsafe { grundy::gpu::context::quiet_device_select() };
     grundy::interrupt::install();
     let cli = grundy_cli::cli::parse();
     let result = grundy_cli::commands::run(cli);

@@ -21,7 +21,14 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy
 
-from . import _grundy
+# Mesa's device-select Vulkan layer prints "error: XDG_RUNTIME_DIR is
+# invalid or not set" on machines without a display session whenever an
+# adapter is looked for; grundy orders adapters itself, so it is switched
+# off there (as the command does) before the extension opens Vulkan.
+if not os.path.isabs(os.environ.get("XDG_RUNTIME_DIR", "")):
+    os.environ.setdefault("NODEVICE_SELECT", "1")
+
+from . import _grundy  # noqa: E402
 from ._grundy import Table, __version__
 
 __all__ = [
@@ -38,17 +45,51 @@ __all__ = [
     "play",
     "play_sum",
     "podes",
+    "read_csv",
     "rect",
     "subtraction",
     "survey",
 ]
 
 Progress = Optional[Callable[[int, int], Any]]
+Size = Union[int, str, None]
+
+
+def _count(name: str, value: Any, least: int = 0) -> int:
+    """``value`` as an int of at least ``least``, or a ValueError naming
+    the argument (as the command names its flag)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value}")
+    return value
+
+
+def _size(name: str, value: Size) -> Optional[int]:
+    """Bytes from an int or a size string as the command reads it
+    (``"16M"``, ``"8G"``, ``"1.5GiB"``)."""
+    if value is None or isinstance(value, int) and not isinstance(value, bool):
+        return None if value is None else _count(name, value)
+    if isinstance(value, str):
+        return _grundy.parse_size(name, value)
+    raise TypeError(f"{name} must be bytes (an int) or a size such as '16M', got {value!r}")
+
+
+def _rows(columns: dict) -> dict:
+    """Columns with each 2-D one (a row of parameters per table row) as a
+    list of tuples, so that ``pandas.DataFrame(columns)`` takes them;
+    ``numpy.array(columns[name])`` gives the 2-D array back."""
+    return {
+        name: [tuple(int(x) for x in row) for row in column]
+        if getattr(column, "ndim", 1) == 2
+        else column
+        for name, column in columns.items()
+    }
 
 
 def octal(
     code: str,
-    n: int = 1023,
+    n: int,
     *,
     until_periodic: Optional[int] = None,
     min_diff: Optional[int] = None,
@@ -56,9 +97,9 @@ def octal(
     backend: str = "auto",
     fill: bool = True,
     checkpoint: Union[str, os.PathLike, None] = None,
-    checkpoint_every: float = 3600.0,
+    checkpoint_every: float = 300.0,
     resume: Union[str, os.PathLike, None] = None,
-    memory: Optional[int] = None,
+    memory: Size = None,
     folder: Union[str, os.PathLike, None] = None,
     progress: Progress = None,
 ) -> Table:
@@ -68,16 +109,19 @@ def octal(
     ``"4!.0"`` (Grundy's game), ``"0.[3]"``, ``"0.{2,3}"``.
     ``until_periodic=MAX`` doubles ``n`` until a period is found, up to heap
     MAX. ``fill`` takes the heaps past a certified period from it.
-    ``checkpoint``/``resume`` name a checkpoint file as on the command line;
-    ``memory`` caps the bytes the table may take in memory; past it the
+    ``checkpoint``/``resume`` name a checkpoint file as on the command line
+    (saved every ``checkpoint_every`` seconds, 300 as there); ``memory``
+    (bytes, or a size such as ``"16M"`` or ``"8G"`` as ``--memory`` takes)
+    caps the bytes the table may take in memory; past it the
     values go to a file in ``folder`` (default: the current one). ``progress``
     is called as ``progress(done, total)`` from the calling thread (total 0:
     not known). ``backend`` is ``"auto"``, ``"gpu"`` or ``"cpu"``.
 
     The result's ``.values`` is a read-only numpy array (uint8, or uint16
     when a value passes 255) over the table's memory, with ``.period``,
-    ``.preperiod``, ``.certified``, ``.rare_mask``, ``.max_value``,
-    ``.p_positions``, ``.backend`` and ``.seconds`` beside it.
+    ``.preperiod``, ``.certified``, ``.rare_mask`` (hexadecimal, ``0x1ee``),
+    ``.rare_count``, ``.last_rare``, ``.max_value``, ``.first_max_at``,
+    ``.p_positions``, ``.backend``, ``.engine`` and ``.seconds`` beside it.
 
     >>> t = octal("0.07", n=100)
     >>> (t.period, t.preperiod, t.certified)
@@ -85,8 +129,8 @@ def octal(
     """
     return _grundy.octal(
         code,
-        n,
-        until_periodic=until_periodic,
+        _count("n", n),
+        until_periodic=None if until_periodic is None else _count("until_periodic", until_periodic),
         min_diff=min_diff,
         algorithm=algorithm,
         backend=backend,
@@ -94,7 +138,7 @@ def octal(
         checkpoint=_path(checkpoint),
         checkpoint_every=checkpoint_every,
         resume=_path(resume),
-        memory=memory,
+        memory=_size("memory", memory),
         folder=_path(folder),
         progress=progress,
     )
@@ -102,7 +146,7 @@ def octal(
 
 def subtraction(
     subtract: Iterable[int],
-    n: int = 1023,
+    n: int,
     *,
     min_diff: Optional[int] = None,
     backend: str = "auto",
@@ -114,13 +158,43 @@ def subtraction(
     ``subtract`` from a heap (``subtraction([1, 3, 4], n=100)``)."""
     return _grundy.subtraction(
         list(subtract),
-        n,
+        _count("n", n),
         min_diff=min_diff,
         backend=backend,
         checkpoint=_path(checkpoint),
         resume=_path(resume),
         progress=progress,
     )
+
+
+# Columns whose values are keys or labels, not numbers, in the CSVs
+# grundy writes: pandas alone reads the code 0.60 as the number 0.6.
+_TEXT_COLUMNS = {"code": str, "rare_mask": str}
+# Columns that are empty where there is nothing to say (no period found).
+_MAYBE_COLUMNS = ("period", "preperiod", "last_rare")
+
+
+def read_csv(path: Union[str, os.PathLike], **kwargs: Any) -> Any:
+    """A CSV ``grundy`` wrote (a survey, a merged survey or part, a table) as
+    a ``pandas.DataFrame`` with every key as the text it was written as:
+    ``code`` stays ``"0.60"`` (``pandas.read_csv`` alone makes it the number
+    0.6, and ``"0.10"`` 0.1) and ``rare_mask`` ``"0x1ee"``; ``period``,
+    ``preperiod`` and ``last_rare``, empty where there is none, are
+    nullable integers. A part's first line (``# grundy survey part: …``)
+    is skipped. Other keyword arguments go to ``pandas.read_csv``.
+
+    Without this module: ``pandas.read_csv(path, dtype={"code": str})``;
+    in R, ``read.csv(path, colClasses = c(code = "character"))``."""
+    import pandas
+
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+    skip = 1 if first.startswith("#") else 0
+    frame = pandas.read_csv(path, skiprows=skip, dtype=_TEXT_COLUMNS, **kwargs)
+    for column in _MAYBE_COLUMNS:
+        if column in frame.columns:
+            frame[column] = frame[column].astype("Int64")
+    return frame
 
 
 def open_raw(path: Union[str, os.PathLike]) -> numpy.memmap:
@@ -158,8 +232,9 @@ def _graph_spec(g: Any) -> str:
     bytes, an edge list, or any object with ``.nodes()`` and ``.edges()``
     (networkx)."""
     if isinstance(g, str):
-        # Every spec is `kind:…`; a bare string is graph6.
-        return g if ":" in g else "graph6:" + g.strip()
+        # As `--graph` reads it: a family spec (`grid:3x5`), `graph6:…`,
+        # or bare graph6; anything else is refused with the command's words.
+        return g.strip()
     if isinstance(g, bytes):
         return "graph6:" + g.decode("ascii").strip()
     if hasattr(g, "nodes") and hasattr(g, "edges"):
@@ -195,25 +270,37 @@ def graph(
     return found
 
 
-def podes(code: str, max_legs: int, max_length: int, *, progress: Progress = None) -> dict:
+def podes(
+    code: str, max_legs: int = 10, max_length: int = 2, *, progress: Progress = None
+) -> dict:
     """G of every k-pode with up to ``max_legs`` legs of lengths
-    1..=max_length (``grundy podes``): columns ``legs`` (a row counts the
-    legs of each length) and ``g``."""
-    return _grundy.podes(code, max_legs, max_length, progress=progress)
+    1..=max_length (``grundy podes``, with its defaults 10 and 2): columns
+    ``legs`` (a tuple a row, counting the legs of each length) and ``g``;
+    ``pandas.DataFrame`` takes it."""
+    found = _grundy.podes(
+        code, _count("max_legs", max_legs), _count("max_length", max_length, 1), progress=progress
+    )
+    return _rows(found)
 
 
-def bipodes(code: str, max: int, middle: int, *, progress: Progress = None) -> dict:
-    """G of every bipode up to ``max`` (``grundy bipodes``): columns
-    ``bipode`` (four leg lengths a row) and ``g``."""
-    return _grundy.bipodes(code, max, middle, progress=progress)
+def bipodes(code: str, max: int = 6, middle: int = 1, *, progress: Progress = None) -> dict:
+    """G of every bipode up to ``max`` (``grundy bipodes``, with its
+    defaults 6 and 1): columns ``bipode`` (a tuple of four leg lengths a
+    row) and ``g``."""
+    found = _grundy.bipodes(code, _count("max", max), _count("middle", middle), progress=progress)
+    return _rows(found)
 
 
 def rect(
     dims: int, max: int, *, min_diff: int = 1, backend: str = "auto", progress: Progress = None
 ) -> dict:
     """Grundy's game on boxes with ``dims`` sides up to ``max`` (``grundy
-    rect``): columns ``sizes`` (a row per box) and ``g``."""
-    return _grundy.rect(dims, max, min_diff=min_diff, backend=backend, progress=progress)
+    rect``): columns ``sizes`` (a tuple a box) and ``g``."""
+    found = _grundy.rect(
+        _count("dims", dims), _count("max", max), min_diff=min_diff, backend=backend,
+        progress=progress,
+    )
+    return _rows(found)
 
 
 def delete_nim(
@@ -226,8 +313,12 @@ def delete_nim(
     progress: Progress = None,
 ) -> dict:
     """Delete Nim under ``rule`` (delete, vdn, abo, nmth, half, kdelete,
-    single) on ``heaps`` heaps up to ``max``: columns ``sizes`` and ``g``."""
-    return _grundy.delete_nim(rule, heaps, max, k=k, backend=backend, progress=progress)
+    single) on ``heaps`` heaps up to ``max``: columns ``sizes`` (a tuple a
+    position) and ``g``."""
+    found = _grundy.delete_nim(
+        rule, _count("heaps", heaps), _count("max", max), k=k, backend=backend, progress=progress
+    )
+    return _rows(found)
 
 
 def arrows(
@@ -273,7 +364,7 @@ def hackenbush(g: Any, ground: Union[str, Iterable[int]] = "0") -> int:
 def survey(
     codes: Union[Sequence[str], None] = None,
     *,
-    n: int = 1023,
+    n: int,
     prefix: Optional[str] = None,
     digits: Optional[int] = None,
     checkpoint: Union[str, os.PathLike, None] = None,
@@ -290,7 +381,7 @@ def survey(
         every = (prefix, digits)
     return _grundy.survey(
         list(codes or []),
-        n,
+        _count("n", n),
         all=every,
         checkpoint=_path(checkpoint),
         resume=_path(resume),
@@ -342,11 +433,15 @@ def play(game: str, *args: Any, limit: Optional[int] = None, **kwargs: Any) -> d
     return json.loads(_grundy.play_json([_words(game, args, kwargs)], limit))
 
 
-def play_sum(positions: Sequence[Sequence[Any]], *, limit: Optional[int] = None) -> dict:
+def play_sum(positions: Sequence[Any], *, limit: Optional[int] = None) -> dict:
     """A sum of positions of different games: each a tuple as ``play``
-    takes its arguments, e.g. ``[("octal", "0.07", [5, 9]), ("rect", "3x5")]``."""
+    takes its arguments, e.g. ``[("octal", "0.07", [5, 9]), ("rect", "3x5")]``,
+    or a string as ``grundy play sum`` takes it (``"octal 0.07 5,9"``)."""
     words = []
     for position in positions:
+        if isinstance(position, str):
+            words.append(position.split())
+            continue
         game, *rest = position
         kwargs = rest.pop() if rest and isinstance(rest[-1], dict) else {}
         words.append(_words(game, rest, kwargs))

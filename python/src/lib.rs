@@ -26,9 +26,9 @@ pub(crate) fn backend_of(name: &str) -> PyResult<BackendChoice> {
 
 /// The Nim-sequence of a take-and-break code in CGSuite's notation.
 #[pyfunction]
-#[pyo3(signature = (code, n = 1023, *, until_periodic = None, min_diff = None,
+#[pyo3(signature = (code, n, *, until_periodic = None, min_diff = None,
     algorithm = "auto".to_string(), backend = "auto".to_string(), fill = true,
-    checkpoint = None, checkpoint_every = 3600.0, resume = None, memory = None, folder = None,
+    checkpoint = None, checkpoint_every = 300.0, resume = None, memory = None, folder = None,
     progress = None))]
 #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
 fn octal(
@@ -65,7 +65,7 @@ fn octal(
 /// The Nim-sequence of the subtraction game whose moves take a number in
 /// `subtract` (as `grundy subtraction`).
 #[pyfunction]
-#[pyo3(signature = (subtract, n = 1023, *, min_diff = None, backend = "auto".to_string(),
+#[pyo3(signature = (subtract, n, *, min_diff = None, backend = "auto".to_string(),
     checkpoint = None, resume = None, progress = None))]
 #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
 fn subtraction(
@@ -89,7 +89,7 @@ fn subtraction(
         backend,
         fill: true,
         checkpoint,
-        checkpoint_every: 3600.0,
+        checkpoint_every: 300.0,
         resume,
         memory: None,
         folder: None,
@@ -97,11 +97,20 @@ fn subtraction(
     table_of(py, sequence, &args, progress)
 }
 
+/// Bytes from a size as `--memory` reads it (`8G`, `512M`, `1.5GiB`,
+/// `1000000`), or a `ValueError` naming the argument.
+#[pyfunction]
+fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
+    grundy::engine::memory::parse_size(text)
+        .map_err(|e| PyValueError::new_err(format!("{argument}={e}")))
+}
+
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(octal, m)?)?;
     m.add_function(wrap_pyfunction!(subtraction, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_size, m)?)?;
     m.add_function(wrap_pyfunction!(families::graph_spec, m)?)?;
     m.add_function(wrap_pyfunction!(families::graph, m)?)?;
     m.add_function(wrap_pyfunction!(families::podes, m)?)?;

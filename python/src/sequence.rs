@@ -71,8 +71,14 @@ impl Table {
         self.stats.max_value
     }
 
-    /// The rare/common split's mask, as the command prints it (`494`,
-    /// `6p0` for a parity split).
+    /// The first heap with the largest value.
+    #[getter]
+    fn first_max_at(&self) -> u64 {
+        self.stats.first_max_at
+    }
+
+    /// The rare/common split's mask, as the command prints it, in
+    /// hexadecimal (`0x1ee`, `0x6p0` for a position-parity split).
     #[getter]
     fn rare_mask(&self) -> &str {
         &self.rare.rare_mask

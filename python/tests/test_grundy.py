@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -173,7 +174,7 @@ def test_pode_and_tuple_tables(cli):
     podes = grundy.podes("0.33", 2, 2)
     rows = list(csv.DictReader(io.StringIO(cli("podes", "0.33", "--max-legs", "2", "--max-length", "2", "--out", "-"))))
     assert [int(r["g"]) for r in rows] == list(podes["g"])
-    assert podes["legs"].shape == (len(rows), 2)
+    assert numpy.array(podes["legs"]).shape == (len(rows), 2)
     rect = grundy.rect(2, 6)
     rows = list(csv.DictReader(io.StringIO(cli("rect", "--dims", "2", "--max", "6", "--out", "-"))))
     assert {(int(r["a"]), int(r["b"])): int(r["g"]) for r in rows} == {
@@ -282,3 +283,72 @@ def test_a_short_soak_of_mixed_threaded_stopped_and_resumed_calls():
     report = json.loads(out.stdout)
     assert report["wrong"] == [] and sum(report["outcomes"].values()) == 60, report
     assert any(k.startswith("interrupted: stopped") for k in report["outcomes"]), report
+
+
+def test_csv_files_load_in_pandas_with_their_keys_as_written(cli, tmp_path):
+    pandas = pytest.importorskip("pandas")
+    path = tmp_path / "survey.csv"
+    cli("survey", "--digits", "2", "-n", "300", "-q", "--out", str(path))
+    written = [r["code"] for r in csv.DictReader(open(path))]
+    assert "0.60" in written and "0.10" in written
+    # pandas alone turns the codes into numbers: the reason for read_csv
+    assert 0.6 in list(pandas.read_csv(path)["code"])
+    frame = grundy.read_csv(path)
+    assert list(frame["code"]) == written
+    assert all(m.startswith("0x") for m in frame["rare_mask"])
+    assert str(frame["period"].dtype) == "Int64" and frame["max_value"].dtype.kind == "i"
+    # the summary's figures, per row, for a code as the user writes it
+    row = frame.set_index("code").loc["0.60"]
+    one = json.loads(cli("octal", "0.60", "-n", "300", "--backend", "cpu", "--json"))
+    assert (row["max_value"], row["rare_mask"]) == (one["max_value"], one["rare_mask"])
+    # the hint the docs give works without the module too
+    assert list(pandas.read_csv(path, dtype={"code": str})["code"]) == written
+
+
+def test_arguments_and_defaults_are_the_commands(cli, tmp_path):
+    import inspect
+
+    with pytest.raises(TypeError):
+        grundy.octal("0.07")  # -n is required by the command too
+    assert inspect.signature(grundy.octal).parameters["checkpoint_every"].default == 300
+    with pytest.raises(ValueError, match="n must be at least 0, got -5"):
+        grundy.octal("0.07", n=-5)
+    with pytest.raises(TypeError, match="n must be an int"):
+        grundy.octal("0.07", n="100")
+    small = grundy.octal("0.6", n=1 << 16, backend="cpu", memory="16K", folder=tmp_path)
+    numpy.testing.assert_array_equal(small.values, grundy.octal("0.6", n=1 << 16).values)
+    with pytest.raises(ValueError, match="memory='lots'"):
+        grundy.octal("0.6", n=100, memory="lots")
+    summary = json.loads(cli("octal", "4!.0", "-n", "5000", "--json"))
+    t = grundy.octal("4!.0", n=5000)
+    assert (t.first_max_at, t.max_value, t.rare_mask) == (
+        summary["first_max_at"], summary["max_value"], summary["rare_mask"]
+    )
+    # podes' defaults are the command's (--max-legs 10 --max-length 2)
+    printed = list(csv.DictReader(io.StringIO(cli("podes", "0.33", "--max-legs", "6", "--out", "-"))))
+    found = grundy.podes("0.33", 6)
+    assert [int(r["g"]) for r in printed] == list(found["g"])
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame(found)
+    assert len(frame) == len(printed) and frame["legs"][0] == (0, 0)
+    assert len(pandas.DataFrame(grundy.rect(2, 5))) == 15
+
+
+def test_graph_strings_and_positions_read_as_the_command_reads_them(cli):
+    with pytest.raises(ValueError, match="'hello': not a family:ARGS spec"):
+        grundy.graph("0.33", "hello")
+    assert grundy.graph("0.33", "Bw")["value"] == grundy.graph("0.33", "cycle:3")["value"]
+    as_strings = grundy.play_sum(["octal 0.07 5,9", "rect 3x5"], limit=2)
+    assert as_strings == grundy.play_sum([("octal", "0.07", [5, 9]), ("rect", "3x5")], limit=2)
+
+
+def test_looking_for_a_gpu_without_a_display_session_prints_no_driver_complaint():
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "NODEVICE_SELECT")}
+    code = "import grundy; grundy.octal('0.07', 300, algorithm='naive', backend='gpu')"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode != 0 and "no GPU adapter" in out.stderr:
+        if os.environ.get("GRUNDY_REQUIRE_GPU") == "1":
+            pytest.fail("GRUNDY_REQUIRE_GPU=1 but no GPU adapter")
+        pytest.skip("no GPU adapter")
+    assert out.returncode == 0, out.stderr
+    assert "XDG_RUNTIME_DIR" not in out.stderr, out.stderr

@@ -15,22 +15,39 @@ use grundy::engine::{Backend, BackendChoice};
 use grundy::error::{Error, Result};
 use report::CsvRow;
 
-/// Notices on stderr: which GPU opened, or why none did.
-struct Said;
+/// Notices on stderr: which GPU opened, or why none did; the last is kept
+/// for the `GPU:` line and the verdicts.
+#[derive(Default)]
+struct Said(std::sync::Mutex<Option<String>>);
 
 impl grundy::hooks::RunHooks for Said {
     fn notice(&self, message: &str) {
         eprintln!("grundy: {message}");
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.to_string());
+    }
+}
+
+/// What a run without a GPU says instead of its ratios.
+fn why_no_gpu(args: &BenchArgs, said: &Said) -> String {
+    match args.backend {
+        BackendChoice::Cpu => "--backend cpu".to_string(),
+        _ => said
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_else(|| "no GPU adapter".to_string()),
     }
 }
 
 /// The GPU `bench` compares with the CPU (none with `--backend cpu`), its
 /// description, and whether it is a software adapter; says which unless
 /// `--json`.
-fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)> {
+fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, String)> {
+    let said = Said::default();
     let gpu = match args.backend {
         BackendChoice::Cpu => None,
-        choice => match Backend::open(choice, &Said)? {
+        choice => match Backend::open(choice, &said)? {
             Backend::Gpu(runner) => Some(Backend::Gpu(runner)),
             Backend::Cpu => None,
         },
@@ -40,8 +57,12 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)>
         _ => (None, false),
     };
     report::SOFTWARE_GPU.store(software, std::sync::atomic::Ordering::Relaxed);
+    let why_none = why_no_gpu(args, &said);
     if !args.json {
-        grundy::outln!("GPU: {}", adapter.as_deref().unwrap_or("none"));
+        match &adapter {
+            Some(adapter) => grundy::outln!("GPU: {adapter}"),
+            None => grundy::outln!("GPU: none ({why_none})"),
+        }
         if software {
             grundy::outln!(
                 "     a software adapter: its columns (sw-gpu) time the CPU emulating a GPU, \
@@ -54,11 +75,11 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool)>
             grundy::engine::heap::simd::chosen().name()
         );
     }
-    Ok((gpu, adapter, software))
+    Ok((gpu, adapter, software, why_none))
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    let (gpu, adapter, software) = open_gpu(args)?;
+    let (gpu, adapter, software, why_none) = open_gpu(args)?;
     let threads = rayon::current_num_threads();
     let rows = match args.only.contains(&BenchPart::Heaps) {
         true => heaps::heap_rows(gpu.as_ref(), args.quick, args.json)?,
@@ -98,24 +119,25 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         Vec::new()
     };
+    let lines: Vec<CsvRow> = [
+        heaps::csv_rows(&rows),
+        rare::csv_rows(&rare),
+        long::csv_rows(&long),
+        survey.as_ref().map_or(Vec::new(), survey::csv_rows),
+        graphs::csv_rows(&graphs),
+        edges::csv_rows(&edge_games),
+        tables::csv_rows(&tables),
+        graphs::grid_csv_rows(&grids),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if let Some(path) = &args.out {
-        let lines: Vec<CsvRow> = [
-            heaps::csv_rows(&rows),
-            rare::csv_rows(&rare),
-            long::csv_rows(&long),
-            survey.as_ref().map_or(Vec::new(), survey::csv_rows),
-            graphs::csv_rows(&graphs),
-            edges::csv_rows(&edge_games),
-            tables::csv_rows(&tables),
-            graphs::grid_csv_rows(&grids),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
         append_csv(path, adapter.as_deref(), threads, &lines)?;
     }
     if !args.json {
         report::print_legend();
+        report::print_verdicts(&lines, &why_none);
     }
     if args.json {
         let report = serde_json::json!({

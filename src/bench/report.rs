@@ -274,3 +274,65 @@ pub fn print_legend() {
         grundy::outln!("  {head:<13} {meaning}");
     }
 }
+
+/// The smallest and largest of `ratios`, as `a–b×` (one figure when equal).
+fn ratio_range(ratios: &[f64]) -> String {
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    if (hi - lo).abs() < 0.005 {
+        format!("{lo:.2}×")
+    } else {
+        format!("{lo:.2}–{hi:.2}×")
+    }
+}
+
+/// One part's verdict: the GPU's speed against the CPU's (CPU seconds over
+/// GPU seconds) on every workload it ran, or why it ran none; and the time
+/// each other algorithm took against the CPU column's.
+fn verdict(rows: &[&CsvRow], why_no_gpu: &str) -> String {
+    let gpu: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| Some(r.cpu_seconds? / r.gpu_seconds?))
+        .collect();
+    let mut said = if gpu.is_empty() {
+        format!("GPU not timed ({why_no_gpu})")
+    } else {
+        let device = gpu_head("GPU");
+        let faster = gpu.iter().filter(|&&r| r > 1.0).count();
+        format!(
+            "{device} at {} the CPU's speed, faster on {faster} of {} workloads",
+            ratio_range(&gpu),
+            gpu.len()
+        )
+    };
+    let mut names: Vec<&str> = rows.iter().filter_map(|r| Some(r.baseline?.0)).collect();
+    names.dedup();
+    for name in names {
+        let against: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| Some(r.baseline.filter(|b| b.0 == name)?.1 / r.cpu_seconds?))
+            .collect();
+        if !against.is_empty() {
+            said += &format!("; {name}: {} the CPU column's time", ratio_range(&against));
+        }
+    }
+    said
+}
+
+/// A verdict line per part, after the tables and their legend.
+pub fn print_verdicts(rows: &[CsvRow], why_no_gpu: &str) {
+    let mut parts: Vec<&str> = Vec::new();
+    for row in rows {
+        if !parts.contains(&row.part) {
+            parts.push(row.part);
+        }
+    }
+    if parts.is_empty() {
+        return;
+    }
+    grundy::outln!("\nverdicts");
+    for part in parts {
+        let mine: Vec<&CsvRow> = rows.iter().filter(|r| r.part == part).collect();
+        grundy::outln!("  {part:<8} {}", verdict(&mine, why_no_gpu));
+    }
+}

@@ -53,8 +53,9 @@ pub struct SequenceSummary {
     /// The first heap whose value was filled from the certified period
     /// instead of computed (null: every value computed).
     pub filled_from: Option<u64>,
-    /// Heaps loaded from --resume (0 for a fresh run).
+    /// Heaps loaded from --resume (0 for a fresh run), and the file.
     pub resumed_heaps: u64,
+    pub resumed_from: Option<String>,
     /// Checkpoints saved, and the seconds they took (apart from `seconds`,
     /// the computing).
     pub checkpoint_saves: u64,
@@ -233,6 +234,7 @@ fn summarise(
         values_needed: period.map(|p| rule.values_needed(p.period, p.preperiod)),
         filled_from: sequence.filled_from(),
         resumed_heaps: driver.resumed_heaps,
+        resumed_from: shown(&args.resume),
         checkpoint_saves,
         checkpoint_seconds,
         rare_blocks: run.rare_counts(),
@@ -266,8 +268,20 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
     print_outputs(s);
 }
 
-/// The summary's last lines: values filled from the period, files written.
+/// The summary's last lines: values taken from a checkpoint or filled from
+/// the period, files written.
 fn print_outputs(s: &SequenceSummary) {
+    match (&s.resumed_from, s.resumed_heaps) {
+        (Some(file), k) if k > s.n => {
+            grundy::outln!("resumed     every heap from {file}; none computed in this run")
+        }
+        (Some(file), k @ 1..) => grundy::outln!(
+            "resumed     heaps 0..={} from {file}; heaps {k}..={} computed in this run",
+            k - 1,
+            s.n
+        ),
+        _ => {}
+    }
     if let Some(from) = s.filled_from {
         grundy::outln!(
             "filled      heaps {from}..={} from the certified period (--no-fill computes them)",

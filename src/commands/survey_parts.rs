@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::MergeArgs;
+use grundy::analysis::rare_split::RareSplit;
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::engine::survey::checkpoint::list_crc32;
 use grundy::engine::survey::{Dealing, MAX_SHARDS, Shard};
@@ -292,11 +293,15 @@ fn interleave(parts: &[&Part]) -> Result<String> {
         Dealing::ByCost => placed_rows(parts, total)?,
     };
     let csv_header = csv_header.strip_prefix("place,").unwrap_or(csv_header);
+    let mask_column = csv_header.split(',').position(|c| c == "rare_mask");
     let mut text = format!("{csv_header}\n");
     let mut names = Vec::with_capacity(total);
     for line in rows {
         names.push(first_field(line));
-        text.push_str(line);
+        match mask_column {
+            Some(column) => text.push_str(&with_hex_mask(line, column)?),
+            None => text.push_str(line),
+        }
         text.push('\n');
     }
     if list_crc32(names.iter().map(|s| s.as_str())) != parts[0].header.list_crc32 {
@@ -307,6 +312,39 @@ fn interleave(parts: &[&Part]) -> Result<String> {
         ));
     }
     Ok(text)
+}
+
+/// A row with its rare mask in this version's form (parts written before
+/// the masks were hex gave them in decimal).
+fn with_hex_mask(line: &str, column: usize) -> Result<String> {
+    let bad = |why: String| Error::Input(format!("a part's row {line:?}: {why}"));
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    if !reader
+        .read_record(&mut record)
+        .map_err(|e| bad(e.to_string()))?
+    {
+        return Err(bad("empty".into()));
+    }
+    let mut fields: Vec<String> = record.iter().map(str::to_string).collect();
+    let mask = fields
+        .get_mut(column)
+        .ok_or_else(|| bad(format!("no column {}", column + 1)))?;
+    *mask = RareSplit::parse(mask)
+        .ok_or_else(|| {
+            bad(format!(
+                "rare_mask {mask:?}: expected a mask such as 0x1ee or 0x6p1"
+            ))
+        })?
+        .label();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .write_record(&fields)
+        .map_err(|e| bad(e.to_string()))?;
+    let bytes = writer.into_inner().map_err(|e| bad(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
 }
 
 /// How the survey that wrote a part dealt its codes.

@@ -424,6 +424,13 @@ fn bench_quick_reports_every_workload() {
         csv.to_str().unwrap(),
     ]);
     assert!(out.status.success());
+    // it names the GPU it did not time, and ends with a verdict per part
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("GPU: none (--backend cpu)\n"), "{said}");
+    assert!(
+        said.contains("\nverdicts\n  survey   GPU not timed (--backend cpu)"),
+        "{said}"
+    );
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count(), lines.len() + 2);
     let foreign = tmp("foreign.csv");
@@ -536,4 +543,25 @@ fn auto_runs_on_the_gpu_when_there_is_one() {
         (&"gpu".into(), &"rare".into())
     );
     assert_eq!(v["gpu"]["pipelines_built"], 1);
+}
+
+#[test]
+fn bench_on_a_gpu_ends_with_its_verdict() {
+    let out = grundy(&["bench", "--quick", "--only", "heaps", "--backend", "gpu"]);
+    if out.status.code() == Some(2) {
+        crate::common::skip_without_gpu("bench_on_a_gpu_ends_with_its_verdict", "no GPU adapter");
+        return;
+    }
+    let said = String::from_utf8_lossy(&out.stdout);
+    let verdict = said
+        .lines()
+        .skip_while(|l| *l != "verdicts")
+        .nth(1)
+        .unwrap_or("");
+    // three workloads on the card (sw-GPU on llvmpipe) against the CPU
+    assert!(verdict.starts_with("  heaps    "), "{said}");
+    assert!(
+        verdict.contains("GPU at ") && verdict.ends_with(" of 3 workloads"),
+        "{said}"
+    );
 }

@@ -156,6 +156,29 @@ fn resume_refuses_another_game_and_bad_files() {
         (v["resumed_heaps"].as_u64(), v["period"].as_u64()),
         (Some(101), Some(12))
     );
+    // The summary says what it took from the checkpoint (which the run
+    // above extended to 400).
+    let summary = |n: &str| {
+        let out = grundy(&[
+            "octal",
+            "0.77",
+            "-n",
+            n,
+            "--backend",
+            "cpu",
+            "--resume",
+            s(&ck),
+        ]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = summary("500");
+    let from = ck.display();
+    let said =
+        format!("resumed     heaps 0..=400 from {from}; heaps 401..=500 computed in this run");
+    assert!(text.contains(&said), "{text}");
+    let text = summary("450");
+    let said = format!("resumed     every heap from {from}; none computed in this run");
+    assert!(text.contains(&said), "{text}");
     let junk = tmp("junk.ck");
     std::fs::write(&junk, b"not a checkpoint").unwrap();
     let out = grundy(&["octal", "0.77", "-n", "10", "--resume", s(&junk)]);
@@ -498,7 +521,8 @@ fn a_filled_runs_summary_counts_every_heap_to_two_to_the_40() {
     // The rare split's own count, from its mask and position parity.
     let label = j["rare_mask"].as_str().unwrap().to_string();
     let (mask, t) = label.split_once('p').unwrap();
-    let (mask, t): (u32, u64) = (mask.parse().unwrap(), t.parse().unwrap());
+    let mask = u32::from_str_radix(mask.strip_prefix("0x").unwrap(), 16).unwrap();
+    let t: u64 = t.parse().unwrap();
     let rare = |n: u64, v: u16| (v as u32 & mask).count_ones() as u64 % 2 == (n + t) % 2;
     assert_eq!(j["rare_count"], count(&rare), "mask {label}");
     let last_rare = (last - 68..=last).rev().find(|&n| rare(n, g(n)));

@@ -1,6 +1,6 @@
 //! The edges of the system a run meets: its standard output named as a
 //! file, `nohup`, a terminal gone while it runs, files the user protected,
-//! and disks named by mistake.
+//! disks named by mistake, and a machine with no display session.
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
@@ -178,4 +178,31 @@ fn a_block_device_is_refused() {
     let out = grundy(&["octal", "0.07", "-n", "20", "--out", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("block device"), "{}", stderr(&out));
+}
+
+/// On a machine with no display session Mesa's device-select layer printed
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` each
+/// time grundy looked for an adapter, on runs that succeeded.
+#[test]
+fn looking_for_a_gpu_without_a_display_session_prints_no_driver_complaint() {
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["octal", "0.07", "-n", "300", "--algorithm", "naive"])
+        .args(["--backend", "gpu", "-q", "--out", "/dev/null"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("NODEVICE_SELECT")
+        .output()
+        .unwrap();
+    if out.status.code() == Some(2) && stderr(&out).contains("no GPU adapter") {
+        crate::common::skip_without_gpu(
+            "looking_for_a_gpu_without_a_display_session_prints_no_driver_complaint",
+            "no GPU adapter",
+        );
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("XDG_RUNTIME_DIR"),
+        "{}",
+        stderr(&out)
+    );
 }

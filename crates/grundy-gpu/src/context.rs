@@ -19,6 +19,25 @@ pub fn compiled_backends() -> Vec<&'static str> {
     .collect()
 }
 
+/// Switches off Mesa's device-select Vulkan layer where it would only
+/// complain: on a machine with no display session (`XDG_RUNTIME_DIR` unset
+/// or not absolute) it prints `error: XDG_RUNTIME_DIR is invalid or not set
+/// in the environment.` whenever an adapter is looked for, on runs that
+/// succeed. grundy orders the adapters itself, so the layer adds nothing.
+/// A `NODEVICE_SELECT` the user set is kept.
+///
+/// # Safety
+///
+/// Sets an environment variable: call it before any other thread starts.
+pub unsafe fn quiet_device_select() {
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR");
+    let headless = runtime_dir.is_none_or(|dir| !std::path::Path::new(&dir).is_absolute());
+    if headless && std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: the caller promises no other thread runs yet.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 /// The best adapter, if any: a discrete GPU before an integrated one, any
 /// GPU before a software one.
 pub fn find_adapter() -> Option<wgpu::Adapter> {

@@ -2,7 +2,7 @@
 //! a Rust program and the Python module's `repr` say it alike.
 
 use grundy_core::analysis::period::Period;
-use grundy_core::analysis::rare_split::RareSummary;
+use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
 use grundy_core::export::nim_digit;
 use grundy_engine::{HeapEngine, RanOn};
@@ -53,7 +53,8 @@ impl Summary<'_> {
             self.first_heaps_line(),
             format!(
                 "rare        mask {}: {} rare heaps{}",
-                self.rare.rare_mask,
+                RareSplit::parse(&self.rare.rare_mask)
+                    .map_or_else(|| self.rare.rare_mask.clone(), |split| split.describe()),
                 self.rare.rare_count,
                 self.rare
                     .last_rare
@@ -87,7 +88,12 @@ impl Summary<'_> {
                 None => format!("{v}@-"),
             })
             .collect();
-        format!("first heap  {}", firsts.join(" "))
+        let legend = if firsts.iter().any(|f| f.ends_with('-')) {
+            format!("value@heap; -: none up to heap {}", self.n)
+        } else {
+            "value@heap".to_string()
+        };
+        format!("first heap  {} ({legend})", firsts.join(" "))
     }
 
     fn period_line(&self) -> String {

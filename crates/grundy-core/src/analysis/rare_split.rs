@@ -40,13 +40,52 @@ impl RareSplit {
         ((v & self.mask).count_ones() & 1) ^ self.flip(n) == 0
     }
 
-    /// `5` for a value-parity mask, `5p0` / `5p1` for the position-parity
-    /// variant with t = 0 / 1 (the survey's `rare_mask` column).
+    /// The mask in hexadecimal, as the published tables of octal games give
+    /// it: `0x1ee` for a value-parity mask, `0x6p0` / `0x6p1` for the
+    /// position-parity variant with t = 0 / 1 (the survey's `rare_mask`
+    /// column, and `--json`'s). The `0x` keeps a spreadsheet or pandas from
+    /// reading `10` as the number ten.
     pub fn label(&self) -> String {
         match self.parity {
-            None => self.mask.to_string(),
-            Some(t) => format!("{}p{t}", self.mask),
+            None => format!("{:#x}", self.mask),
+            Some(t) => format!("{:#x}p{t}", self.mask),
         }
+    }
+
+    /// The label with what it means, for a summary a person reads.
+    pub fn describe(&self) -> String {
+        let rule = match self.parity {
+            None => "",
+            Some(0) => " on even heaps, odd on odd heaps",
+            Some(_) => " on odd heaps, odd on even heaps",
+        };
+        format!(
+            "{} (= {}; rare: an even number of 1 bits under the mask{rule})",
+            self.label(),
+            self.mask
+        )
+    }
+
+    /// A label as `label` writes it, or as earlier versions wrote it (the
+    /// mask in decimal: `494`, `6p0`); `None` for anything else.
+    pub fn parse(text: &str) -> Option<RareSplit> {
+        let (mask, parity) = match text.split_once('p') {
+            Some((mask, "0")) => (mask, Some(0)),
+            Some((mask, "1")) => (mask, Some(1)),
+            Some(_) => return None,
+            None => (text, None),
+        };
+        let mask = match mask.strip_prefix("0x") {
+            Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                u32::from_str_radix(hex, 16).ok()?
+            }
+            Some(_) => return None,
+            None if !mask.is_empty() && mask.bytes().all(|b| b.is_ascii_digit()) => {
+                mask.parse().ok()?
+            }
+            None => return None,
+        };
+        Some(RareSplit { mask, parity })
     }
 }
 
@@ -334,6 +373,58 @@ pub fn last_rare_in<T: Copy + Into<u32>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_hex_and_read_back_in_either_base() {
+        let grundy = RareSplit {
+            mask: 494,
+            parity: None,
+        };
+        assert_eq!(grundy.label(), "0x1ee");
+        let officers = RareSplit {
+            mask: 6,
+            parity: Some(1),
+        };
+        assert_eq!(officers.label(), "0x6p1");
+        for split in [
+            grundy,
+            officers,
+            RareSplit {
+                mask: 16,
+                parity: Some(0),
+            },
+        ] {
+            assert_eq!(RareSplit::parse(&split.label()), Some(split));
+        }
+        // what earlier versions wrote: the mask in decimal
+        assert_eq!(RareSplit::parse("494"), Some(grundy));
+        assert_eq!(RareSplit::parse("6p1"), Some(officers));
+        for bad in [
+            "",
+            "0x",
+            "p1",
+            "0x1eep2",
+            "1ee",
+            "0x-1",
+            "6p",
+            "99999999999",
+            "0x1ee ",
+        ] {
+            assert_eq!(RareSplit::parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            grundy.describe(),
+            "0x1ee (= 494; rare: an even number of 1 bits under the mask)"
+        );
+        // Officers' split with t = 1: heap n flips when n + 1 is odd
+        assert!(
+            officers
+                .describe()
+                .ends_with("on odd heaps, odd on even heaps)")
+        );
+        // value 2 has one 1 bit under the mask: rare on heap 2, not on heap 3
+        assert!(officers.is_rare(2, 2) && !officers.is_rare(3, 2));
+    }
 
     #[test]
     fn the_transform_counts_rare_positions_for_every_mask() {

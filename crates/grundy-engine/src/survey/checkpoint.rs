@@ -281,7 +281,7 @@ mod tests {
             max_value: 3,
             first_max_at: 3,
             p_positions: n / 4,
-            rare_mask: "1".into(),
+            rare_mask: "0x1".into(),
             rare_count: 1,
             last_rare: Some(0),
         }

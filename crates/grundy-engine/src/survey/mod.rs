@@ -15,6 +15,7 @@ use crate::heap::sequence::{Algorithm, SequenceRun};
 use crate::heap::table::HeapTable;
 use crate::memory;
 use grundy_core::analysis::period::{Period, PeriodRule};
+use grundy_core::analysis::rare_split::RareSplit;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
@@ -41,9 +42,24 @@ pub struct SurveyRow {
     pub max_value: u16,
     pub first_max_at: u64,
     pub p_positions: u64,
+    /// `RareSplit::label`'s form; read back from either base, so that a
+    /// checkpoint or part written before the masks were hex joins as hex.
+    #[serde(deserialize_with = "mask_label")]
     pub rare_mask: String,
     pub rare_count: u64,
     pub last_rare: Option<u64>,
+}
+
+/// A rare mask's label in this version's form, or an error naming it.
+fn mask_label<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    RareSplit::parse(&text)
+        .map(|split| split.label())
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "rare_mask {text:?}: expected a mask such as 0x1ee or 0x6p1"
+            ))
+        })
 }
 
 /// Every code `prefix.d1..dK` with digits 0-7, in numeric order.
@@ -516,6 +532,24 @@ impl Batch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_saved_with_decimal_masks_read_back_in_hex() {
+        let saved = r#"{"code":"0.6","n":9,"period":null,"preperiod":null,"certified":false,
+            "max_value":3,"first_max_at":8,"p_positions":4,"rare_mask":"494","rare_count":1,
+            "last_rare":0}"#;
+        let row: SurveyRow = serde_json::from_str(saved).unwrap();
+        assert_eq!(row.rare_mask, "0x1ee");
+        let parity = saved.replace(r#""494""#, r#""6p1""#);
+        let row: SurveyRow = serde_json::from_str(&parity).unwrap();
+        assert_eq!(row.rare_mask, "0x6p1");
+        let bad = saved.replace(r#""494""#, r#""mask""#);
+        let e = serde_json::from_str::<SurveyRow>(&bad).unwrap_err();
+        assert!(
+            e.to_string().contains("expected a mask such as 0x1ee"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn shards_dealt_by_cost_cost_about_the_same() {
