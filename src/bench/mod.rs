@@ -78,47 +78,40 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, 
     Ok((gpu, adapter, software, why_none))
 }
 
+/// A part's rows when it was asked for, else none.
+fn part<T: Default>(wanted: bool, run: impl FnOnce() -> Result<T>) -> Result<T> {
+    if wanted { run() } else { Ok(T::default()) }
+}
+
 pub fn run(args: &BenchArgs) -> Result<()> {
     let (gpu, adapter, software, why_none) = open_gpu(args)?;
     let threads = rayon::current_num_threads();
-    let rows = match args.only.contains(&BenchPart::Heaps) {
-        true => heaps::heap_rows(gpu.as_ref(), args.quick, args.json)?,
-        false => Vec::new(),
-    };
-    let graphs = if args.only.contains(&BenchPart::Graphs) {
-        graphs::graph_rows(gpu.as_ref(), args.quick, args.json)?
-    } else {
-        Vec::new()
-    };
-    let rare = if args.only.contains(&BenchPart::Rare) {
-        rare::rare_rows(gpu.as_ref(), args.quick, args.json)?
-    } else {
-        Vec::new()
-    };
-    let long = match args.only.contains(&BenchPart::Long) {
-        true => long::long_rows(gpu.is_some(), args.quick, args.json)?,
-        false => Vec::new(),
-    };
-    let survey = if args.only.contains(&BenchPart::Survey) {
-        Some(survey::survey_bench(gpu.as_ref(), args.quick, args.json)?)
-    } else {
-        None
-    };
-    let edge_games = if args.only.contains(&BenchPart::Edges) {
-        edges::edge_rows(gpu.as_ref(), args.quick, args.json)?
-    } else {
-        Vec::new()
-    };
-    let tables = if args.only.contains(&BenchPart::Tables) {
-        tables::tuple_rows(gpu.as_ref(), args.quick, args.json)?
-    } else {
-        Vec::new()
-    };
-    let grids = if args.only.contains(&BenchPart::Grids) {
-        graphs::grid_rows(gpu.as_ref(), args.quick, args.json)?
-    } else {
-        Vec::new()
-    };
+    let only = |part: BenchPart| args.only.contains(&part);
+    let (gpu_ref, quick, json) = (gpu.as_ref(), args.quick, args.json);
+    let rows = part(only(BenchPart::Heaps), || {
+        heaps::heap_rows(gpu_ref, quick, json)
+    })?;
+    let graphs = part(only(BenchPart::Graphs), || {
+        graphs::graph_rows(gpu_ref, quick, json)
+    })?;
+    let rare = part(only(BenchPart::Rare), || {
+        rare::rare_rows(gpu_ref, quick, json)
+    })?;
+    let long = part(only(BenchPart::Long), || {
+        long::long_rows(gpu.is_some(), quick, json)
+    })?;
+    let survey = part(only(BenchPart::Survey), || {
+        survey::survey_bench(gpu_ref, quick, json).map(Some)
+    })?;
+    let edge_games = part(only(BenchPart::Edges), || {
+        edges::edge_rows(gpu_ref, quick, json)
+    })?;
+    let tables = part(only(BenchPart::Tables), || {
+        tables::tuple_rows(gpu_ref, quick, json)
+    })?;
+    let grids = part(only(BenchPart::Grids), || {
+        graphs::grid_rows(gpu_ref, quick, json)
+    })?;
     let lines: Vec<CsvRow> = [
         heaps::csv_rows(&rows),
         rare::csv_rows(&rare),
