@@ -335,7 +335,7 @@ grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --resume 1777.ck\n 
 grundy octal 4!.0 -n 4294967295 --memory 2G --format raw --out g.u16 --checkpoint g.ck\n  \
 grundy octal 0.07 -n 1099511627775 --json\n\n\
 Algorithms: codes whose moves split a heap in two (and have no repeating tail) run by rare \
-values (sparse space; the block pass on the GPU when there is one), which costs about (breaking digits x rare heaps) per heap \
+values (sparse space, on the CPU; its block pass runs on the GPU with --backend gpu), which costs about (breaking digits x rare heaps) per heap \
 instead of a scan of every split; auto switches to the brute force (GPU when there is one) \
 when more than one heap in 8 is rare, as for 0.007 or 0.06.\n\n\
 Runs that last days: --checkpoint FILE saves the values every few minutes and when Ctrl-C, \
