@@ -91,7 +91,11 @@ pub fn run<T: Send>(
             let (sender, receiver) = mpsc::channel();
             let watch = &watch;
             scope.spawn(move || {
-                let _ = sender.send(work(watch));
+                // A full disk under a table kept in a file unwinds to here
+                // (the module asked at import), and is raised as an error.
+                let result = grundy::interrupt::catching_full_disk(|| work(watch))
+                    .unwrap_or_else(|full| Err(grundy::Error::Run(full.to_string())));
+                let _ = sender.send(result);
             });
             let mut shown = u64::MAX;
             loop {

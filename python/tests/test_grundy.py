@@ -352,3 +352,26 @@ def test_looking_for_a_gpu_without_a_display_session_prints_no_driver_complaint(
         pytest.skip("no GPU adapter")
     assert out.returncode == 0, out.stderr
     assert "XDG_RUNTIME_DIR" not in out.stderr, out.stderr
+
+
+def test_a_full_disk_raises_and_the_interpreter_goes_on(tmp_path):
+    # GRUNDY_FAIL_TABLE_FILE_OVER stands for a disk that fills under a table
+    # kept in a file; the command ends there, the module must raise.
+    code = (
+        "import grundy\n"
+        "try:\n"
+        "    grundy.octal('0.007', 60000, algorithm='naive', backend='cpu', memory='16K',\n"
+        f"                 folder={str(tmp_path)!r})\n"
+        "except RuntimeError as e:\n"
+        "    print('raised:', e)\n"
+        "print('alive')\n"
+    )
+    env = dict(os.environ, GRUNDY_FAIL_TABLE_FILE_OVER="40000")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"raised: the table's file in {tmp_path} could not grow" in out.stdout, out.stdout
+    assert out.stdout.rstrip().endswith("alive")
+    assert "panicked" not in out.stderr, out.stderr
+    assert list(tmp_path.iterdir()) == []

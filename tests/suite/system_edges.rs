@@ -206,3 +206,42 @@ fn looking_for_a_gpu_without_a_display_session_prints_no_driver_complaint() {
         stderr(&out)
     );
 }
+
+/// A table kept in a file whose disk fills (`GRUNDY_FAIL_TABLE_FILE_OVER`
+/// stands for the disk) ends the command with one line naming the folder,
+/// status 1, and no partial file; the Python module raises instead
+/// (python/tests).
+#[test]
+fn a_full_disk_under_a_table_in_a_file_ends_the_run_cleanly() {
+    let dir = tmp("full-disk");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("g.raw");
+    let failed = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["octal", "0.007", "--algorithm", "naive", "-n", "60000"])
+        .args([
+            "--backend",
+            "cpu",
+            "--memory",
+            "16K",
+            "--format",
+            "raw",
+            "-q",
+            "--out",
+        ])
+        .arg(&out)
+        .env("GRUNDY_FAIL_TABLE_FILE_OVER", "40000")
+        .output()
+        .unwrap();
+    let said = stderr(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{said}");
+    let folder = dir.display().to_string();
+    assert!(
+        said.starts_with(&format!(
+            "error: the table's file in {folder} could not grow"
+        )),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 /// The first signal received (0: none yet).
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
@@ -326,10 +326,57 @@ fn out_of_memory(size: usize) -> ! {
     end_now(1)
 }
 
+/// Whether a full disk unwinds to the library's caller (`OutOfDisk`)
+/// instead of ending the process: the Python module asks for it, so that a
+/// notebook gets an exception, not a dead kernel.
+static FULL_DISK_UNWINDS: AtomicBool = AtomicBool::new(false);
+
+/// Makes `out_of_disk` unwind with `OutOfDisk` from now on, for a caller
+/// that runs its work inside `catching_full_disk`.
+pub fn unwind_on_full_disk() {
+    FULL_DISK_UNWINDS.store(true, Ordering::SeqCst);
+}
+
+/// What a full disk unwinds with, once `unwind_on_full_disk` was asked.
+#[derive(Debug)]
+pub struct OutOfDisk {
+    pub folder: PathBuf,
+}
+
+impl std::fmt::Display for OutOfDisk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the table's file in {} could not grow (is its disk full?); free room there, or \
+             allow more memory",
+            self.folder.display()
+        )
+    }
+}
+
+/// Runs `work`; a full disk's unwind comes back as `Err(OutOfDisk)`, and
+/// any other panic goes on.
+pub fn catching_full_disk<T>(work: impl FnOnce() -> T) -> Result<T, OutOfDisk> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(done) => Ok(done),
+        Err(payload) => match payload.downcast::<OutOfDisk>() {
+            Ok(full) => Err(*full),
+            Err(other) => std::panic::resume_unwind(other),
+        },
+    }
+}
+
 /// Ends the process when a table kept in a file in `folder` cannot grow
 /// (its disk is full): one line on stderr, status 1, partial files removed.
+/// Under `unwind_on_full_disk` it unwinds instead (no panic message: the
+/// panic hook is not called), and the files' destructors clean up.
 #[cold]
 pub fn out_of_disk(folder: &Path) -> ! {
+    if FULL_DISK_UNWINDS.load(Ordering::SeqCst) {
+        std::panic::resume_unwind(Box::new(OutOfDisk {
+            folder: folder.to_path_buf(),
+        }));
+    }
     remove_partials();
     let mut line = StackLine::default();
     let _ = write!(
@@ -418,4 +465,24 @@ fn end_now(status: i32) -> ! {
     }
     #[cfg(not(unix))]
     std::process::exit(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_unwinds_to_a_caller_who_asked() {
+        unwind_on_full_disk();
+        let full = catching_full_disk(|| out_of_disk(Path::new("/data/tables"))).unwrap_err();
+        assert!(
+            full.to_string().contains("in /data/tables could not grow"),
+            "{full}"
+        );
+        // any other panic goes on to the caller's caller
+        let other = std::panic::catch_unwind(|| {
+            catching_full_disk::<()>(|| std::panic::resume_unwind(Box::new(7u8)))
+        });
+        assert_eq!(other.unwrap_err().downcast_ref::<u8>(), Some(&7));
+    }
 }

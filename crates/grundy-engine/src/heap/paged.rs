@@ -231,6 +231,9 @@ impl<T: Pod> Mapped<T> {
         let size = std::mem::size_of::<T>();
         let bytes = cap.checked_mul(size).ok_or_else(too_large)? as u64;
         let had = (self.cap * size) as u64;
+        if bytes > disk_room() {
+            return Err(std::io::Error::from_raw_os_error(libc::ENOSPC));
+        }
         #[cfg(target_os = "linux")]
         {
             use std::os::fd::AsRawFd;
@@ -290,6 +293,18 @@ fn tempfile_in(folder: &Path) -> std::io::Result<File> {
         .open(&path)?;
     std::fs::remove_file(&path)?;
     Ok(file)
+}
+
+/// `GRUNDY_FAIL_TABLE_FILE_OVER=BYTES`: a table's file cannot grow past
+/// BYTES, as on a full disk, so that tests reach that path (read once).
+fn disk_room() -> u64 {
+    static ROOM: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *ROOM.get_or_init(|| {
+        std::env::var("GRUNDY_FAIL_TABLE_FILE_OVER")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(u64::MAX)
+    })
 }
 
 #[cfg(test)]
