@@ -68,6 +68,9 @@ pub struct Cli {
     /// Create the missing folders of output paths (without it a path into a folder that does not exist is refused).
     #[arg(long, global = true)]
     pub mkdir: bool,
+    /// Replace an output file you made read-only, and write into a block device (a disk) named as an output; without it both are refused.
+    #[arg(long, global = true)]
+    pub force: bool,
 }
 
 #[derive(Subcommand, Debug)]

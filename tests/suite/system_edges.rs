@@ -140,7 +140,7 @@ fn a_run_whose_stderr_fails_still_ends_on_sigterm() {
 }
 
 /// A file the user made read-only is not replaced (as `cp` and `>` refuse
-/// it): status 2, the file named, its bytes kept.
+/// it): status 2, the file named, its bytes kept; `--force` replaces it.
 #[test]
 fn a_read_only_target_is_refused() {
     let dir = tmp("read-only");
@@ -158,6 +158,23 @@ fn a_read_only_target_is_refused() {
         "{message}"
     );
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "mine\n");
+    // --force replaces it, as `cp -f` would
+    let forced = grundy(&[
+        "octal",
+        "0.07",
+        "-n",
+        "20",
+        "--force",
+        "-q",
+        "--out",
+        kept.to_str().unwrap(),
+    ]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert!(
+        std::fs::read_to_string(&kept)
+            .unwrap()
+            .starts_with("n,g\n0,0\n")
+    );
 }
 
 /// A block device (a disk) named as an output is refused before any work,

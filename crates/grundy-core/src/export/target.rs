@@ -68,17 +68,19 @@ pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
         } else if kind.is_dir() {
             return Err(bad("is a folder; expected a file name".into()));
         } else if kind.is_file() {
-            if meta.permissions().readonly() {
+            if meta.permissions().readonly() && !forced() {
                 return Err(bad(format!(
                     "{} is read-only; expected a file that may be replaced (make it writable, \
-                     or remove it)",
+                     remove it, or pass --force)",
                     at.display()
                 )));
             }
             return Ok(Target::File(at));
-        } else if is_block_device(&kind) {
+        } else if is_block_device(&kind) && !forced() {
             return Err(bad(
-                "is a block device (a disk); expected a file, a FIFO or a character device".into(),
+                "is a block device (a disk); expected a file, a FIFO or a character device \
+                 (--force writes into it)"
+                    .into(),
             ));
         } else {
             return Ok(Target::Special(at));
@@ -152,6 +154,20 @@ fn canonical(target: &Target) -> Target {
 /// /dev/null and its kind: several outputs may be thrown away there.
 fn is_sink(target: &Target) -> bool {
     matches!(target, Target::Special(p) if p == Path::new("/dev/null"))
+}
+
+/// Whether a read-only file may be replaced and a block device written
+/// into (`--force`).
+static FORCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--force`: replace outputs the user made read-only, and write into a
+/// block device named as an output, instead of refusing them.
+pub fn set_force(force: bool) {
+    FORCE.store(force, std::sync::atomic::Ordering::SeqCst);
+}
+
+fn forced() -> bool {
+    FORCE.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// Whether outputs may go into folders that do not exist yet (`--mkdir`).
