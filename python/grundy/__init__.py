@@ -16,6 +16,7 @@ Bad input raises ``ValueError``; a run that will not fit raises
 from __future__ import annotations
 
 import json
+import operator
 import os
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
@@ -56,23 +57,27 @@ Size = Union[int, str, None]
 
 
 def _count(name: str, value: Any, least: int = 0) -> int:
-    """``value`` as an int of at least ``least``, or a ValueError naming
-    the argument (as the command names its flag)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < least:
-        raise ValueError(f"{name} must be at least {least}, got {value}")
-    return value
+    """``value`` (an int, numpy's included) of at least ``least``, or an
+    error naming the argument (as the command names its flag)."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    if number < least:
+        raise ValueError(f"{name} must be at least {least}, got {number}")
+    return number
 
 
 def _size(name: str, value: Size) -> Optional[int]:
     """Bytes from an int or a size string as the command reads it
     (``"16M"``, ``"8G"``, ``"1.5GiB"``)."""
-    if value is None or isinstance(value, int) and not isinstance(value, bool):
-        return None if value is None else _count(name, value)
+    if value is None:
+        return None
     if isinstance(value, str):
         return _grundy.parse_size(name, value)
-    raise TypeError(f"{name} must be bytes (an int) or a size such as '16M', got {value!r}")
+    return _count(name, value)
 
 
 def _rows(columns: dict) -> dict:

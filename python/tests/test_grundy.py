@@ -315,6 +315,7 @@ def test_arguments_and_defaults_are_the_commands(cli, tmp_path):
         grundy.octal("0.07", n=-5)
     with pytest.raises(TypeError, match="n must be an int"):
         grundy.octal("0.07", n="100")
+    assert len(grundy.octal("0.07", n=numpy.int64(100))) == 101
     small = grundy.octal("0.6", n=1 << 16, backend="cpu", memory="16K", folder=tmp_path)
     numpy.testing.assert_array_equal(small.values, grundy.octal("0.6", n=1 << 16).values)
     with pytest.raises(ValueError, match="memory='lots'"):
