@@ -260,3 +260,43 @@ fn pode_and_bipode_tables_have_their_headers() {
     // Lemma 56: Bipod(1,1;1,1;1) is a P-position.
     assert!(text.lines().any(|l| l == "2,0,2,0,0"), "{text}");
 }
+
+/// A grid run that will take long says so before it starts: the memo's
+/// pieces and time from the measured model, and that Ctrl-C stops it.
+#[test]
+fn a_long_grid_run_says_what_it_will_cost_first() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "graph",
+            "0.33",
+            "--graph",
+            "grid:4x8",
+            "--solver",
+            "memo",
+            "--backend",
+            "cpu",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.starts_with(
+            "grundy: grid:4x8 (32 vertices): the memo solver will value about 2.6e7 pieces, about 56 s"
+        ),
+        "{first}"
+    );
+    assert!(first.contains("Ctrl-C stops it"), "{first}");
+    // a grid of seconds gives no estimate (only the memo's memory)
+    let quick = grundy(&["graph", "0.33", "--graph", "grid:4x5", "--solver", "memo"]);
+    let said = String::from_utf8_lossy(&quick.stderr);
+    assert!(quick.status.success(), "{said}");
+    assert!(!said.contains("will value"), "{said}");
+}

@@ -123,6 +123,9 @@ fn memo(
         ));
     }
     say_on_cpu("memo", job, hooks);
+    if let Some(said) = super::estimate::memo_notice(graph, code.digits[1] != 0) {
+        hooks.notice(&said);
+    }
     // Pieces, counted as they come: how many there will be is not known.
     hooks.begin(0, "pieces");
     let run = solve_memo(graph, code, job.rows, job.corners, hooks);
@@ -159,6 +162,11 @@ fn dense(
     let what = format!("a dense table over {n} vertices");
     check_fits(&what, dense_bytes(n, keep_table, job.moves))?;
     let backend = Backend::open_for(job.backend, 1 << n, GpuFrom::POSITIONS, hooks)?;
+    if matches!(backend, Backend::Cpu)
+        && let Some(said) = super::estimate::dense_notice(n)
+    {
+        hooks.notice(&said);
+    }
     hooks.begin(1 << n, "positions");
     let run = solve_dense(
         graph,

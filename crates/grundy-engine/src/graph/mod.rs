@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod dense;
 pub mod driver;
+pub mod estimate;
 pub mod families;
 pub mod grid_levels;
 pub mod memo;
