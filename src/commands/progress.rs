@@ -21,11 +21,6 @@ pub fn set_log_every(every: Duration) {
     EVERY_MS.store(every.as_millis() as u64, Ordering::SeqCst);
 }
 
-/// Notes a checkpoint just written holding heaps 0..heaps, for the log.
-pub fn note_checkpoint(heaps: u64) {
-    note_saved(format!("heaps 0..={}", heaps.saturating_sub(1)));
-}
-
 /// Notes a checkpoint just written, `holds` saying what it holds.
 pub fn note_saved(holds: String) {
     if let Ok(mut last) = LAST_CHECKPOINT.lock() {

@@ -218,14 +218,6 @@ impl Rule {
     }
 }
 
-impl MoveKind {
-    /// A move that keeps no heap and splits one depends on that heap alone:
-    /// its options are the same whatever the other heaps are.
-    pub fn depends_on_one_heap(&self, heaps: usize) -> bool {
-        self.split == 1 && self.delete as usize + 1 == heaps
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,6 @@
 //! `grid:RxC`, `pode:l1,l2,…`, `bipode:l1,…/m1,…/k`, `tree:p1,p2,…`,
 //! `edges:FILE` and graph6 strings.
 
-use std::fmt::Write as _;
-
 /// Grows connected components, for the solvers that find many: by
 /// neighbour masks, or on a grid by shifting the whole mask a row or a
 /// column at a time (a few word operations per step, no load per vertex).
@@ -592,17 +590,6 @@ pub fn graph6(text: &str) -> Result<Graph, String> {
         }
     }
     Ok(g)
-}
-
-/// `0-1 1-2 …`: the edges, for messages and JSON.
-pub fn describe_edges(g: &Graph) -> String {
-    let mut s = String::new();
-    for u in 0..g.n() {
-        for v in bits(g.adj[u] & !mask_below(u + 1)) {
-            let _ = write!(s, "{}{u}-{v}", if s.is_empty() { "" } else { " " });
-        }
-    }
-    s
 }
 
 #[cfg(test)]

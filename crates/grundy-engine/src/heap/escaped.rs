@@ -56,12 +56,6 @@ impl Escaped {
         }
     }
 
-    /// The sparse table of `values` (escape 255); `None` when one does not
-    /// fit it.
-    pub fn of_sparse(values: impl IntoIterator<Item = u32>) -> Option<Escaped> {
-        Escaped::of(values, ESCAPE, true)
-    }
-
     /// The table of `values`; `None` when one does not fit it.
     pub fn of(values: impl IntoIterator<Item = u32>, escape: u8, sparse: bool) -> Option<Escaped> {
         Escaped::of_in(values, Buf::default(), escape, sparse)
@@ -105,11 +99,6 @@ impl Escaped {
     /// Heaps whose value is kept apart.
     pub fn large_count(&self) -> usize {
         self.large.len()
-    }
-
-    /// Bytes the table takes.
-    pub fn bytes_used(&self) -> u64 {
-        (self.bytes.len() + 16 * self.large.len() + 8 * self.marked.len()) as u64
     }
 
     pub fn len(&self) -> usize {
