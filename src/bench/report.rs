@@ -305,9 +305,7 @@ fn verdict(rows: &[&CsvRow], why_no_gpu: &str) -> String {
             gpu.len()
         )
     };
-    let mut names: Vec<&str> = rows.iter().filter_map(|r| Some(r.baseline?.0)).collect();
-    names.dedup();
-    for name in names {
+    for name in distinct(rows.iter().filter_map(|r| Some(r.baseline?.0))) {
         let against: Vec<f64> = rows
             .iter()
             .filter_map(|r| Some(r.baseline.filter(|b| b.0 == name)?.1 / r.cpu_seconds?))
@@ -319,14 +317,20 @@ fn verdict(rows: &[&CsvRow], why_no_gpu: &str) -> String {
     said
 }
 
-/// A verdict line per part, after the tables and their legend.
-pub fn print_verdicts(rows: &[CsvRow], why_no_gpu: &str) {
-    let mut parts: Vec<&str> = Vec::new();
-    for row in rows {
-        if !parts.contains(&row.part) {
-            parts.push(row.part);
+/// Each name once, in the order first met.
+fn distinct<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for name in names {
+        if !seen.contains(&name) {
+            seen.push(name);
         }
     }
+    seen
+}
+
+/// A verdict line per part, after the tables and their legend.
+pub fn print_verdicts(rows: &[CsvRow], why_no_gpu: &str) {
+    let parts = distinct(rows.iter().map(|r| r.part));
     if parts.is_empty() {
         return;
     }

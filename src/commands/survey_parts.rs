@@ -332,13 +332,7 @@ fn with_hex_mask(line: &str, column: usize) -> Result<String> {
     let mask = fields
         .get_mut(column)
         .ok_or_else(|| bad(format!("no column {}", column + 1)))?;
-    *mask = RareSplit::parse(mask)
-        .ok_or_else(|| {
-            bad(format!(
-                "rare_mask {mask:?}: expected a mask such as 0x1ee or 0x6p1"
-            ))
-        })?
-        .label();
+    *mask = RareSplit::relabel(mask).map_err(bad)?;
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer
         .write_record(&fields)

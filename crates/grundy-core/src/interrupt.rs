@@ -343,13 +343,26 @@ pub struct OutOfDisk {
     pub folder: PathBuf,
 }
 
+/// What a full disk under a table's file is called, the same whether it
+/// ends the command or is handed to a caller (written without allocating).
+struct FullDisk<'a>(&'a Path);
+
+impl std::fmt::Display for FullDisk<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the table's file in {} could not grow (is its disk full?)",
+            self.0.display()
+        )
+    }
+}
+
 impl std::fmt::Display for OutOfDisk {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the table's file in {} could not grow (is its disk full?); free room there, or \
-             allow more memory",
-            self.folder.display()
+            "{}; free room there, or allow more memory",
+            FullDisk(&self.folder)
         )
     }
 }
@@ -379,11 +392,7 @@ pub fn out_of_disk(folder: &Path) -> ! {
     }
     remove_partials();
     let mut line = StackLine::default();
-    let _ = write!(
-        line,
-        "error: the table's file in {} could not grow (is its disk full?)",
-        folder.display()
-    );
+    let _ = write!(line, "error: {}", FullDisk(folder));
     line.add_exit_note();
     let _ = writeln!(line, ". Free room there, or run with a larger --memory.");
     line.send();

@@ -66,6 +66,14 @@ impl RareSplit {
         )
     }
 
+    /// A label written by any version (`0x1ee`, or `494` before the masks
+    /// were hex) in this version's form, or why it is not a mask.
+    pub fn relabel(text: &str) -> Result<String, String> {
+        RareSplit::parse(text)
+            .map(|split| split.label())
+            .ok_or_else(|| format!("rare_mask {text:?}: expected a mask such as 0x1ee or 0x6p1"))
+    }
+
     /// A label as `label` writes it, or as earlier versions wrote it (the
     /// mask in decimal: `494`, `6p0`); `None` for anything else.
     pub fn parse(text: &str) -> Option<RareSplit> {

@@ -52,14 +52,7 @@ pub struct SurveyRow {
 
 /// A rare mask's label in this version's form, or an error naming it.
 fn mask_label<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
-    let text = String::deserialize(d)?;
-    RareSplit::parse(&text)
-        .map(|split| split.label())
-        .ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "rare_mask {text:?}: expected a mask such as 0x1ee or 0x6p1"
-            ))
-        })
+    RareSplit::relabel(&String::deserialize(d)?).map_err(serde::de::Error::custom)
 }
 
 /// Every code `prefix.d1..dK` with digits 0-7, in numeric order.
