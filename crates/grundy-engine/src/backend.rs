@@ -38,22 +38,13 @@ impl Backend {
             return Ok(Backend::Cpu);
         }
         let Some(adapter) = grundy_gpu::context::find_adapter() else {
-            if choice == BackendChoice::Gpu {
-                return Err(Error::Input(
-                    "--backend gpu: no GPU adapter found (Vulkan, Metal or DX12); install the \
-                     GPU's driver, or use --backend cpu"
-                        .into(),
-                ));
-            }
-            hooks.notice("no GPU found; running on the CPU");
-            return Ok(Backend::Cpu);
+            return no_adapter(choice, hooks);
         };
-        let info = adapter.get_info();
-        let software = grundy_gpu::context::is_software(&info);
+        let (name, software) = (adapter.name().to_string(), adapter.is_software());
         if software && choice == BackendChoice::Auto {
             hooks.notice(&format!(
                 "only a software GPU ({}) here; running on the CPU backend, which is faster",
-                info.name
+                name
             ));
             return Ok(Backend::Cpu);
         }
@@ -64,7 +55,7 @@ impl Backend {
                     hooks.notice(&format!(
                         "{} is a software adapter (the CPU emulating a GPU): right values, \
                          slower than --backend cpu",
-                        info.name
+                        name
                     ));
                 }
                 Ok(Backend::Gpu(Box::new(runner)))
@@ -114,6 +105,29 @@ impl Backend {
             Backend::Gpu(ctx) => Some(ctx.adapter_name()),
         }
     }
+}
+
+/// What a run without an adapter does: `gpu` fails, saying why (no
+/// driver, or a build without the GPU); `auto` runs on the CPU and says so.
+fn no_adapter(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<Backend> {
+    let (why, remedy) = if grundy_gpu::WITH_WGPU {
+        (
+            "no GPU adapter found (Vulkan, Metal or DX12)",
+            "install the GPU's driver",
+        )
+    } else {
+        (
+            "this build has no GPU (grundy built without its `gpu` feature)",
+            "rebuild with it",
+        )
+    };
+    if choice == BackendChoice::Gpu {
+        return Err(Error::Input(format!(
+            "--backend gpu: {why}; {remedy}, or use --backend cpu"
+        )));
+    }
+    hooks.notice(&format!("{why}; running on the CPU"));
+    Ok(Backend::Cpu)
 }
 
 /// The size from which `auto` takes a real GPU, per family. Below it the

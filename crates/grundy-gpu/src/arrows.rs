@@ -4,21 +4,13 @@
 
 use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
+pub use crate::outputs::GpuArrowRun;
 use grundy_core::error::Result;
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::arrows::{ARROWS_LEVEL, ArrowKernel, Params, WG};
 
 /// States per submission, roughly (for progress).
 const BATCH_STATES: u64 = 1 << 26;
-
-/// A dense edge-game table computed on the GPU.
-pub struct GpuArrowRun {
-    /// Every byte (value + 1, 0 for non-states), when asked for.
-    pub table: Option<Vec<u8>>,
-    /// The byte of the start state.
-    pub start_byte: u8,
-    pub states: u64,
-}
 
 /// `Ok` when this adapter can hold the table, else why not.
 pub fn fits(runner: &Runner, kern: &ArrowKernel) -> std::result::Result<(), Unfit> {

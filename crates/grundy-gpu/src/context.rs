@@ -40,13 +40,30 @@ pub unsafe fn quiet_device_select() {
 
 /// The best adapter, if any: a discrete GPU before an integrated one, any
 /// GPU before a software one.
-pub fn find_adapter() -> Option<wgpu::Adapter> {
+pub fn find_adapter() -> Option<Found> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-    adapters
+    let adapter = adapters
         .into_iter()
-        .min_by_key(|adapter| rank(adapter.get_info().device_type))
+        .min_by_key(|adapter| rank(adapter.get_info().device_type))?;
+    let info = adapter.get_info();
+    Some(Found { adapter, info })
+}
+
+/// An adapter found and not opened yet.
+pub struct Found {
+    adapter: wgpu::Adapter,
+    info: wgpu::AdapterInfo,
+}
+
+impl Found {
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+    pub fn is_software(&self) -> bool {
+        is_software(&self.info)
+    }
 }
 
 /// Lower is preferred.
@@ -112,8 +129,8 @@ impl GpuContext {
     }
 
     /// Opens `adapter`'s device and queue.
-    pub fn from_adapter(adapter: wgpu::Adapter) -> Result<GpuContext> {
-        let info = adapter.get_info();
+    pub fn from_adapter(found: Found) -> Result<GpuContext> {
+        let Found { adapter, info } = found;
         let limits = adapter.limits();
         let planned = planned_limits(limits.clone())?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);

@@ -4,6 +4,7 @@
 
 use super::levels::{LevelDispatch, LevelRun, level_slots};
 use super::{Runner, Unfit};
+pub use crate::outputs::GpuGraphRun;
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::graph::graph_level::Overflow;
@@ -16,14 +17,6 @@ use grundy_core::kernel::graph::{
 const STORAGE_BINDINGS: u32 = CHUNKS as u32 + 2;
 /// Positions per submission, roughly (for progress and the status check).
 const BATCH_POSITIONS: u64 = 1 << 24;
-
-/// A dense table computed on the GPU.
-pub struct GpuGraphRun {
-    /// Every subset's value, when asked for.
-    pub table: Option<Vec<u8>>,
-    /// The value of the whole graph.
-    pub value: u8,
-}
 
 /// The chunk size (log2 words) this adapter runs `kern` with, or why it cannot.
 pub fn fits(

@@ -4,6 +4,7 @@
 
 use super::batch::BatchSize;
 use super::{GpuContext, Runner, Unfit};
+pub use crate::outputs::{GpuTuning, HeapStats};
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::heap::{
@@ -18,32 +19,6 @@ const BATCH_BLOCKS: usize = 64;
 const BATCH_WORK: u64 = 1 << 32;
 /// Option reads in the first submission (grown or shrunk by its time).
 const FIRST_BATCH_WORK: u64 = 1 << 24;
-
-/// Knobs that tests turn to reach the paths big runs take: value chunks
-/// smaller than a binding, and 2D dispatch folding.
-#[derive(Clone, Copy, Debug)]
-pub struct GpuTuning {
-    /// log2 of the words per value chunk (`None`: as large as a binding allows).
-    pub chunk_shift: Option<u32>,
-    /// Workgroups per dispatch row (the device allows 65535).
-    pub max_groups_x: u32,
-    /// Heaps per block (at most `MAX_BLOCK`).
-    pub max_block: u32,
-    /// Heaps finish_block keeps in workgroup memory (at most `HEAD_HEAPS`;
-    /// fewer in tests, to reach its reads past them on short blocks).
-    pub head_heaps: u32,
-}
-
-impl Default for GpuTuning {
-    fn default() -> Self {
-        GpuTuning {
-            chunk_shift: None,
-            max_groups_x: 65535,
-            max_block: MAX_BLOCK,
-            head_heaps: HEAD_HEAPS,
-        }
-    }
-}
 
 /// The words per chunk (as log2) for a table of `values` heaps, or why it cannot fit.
 pub fn chunk_shift_for(
@@ -101,13 +76,6 @@ pub fn block_limit(
         )));
     }
     Ok(b)
-}
-
-/// What a heap run did besides its values.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeapStats {
-    /// Blocks redone with a wider bitset after their values outgrew it.
-    pub widenings: u32,
 }
 
 /// The buffers of one run: the table in chunks, and what the kernels share.

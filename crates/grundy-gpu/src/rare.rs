@@ -6,6 +6,7 @@
 
 use super::Runner;
 use super::runner::{ParamSlots, SentBack};
+pub use crate::outputs::{Launched, PassOutput, Table};
 use grundy_core::error::Result;
 use grundy_core::kernel::rare::{
     MAX_WORDS, PassParams, RARE_PASS, RareCode, SCAN_PER_THREAD, TABLE_PIECES, WG,
@@ -14,43 +15,6 @@ use grundy_core::kernel::{grid_2d, packed_words};
 
 /// Heaps per block at most (the engine's blocks are shorter).
 pub const MAX_BLOCK_HEAPS: u64 = 8192;
-
-/// What one block's pass found: per heap `words` u32 of marks then of
-/// missing values (`sets`), and c′ and the pairs read (`results`).
-pub struct PassOutput {
-    pub sets: Vec<u32>,
-    pub results: Vec<u32>,
-}
-
-/// A pass launched on the card and not yet collected: its parameters.
-pub struct Launched {
-    pub params: PassParams,
-    id: u64,
-}
-
-impl Launched {
-    /// The block's first heap, and the heap past its last.
-    pub fn first(&self) -> usize {
-        self.params.first as usize
-    }
-    pub fn end(&self) -> usize {
-        (self.params.first + self.params.count) as usize
-    }
-}
-
-/// The table the pass reads: its length, and its values a..b (a even) two
-/// to a word as the card holds them (`kernel::pack_u16`).
-pub struct Table<'t> {
-    pub len: usize,
-    pub pack: &'t dyn Fn(usize, usize) -> Vec<u32>,
-}
-
-impl Table<'_> {
-    /// `pack` for the values of a slice.
-    pub fn pack_slice<T: Copy + Into<u32>>(g: &[T]) -> impl Fn(usize, usize) -> Vec<u32> + '_ {
-        move |a, b| grundy_core::kernel::pack_u16(&g[a..b])
-    }
-}
 
 /// Values packed and written to the card at a time (even).
 const UPLOAD_PIECE: usize = 1 << 24;

@@ -11,56 +11,13 @@ use bytemuck::Pod;
 use wgpu::util::DeviceExt;
 
 use super::context::GpuContext;
+pub use crate::outputs::{GpuCounters, Unfit};
 use grundy_core::error::{Error, Result};
 use grundy_core::kernel::{PARAMS_STRIDE, Shader};
 
 /// The most bytes one copy into the staging buffer moves: larger reads go
 /// in pieces, so the staging buffer stays small whatever the table.
 const STAGING_BYTES: u64 = 64 << 20;
-
-/// What a run asked of the GPU (the JSON summary's `gpu` object).
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct GpuCounters {
-    /// Compute pipelines compiled: once per entry point per run.
-    pub pipelines_built: u64,
-    /// Command buffers submitted.
-    pub submits: u64,
-    /// Bytes written to the device (buffer contents and parameters).
-    pub bytes_uploaded: u64,
-    /// Bytes copied back to the host (values and status words).
-    pub bytes_read_back: u64,
-    /// Kernel time from timestamp queries (0 when the adapter has none).
-    #[serde(skip)]
-    pub kernel_seconds: f64,
-    /// Blocks of one sequence in flight at once at most: the one the host
-    /// finishes and the passes launched ahead of it (0: no pipeline ran).
-    pub blocks_in_flight_max: u64,
-    /// Read-backs the host had to wait for (the card not done yet), and
-    /// the seconds it waited.
-    pub host_waits: u64,
-    pub host_wait_seconds: f64,
-    /// Seconds the card sat idle between two pipelined passes, waiting on
-    /// the host (from timestamps; 0 when the adapter has none).
-    pub card_idle_seconds: f64,
-}
-
-impl GpuCounters {
-    /// What was asked of the GPU since `before` (the most in flight is
-    /// the largest seen, not a difference).
-    pub fn since(self, before: GpuCounters) -> GpuCounters {
-        GpuCounters {
-            pipelines_built: self.pipelines_built - before.pipelines_built,
-            submits: self.submits - before.submits,
-            bytes_uploaded: self.bytes_uploaded - before.bytes_uploaded,
-            bytes_read_back: self.bytes_read_back - before.bytes_read_back,
-            kernel_seconds: self.kernel_seconds - before.kernel_seconds,
-            blocks_in_flight_max: self.blocks_in_flight_max,
-            host_waits: self.host_waits - before.host_waits,
-            host_wait_seconds: self.host_wait_seconds - before.host_wait_seconds,
-            card_idle_seconds: self.card_idle_seconds - before.card_idle_seconds,
-        }
-    }
-}
 
 /// A shader's pipelines, one per entry point, on its layout.
 pub struct Pipelines {
@@ -674,15 +631,4 @@ impl Timer {
 
 fn storage_usage() -> wgpu::BufferUsages {
     wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC
-}
-
-/// Why this adapter cannot run a job (the twin runs it instead, and the
-/// user is told why).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unfit(pub String);
-
-impl std::fmt::Display for Unfit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }

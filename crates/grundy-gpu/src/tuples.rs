@@ -4,6 +4,7 @@
 
 use super::levels::{LevelDispatch, LevelRun};
 use super::{Runner, Unfit};
+pub use crate::outputs::Failure;
 use grundy_core::error::Error;
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::grid_2d;
@@ -14,19 +15,6 @@ use grundy_core::kernel::tuples::{
 
 /// Option lookups per submission, roughly (for progress and the status check).
 const BATCH_WORK: u64 = 1 << 28;
-
-/// Why a GPU run stopped.
-pub enum Failure {
-    /// A value passed what the table holds (the driver names the position).
-    Overflow(Overflow),
-    Device(Error),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Device(e)
-    }
-}
 
 /// `Ok` when this adapter can hold and run `kern`, else why not.
 pub fn fits(runner: &Runner, kern: &TupleKernel) -> std::result::Result<(), Unfit> {

@@ -1,5 +1,6 @@
 //! docs/library.md's first example as a user's program: Dawson's Kayles
-//! (`0.07`) to heap 500, its period certified.
+//! (`0.07`) to heap 500, its period certified; then whether this build
+//! carries the GPU, as its features say it should.
 
 use grundy::Sequence;
 
@@ -9,5 +10,7 @@ fn main() -> Result<(), grundy::Error> {
     let period = table.period().expect("0.07 is periodic");
     assert!(period.certified);
     println!("period {} from heap {}", period.period, period.preperiod);
+    assert_eq!(grundy::gpu::WITH_WGPU, cfg!(feature = "gpu"));
+    println!("GPU compiled in: {}", grundy::gpu::WITH_WGPU);
     Ok(())
 }

@@ -261,7 +261,7 @@ impl Dual for SurveyJob<'_> {
                 "a table of {} values needs a {} MiB binding; the adapter '{}' binds at most {} MiB",
                 self.n + 1,
                 (words * 4) >> 20,
-                runner.info.name,
+                runner.adapter_name(),
                 runner.max_binding() >> 20
             )));
         }
