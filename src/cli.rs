@@ -595,6 +595,12 @@ pub struct SequenceArgs {
     /// Write every P-position (one heap per line) here.
     #[arg(long, value_name = "FILE")]
     pub p_out: Option<PathBuf>,
+    /// Record the statistics at these heaps, each as a run to exactly that heap reports them (the frequency of every value, the largest and where, P-positions, rare mask, rare heaps, the last rare): pow2 (every power of two from 1024 to N) or heaps separated by commas. Shown in the summary and --json.
+    #[arg(long, value_name = "pow2|N,N,..", value_parser = grundy::analysis::milestones::StatsAt::parse)]
+    pub stats_at: Option<grundy::analysis::milestones::StatsAt>,
+    /// Write the frequency of every value at each --stats-at heap here ("value count" lines after a "# n ..." line of its figures); alone it records at pow2.
+    #[arg(long, value_name = "FILE")]
+    pub stats_out: Option<PathBuf>,
     /// Draw value against heap here (SVG or PNG by the extension): rare values and P-positions marked, the period shaded.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,

@@ -105,6 +105,7 @@ fn sequence_outputs(a: &crate::cli::SequenceArgs) -> Vec<(&'static str, Option<&
         ("--out", a.out.as_deref()),
         ("--rare-out", a.rare_out.as_deref()),
         ("--p-out", a.p_out.as_deref()),
+        ("--stats-out", a.stats_out.as_deref()),
         (flag.unwrap_or("--checkpoint"), checkpoint),
         ("--plot", a.plot.as_deref()),
     ]

@@ -10,6 +10,7 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::SequenceArgs;
 use crate::plot::{self, PlotTarget};
+use grundy::analysis::milestones::{Milestone, StatsAt};
 use grundy::analysis::period::{Period, PeriodRule};
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
@@ -70,6 +71,10 @@ pub struct SequenceSummary {
     pub p_out: Option<String>,
     pub checkpoint: Option<String>,
     pub plot: Option<String>,
+    /// The statistics at each --stats-at heap (absent: none asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub milestones: Option<Vec<Milestone>>,
+    pub stats_out: Option<String>,
 }
 
 /// What a run was asked for, checked before any work starts.
@@ -155,10 +160,11 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     }
     let (split, rare) = sequence.rare_summary(run.parity());
     write_side_outputs(args, &sequence, split)?;
+    let milestones = milestones_of(code, args, &sequence, run.parity())?;
     if let Some(target) = &plot {
         plot_sequence(target, code, &sequence, split, computed.period)?;
     }
-    let summary = summarise(
+    let mut summary = summarise(
         code,
         set,
         args,
@@ -166,6 +172,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         &backend,
         computed.period,
     );
+    summary.milestones = milestones;
     if args.json {
         print_json(&summary)?;
     } else if shows_text(false, args.quiet, args.out.as_deref()) {
@@ -181,6 +188,28 @@ fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
         let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
         grundy::export::npy::write(w, sequence.len() as usize, wide, values)
     })
+}
+
+/// The statistics at --stats-at's heaps (pow2 when only --stats-out is
+/// given), written to --stats-out.
+fn milestones_of(
+    code: &Code,
+    args: &SequenceArgs,
+    sequence: &Filled,
+    parity: Option<u32>,
+) -> Result<Option<Vec<Milestone>>> {
+    let at = match (&args.stats_at, &args.stats_out) {
+        (Some(at), _) => at.clone(),
+        (None, Some(_)) => StatsAt::PowersOfTwo,
+        (None, None) => return Ok(None),
+    };
+    let milestones = sequence.milestones(parity, &at.heaps(sequence.len() - 1));
+    if let Some(path) = &args.stats_out {
+        export::write_to(path, |w| {
+            export::frequencies::write(w, &code.text, &milestones)
+        })?;
+    }
+    Ok(Some(milestones))
 }
 
 /// --rare-out (the rare heaps under `split`, heap 0 included when rare) and
@@ -244,6 +273,8 @@ fn summarise(
         p_out: shown(&args.p_out),
         checkpoint: driver.checkpoint().map(|p| p.display().to_string()),
         plot: shown(&args.plot),
+        milestones: None,
+        stats_out: shown(&args.stats_out),
     }
 }
 
@@ -263,6 +294,9 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
         period,
     };
     for line in summary.lines() {
+        grundy::outln!("{line}");
+    }
+    for line in grundy::summary::milestone_lines(s.milestones.as_deref().unwrap_or_default()) {
         grundy::outln!("{line}");
     }
     print_outputs(s);
@@ -292,6 +326,7 @@ fn print_outputs(s: &SequenceSummary) {
         ("rare heaps", &s.rare_out),
         ("P-positions", &s.p_out),
         ("checkpoint", &s.checkpoint),
+        ("frequencies", &s.stats_out),
         ("picture", &s.plot),
     ] {
         if let Some(p) = path {

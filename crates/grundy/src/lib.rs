@@ -30,6 +30,7 @@ pub use grundy_core::{analysis, error, export, game, hooks, input, interrupt, ke
 pub use grundy_engine as engine;
 pub use grundy_gpu as gpu;
 
+pub use analysis::milestones::{Milestone, powers_of_two};
 pub use engine::edges::solve::{ArrowSolver, EdgeRun};
 pub use engine::graph::solve::Solver;
 pub use engine::heap::sequence::Algorithm;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use grundy_core::analysis::milestones::Milestone;
 use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
@@ -230,6 +231,26 @@ impl SequenceTable {
     /// The largest value, the P-positions and the first heap of each value.
     pub fn stats(&self) -> HeapStats {
         self.filled().stats()
+    }
+
+    /// The statistics at each heap of `at` in the table, as a run to
+    /// exactly that heap reports them: the frequency of every value, the
+    /// largest and where, the P-positions, the rare split and its heaps.
+    /// `powers_of_two(from, len() - 1)` gives the usual milestones.
+    ///
+    /// ```
+    /// use grundy::{Sequence, powers_of_two};
+    ///
+    /// let officers = Sequence::octal("0.6")?.heaps(5000).run()?;
+    /// let at = officers.milestones(&powers_of_two(1024, 5000));
+    /// assert_eq!(at.iter().map(|m| m.n).collect::<Vec<_>>(), [1024, 2048, 4096]);
+    /// let cut = Sequence::octal("0.6")?.heaps(2048).run()?;
+    /// assert_eq!(at[1].rare_mask, cut.rare().1.rare_mask);
+    /// assert_eq!(at[1].frequencies.iter().sum::<u64>(), 2049);
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn milestones(&self, at: &[u64]) -> Vec<Milestone> {
+        self.filled().milestones(self.parity, at)
     }
 
     /// Where the last values were computed (the backend, the GPU's name

@@ -1,6 +1,7 @@
 //! The summary `grundy octal` prints of a sequence, as lines: the command,
 //! a Rust program and the Python module's `repr` say it alike.
 
+use grundy_core::analysis::milestones::Milestone;
 use grundy_core::analysis::period::Period;
 use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
@@ -111,4 +112,23 @@ impl Summary<'_> {
             None => format!("period      none found up to heap {}", self.n),
         }
     }
+}
+
+/// The summary's table of milestones: a header, then a line per heap.
+pub fn milestone_lines(milestones: &[Milestone]) -> Vec<String> {
+    if milestones.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![format!(
+        "{:<11} {:>12} {:>6} {:>12} {:>8} {:>9} {:>9} {:>12}",
+        "milestones", "n", "max", "first at", "P-pos", "mask", "rare", "last rare"
+    )];
+    for m in milestones {
+        let last = m.last_rare.map_or("-".to_string(), |h| h.to_string());
+        lines.push(format!(
+            "{:<11} {:>12} {:>6} {:>12} {:>8} {:>9} {:>9} {:>12}",
+            "", m.n, m.max_value, m.first_max_at, m.p_positions, m.rare_mask, m.rare_count, last
+        ));
+    }
+    lines
 }

@@ -118,26 +118,35 @@ impl ValueHistogram {
         len: usize,
         piece: impl Fn(usize, usize) -> P + Sync,
     ) -> ValueHistogram {
+        // Heap 0 is not counted.
+        ValueHistogram::of_range(len.min(1), len, &piece)
+    }
+
+    /// The histogram of heaps `a..b` of a table whose heaps `piece` gives,
+    /// a piece per thread.
+    pub fn of_range<T: Copy + Into<u32>, P: AsRef<[T]>>(
+        a: usize,
+        b: usize,
+        piece: &(impl Fn(usize, usize) -> P + Sync),
+    ) -> ValueHistogram {
         let histogram = |k: usize| {
-            let mut h = ValueHistogram::default();
-            let first = k * PIECE;
-            let values = piece(first, len.min(first + PIECE));
-            for (i, &v) in values.as_ref().iter().enumerate() {
-                h.add((first + i) as u64, v.into());
-            }
-            h
+            let first = a + k * PIECE;
+            let values = piece(first, b.min(first + PIECE));
+            ValueHistogram::of_heaps(first as u64, values.as_ref())
         };
-        let mut h = (0..len.div_ceil(PIECE))
+        (0..b.saturating_sub(a).div_ceil(PIECE))
             .into_par_iter()
             .map(histogram)
-            .reduce(ValueHistogram::default, ValueHistogram::merge);
-        // Heap 0 is not counted.
-        if len > 0 {
-            let v = piece(0, 1).as_ref()[0].into() as usize;
-            h.even[v] -= 1;
-            h.total -= 1;
-        }
-        h
+            .reduce(ValueHistogram::default, ValueHistogram::merge)
+    }
+
+    /// `counts()[v]`: heaps counted whose value is v.
+    pub fn counts(&self) -> Vec<u64> {
+        self.even
+            .iter()
+            .zip(&self.odd)
+            .map(|(e, o)| e + o)
+            .collect()
     }
 
     /// The histogram of heaps `first..first + values.len()` (heap 0

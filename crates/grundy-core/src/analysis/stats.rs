@@ -30,11 +30,21 @@ pub fn heap_stats_by_piece<T: Copy + Into<u32>, P: AsRef<[T]>>(
     len: usize,
     piece: impl Fn(usize, usize) -> P + Sync,
 ) -> HeapStats {
-    (0..len.div_ceil(PIECE))
+    heap_stats_of_range(0, len, &piece)
+}
+
+/// The statistics of heaps `a..b` of a table whose heaps `piece` gives, a
+/// piece per thread.
+pub fn heap_stats_of_range<T: Copy + Into<u32>, P: AsRef<[T]>>(
+    a: usize,
+    b: usize,
+    piece: &(impl Fn(usize, usize) -> P + Sync),
+) -> HeapStats {
+    (0..b.saturating_sub(a).div_ceil(PIECE))
         .into_par_iter()
         .map(|k| {
-            let a = k * PIECE;
-            piece_stats(piece(a, len.min(a + PIECE)).as_ref(), a as u64)
+            let first = a + k * PIECE;
+            piece_stats(piece(first, b.min(first + PIECE)).as_ref(), first as u64)
         })
         .reduce(HeapStats::empty, HeapStats::then)
 }
@@ -81,7 +91,7 @@ impl HeapStats {
 
     /// The statistics of this piece of a table followed by `next`, the
     /// piece after it.
-    fn then(mut self, next: HeapStats) -> HeapStats {
+    pub fn then(mut self, next: HeapStats) -> HeapStats {
         if next.max_value > self.max_value {
             (self.max_value, self.first_max_at) = (next.max_value, next.first_max_at);
         }

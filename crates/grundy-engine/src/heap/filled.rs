@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use crate::heap::table::HeapTable;
+use grundy_core::analysis::milestones::{Milestone, milestones_by_piece};
 use grundy_core::analysis::period::Period;
 use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary, ValueHistogram};
 use grundy_core::analysis::stats::{HeapStats, P_LISTED};
@@ -150,6 +151,13 @@ impl<'t> Filled<'t> {
                 .or_else(|| rare_split::last_rare_by_piece(have as usize, computed, split))
         };
         rare_split::summary_of(&hist, Some(self.computed.get(0).into()), parity, last)
+    }
+
+    /// The statistics at each heap of `at` in the table (heaps 0..=n, as
+    /// a run to exactly n reports them).
+    pub fn milestones(&self, parity: Option<u32>, at: &[u64]) -> Vec<Milestone> {
+        let piece = |a: usize, b: usize| self.values(a as u64, b as u64);
+        milestones_by_piece(self.len(), piece, parity, at)
     }
 
     /// Calls `each(n, G(n))` for every heap n with `keep(n, G(n))`, in
