@@ -1,6 +1,6 @@
 """Type stubs of the compiled module (the functions `grundy` wraps)."""
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy
 
@@ -36,6 +36,12 @@ class Table:
     def rare_count(self) -> int: ...
     @property
     def last_rare(self) -> Optional[int]: ...
+    def milestones(self, at: Union[str, Sequence[int], None] = None) -> dict:
+        """The statistics at each heap of ``at`` (``"pow2"``, the default: every
+        power of two from 1024 to n; or a list of heaps), each as a run to exactly
+        that heap reports them. Columns ``pandas.DataFrame`` takes (n, max_value,
+        first_max_at, p_positions, rare_mask, rare_count, last_rare) and
+        ``frequencies``: a numpy array per heap."""
     @property
     def filled_from(self) -> Optional[int]: ...
     @property

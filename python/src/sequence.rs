@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use grundy::HeapEngine;
+use grundy::analysis::milestones::{Milestone, StatsAt, milestones};
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::RareSummary;
 use grundy::analysis::stats::HeapStats;
@@ -14,6 +15,7 @@ use numpy::PyArray1;
 use numpy::ndarray::ArrayView1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
 
 use crate::backend_of;
 use crate::run::{py_err, run};
@@ -42,6 +44,7 @@ pub struct Table {
     filled_from: Option<u64>,
     #[pyo3(get)]
     seconds: f64,
+    parity: Option<u32>,
 }
 
 #[pymethods]
@@ -134,6 +137,36 @@ impl Table {
         PyArray1::from_vec(py, zeros)
     }
 
+    /// The statistics at each heap of `at` ("pow2": every power of two
+    /// from 1024 to n; or a list of heaps), each as a run to exactly that
+    /// heap reports them: columns a `pandas.DataFrame` takes (n, max_value,
+    /// first_max_at, p_positions, rare_mask, rare_count, last_rare) and
+    /// `frequencies`, a numpy array per heap (`frequencies[v]`: heaps whose
+    /// value is v).
+    #[pyo3(signature = (at = None))]
+    fn milestones<'py>(
+        &self,
+        py: Python<'py>,
+        at: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let at = match at {
+            None => StatsAt::PowersOfTwo,
+            Some(text) if text.is_instance_of::<PyString>() => {
+                StatsAt::parse(&text.extract::<String>()?)
+                    .map_err(|e| PyValueError::new_err(format!("at {e}")))?
+            }
+            Some(heaps) => StatsAt::Heaps(heaps.extract().map_err(|_| {
+                PyValueError::new_err("at: expected \"pow2\" or a list of heaps")
+            })?),
+        };
+        let heaps = at.heaps(self.n);
+        let found = py.detach(|| match &self.values {
+            Values::Bytes(v) => milestones(v, self.parity, &heaps),
+            Values::Words(v) => milestones(v, self.parity, &heaps),
+        });
+        milestone_columns(py, &found)
+    }
+
     fn __len__(&self) -> usize {
         match &self.values {
             Values::Bytes(v) => v.len(),
@@ -176,6 +209,27 @@ impl Table {
             Values::Words(v) => v[n],
         }
     }
+}
+
+/// Milestones as columns, the frequencies as arrays.
+fn milestone_columns<'py>(py: Python<'py>, found: &[Milestone]) -> PyResult<Bound<'py, PyDict>> {
+    let columns = PyDict::new(py);
+    let column = |f: fn(&Milestone) -> u64| found.iter().map(f).collect::<Vec<u64>>();
+    columns.set_item("n", column(|m| m.n))?;
+    columns.set_item("max_value", column(|m| m.max_value.into()))?;
+    columns.set_item("first_max_at", column(|m| m.first_max_at))?;
+    columns.set_item("p_positions", column(|m| m.p_positions))?;
+    let masks: Vec<&str> = found.iter().map(|m| m.rare_mask.as_str()).collect();
+    columns.set_item("rare_mask", masks)?;
+    columns.set_item("rare_count", column(|m| m.rare_count))?;
+    let last: Vec<Option<u64>> = found.iter().map(|m| m.last_rare).collect();
+    columns.set_item("last_rare", last)?;
+    let arrays: Vec<Bound<'py, PyArray1<u64>>> = found
+        .iter()
+        .map(|m| PyArray1::from_slice(py, &m.frequencies))
+        .collect();
+    columns.set_item("frequencies", arrays)?;
+    Ok(columns)
 }
 
 fn zero_heaps<T: Copy + Default + PartialEq>(values: &[T]) -> Vec<u64> {
@@ -279,6 +333,7 @@ pub fn table_of(
         stats,
         filled_from: table.filled_from(),
         seconds: table.seconds(),
+        parity: table.rare_parity(),
         values: py.detach(|| table.into_values()),
     })
 }

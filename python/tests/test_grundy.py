@@ -376,3 +376,28 @@ def test_a_full_disk_raises_and_the_interpreter_goes_on(tmp_path):
     assert out.stdout.rstrip().endswith("alive")
     assert "panicked" not in out.stderr, out.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_milestones_are_what_runs_to_those_heaps_report(cli):
+    """Officers' statistics at every power of two, as columns pandas takes
+    and frequencies as arrays, against the command run to each heap."""
+    import pandas
+
+    table = grundy.octal("0.6", 20000)
+    columns = table.milestones()
+    frame = pandas.DataFrame(columns)
+    assert list(frame["n"]) == [1024, 2048, 4096, 8192, 16384]
+    for row in frame.itertuples():
+        expected = json.loads(cli("octal", "0.6", "-n", str(row.n), "--json", "--backend", "cpu"))
+        for key in ("max_value", "first_max_at", "p_positions", "rare_mask",
+                    "rare_count", "last_rare"):
+            assert getattr(row, key) == expected[key], (row.n, key)
+        counts = row.frequencies
+        assert isinstance(counts, numpy.ndarray)
+        assert counts.sum() == row.n + 1
+        assert counts[0] == expected["p_positions"]
+        assert len(counts) == expected["max_value"] + 1
+    listed = table.milestones([100, 19999, 30000])
+    assert listed["n"] == [100, 19999]
+    with pytest.raises(ValueError, match="pow2"):
+        table.milestones("1k")

@@ -253,6 +253,13 @@ impl SequenceTable {
         self.filled().milestones(self.parity, at)
     }
 
+    /// The heap parity the rare split may flip on (`Some(t)` for codes
+    /// whose rare values the `p0`/`p1` masks describe), as `milestones` of
+    /// a table's values take it.
+    pub fn rare_parity(&self) -> Option<u32> {
+        self.parity
+    }
+
     /// Where the last values were computed (the backend, the GPU's name
     /// and what was asked of it).
     pub fn ran_on(&self) -> &RanOn {
