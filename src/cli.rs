@@ -81,6 +81,9 @@ pub enum Command {
     /// Every code of K digits (or a list of codes) to N heaps: one row per code.
     #[command(after_help = SURVEY_HELP)]
     Survey(SurveyArgs),
+    /// Hunt periods: push each code (or the published unsolved games) as far as a time budget allows, doubling N, resumable.
+    #[command(after_help = HUNT_HELP)]
+    Hunt(HuntArgs),
     /// Nim-sequence of the subtraction game with a given set (take s tokens, s in the set).
     #[command(after_help = "Examples:\n  grundy subtraction 1,3,4 -n 1000\n  \
                             grundy subtraction 2,5,7 --until-periodic --json\n\n\
@@ -298,6 +301,20 @@ pub struct CompletionsArgs {
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
+
+const HUNT_HELP: &str = "Examples:\n  grundy hunt --unsolved --budget 60 --dir hunt\n  \
+grundy hunt 0.6 0.16 4!.0 --budget 600 --dir hunt --out hunt.csv\n  \
+grundy hunt --codes mine.txt --budget 3600 --dir hunt --shard 3/16\n\n\
+Each code runs to N = 1024, 2048, 4096, ... until its period is certified (solved: the \
+heaps after are filled from it), N passes --max-n, or its budget is spent. --budget is a \
+code's seconds over every hunt in --dir: run again with a larger one (here, or on another \
+machine given the folder) and each code goes on from its checkpoint. The folder keeps, per \
+code, NAME.ckpt (its checkpoint), NAME.row (its row, checksummed) and NAME.freq (the \
+frequency of every value at every power of two, \"value count\" lines). --unsolved is the \
+published list of unsolved octal games (Grundy's game and 82 codes; T. Czajka's \
+octal-games tables, after A. Flammenkamp's). CSV: code,n,end,engine,max_value,first_max_at,\
+p_positions,rare_mask,rare_count,last_rare,period,preperiod,certified,seconds,resumed_heaps \
+(end: solved, budget, max-n or stopped).";
 
 const SURVEY_HELP: &str = "Examples:\n  grundy survey --digits 3 -n 65536 --out output/survey-3.csv\n  \
 grundy survey --digits 2 --prefix 4 -n 100000 --json --out survey-4.csv\n  \
@@ -632,6 +649,49 @@ pub struct OctalArgs {
     pub min_diff: Option<u32>,
     #[command(flatten)]
     pub seq: SequenceArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct HuntArgs {
+    /// The codes to hunt, e.g. 0.6 4!.0 0.16.
+    #[arg(value_name = "CODE")]
+    pub codes: Vec<String>,
+    /// Hunt the published unsolved octal games (Grundy's game and 82 codes) too.
+    #[arg(long)]
+    pub unsolved: bool,
+    /// Hunt the codes listed in FILE too (one per line, # comments).
+    #[arg(long = "codes", value_name = "FILE")]
+    pub codes_file: Option<PathBuf>,
+    /// Seconds each code may take, over every hunt in --dir.
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: f64,
+    /// The folder of the hunt's checkpoints, rows and frequency files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The first N (then doubled).
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub start: u64,
+    /// The largest N a code is taken to.
+    #[arg(long, value_name = "N", default_value_t = 1 << 32)]
+    pub max_n: u64,
+    /// Run only the K-th of N shards of the code list (K from 0 to N-1), codes dealt so that each shard gets as many unsolved ones (each spends its whole budget); inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<grundy::engine::survey::Shard>,
+    /// Rare values where they pay (auto), always, or never.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub algorithm: Algorithm,
+    /// Where to compute: auto takes a real GPU for a brute-force code's runs from 2^16 heaps when there is one; rare values stay on the CPU.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendChoice,
+    /// Write this run's rows here (- for stdout), in the list's order.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object with every row (and each code's frequencies at its last heap) on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Only errors: no progress, notices or table (--json and --out - still print).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

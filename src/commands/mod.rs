@@ -4,6 +4,7 @@ pub mod cli_hooks;
 pub mod edges;
 pub mod graph;
 pub mod graph_batches;
+pub mod hunt;
 pub mod output;
 pub mod play;
 pub mod progress;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
             sequence::sequence(&code, None, &args.seq)
         }
         Command::Survey(args) => survey::survey(&args),
+        Command::Hunt(args) => hunt::hunt(&args),
         Command::Subtraction(args) => {
             let set = parse_set(&args.set)?;
             let code = Code::subtraction(&set).map_err(Error::Input)?;
@@ -82,6 +84,7 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
             ],
         },
         Command::Graph(a) => vec![("--out", a.out.as_deref()), ("--plot", a.plot.as_deref())],
+        Command::Hunt(a) => vec![("--out", a.out.as_deref())],
         Command::Podes(a) => table_outputs(&a.output),
         Command::Bipodes(a) => table_outputs(&a.output),
         Command::Rect(a) => table_outputs(&a.table.output),

@@ -51,7 +51,7 @@ struct SurveySummary {
 
 /// The codes of a file (one per line, `#` comments, blank lines skipped),
 /// parsed; a bad line is named by its number.
-fn codes_in(path: &Path) -> Result<Vec<Code>> {
+pub(crate) fn codes_in(path: &Path) -> Result<Vec<Code>> {
     let bad = |why: String| Error::Input(format!("--codes {}: {why}", path.display()));
     let lines = grundy::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
     let mut codes = Vec::new();

@@ -10,6 +10,7 @@ pub mod edges;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod graph;
+pub mod hunt;
 pub mod play;
 pub mod sequence;
 pub mod summary;
@@ -17,6 +18,7 @@ pub mod survey;
 pub mod tuples;
 
 pub use edges::{EdgeGame, hackenbush};
+pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
 pub use play::{Position, play_sum};
 pub use sequence::{Sequence, SequenceTable, Values};

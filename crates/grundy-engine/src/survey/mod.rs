@@ -96,8 +96,8 @@ pub fn estimated_costs(codes: &[Code], n: u64, algorithm: Algorithm) -> Result<V
 /// same on every machine, so every shard deals alike): next to nothing when
 /// its period is certified by then; else its rare heaps, counted at half
 /// the probe and at its end, are extrapolated to n — a code whose rare
-/// heaps pass one in 8 goes on by brute force (cost ∝ n²), any other by
-/// rare values (∝ n × rare heaps, a mark costing about six pair reads).
+/// heaps pass one in 8 goes on by brute force (its option reads, counted
+/// from its digits), any other by rare values (∝ n × rare heaps).
 fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
     let probe = n.min(PROBE_HEAPS);
     let parity = rare_parity(code);
@@ -117,10 +117,40 @@ fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
     let rare_at_n = full as f64 * (n as f64 / probe as f64).powf(growth);
     let n = n as f64;
     let cost = match rare_at_n * 8.0 > n {
-        true => n * n,
-        false => 6.0 * n * rare_at_n,
+        true => option_reads(code, n),
+        false => RARE_MARK_READS * n * rare_at_n,
     };
     Ok((cost / 1024.0) as u64 + 1)
+}
+
+/// What one rare heap's mark at one heap costs, in the brute force's
+/// option reads: the wide scans test many pairs a word (fitted to the
+/// 2-digit codes to 100,000 heaps on a 2-core VM, BENCHMARKS.md).
+const RARE_MARK_READS: f64 = 0.4;
+
+/// Takes whose digits `option_reads` reads one by one; past them, the
+/// share of splitting takes among them stands for the rest.
+const READ_TAKES: u64 = 1024;
+
+/// The option reads of the brute force to heap `n`, counted from the
+/// code's digits: a take of j that may split the heap in two reads about
+/// (m − j)/2 pairs at heap m, so (n − j)²/4 in all; one that leaves one
+/// heap or none, one value a heap.
+fn option_reads(code: &Code, n: f64) -> f64 {
+    let top = code.max_removal().map_or(n as u64, |t| t.min(n as u64));
+    let counted = top.min(READ_TAKES);
+    let mut reads = 0.0;
+    for j in 0..=counted {
+        let digit = code.digit(j);
+        let left = (n - j as f64).max(0.0);
+        if digit.allows(2) || digit.max_heaps().is_none_or(|k| k > 2) {
+            reads += left * left / 4.0;
+        } else if !digit.is_zero() {
+            reads += left;
+        }
+    }
+    // A tail longer than the takes counted: the rest at the same density.
+    reads * (top + 1) as f64 / (counted + 1) as f64
 }
 
 /// The shard of each code, dealt by cost: costliest first, each to the
@@ -542,6 +572,18 @@ mod tests {
             e.to_string().contains("expected a mask such as 0x1ee"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_dense_codes_cost_counts_its_splitting_digits() {
+        let cost = |t: &str| estimated_cost(&Code::parse(t).unwrap(), 100_000, Algorithm::Auto).unwrap();
+        let (c04, c06, c76, c74) = (cost("0.04"), cost("0.06"), cost("0.76"), cost("0.74"));
+        // .76 splits after taking 1 or 2; .04 and .06 after taking 2 only.
+        let ratio = c76 as f64 / c04 as f64;
+        assert!((1.8..2.2).contains(&ratio), ".76 / .04 = {ratio}");
+        assert_eq!(c04, c06);
+        // .74 goes by rare values: measured 5 times cheaper than .04.
+        assert!(c74 * 3 < c04 && c74 * 10 > c04, ".74 {c74} against .04 {c04}");
     }
 
     #[test]

@@ -1,0 +1,331 @@
+//! `Hunt`: codes pushed as far as a time budget allows, as researchers hunt
+//! periods in unsolved games. Each code doubles N (from `start`) until its
+//! period is certified, N passes `max_n`, or its budget is spent; its run
+//! checkpoints into the hunt's folder, so a later hunt with a larger budget
+//! (here or on another machine, given the folder) goes on where it stopped.
+//!
+//! The folder holds, per code, its checkpoint (`NAME.ckpt`), its row
+//! (`NAME.row`: `CRC32 JSON`, what the hunt found and the seconds spent so
+//! far) and its frequency file at every power of two (`NAME.freq`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::sequence::{Sequence, SequenceTable};
+use grundy_core::analysis::milestones::{FIRST_POWER, Milestone, powers_of_two};
+use grundy_core::error::{Error, Result};
+use grundy_core::export::{self, AtomicFile};
+use grundy_core::game::Code;
+use grundy_core::hooks::{RunHooks, StopAlso};
+use grundy_engine::{BackendChoice, HeapEngine};
+use grundy_engine::heap::sequence::Algorithm;
+
+/// The published list of unsolved octal games: Grundy's game (`4!.0`) and
+/// 82 codes, as T. Czajka's `octal-games` tables list them (after A.
+/// Flammenkamp's "Sprague-Grundy values of octal games").
+pub const UNSOLVED: [&str; 83] = [
+    "4!.0", "0.6", "0.04", "0.06", "0.14", "0.36", "0.64", "0.74", "0.76", "0.004", "0.005",
+    "0.006", "0.014", "0.015", "0.016", "0.024", "0.026", "0.034", "0.054", "0.064", "0.104",
+    "0.106", "0.114", "0.125", "0.126", "0.135", "0.136", "0.142", "0.143", "0.146", "0.161",
+    "0.162", "0.163", "0.164", "0.166", "0.167", "0.172", "0.174", "0.204", "0.205", "0.206",
+    "0.207", "0.224", "0.244", "0.245", "0.264", "0.314", "0.324", "0.334", "0.336", "0.342",
+    "0.344", "0.346", "0.362", "0.364", "0.366", "0.371", "0.374", "0.404", "0.414", "0.416",
+    "0.444", "0.454", "0.564", "0.604", "0.606", "0.744", "0.764", "0.774", "0.776", "4.004",
+    "4.007", "4.026", "4.044", "4.045", "4.064", "4.324", "4.327", "4.344", "4.364", "4.367",
+    "4.404", "4.406",
+];
+
+/// Why a code's hunt ended where it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HuntEnd {
+    /// Its period is certified (the heaps after filled from it).
+    Solved,
+    /// Its budget is spent.
+    Budget,
+    /// N passed the hunt's largest.
+    MaxN,
+    /// The caller stopped the hunt (a signal, Ctrl-C).
+    Stopped,
+}
+
+/// What the hunt found for one code, at the last heap it reached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HuntRow {
+    pub code: String,
+    /// The last heap reached.
+    pub n: u64,
+    pub end: HuntEnd,
+    pub engine: String,
+    pub max_value: u16,
+    pub first_max_at: u64,
+    pub p_positions: u64,
+    pub rare_mask: String,
+    pub rare_count: u64,
+    pub last_rare: Option<u64>,
+    pub period: Option<u64>,
+    pub preperiod: Option<u64>,
+    pub certified: bool,
+    /// Seconds spent on this code by every hunt in the folder.
+    pub seconds: f64,
+    /// Heaps taken from the folder's checkpoint by this hunt.
+    pub resumed_heaps: u64,
+    /// `frequencies[v]`: heaps in 0..=n of value v.
+    pub frequencies: Vec<u64>,
+}
+
+/// A hunt: its codes, folder, budget and how far each may go.
+#[derive(Clone, Debug)]
+pub struct Hunt {
+    dir: PathBuf,
+    budget: Duration,
+    start: u64,
+    max_n: u64,
+    backend: BackendChoice,
+    algorithm: Algorithm,
+}
+
+/// A checkpoint is saved at least this often (a killed hunt loses less).
+const SAVE_EVERY: Duration = Duration::from_secs(60);
+
+impl Hunt {
+    /// A hunt keeping its state in `dir` (created if missing), each code
+    /// given `budget` in all, from N = 1024 to at most 2^32, on the CPU.
+    pub fn new(dir: impl Into<PathBuf>, budget: Duration) -> Hunt {
+        Hunt {
+            dir: dir.into(),
+            budget,
+            start: FIRST_POWER,
+            max_n: 1 << 32,
+            backend: BackendChoice::Cpu,
+            algorithm: Algorithm::Auto,
+        }
+    }
+
+    /// The first N (then doubled).
+    pub fn start(mut self, n: u64) -> Hunt {
+        self.start = n.max(1);
+        self
+    }
+
+    /// The largest N a code is taken to.
+    pub fn max_n(mut self, n: u64) -> Hunt {
+        self.max_n = n;
+        self
+    }
+
+    /// Where the brute force runs (rare values stay on the CPU under `Auto`).
+    pub fn backend(mut self, backend: BackendChoice) -> Hunt {
+        self.backend = backend;
+        self
+    }
+
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Hunt {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The folder's files of `code`.
+    pub fn files(&self, code: &Code) -> HuntFiles {
+        let stem: String = code
+            .name()
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '!' | '-' => c,
+                _ => '_',
+            })
+            .collect();
+        let at = |ext: &str| self.dir.join(format!("{stem}.{ext}"));
+        HuntFiles {
+            checkpoint: at("ckpt"),
+            row: at("row"),
+            frequencies: at("freq"),
+        }
+    }
+
+    /// Hunts `code` for what is left of its budget and saves its row: the
+    /// row a former hunt saved when the code is solved or its budget spent.
+    pub fn run_code(&self, code: &Code, hooks: &dyn RunHooks) -> Result<HuntRow> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| Error::Input(format!("{}: {e}", self.dir.display())))?;
+        let files = self.files(code);
+        let before = load_row(&files.row, code)?;
+        let spent = before.as_ref().map_or(0.0, |row| row.seconds);
+        let before_engine = before.as_ref().map(|row| row.engine.clone());
+        if let Some(row) = before.filter(|row| self.is_done(row)) {
+            return Ok(row);
+        }
+        let left = self.budget.saturating_sub(Duration::from_secs_f64(spent));
+        let started = Instant::now();
+        let resumed = resumable_heaps(&files.checkpoint, code)?;
+        let (table, end, engine) = self.double(code, &files, started + left, hooks)?;
+        let mut row = row_of(&table, end, spent + started.elapsed().as_secs_f64());
+        row.resumed_heaps = resumed;
+        row.engine = match (end, engine, &before_engine) {
+            (HuntEnd::Budget | HuntEnd::Stopped, Some(engine), _) => engine.describe().into(),
+            (HuntEnd::Budget | HuntEnd::Stopped, None, Some(engine)) => engine.clone(),
+            _ => row.engine,
+        };
+        let milestones = table.milestones(&milestone_heaps(table.len() - 1));
+        export::write_to(&files.frequencies, |w| {
+            export::frequencies::write(w, &code.name(), &milestones)
+        })?;
+        save_row(&files.row, &row)?;
+        Ok(row)
+    }
+
+    /// Whether a saved row leaves nothing to do.
+    fn is_done(&self, row: &HuntRow) -> bool {
+        row.certified || row.seconds >= self.budget.as_secs_f64() || row.n >= self.max_n
+    }
+
+    /// Runs `code` to doubling N until solved, `max_n` or `deadline`: the
+    /// table reached, why it ended there, and the engine of its last values
+    /// (`engine`: a former hunt's, when no stage ends in this one).
+    fn double(
+        &self,
+        code: &Code,
+        files: &HuntFiles,
+        deadline: Instant,
+        hooks: &dyn RunHooks,
+    ) -> Result<(SequenceTable, HuntEnd, Option<HeapEngine>)> {
+        let stop = StopAlso {
+            hooks,
+            also: || Instant::now() >= deadline,
+        };
+        let mut target = self.start.min(self.max_n);
+        let done = resumable_heaps(&files.checkpoint, code)?;
+        while target < done && target < self.max_n {
+            target = target.saturating_mul(2).min(self.max_n);
+        }
+        let mut engine = None;
+        loop {
+            match self.sequence(code, files, target).run_with(&stop) {
+                Ok(table) if table.period().is_some_and(|p| p.certified) => {
+                    return Ok((table, HuntEnd::Solved, engine));
+                }
+                Ok(table) if target >= self.max_n => return Ok((table, HuntEnd::MaxN, engine)),
+                Ok(table) => {
+                    engine = Some(table.engine());
+                    target = target.saturating_mul(2).min(self.max_n);
+                }
+                Err(Error::Stopped(_)) => {
+                    let end = if hooks.stop() { HuntEnd::Stopped } else { HuntEnd::Budget };
+                    return Ok((self.reload(code, files)?, end, engine));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The run of `code` to heap `n`, from the folder's checkpoint if any.
+    fn sequence(&self, code: &Code, files: &HuntFiles, n: u64) -> Sequence {
+        let sequence = Sequence::of(code.clone())
+            .heaps(n)
+            .algorithm(self.algorithm)
+            .backend(self.backend)
+            .checkpoint(&files.checkpoint, SAVE_EVERY)
+            .folder(&self.dir);
+        match files.checkpoint.exists() {
+            true => sequence.resume(&files.checkpoint),
+            false => sequence,
+        }
+    }
+
+    /// The table the checkpoint holds, whole.
+    fn reload(&self, code: &Code, files: &HuntFiles) -> Result<SequenceTable> {
+        let heaps = resumable_heaps(&files.checkpoint, code)?;
+        self.sequence(code, files, heaps.saturating_sub(1))
+            .backend(BackendChoice::Cpu)
+            .run()
+    }
+}
+
+/// The files a hunt keeps of one code.
+#[derive(Clone, Debug)]
+pub struct HuntFiles {
+    pub checkpoint: PathBuf,
+    pub row: PathBuf,
+    pub frequencies: PathBuf,
+}
+
+/// Heaps a checkpoint holds (0: none yet).
+fn resumable_heaps(path: &Path, code: &Code) -> Result<u64> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    let loaded = grundy_engine::heap::checkpoint::load(path, code)?;
+    Ok(loaded.table.len() as u64)
+}
+
+/// Every power of two from 1024 to `last`, and `last`.
+fn milestone_heaps(last: u64) -> Vec<u64> {
+    let mut at = powers_of_two(FIRST_POWER, last);
+    at.push(last);
+    at
+}
+
+fn row_of(table: &SequenceTable, end: HuntEnd, seconds: f64) -> HuntRow {
+    let n = table.len() - 1;
+    let stats = table.stats();
+    let (_, rare) = table.rare();
+    let period = table.period();
+    let at_n: Vec<Milestone> = table.milestones(&[n]);
+    HuntRow {
+        code: table.code().name(),
+        n,
+        end,
+        engine: table.engine().describe().to_string(),
+        max_value: stats.max_value,
+        first_max_at: stats.first_max_at,
+        p_positions: stats.p_positions,
+        rare_mask: rare.rare_mask,
+        rare_count: rare.rare_count,
+        last_rare: rare.last_rare,
+        period: period.map(|p| p.period),
+        preperiod: period.map(|p| p.preperiod),
+        certified: period.is_some_and(|p| p.certified),
+        seconds,
+        resumed_heaps: 0,
+        frequencies: at_n.into_iter().next().map_or_else(Vec::new, |m| m.frequencies),
+    }
+}
+
+/// Saves `row` as one line, `CRC32 JSON`, replacing the last.
+fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
+    let json = serde_json::to_string(row).map_err(|e| Error::Run(e.to_string()))?;
+    let mut file = AtomicFile::create(path)?;
+    let line = format!("{:08x} {json}\n", crc32fast::hash(json.as_bytes()));
+    std::io::Write::write_all(&mut file, line.as_bytes())
+        .map_err(|e| Error::Run(format!("writing {}: {e}", path.display())))?;
+    file.commit()
+}
+
+/// The row a former hunt saved for `code` (none: never hunted); a damaged
+/// row or one of another code is refused, naming the file.
+fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Input(format!("{}: {e}", path.display()))),
+    };
+    let bad = |why: &str| {
+        Error::Input(format!(
+            "{}: {why}; expected a hunt's row of {} (delete the file to hunt the code afresh)",
+            path.display(),
+            code.name()
+        ))
+    };
+    let line = text.strip_suffix('\n').ok_or_else(|| bad("no whole line"))?;
+    let (crc, json) = line.split_once(' ').ok_or_else(|| bad("no checksum"))?;
+    if u32::from_str_radix(crc, 16).ok() != Some(crc32fast::hash(json.as_bytes())) {
+        return Err(bad("its checksum does not match"));
+    }
+    let row: HuntRow = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
+    if row.code != code.name() {
+        return Err(bad(&format!("it is the row of {}", row.code)));
+    }
+    Ok(Some(row))
+}

@@ -1,0 +1,211 @@
+//! `grundy hunt`: codes pushed as far as a budget allows, resumable from
+//! the hunt's folder, sharded as surveys are; a row per code.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::cli_hooks::CliHooks;
+use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
+use super::survey::codes_in;
+use super::survey_parts::shard_of;
+use crate::cli::HuntArgs;
+use grundy::engine::survey::{Shard, balanced_shards, estimated_costs};
+use grundy::error::{Error, Result};
+use grundy::game::Code;
+use grundy::{Hunt, HuntEnd, HuntRow, RunHooks, UNSOLVED, export, interrupt};
+
+/// The JSON summary: the hunt's settings and its rows.
+#[derive(Serialize)]
+struct HuntSummary<'a> {
+    budget_seconds: f64,
+    dir: String,
+    shard: Option<String>,
+    rows: &'a [HuntRow],
+}
+
+/// The largest --budget: a year.
+const MAX_BUDGET: f64 = 365.0 * 24.0 * 3600.0;
+
+pub fn hunt(args: &HuntArgs) -> Result<()> {
+    reject_stdout_clash(args.json, args.out.as_deref())?;
+    let budget = Some(args.budget)
+        .filter(|b| b.is_finite() && *b > 0.0 && *b <= MAX_BUDGET)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "--budget {}: expected a positive number of seconds, at most a year",
+                args.budget
+            ))
+        })?;
+    let hooks = CliHooks::new(args.quiet);
+    let list = codes_of(args)?;
+    let shard = shard_of(args.shard, &hooks)?;
+    let codes = match shard {
+        Some(shard) => shard_codes(&list, shard, &hooks)?,
+        None => list,
+    };
+    let hunt = Hunt::new(&args.dir, budget)
+        .start(args.start)
+        .max_n(args.max_n)
+        .backend(args.backend)
+        .algorithm(args.algorithm);
+    let rows = {
+        let _listening = interrupt::Listening::start();
+        run_all(&hunt, &codes, &hooks, args.quiet)?
+    };
+    if let Some(path) = &args.out {
+        write_rows(path, &rows)?;
+    }
+    if args.json {
+        print_json(&HuntSummary {
+            budget_seconds: args.budget,
+            dir: args.dir.display().to_string(),
+            shard: shard.map(|s| s.to_string()),
+            rows: &rows,
+        })?;
+    } else if shows_text(false, args.quiet, args.out.as_deref()) {
+        print_wrote(args.out.as_deref());
+    }
+    match rows.iter().any(|row| row.end == HuntEnd::Stopped) {
+        true => Err(Error::Stopped(format!(
+            "hunt stopped; run it again to go on from {}",
+            args.dir.display()
+        ))),
+        false => Ok(()),
+    }
+}
+
+/// The codes named, then --codes FILE's, then the unsolved list's, each once.
+fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
+    let mut texts: Vec<Code> = Vec::new();
+    for text in &args.codes {
+        texts.push(Code::parse(text).map_err(|e| Error::Input(format!("code '{text}': {e}")))?);
+    }
+    if let Some(path) = &args.codes_file {
+        texts.extend(codes_in(path)?);
+    }
+    if args.unsolved {
+        texts.extend(UNSOLVED.iter().map(|t| Code::parse(t).expect("the list parses")));
+    }
+    let mut seen = std::collections::HashSet::new();
+    texts.retain(|code| seen.insert(code.name()));
+    if texts.is_empty() {
+        return Err(Error::Input(
+            "no codes to hunt; expected codes (such as 0.6), --codes FILE or --unsolved".into(),
+        ));
+    }
+    Ok(texts)
+}
+
+/// This shard's codes: those whose period a short run certifies cost
+/// next to nothing, any other its whole budget, dealt so that every shard
+/// gets as much budget.
+fn shard_codes(list: &[Code], shard: Shard, hooks: &CliHooks) -> Result<Vec<Code>> {
+    if shard.count as usize > list.len() {
+        return Err(Error::Input(format!(
+            "--shard {shard}: the hunt has {} codes; expected at most that many shards",
+            list.len()
+        )));
+    }
+    let probe = grundy::engine::survey::PROBE_HEAPS;
+    let costs: Vec<u64> = estimated_costs(list, probe, grundy::Algorithm::Auto)?
+        .into_iter()
+        .map(|cost| if cost <= 1 { 1 } else { 1000 })
+        .collect();
+    let places = shard.places(&balanced_shards(&costs, shard.count));
+    hooks.notice(&format!(
+        "shard {shard}: {} of the {} codes",
+        places.len(),
+        list.len()
+    ));
+    Ok(places.into_iter().map(|i| list[i].clone()).collect())
+}
+
+/// Hunts each code in turn, printing its row as it ends; stops after the
+/// code in flight when the hunt is stopped.
+fn run_all(hunt: &Hunt, codes: &[Code], hooks: &CliHooks, quiet: bool) -> Result<Vec<HuntRow>> {
+    let mut rows = Vec::with_capacity(codes.len());
+    if !quiet {
+        grundy::outln!("{}", row_line(None));
+    }
+    for code in codes {
+        let row = hunt.run_code(code, hooks)?;
+        if !quiet {
+            grundy::outln!("{}", row_line(Some(&row)));
+        }
+        let stopped = row.end == HuntEnd::Stopped;
+        rows.push(row);
+        if stopped {
+            break;
+        }
+    }
+    Ok(rows)
+}
+
+/// A row of the printed table (its header for `None`).
+fn row_line(row: Option<&HuntRow>) -> String {
+    let Some(r) = row else {
+        return format!(
+            "{:<8} {:>10} {:<7} {:>5} {:>10} {:>9} {:>7} {:>10} {:>14} {:>8}",
+            "code", "n", "end", "max", "first at", "mask", "rare", "last rare", "period", "seconds"
+        );
+    };
+    let last = r.last_rare.map_or("-".into(), |h| h.to_string());
+    let period = match (r.period, r.preperiod) {
+        (Some(p), Some(from)) => format!("{p}@{from}{}", if r.certified { "" } else { "?" }),
+        _ => "-".into(),
+    };
+    let end = serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").to_string());
+    format!(
+        "{:<8} {:>10} {:<7} {:>5} {:>10} {:>9} {:>7} {:>10} {:>14} {:>8.1}",
+        r.code, r.n, end, r.max_value, r.first_max_at, r.rare_mask, r.rare_count, last, period,
+        r.seconds
+    )
+}
+
+/// The rows' CSV (frequencies apart: they are in each code's NAME.freq).
+fn write_rows(path: &Path, rows: &[HuntRow]) -> Result<()> {
+    #[derive(Serialize)]
+    struct CsvRow<'a> {
+        code: &'a str,
+        n: u64,
+        end: HuntEnd,
+        engine: &'a str,
+        max_value: u16,
+        first_max_at: u64,
+        p_positions: u64,
+        rare_mask: &'a str,
+        rare_count: u64,
+        last_rare: Option<u64>,
+        period: Option<u64>,
+        preperiod: Option<u64>,
+        certified: bool,
+        seconds: f64,
+        resumed_heaps: u64,
+    }
+    export::write_to(path, |w| {
+        let mut csv = csv::Writer::from_writer(w);
+        for r in rows {
+            csv.serialize(CsvRow {
+                code: &r.code,
+                n: r.n,
+                end: r.end,
+                engine: &r.engine,
+                max_value: r.max_value,
+                first_max_at: r.first_max_at,
+                p_positions: r.p_positions,
+                rare_mask: &r.rare_mask,
+                rare_count: r.rare_count,
+                last_rare: r.last_rare,
+                period: r.period,
+                preperiod: r.preperiod,
+                certified: r.certified,
+                seconds: (r.seconds * 1000.0).round() / 1000.0,
+                resumed_heaps: r.resumed_heaps,
+            })?;
+        }
+        csv.flush()
+    })
+}
