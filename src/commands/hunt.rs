@@ -69,10 +69,15 @@ pub fn hunt(args: &HuntArgs) -> Result<()> {
         print_wrote(args.out.as_deref());
     }
     match rows.iter().any(|row| row.end == HuntEnd::Stopped) {
-        true => Err(Error::Stopped(format!(
-            "hunt stopped; run it again to go on from {}",
-            args.dir.display()
-        ))),
+        true => Err(Error::Interrupted {
+            message: format!(
+                "interrupted by {}: the hunt saved each code's checkpoint and row; run it again \
+                 to go on from {}",
+                interrupt::received_name(),
+                args.dir.display()
+            ),
+            status: interrupt::exit_status(),
+        }),
         false => Ok(()),
     }
 }
@@ -87,7 +92,11 @@ fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
         texts.extend(codes_in(path)?);
     }
     if args.unsolved {
-        texts.extend(UNSOLVED.iter().map(|t| Code::parse(t).expect("the list parses")));
+        texts.extend(
+            UNSOLVED
+                .iter()
+                .map(|t| Code::parse(t).expect("the list parses")),
+        );
     }
     let mut seen = std::collections::HashSet::new();
     texts.retain(|code| seen.insert(code.name()));
@@ -157,10 +166,19 @@ fn row_line(row: Option<&HuntRow>) -> String {
         (Some(p), Some(from)) => format!("{p}@{from}{}", if r.certified { "" } else { "?" }),
         _ => "-".into(),
     };
-    let end = serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").to_string());
+    let end =
+        serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").to_string());
     format!(
         "{:<8} {:>10} {:<7} {:>5} {:>10} {:>9} {:>7} {:>10} {:>14} {:>8.1}",
-        r.code, r.n, end, r.max_value, r.first_max_at, r.rare_mask, r.rare_count, last, period,
+        r.code,
+        r.n,
+        end,
+        r.max_value,
+        r.first_max_at,
+        r.rare_mask,
+        r.rare_count,
+        last,
+        period,
         r.seconds
     )
 }

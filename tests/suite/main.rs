@@ -18,6 +18,7 @@ mod graph_batches;
 mod graphs;
 mod hackenbush;
 mod hostile;
+mod hunt;
 mod milestones;
 mod newcomer;
 mod paper_output;

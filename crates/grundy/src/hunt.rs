@@ -19,8 +19,8 @@ use grundy_core::error::{Error, Result};
 use grundy_core::export::{self, AtomicFile};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, StopAlso};
-use grundy_engine::{BackendChoice, HeapEngine};
 use grundy_engine::heap::sequence::Algorithm;
+use grundy_engine::{BackendChoice, HeapEngine};
 
 /// The published list of unsolved octal games: Grundy's game (`4!.0`) and
 /// 82 codes, as T. Czajka's `octal-games` tables list them (after A.
@@ -211,9 +211,15 @@ impl Hunt {
                     engine = Some(table.engine());
                     target = target.saturating_mul(2).min(self.max_n);
                 }
-                Err(Error::Stopped(_)) => {
-                    let end = if hooks.stop() { HuntEnd::Stopped } else { HuntEnd::Budget };
-                    return Ok((self.reload(code, files)?, end, engine));
+                // A signal's stop is its own error; either way the
+                // checkpoint holds the heaps reached.
+                Err(Error::Stopped(_)) if !hooks.stop() => {
+                    let table = SequenceTable::from_checkpoint(&files.checkpoint, code)?;
+                    return Ok((table, HuntEnd::Budget, engine));
+                }
+                Err(_) if hooks.stop() && files.checkpoint.exists() => {
+                    let table = SequenceTable::from_checkpoint(&files.checkpoint, code)?;
+                    return Ok((table, HuntEnd::Stopped, engine));
                 }
                 Err(e) => return Err(e),
             }
@@ -232,14 +238,6 @@ impl Hunt {
             true => sequence.resume(&files.checkpoint),
             false => sequence,
         }
-    }
-
-    /// The table the checkpoint holds, whole.
-    fn reload(&self, code: &Code, files: &HuntFiles) -> Result<SequenceTable> {
-        let heaps = resumable_heaps(&files.checkpoint, code)?;
-        self.sequence(code, files, heaps.saturating_sub(1))
-            .backend(BackendChoice::Cpu)
-            .run()
     }
 }
 
@@ -289,7 +287,10 @@ fn row_of(table: &SequenceTable, end: HuntEnd, seconds: f64) -> HuntRow {
         certified: period.is_some_and(|p| p.certified),
         seconds,
         resumed_heaps: 0,
-        frequencies: at_n.into_iter().next().map_or_else(Vec::new, |m| m.frequencies),
+        frequencies: at_n
+            .into_iter()
+            .next()
+            .map_or_else(Vec::new, |m| m.frequencies),
     }
 }
 
@@ -318,7 +319,9 @@ fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
             code.name()
         ))
     };
-    let line = text.strip_suffix('\n').ok_or_else(|| bad("no whole line"))?;
+    let line = text
+        .strip_suffix('\n')
+        .ok_or_else(|| bad("no whole line"))?;
     let (crc, json) = line.split_once(' ').ok_or_else(|| bad("no checksum"))?;
     if u32::from_str_radix(crc, 16).ok() != Some(crc32fast::hash(json.as_bytes())) {
         return Err(bad("its checksum does not match"));

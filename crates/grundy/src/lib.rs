@@ -18,8 +18,8 @@ pub mod survey;
 pub mod tuples;
 
 pub use edges::{EdgeGame, hackenbush};
-pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
+pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use play::{Position, play_sum};
 pub use sequence::{Sequence, SequenceTable, Values};
 pub use summary::Summary;

@@ -172,6 +172,26 @@ pub struct SequenceTable {
 }
 
 impl SequenceTable {
+    /// The table a checkpoint of `code` holds, as a run resumed from it
+    /// and stopped at once would give it (its period looked for, nothing
+    /// computed): the heaps a stopped run reached, read back.
+    pub fn from_checkpoint(path: &Path, code: &Code) -> Result<SequenceTable> {
+        let table = grundy_engine::heap::checkpoint::load(path, code)?.table;
+        let period = table.period(&PeriodRule::for_code(code));
+        Ok(SequenceTable {
+            code: code.clone(),
+            computed: Computed {
+                period,
+                filled_to: None,
+            },
+            parity: grundy_core::kernel::rare::rare_parity(code),
+            ran: RanOn::cpu(),
+            engine: HeapEngine::Rare,
+            seconds: 0.0,
+            table,
+        })
+    }
+
     fn filled(&self) -> Filled<'_> {
         self.computed.sequence(&self.table)
     }

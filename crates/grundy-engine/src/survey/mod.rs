@@ -576,14 +576,18 @@ mod tests {
 
     #[test]
     fn a_dense_codes_cost_counts_its_splitting_digits() {
-        let cost = |t: &str| estimated_cost(&Code::parse(t).unwrap(), 100_000, Algorithm::Auto).unwrap();
+        let cost =
+            |t: &str| estimated_cost(&Code::parse(t).unwrap(), 100_000, Algorithm::Auto).unwrap();
         let (c04, c06, c76, c74) = (cost("0.04"), cost("0.06"), cost("0.76"), cost("0.74"));
         // .76 splits after taking 1 or 2; .04 and .06 after taking 2 only.
         let ratio = c76 as f64 / c04 as f64;
         assert!((1.8..2.2).contains(&ratio), ".76 / .04 = {ratio}");
         assert_eq!(c04, c06);
         // .74 goes by rare values: measured 5 times cheaper than .04.
-        assert!(c74 * 3 < c04 && c74 * 10 > c04, ".74 {c74} against .04 {c04}");
+        assert!(
+            c74 * 3 < c04 && c74 * 10 > c04,
+            ".74 {c74} against .04 {c04}"
+        );
     }
 
     #[test]
