@@ -41,6 +41,7 @@ __all__ = [
     "delete_nim",
     "graph",
     "hackenbush",
+    "hunt",
     "octal",
     "open_raw",
     "play",
@@ -390,6 +391,38 @@ def survey(
         all=every,
         checkpoint=_path(checkpoint),
         resume=_path(resume),
+        progress=progress,
+    )
+
+
+def hunt(
+    codes: Union[Sequence[str], None] = None,
+    *,
+    budget: float,
+    dir: Union[str, os.PathLike],
+    unsolved: bool = False,
+    start: int = 1024,
+    max_n: int = 1 << 32,
+    backend: str = "cpu",
+    progress: Progress = None,
+) -> dict:
+    """Hunts periods (``grundy hunt``): each code, and with ``unsolved=True``
+    the published unsolved octal games, doubling N from ``start`` until its
+    period is certified, N passes ``max_n`` or ``budget`` seconds (over every
+    hunt in ``dir``) are spent. ``dir`` keeps each code's checkpoint, row and
+    frequency file, so a later hunt with a larger budget goes on from there.
+    One row per code as columns ``pandas.DataFrame`` takes, ``frequencies``
+    a numpy array per code (heaps 0..=n of each value)."""
+    if isinstance(codes, str):
+        codes = [codes]
+    return _grundy.hunt(
+        list(codes or []),
+        float(budget),
+        _path(dir),
+        unsolved=bool(unsolved),
+        start=_count("start", start, 1),
+        max_n=_count("max_n", max_n, 1),
+        backend=backend,
         progress=progress,
     )
 

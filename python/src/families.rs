@@ -386,3 +386,92 @@ pub fn play_json(
     })?;
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
+
+/// `grundy hunt`: each code (the published unsolved games when `unsolved`)
+/// pushed as far as `budget` seconds allow, from the state in `dir`; one
+/// row per code as columns, with each code's frequencies at its last heap
+/// as a numpy array.
+#[pyfunction]
+#[pyo3(signature = (codes, budget, dir, unsolved = false, start = 1024, max_n = 1 << 32,
+    backend = "cpu", progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn hunt<'py>(
+    py: Python<'py>,
+    codes: Vec<String>,
+    budget: f64,
+    dir: PathBuf,
+    unsolved: bool,
+    start: u64,
+    max_n: u64,
+    backend: &str,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let budget = std::time::Duration::try_from_secs_f64(budget)
+        .ok()
+        .filter(|b| !b.is_zero())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("budget {budget}: expected positive seconds"))
+        })?;
+    let mut list = Vec::new();
+    let texts = codes.iter().map(String::as_str);
+    for text in texts.chain(
+        unsolved
+            .then_some(grundy::UNSOLVED.iter().copied())
+            .into_iter()
+            .flatten(),
+    ) {
+        let code = grundy::game::Code::parse(text)
+            .map_err(|e| PyValueError::new_err(format!("code '{text}': {e}")))?;
+        if !list.contains(&code) {
+            list.push(code);
+        }
+    }
+    let hunt = grundy::Hunt::new(dir, budget)
+        .start(start)
+        .max_n(max_n)
+        .backend(backend_of(backend)?);
+    let rows = run(py, progress, |hooks| {
+        list.iter()
+            .map(|code| hunt.run_code(code, hooks))
+            .collect::<grundy::Result<Vec<_>>>()
+    })?;
+    hunt_columns(py, &rows)
+}
+
+fn hunt_columns<'py>(py: Python<'py>, rows: &[grundy::HuntRow]) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let text = |f: fn(&grundy::HuntRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
+    let count = |f: fn(&grundy::HuntRow) -> Option<u64>| rows.iter().map(f).collect::<Vec<_>>();
+    dict.set_item("code", text(|r| r.code.clone()))?;
+    dict.set_item("n", count(|r| Some(r.n)))?;
+    dict.set_item(
+        "end",
+        text(|r| {
+            serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").into())
+        }),
+    )?;
+    dict.set_item("engine", text(|r| r.engine.clone()))?;
+    dict.set_item("max_value", count(|r| Some(r.max_value.into())))?;
+    dict.set_item("first_max_at", count(|r| Some(r.first_max_at)))?;
+    dict.set_item("p_positions", count(|r| Some(r.p_positions)))?;
+    dict.set_item("rare_mask", text(|r| r.rare_mask.clone()))?;
+    dict.set_item("rare_count", count(|r| Some(r.rare_count)))?;
+    dict.set_item("last_rare", count(|r| r.last_rare))?;
+    dict.set_item("period", count(|r| r.period))?;
+    dict.set_item("preperiod", count(|r| r.preperiod))?;
+    dict.set_item(
+        "certified",
+        rows.iter().map(|r| r.certified).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "seconds",
+        rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+    )?;
+    dict.set_item("resumed_heaps", count(|r| Some(r.resumed_heaps)))?;
+    let arrays: Vec<_> = rows
+        .iter()
+        .map(|r| numpy::PyArray1::from_slice(py, &r.frequencies))
+        .collect();
+    dict.set_item("frequencies", arrays)?;
+    Ok(dict)
+}

@@ -123,6 +123,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::cycles, m)?)?;
     m.add_function(wrap_pyfunction!(families::hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(families::survey, m)?)?;
+    m.add_function(wrap_pyfunction!(families::hunt, m)?)?;
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

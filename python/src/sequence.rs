@@ -149,16 +149,17 @@ impl Table {
         py: Python<'py>,
         at: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let at = match at {
-            None => StatsAt::PowersOfTwo,
-            Some(text) if text.is_instance_of::<PyString>() => {
-                StatsAt::parse(&text.extract::<String>()?)
-                    .map_err(|e| PyValueError::new_err(format!("at {e}")))?
-            }
-            Some(heaps) => StatsAt::Heaps(heaps.extract().map_err(|_| {
-                PyValueError::new_err("at: expected \"pow2\" or a list of heaps")
-            })?),
-        };
+        let at =
+            match at {
+                None => StatsAt::PowersOfTwo,
+                Some(text) if text.is_instance_of::<PyString>() => {
+                    StatsAt::parse(&text.extract::<String>()?)
+                        .map_err(|e| PyValueError::new_err(format!("at {e}")))?
+                }
+                Some(heaps) => StatsAt::Heaps(heaps.extract().map_err(|_| {
+                    PyValueError::new_err("at: expected \"pow2\" or a list of heaps")
+                })?),
+            };
         let heaps = at.heaps(self.n);
         let found = py.detach(|| match &self.values {
             Values::Bytes(v) => milestones(v, self.parity, &heaps),

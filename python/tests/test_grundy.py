@@ -401,3 +401,24 @@ def test_milestones_are_what_runs_to_those_heaps_report(cli):
     assert listed["n"] == [100, 19999]
     with pytest.raises(ValueError, match="pow2"):
         table.milestones("1k")
+
+
+def test_hunt_rows_as_columns_go_on_with_a_larger_budget(tmp_path):
+    """The hunt's rows load into pandas, its frequencies are arrays, and a
+    second hunt with a larger budget goes on from the first one's folder."""
+    import pandas
+
+    first = grundy.hunt(["0.6", "0.07"], budget=0.5, dir=tmp_path)
+    frame = pandas.DataFrame(first)
+    assert list(frame["code"]) == ["0.6", "0.07"]
+    assert list(frame["end"]) == ["budget", "solved"]
+    assert frame.loc[1, "period"] == 34 and frame.loc[1, "certified"]
+    for row in frame.itertuples():
+        assert isinstance(row.frequencies, numpy.ndarray)
+        assert row.frequencies.sum() == row.n + 1
+    second = grundy.hunt("0.6", budget=1.0, dir=tmp_path)
+    assert second["n"][0] > first["n"][0]
+    assert second["resumed_heaps"][0] == first["n"][0] + 1
+    assert (tmp_path / "0.6.freq").read_text().startswith("# grundy: frequencies of 0.6")
+    with pytest.raises(ValueError, match="budget"):
+        grundy.hunt("0.6", budget=0, dir=tmp_path)

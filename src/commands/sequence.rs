@@ -74,6 +74,9 @@ pub struct SequenceSummary {
     /// The statistics at each --stats-at heap (absent: none asked for).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub milestones: Option<Vec<Milestone>>,
+    /// Seconds the milestones took (reading the table, writing --stats-out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub milestone_seconds: Option<f64>,
     pub stats_out: Option<String>,
 }
 
@@ -160,7 +163,9 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     }
     let (split, rare) = sequence.rare_summary(run.parity());
     write_side_outputs(args, &sequence, split)?;
+    let started = std::time::Instant::now();
     let milestones = milestones_of(code, args, &sequence, run.parity())?;
+    let milestone_seconds = milestones.as_ref().map(|_| started.elapsed().as_secs_f64());
     if let Some(target) = &plot {
         plot_sequence(target, code, &sequence, split, computed.period)?;
     }
@@ -173,6 +178,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
         computed.period,
     );
     summary.milestones = milestones;
+    summary.milestone_seconds = milestone_seconds;
     if args.json {
         print_json(&summary)?;
     } else if shows_text(false, args.quiet, args.out.as_deref()) {
@@ -274,6 +280,7 @@ fn summarise(
         checkpoint: driver.checkpoint().map(|p| p.display().to_string()),
         plot: shown(&args.plot),
         milestones: None,
+        milestone_seconds: None,
         stats_out: shown(&args.stats_out),
     }
 }
