@@ -212,7 +212,7 @@ fn milestones_of(
     let milestones = sequence.milestones(parity, &at.heaps(sequence.len() - 1));
     if let Some(path) = &args.stats_out {
         export::write_to(path, |w| {
-            export::frequencies::write(w, &code.text, &milestones)
+            grundy::analysis::milestones::write_frequencies(w, &code.text, &milestones)
         })?;
     }
     Ok(Some(milestones))

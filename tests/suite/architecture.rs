@@ -1,6 +1,7 @@
 //! The architecture as tests: layers import only downward, no two files of
-//! `src/` import each other (directly or round a longer loop), and no
-//! function is longer than a screen. These read the sources, so they run
+//! `src/` import each other (directly or round a longer loop), no two
+//! folders of one crate either (`engine::graph` and `engine::edges`), and
+//! no function is longer than a screen. These read the sources, so they run
 //! anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -370,6 +371,68 @@ fn no_two_files_import_each_other() {
         }
     }
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+/// The folder (or file) directly under a crate's root that `module` lives
+/// in: `engine::graph` for `engine::graph::memo`; none for the crates whose
+/// top-level modules are layers of their own (core, the command line).
+fn folder_of(module: &str) -> Option<String> {
+    let parts: Vec<&str> = module.split("::").collect();
+    match parts[..] {
+        [top @ ("gpu" | "engine" | "api"), folder, ..] => Some(format!("{top}::{folder}")),
+        _ => None,
+    }
+}
+
+/// The imports between two folders of one crate: `a -> b` for each file
+/// of `a` that imports a file of `b`.
+fn folder_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, targets) in imports() {
+        let Some(a) = folder_of(&from) else { continue };
+        for to in targets {
+            let same_crate = from.split("::").next() == to.split("::").next();
+            match folder_of(&to) {
+                Some(b) if same_crate && a != b => {
+                    graph.entry(a.clone()).or_default().insert(b);
+                }
+                _ => {}
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn no_two_folders_of_a_crate_import_each_other() {
+    let graph = folder_imports();
+    let mut cycles = Vec::new();
+    for (a, targets) in &graph {
+        for b in targets {
+            if graph.get(b).is_some_and(|back| back.contains(a)) && a < b {
+                cycles.push(format!("{a} <-> {b}"));
+            }
+        }
+    }
+    // Longer loops: a search from each folder.
+    for start in graph.keys() {
+        let mut stack = vec![start.clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(at) = stack.pop() {
+            for next in graph.get(&at).into_iter().flatten() {
+                if next == start && !cycles.iter().any(|c| c.contains(start.as_str())) {
+                    cycles.push(format!("{start} -> … -> {start}"));
+                } else if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "folders importing each other:\n{}",
+        cycles.join("\n")
+    );
 }
 
 /// (file, function, lines) of every function longer than `MAX_FN_LINES`.

@@ -67,7 +67,11 @@ fn the_published_rows_at_their_published_n() {
         // Its frequency file: every power of two from 1024 to N.
         let freq = std::fs::read_to_string(dir.join(format!("{code}.freq"))).unwrap();
         let heads = freq.lines().filter(|l| l.starts_with("# n ")).count() as u32;
-        assert_eq!(heads, n.trailing_zeros() - 10 + 1, "{code}: N is a power of two");
+        assert_eq!(
+            heads,
+            n.trailing_zeros() - 10 + 1,
+            "{code}: N is a power of two"
+        );
     }
 }
 

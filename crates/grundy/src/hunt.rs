@@ -170,7 +170,7 @@ impl Hunt {
         };
         let milestones = table.milestones(&milestone_heaps(table.len() - 1));
         export::write_to(&files.frequencies, |w| {
-            export::frequencies::write(w, &code.name(), &milestones)
+            grundy_core::analysis::milestones::write_frequencies(w, &code.name(), &milestones)
         })?;
         save_row(&files.row, &row)?;
         Ok(row)

@@ -8,6 +8,8 @@
 //! those up to the one before plus the heaps between, each stretch
 //! counted a piece per thread.
 
+use std::io::{self, Write};
+
 use serde::Serialize;
 
 use super::rare_split::{self, RareSplit, ValueHistogram};
@@ -169,6 +171,36 @@ pub fn milestones<T: Copy + Into<u32> + Sync>(
     at: &[u64],
 ) -> Vec<Milestone> {
     milestones_by_piece(g.len() as u64, |a, b| &g[a..b], parity, at)
+}
+
+/// Writes the milestones of `code`'s sequence as a frequency file: for
+/// each heap a comment line with its figures, then one `value count` line
+/// per value, a blank line between heaps. `#` lines are comments to numpy
+/// (`loadtxt`), pandas (`comment="#"`) and R (`comment.char`).
+pub fn write_frequencies(
+    w: &mut dyn Write,
+    code: &str,
+    milestones: &[Milestone],
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "# grundy: frequencies of {code}'s values over heaps 0..=n at each n; \"value count\" lines"
+    )?;
+    for (i, m) in milestones.iter().enumerate() {
+        if i > 0 {
+            writeln!(w)?;
+        }
+        let last = m.last_rare.map_or("-".to_string(), |h| h.to_string());
+        writeln!(
+            w,
+            "# n {}: max {} first at {}; {} P-positions; rare mask {}: {} rare, last rare {last}",
+            m.n, m.max_value, m.first_max_at, m.p_positions, m.rare_mask, m.rare_count
+        )?;
+        for (v, count) in m.frequencies.iter().enumerate() {
+            writeln!(w, "{v} {count}")?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

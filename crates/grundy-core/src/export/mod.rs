@@ -2,7 +2,6 @@
 //! name and renamed when complete, so an interrupted run never leaves a
 //! truncated file that looks whole.
 
-pub mod frequencies;
 pub mod journal;
 pub mod latex;
 pub mod npy;

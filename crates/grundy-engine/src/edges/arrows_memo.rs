@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use crate::graph::memo::FastMap;
+use crate::fast_map::FastMap;
 
 use grundy_core::game::arrows::{ArrowGame, ArrowRule};
 

@@ -3,7 +3,7 @@
 //! connected to the ground. Positions are remembered by mask (a position
 //! only ever holds grounded edges, so few masks are met).
 
-use crate::graph::memo::FastMap;
+use crate::fast_map::FastMap;
 use grundy_core::error::Error;
 use grundy_core::game::Graph;
 use grundy_core::game::graph::bits;
