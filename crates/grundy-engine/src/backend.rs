@@ -133,7 +133,7 @@ fn no_adapter(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<Backend> {
 /// The size from which `auto` takes a real GPU, per family. Below it the
 /// card's fixed cost (the device opened, the pipelines built) outweighs
 /// what its kernels save. Each lies between a loss and a win measured on
-/// the first H100 and H200 against their hosts' CPUs (BENCHMARKS.md, "On a
+/// the first H100 and H200 against their hosts' CPUs (BENCHMARKS-log.md, "On a
 /// real GPU"; docs/gpu.md has the table); `--backend gpu` takes the card
 /// at any size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,7 +226,7 @@ impl LazyBackend {
     }
 
     /// The GPU for rare values' block pass: only under `--backend gpu`; on
-    /// the first H100 the pass lost to the host's CPU (BENCHMARKS.md, "On a
+    /// the first H100 the pass lost to the host's CPU (BENCHMARKS-log.md, "On a
     /// real GPU"), so `auto` keeps it on the CPU.
     pub fn pass_runner(&self) -> Option<&Runner> {
         match (self.choice, self.opened.get()) {

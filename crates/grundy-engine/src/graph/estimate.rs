@@ -1,7 +1,7 @@
 //! What a long graph run will cost, said before it starts. A dense table's
 //! positions are known (2^n); the memo meets its pieces as it goes, so
 //! their number comes from a model fit to measured runs on grids
-//! (BENCHMARKS.md, "Graph tables"), not from the graph.
+//! (BENCHMARKS-log.md, "Graph tables"), not from the graph.
 
 use grundy_core::game::graph::Graph;
 

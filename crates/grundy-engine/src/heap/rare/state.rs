@@ -57,7 +57,7 @@ pub struct RareRun {
 pub enum PassAhead {
     /// On the GPU, which then works while the host finishes; not on the
     /// CPU, where the wider window's finish costs more than the overlap
-    /// saves (BENCHMARKS.md, "The block pipeline").
+    /// saves (BENCHMARKS-log.md, "The block pipeline").
     #[default]
     Auto,
     /// On the GPU and on the CPU's other cores.
