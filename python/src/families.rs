@@ -431,9 +431,14 @@ pub fn hunt<'py>(
         .max_n(max_n)
         .backend(backend_of(backend)?);
     let rows = run(py, progress, |hooks| {
-        list.iter()
-            .map(|code| hunt.run_code(code, hooks))
-            .collect::<grundy::Result<Vec<_>>>()
+        let rows = hunt.run_codes(&list, hooks, &mut |_| {})?;
+        match rows.last().map(|row| row.end) {
+            Some(grundy::HuntEnd::Stopped) => Err(grundy::Error::Stopped(
+                "hunt stopped: each code's checkpoint and row are saved; call it again to go on"
+                    .into(),
+            )),
+            _ => Ok(rows),
+        }
     })?;
     hunt_columns(py, &rows)
 }

@@ -132,25 +132,16 @@ fn shard_codes(list: &[Code], shard: Shard, hooks: &CliHooks) -> Result<Vec<Code
     Ok(places.into_iter().map(|i| list[i].clone()).collect())
 }
 
-/// Hunts each code in turn, printing its row as it ends; stops after the
-/// code in flight when the hunt is stopped.
+/// Hunts each code in turn, printing its row as it ends.
 fn run_all(hunt: &Hunt, codes: &[Code], hooks: &CliHooks, quiet: bool) -> Result<Vec<HuntRow>> {
-    let mut rows = Vec::with_capacity(codes.len());
     if !quiet {
         grundy::outln!("{}", row_line(None));
     }
-    for code in codes {
-        let row = hunt.run_code(code, hooks)?;
+    hunt.run_codes(codes, hooks, &mut |row| {
         if !quiet {
-            grundy::outln!("{}", row_line(Some(&row)));
+            grundy::outln!("{}", row_line(Some(row)));
         }
-        let stopped = row.end == HuntEnd::Stopped;
-        rows.push(row);
-        if stopped {
-            break;
-        }
-    }
-    Ok(rows)
+    })
 }
 
 /// A row of the printed table (its header for `None`).

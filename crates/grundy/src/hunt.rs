@@ -176,6 +176,28 @@ impl Hunt {
         Ok(row)
     }
 
+    /// Hunts `codes` in turn, telling `each` every row as it is saved; a
+    /// hunt the caller stops ends after the code in flight, its row (ended
+    /// `Stopped`) the last.
+    pub fn run_codes(
+        &self,
+        codes: &[Code],
+        hooks: &dyn RunHooks,
+        each: &mut dyn FnMut(&HuntRow),
+    ) -> Result<Vec<HuntRow>> {
+        let mut rows = Vec::with_capacity(codes.len());
+        for code in codes {
+            let row = self.run_code(code, hooks)?;
+            each(&row);
+            let stopped = row.end == HuntEnd::Stopped;
+            rows.push(row);
+            if stopped {
+                break;
+            }
+        }
+        Ok(rows)
+    }
+
     /// Whether a saved row leaves nothing to do.
     fn is_done(&self, row: &HuntRow) -> bool {
         row.certified || row.seconds >= self.budget.as_secs_f64() || row.n >= self.max_n
@@ -191,8 +213,12 @@ impl Hunt {
         deadline: Instant,
         hooks: &dyn RunHooks,
     ) -> Result<(SequenceTable, HuntEnd, Option<HeapEngine>)> {
-        let stop = StopAlso {
+        let once = OnceEach {
             hooks,
+            said: Default::default(),
+        };
+        let stop = StopAlso {
+            hooks: &once,
             also: || Instant::now() >= deadline,
         };
         let mut target = self.start.min(self.max_n);
@@ -238,6 +264,43 @@ impl Hunt {
             true => sequence.resume(&files.checkpoint),
             false => sequence,
         }
+    }
+}
+
+/// `hooks` told each notice once: a code's stages repeat the same ones
+/// (the GPU not taken, a table kept in a file).
+struct OnceEach<'a> {
+    hooks: &'a dyn RunHooks,
+    said: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+impl RunHooks for OnceEach<'_> {
+    fn notice(&self, message: &str) {
+        let new = self
+            .said
+            .lock()
+            .is_ok_and(|mut said| said.insert(message.to_string()));
+        if new {
+            self.hooks.notice(message);
+        }
+    }
+    fn begin(&self, units: u64, unit: &str) {
+        self.hooks.begin(units, unit);
+    }
+    fn progress(&self, done: u64) {
+        self.hooks.progress(done);
+    }
+    fn end(&self) {
+        self.hooks.end();
+    }
+    fn saved(&self, holds: &str) {
+        self.hooks.saved(holds);
+    }
+    fn stop(&self) -> bool {
+        self.hooks.stop()
+    }
+    fn cancelled(&self) -> bool {
+        self.hooks.cancelled()
     }
 }
 
