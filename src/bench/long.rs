@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::report::{Columns, CsvRow};
 use grundy::engine::heap::rare::{PassAhead, RareCounts};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::table::HeapTable;
+use grundy::engine::heap::storage::table::HeapTable;
 use grundy::engine::{BackendChoice, LazyBackend};
 use grundy::error::{Error, Result};
 use grundy::game::Code;

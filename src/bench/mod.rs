@@ -72,7 +72,7 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, 
         grundy::outln!(
             "CPU: {} threads (rayon), SIMD path {} (GRUNDY_SIMD chooses a narrower one)",
             rayon::current_num_threads(),
-            grundy::engine::heap::simd::chosen().name()
+            grundy::engine::heap::rare::simd::chosen().name()
         );
     }
     Ok((gpu, adapter, software, why_none))
@@ -138,7 +138,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "software_adapter": software,
             "gpu": gpu.as_ref().and_then(Backend::gpu_counters),
             "cpu_threads": threads,
-            "simd": grundy::engine::heap::simd::chosen(),
+            "simd": grundy::engine::heap::rare::simd::chosen(),
             "workloads": rows,
             "rare": rare,
             "long": long,

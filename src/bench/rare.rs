@@ -8,7 +8,7 @@ use super::heaps::{Workload, time_workload};
 use super::report::{Columns, CsvRow, opt};
 use grundy::engine::Backend;
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::table::HeapTable;
+use grundy::engine::heap::storage::table::HeapTable;
 use grundy::error::{Error, Result};
 use grundy::game::Code;
 

@@ -24,7 +24,7 @@ pub fn run(cli: Cli) -> Result<()> {
     progress::set_log_every(log_every(cli.log_every)?);
     grundy::export::target::set_create_folders(cli.mkdir);
     grundy::export::target::set_force(cli.force);
-    grundy::engine::heap::simd::from_env().map_err(Error::Input)?;
+    grundy::engine::heap::rare::simd::from_env().map_err(Error::Input)?;
     check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
         Command::Octal(args) => {

@@ -15,8 +15,8 @@ use grundy::analysis::period::{Period, PeriodRule};
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
 use grundy::engine::heap::driver::{SequenceDriver, SequenceJob};
-use grundy::engine::heap::filled::{Filled, writer_for};
 use grundy::engine::heap::sequence::Algorithm;
+use grundy::engine::heap::storage::filled::{Filled, writer_for};
 use grundy::engine::{HeapEngine, LazyBackend, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format};
@@ -39,7 +39,7 @@ pub struct SequenceSummary {
     /// Bytes per value the table held in memory.
     pub bytes_per_value: u64,
     /// The SIMD path of the rare values' wide steps (`GRUNDY_SIMD`).
-    pub simd: grundy::engine::heap::simd::Simd,
+    pub simd: grundy::engine::heap::rare::simd::Simd,
     #[serde(flatten)]
     pub stats: HeapStats,
     /// The best rare/common split of the whole table (`5`, or `5p0` for the
@@ -260,7 +260,7 @@ fn summarise(
         algorithm: args.algorithm,
         engine: run.engine,
         bytes_per_value: run.table.bytes_per_value(),
-        simd: grundy::engine::heap::simd::chosen(),
+        simd: grundy::engine::heap::rare::simd::chosen(),
         stats: sequence.stats(),
         rare,
         period: period.map(|p| p.period),

@@ -15,7 +15,7 @@ use grundy::engine::graph::dense::{
 use grundy::engine::graph::grid_levels::GridLevels;
 use grundy::engine::graph::memo::MemoSolver;
 use grundy::engine::graph::reach::solve_reachable;
-use grundy::engine::heap::general;
+use grundy::engine::heap::brute::general;
 use grundy::game::graph::{self, Graph};
 use grundy::game::graph::{bipode_of, pode_of, pode_rows};
 use grundy::game::{Code, GraphCode};

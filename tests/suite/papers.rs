@@ -435,7 +435,7 @@ fn erratum_schrage_section_4_pieces_differ_by_d() {
     // game is 4.0, where G(2) = 1, while Grundy's game (4!.0) has G(2) = 0.
     // With |K - 2I| >= d (the pieces differ by d) it is Grundy's game.
     let table = |c: &str| {
-        grundy::engine::heap::general::sequence(
+        grundy::engine::heap::brute::general::sequence(
             &grundy::game::Code::parse(c).unwrap(),
             10,
             &grundy::hooks::Silent,
@@ -463,7 +463,7 @@ fn erratum_schrage_section_2_successors_exclude_i_zero() {
         })
         .collect();
     assert!(solutions.is_empty(), "{solutions:?}");
-    let grundys = grundy::engine::heap::general::sequence(
+    let grundys = grundy::engine::heap::brute::general::sequence(
         &grundy::game::Code::parse("4!.0").unwrap(),
         3,
         &grundy::hooks::Silent,
@@ -540,7 +540,8 @@ fn erratum_abuku_theorem_5_6_needs_equal_heaps() {
 fn schrage_q2_one_and_two_wide_rectangles_are_grundys_game() {
     let rects = shapes(2, 1, 60);
     let code = grundy::game::Code::parse("4!.0").unwrap();
-    let line = grundy::engine::heap::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
+    let line =
+        grundy::engine::heap::brute::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
     for n in 1..=60u32 {
         let g = u32::from(line[n as usize]);
         assert_eq!(rects[&vec![1, n]], g, "G(1, {n})");

@@ -26,7 +26,8 @@ fn the_moves_of_a_heap_have_the_engines_value_as_their_mex() {
     codes.push(Code::parse("0.{2+}").unwrap());
     codes.push(Code::parse("4.0").unwrap().with_min_diff(3));
     for code in &codes {
-        let g = grundy::engine::heap::general::sequence(code, 40, &grundy::hooks::Silent).unwrap();
+        let g = grundy::engine::heap::brute::general::sequence(code, 40, &grundy::hooks::Silent)
+            .unwrap();
         for h in 0..=40u64 {
             let mut options = Vec::new();
             let complete = code.for_each_move(h, u64::MAX, &mut |take, left| {
@@ -84,7 +85,8 @@ fn every_heap_move_to_a_zero_nim_sum_is_listed_and_nothing_else() {
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        let g = grundy::engine::heap::general::sequence(&code, 30, &grundy::hooks::Silent).unwrap();
+        let g = grundy::engine::heap::brute::general::sequence(&code, 30, &grundy::hooks::Silent)
+            .unwrap();
         let r = heap_play(&code, &parse_heaps(&text).unwrap(), code.text.clone()).unwrap();
         let sum = heaps.iter().fold(0, |s, &h| s ^ g[h as usize] as u32);
         assert_eq!(r.nim_sum, sum);

@@ -4,10 +4,10 @@
 use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
-use grundy::engine::heap::escaped::Escaped;
 use grundy::engine::heap::rare::{PassAhead, RareCode};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::table::HeapTable;
+use grundy::engine::heap::storage::escaped::Escaped;
+use grundy::engine::heap::storage::table::HeapTable;
 use grundy::engine::{HeapEngine, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;

@@ -3,10 +3,10 @@
 //! brute force, and checkpoints resumed on the GPU path.
 
 use crate::common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
-use grundy::engine::heap::escaped::Escaped;
 use grundy::engine::heap::rare::{RareCode, RareRun};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::table::HeapTable;
+use grundy::engine::heap::storage::escaped::Escaped;
+use grundy::engine::heap::storage::table::HeapTable;
 use grundy::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;

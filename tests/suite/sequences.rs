@@ -5,7 +5,7 @@
 use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::engine::cpu_blocked;
-use grundy::engine::heap::general;
+use grundy::engine::heap::brute::general;
 use grundy::game::Code;
 use grundy::kernel::heap::HeapKernelCode;
 

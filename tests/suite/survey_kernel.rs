@@ -81,7 +81,8 @@ fn general(codes: &[Code], n: u32) -> Vec<Vec<u16>> {
     codes
         .iter()
         .map(|code| {
-            grundy::engine::heap::general::sequence(code, n as u64, &grundy::hooks::Silent).unwrap()
+            grundy::engine::heap::brute::general::sequence(code, n as u64, &grundy::hooks::Silent)
+                .unwrap()
         })
         .collect()
 }
@@ -239,8 +240,9 @@ fn the_twin_in_rare_mode_equals_the_general_engine() {
 fn choose_mode_takes_rare_values_where_they_pay() {
     let mode_of = |text: &str, n: u32| {
         let code = Code::parse(text).unwrap();
-        let g = grundy::engine::heap::general::sequence(&code, n as u64, &grundy::hooks::Silent)
-            .unwrap();
+        let g =
+            grundy::engine::heap::brute::general::sequence(&code, n as u64, &grundy::hooks::Silent)
+                .unwrap();
         choose_mode(&code, &g, n as usize, false)
     };
     // .106's sparse split is the position-parity one (breaking digit 3: t = 1).

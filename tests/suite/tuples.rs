@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use grundy::engine::heap::general;
+use grundy::engine::heap::brute::general;
 use grundy::engine::tuples::table::{cpu_table, solve};
 use grundy::game::Code;
 use grundy::game::delete_nim::{DeleteNim, Rule};

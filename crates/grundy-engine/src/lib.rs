@@ -16,6 +16,5 @@ pub mod survey;
 pub mod tuples;
 
 pub use backend::{Backend, BackendChoice, GpuFrom, LazyBackend, Ran, RanOn};
-pub use heap::run::{
-    HeapEngine, HeapRun, MAX_BRUTE_HEAP, MAX_HEAP, cpu_blocked, extend_heap_table,
-};
+pub use heap::bounds::{MAX_BRUTE_HEAP, MAX_HEAP};
+pub use heap::brute::blocked::{HeapEngine, HeapRun, cpu_blocked, extend_heap_table};

@@ -14,10 +14,10 @@ use grundy_core::export::Format;
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::driver::{Computed, SequenceJob};
-use grundy_engine::heap::filled::{Filled, writer_for};
-use grundy_engine::heap::paged::Buf;
 use grundy_engine::heap::sequence::Algorithm;
-use grundy_engine::heap::table::HeapTable;
+use grundy_engine::heap::storage::filled::{Filled, writer_for};
+use grundy_engine::heap::storage::paged::Buf;
+use grundy_engine::heap::storage::table::HeapTable;
 use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, RanOn};
 
 /// A Nim-sequence to compute: a code, how far, and how.

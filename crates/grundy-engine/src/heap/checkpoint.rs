@@ -26,9 +26,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::heap::paged::Place;
 use crate::heap::sequence::{Algorithm, SequenceRun};
-use crate::heap::table::HeapTable;
+use crate::heap::storage::paged::Place;
+use crate::heap::storage::table::HeapTable;
 use grundy_core::error::{Error, Result};
 use grundy_core::export::AtomicFile;
 use grundy_core::game::Code;
@@ -553,7 +553,7 @@ fn check_values(code: &Code, table: &HeapTable) -> std::result::Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::escaped::Escaped;
+    use crate::heap::storage::escaped::Escaped;
 
     /// Saves `table` of `code` to `path` whole, as a run's first save does.
     fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {

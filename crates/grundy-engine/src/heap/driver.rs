@@ -4,14 +4,15 @@
 //! period's fill, N doubled until a period shows. The command line and the
 //! library both drive a run through here; they only report.
 
+use crate::heap::bounds::{Reach, check_last_heap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use crate::heap::filled::Filled;
-use crate::heap::paged::Place;
 use crate::heap::sequence::{Algorithm, SequenceRun, WORKING};
-use crate::heap::table::HeapTable;
+use crate::heap::storage::filled::Filled;
+use crate::heap::storage::paged::Place;
+use crate::heap::storage::table::HeapTable;
 use crate::{LazyBackend, heap::checkpoint, memory};
 use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::error::{Error, Result};
@@ -78,12 +79,7 @@ impl SequenceJob {
             Some(cap) => (cap_name, cap),
             None => (n_name, self.n),
         };
-        if last > crate::MAX_HEAP {
-            return Err(Error::Input(format!(
-                "{name} {last} is too large; expected at most {}",
-                crate::MAX_HEAP
-            )));
-        }
+        check_last_heap(name, last, Reach::Any)?;
         if self.checkpoint.is_some() && self.every.is_zero() {
             return Err(Error::Input(
                 "checkpoints every 0 s: expected a positive interval".into(),
@@ -249,12 +245,12 @@ impl SequenceJob {
     /// is as large as a computed one), and the table goes to a file in
     /// `folder` when it does not fit in memory.
     pub fn start<'a>(&self, code: &'a Code, hooks: &dyn RunHooks) -> Result<SequenceDriver<'a>> {
-        if let Some(why) = crate::heap::general::unsupported(code) {
+        if let Some(why) = crate::heap::brute::general::unsupported(code) {
             return Err(Error::Input(why));
         }
         let mut run = SequenceRun::new(code, self.algorithm, HeapTable::default())?;
         if !self.may_fill(code) && !run.uses_rare_values() {
-            crate::heap::run::check_heap_bound(self.target())?;
+            check_last_heap("heap", self.target(), Reach::BruteForce)?;
         }
         // Probed at most once, and only for a run that does not fit.
         let early = std::cell::LazyCell::new(|| self.period_certified_early(code));

@@ -1,24 +1,18 @@
-//! One Nim-sequence: its table (in memory or in a file, one byte a value
-//! or wider), the engines that extend it (rare values, the blocked
-//! kernels, the general engine), its checkpoints, and the driver of a run
-//! from start to end.
+//! One Nim-sequence, a folder per concern: where its table lives
+//! (`storage`: in memory or in a file, one byte a value or wider, filled
+//! from a period), the engines that extend it (`rare`: rare values with
+//! their SIMD scans; `brute`: the blocked kernels and the general engine),
+//! how far it may go (`bounds`), and the run from start to end: `driver`
+//! (the job, its checkpoints and fill) over `sequence` (each extension,
+//! by the engine that pays) and `checkpoint` (the file a run saves).
 
+pub mod bounds;
+pub mod brute;
 pub mod checkpoint;
 pub mod driver;
-pub mod escaped;
-pub mod filled;
-pub mod general;
-pub mod growing;
-pub mod paged;
 pub mod rare;
-pub mod run;
 pub mod sequence;
-pub mod simd;
-pub mod store;
-pub mod table;
-pub mod wide_bits;
-pub mod wide_checks;
-pub mod wide_scan;
+pub mod storage;
 
 /// Xorshift64 from `seed` (not 0): random words for the tests.
 #[cfg(test)]

@@ -4,12 +4,13 @@
 //! leave three or more heaps. Pieces end when `stop()` asks (a checkpoint is
 //! due, Ctrl-C), so a long run can be saved and resumed between them.
 
+use crate::heap::bounds::{Reach, check_last_heap};
 use std::time::Instant;
 
-use crate::heap::paged::Place;
 use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun};
-use crate::heap::store::Store;
-use crate::heap::table::HeapTable;
+use crate::heap::storage::paged::Place;
+use crate::heap::storage::store::Store;
+use crate::heap::storage::table::HeapTable;
 use crate::{Backend, GpuFrom, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
@@ -169,14 +170,12 @@ impl<'a> SequenceRun<'a> {
         hooks: &dyn RunHooks,
     ) -> Result<bool> {
         let use_rare = self.uses_rare_values();
-        if !use_rare {
-            crate::heap::run::check_heap_bound(to)?;
-        } else if to > crate::MAX_HEAP {
-            return Err(Error::Input(format!(
-                "-n {to} is too large; expected at most {}",
-                crate::MAX_HEAP
-            )));
-        }
+        let reach = if use_rare {
+            Reach::Any
+        } else {
+            Reach::BruteForce
+        };
+        check_last_heap("heap", to, reach)?;
         self.check_fits(to)?;
         if self.table.len() as u64 > to {
             self.table.truncate(to as usize + 1);

@@ -3,7 +3,7 @@
 
 use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
 use crate::heap::sequence::{Algorithm, SequenceRun};
-use crate::heap::table::HeapTable;
+use crate::heap::storage::table::HeapTable;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 
@@ -47,7 +47,7 @@ pub fn subtraction_part(set: &[u32], heaps: &[u64]) -> Result<Part> {
 
 /// The heaps' values from the code's table, and their moves.
 pub fn heap_part(code: &Code, heaps: &[u64], name: String) -> Result<Part> {
-    if let Some(why) = crate::heap::general::unsupported(code) {
+    if let Some(why) = crate::heap::brute::general::unsupported(code) {
         return Err(Error::Input(why));
     }
     if let Some(&big) = heaps.iter().find(|&&h| h > MAX_PLAY_HEAP) {

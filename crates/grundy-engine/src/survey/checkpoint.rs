@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::heap::run::HeapEngine;
+use crate::heap::brute::blocked::HeapEngine;
 use crate::heap::sequence::Algorithm;
 use crate::survey::SurveyRow;
 use grundy_core::error::{Error, Result};

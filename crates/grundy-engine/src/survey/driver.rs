@@ -6,11 +6,12 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::heap::bounds::{Reach, check_last_heap};
 use crate::heap::sequence::Algorithm;
 use crate::heap::sequence::rare_code_for;
 use crate::survey::checkpoint::{self, Appender, DoneRows, SurveyKey};
 use crate::survey::{SurveyRow, SurveyRun, survey};
-use crate::{Backend, HeapEngine, MAX_BRUTE_HEAP, memory};
+use crate::{Backend, HeapEngine, memory};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
@@ -31,14 +32,9 @@ impl SurveyJob<'_> {
     /// code no engine runs (or rare values asked of one without them), or
     /// tables that cannot fit in memory (each thread holds one at a time).
     pub fn check(&self) -> Result<()> {
-        if self.n > MAX_BRUTE_HEAP {
-            return Err(Error::Input(format!(
-                "-n {}: expected at most {MAX_BRUTE_HEAP}",
-                self.n
-            )));
-        }
+        check_last_heap("heap", self.n, Reach::BruteForce)?;
         for code in self.codes {
-            if let Some(why) = crate::heap::general::unsupported(code) {
+            if let Some(why) = crate::heap::brute::general::unsupported(code) {
                 return Err(Error::Input(why));
             }
             rare_code_for(code, self.algorithm)?;

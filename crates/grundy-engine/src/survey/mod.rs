@@ -10,9 +10,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::{Backend, Dual, Ran};
-use crate::heap::run::HeapEngine;
+use crate::heap::brute::blocked::HeapEngine;
 use crate::heap::sequence::{Algorithm, SequenceRun};
-use crate::heap::table::HeapTable;
+use crate::heap::storage::table::HeapTable;
 use crate::memory;
 use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::analysis::rare_split::RareSplit;

@@ -4,7 +4,7 @@
 //! The kernels handle the codes whose moves leave at most two heaps (octal
 //! codes with `!`, `?`, `=` and `--min-diff`, subtraction games, Grundy's
 //! game). Codes that split into three or more heaps run on the general CPU
-//! engine (`engine::heap::general`).
+//! engine (`engine::heap::brute::general`).
 
 pub mod common;
 pub mod finish_block;

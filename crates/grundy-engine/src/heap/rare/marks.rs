@@ -1,8 +1,8 @@
 //! The marks of heaps past every rare position, kept as a list built
 //! with the rare list (`MarkList`), eight heaps at a time for the far ones.
 
-use crate::heap::store::Values;
-use crate::heap::table::Value;
+use crate::heap::storage::store::Values;
+use crate::heap::storage::table::Value;
 use grundy_core::kernel::rare::RareCode;
 
 /// The marks of a heap past every rare position, in a block without a
@@ -32,7 +32,7 @@ impl MarkList {
     /// is one byte a value and the CPU marks eight heaps at once.
     pub(super) fn far_of_eight<V: Values>(&self, g: V, n: usize) -> Option<[u64; 8]> {
         let bytes = V::Unit::bytes(g.no_escapes()?)?;
-        crate::heap::wide_bits::eight_heaps(bytes, n, &self.far)
+        crate::heap::rare::wide_bits::eight_heaps(bytes, n, &self.far)
     }
 
     pub(super) fn new(code: &RareCode, rare: &[usize], values: &[u32]) -> MarkList {

@@ -3,9 +3,9 @@
 
 use super::bits::words_for;
 use super::scan::{BYTE_TABLE, Pairs};
-use crate::heap::store::{Store, Values};
-use crate::heap::table::Value;
-use crate::heap::wide_bits;
+use crate::heap::rare::wide_bits;
+use crate::heap::storage::store::{Store, Values};
+use crate::heap::storage::table::Value;
 use grundy_core::kernel::rare::RareCode;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU32;

@@ -23,7 +23,7 @@
 //! The table is `Vec<u8>` or `Vec<u16>`; a value too large for it stops the
 //! run so the caller can widen it and go on.
 
-use crate::heap::store::Store;
+use crate::heap::storage::store::Store;
 use grundy_core::hooks::RunHooks;
 pub use grundy_core::kernel::rare::{RareCode, rare_parity, sparse_enough};
 use grundy_gpu::rare::GpuPass;
@@ -35,8 +35,12 @@ mod marks;
 mod middle;
 mod pass;
 mod scan;
+pub mod simd;
 mod state;
 mod view;
+pub mod wide_bits;
+pub mod wide_checks;
+pub mod wide_scan;
 
 use blocks::{Blocks, MIN_BLOCK};
 pub use state::{Outcome, PassAhead, Persist, RareCounts, RareRun};

@@ -1,8 +1,8 @@
 //! Scans of split pairs for the rare values a heap still wants, in
 //! chunks, stopping when none is left or at a limit.
 
-use crate::heap::store::Values;
-use crate::heap::wide_scan::Wanted;
+use crate::heap::rare::wide_scan::Wanted;
+use crate::heap::storage::store::Values;
 use grundy_core::kernel::rare::RareCode;
 
 /// Pairs of one breaking digit scanned before the next digit's, so that

@@ -3,7 +3,7 @@
 
 use super::checks::Checked;
 use super::marks::MarkList;
-use crate::heap::store::Values;
+use crate::heap::storage::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
 use grundy_core::kernel::rare::RareCode;
 

@@ -1,12 +1,12 @@
 //! A heap table stored in as few bytes per value as its values need: one
 //! byte while every value is below 256 (most octal games never leave that
 //! range), one byte with the few larger values kept apart while they are
-//! few (`engine::heap::escaped`), two bytes after.
+//! few (`engine::heap::storage::escaped`), two bytes after.
 
-use crate::heap::escaped::{ESCAPE, Escaped};
-use crate::heap::paged::{Buf, Place};
-pub use crate::heap::store::Value;
-use crate::heap::store::{Store, Values};
+use crate::heap::storage::escaped::{ESCAPE, Escaped};
+use crate::heap::storage::paged::{Buf, Place};
+pub use crate::heap::storage::store::Value;
+use crate::heap::storage::store::{Store, Values};
 use grundy_core::analysis::period::{Period, PeriodRule, find_period};
 use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary};
 use grundy_core::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};

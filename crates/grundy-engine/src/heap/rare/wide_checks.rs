@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 
 use fearless_simd::Level;
 
-use crate::heap::simd;
-use crate::heap::table::Value;
+use crate::heap::rare::simd;
+use crate::heap::storage::table::Value;
 
 /// The level the checks run at in this process (`None`: the plain path,
 /// where a check of every candidate costs more than the mark it spares).
@@ -96,7 +96,7 @@ mod portable {
     use fearless_simd::{Simd, SimdBase, u8x32, u16x32};
 
     use super::{CANDIDATES, LANES, Row};
-    use crate::heap::table::Value;
+    use crate::heap::storage::table::Value;
 
     /// The 32 values of a row as two-byte lanes.
     #[inline(always)]

@@ -9,7 +9,7 @@
 //! time in scalar code. Wider tests take fewer branches: most of a scan's
 //! cost beside the lookups is the blocks that hit a wanted value.
 
-use crate::heap::table::Value;
+use crate::heap::storage::table::Value;
 
 /// The scans a CPU may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,14 +33,14 @@ impl Wide {
         use std::sync::OnceLock;
         static CHOSEN: OnceLock<(Wide, Option<fearless_simd::Level>)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
-            let wide = Wide::of(crate::heap::simd::chosen());
+            let wide = Wide::of(crate::heap::rare::simd::chosen());
             (wide, wide.level())
         })
     }
 
     /// The scan of SIMD path `path`, which this CPU has.
-    fn of(path: crate::heap::simd::Simd) -> Wide {
-        use crate::heap::simd::Simd;
+    fn of(path: crate::heap::rare::simd::Simd) -> Wide {
+        use crate::heap::rare::simd::Simd;
         match path {
             Simd::Plain => Wide::Plain,
             Simd::Portable => Wide::Portable,
@@ -52,7 +52,7 @@ impl Wide {
 
     /// The level the portable scans run at (`None`: the plain scan).
     fn level(self) -> Option<fearless_simd::Level> {
-        use crate::heap::simd::{Simd, level};
+        use crate::heap::rare::simd::{Simd, level};
         match self {
             Wide::Plain => None,
             Wide::Portable => level(Simd::Portable),
@@ -754,7 +754,7 @@ mod tests {
     #[test]
     fn the_wide_scans_clear_what_the_plain_one_clears() {
         let mut ways = vec![Wide::Plain, Wide::Portable];
-        let best = Wide::of(crate::heap::simd::detected());
+        let best = Wide::of(crate::heap::rare::simd::detected());
         ways.extend(match best {
             Wide::Avx512Vbmi => [Wide::Avx512Vbmi, Wide::Avx512, Wide::Avx2].as_slice(),
             Wide::Avx512 => &[Wide::Avx512, Wide::Avx2],

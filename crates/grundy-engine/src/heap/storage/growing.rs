@@ -3,7 +3,7 @@
 //! Nim-sequence pushes its values while the block pass's tasks read the
 //! heaps below the block.
 
-use crate::heap::store::Store;
+use crate::heap::storage::store::Store;
 
 /// A table that may only grow within the room it had when lent, so that
 /// its buffers never move and its first values never change.
@@ -43,7 +43,7 @@ pub fn grow_while_reading<S: Store, A: Send, B: Send>(
     room: usize,
     grow: impl FnOnce(&mut Growing<S>) -> A + Send,
     read: impl for<'v> FnOnce(S::View<'v>) -> B + Send,
-) -> Result<(A, B), crate::heap::paged::NoRoom> {
+) -> Result<(A, B), crate::heap::storage::paged::NoRoom> {
     table.try_reserve(room)?;
     // SAFETY: the view is the table's first values, read while `grow`
     // runs. `Growing` only pushes within the reserved room, so no buffer is

@@ -1,10 +1,11 @@
 //! Heap tables extended block by block: the heap kernels on the GPU or
 //! their CPU twins, or the general engine for codes the kernels cannot run.
 
+use crate::heap::bounds::{Reach, check_last_heap};
 use std::time::Instant;
 
 use crate::backend::{Backend, Dual, Ran};
-use crate::heap::general;
+use crate::heap::brute::general;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::{NoStop, RunHooks, StopAlso};
@@ -44,29 +45,6 @@ pub struct HeapRun {
     pub seconds: f64,
 }
 
-/// The largest heap a sequence may reach: rare values (heap indices in
-/// `usize`) and a certified period's fill, which holds nothing past the
-/// heaps computed. The table in memory bounds a computed run first.
-pub const MAX_HEAP: u64 = (1 << 40) - 1;
-
-/// The largest heap the brute force reaches: the blocked kernels and their
-/// CPU twins index heaps in u32 (WGSL has no 64-bit integers), and the
-/// general engine shares their bound. A table that long by brute force
-/// would read 2^61 options.
-pub const MAX_BRUTE_HEAP: u64 = (1 << 31) - 1;
-
-/// Refuses a brute-force table to heap `to` past `MAX_BRUTE_HEAP`.
-pub fn check_heap_bound(to: u64) -> Result<()> {
-    if to > MAX_BRUTE_HEAP {
-        return Err(Error::Input(format!(
-            "-n {to}: the brute force (blocked kernels, general engine) reaches at most heap \
-             {MAX_BRUTE_HEAP}; past it only rare values (a code that splits heaps and stays \
-             sparse) or a certified period's fill go"
-        )));
-    }
-    Ok(())
-}
-
 /// Extends `table` (values of heaps below its length) to heaps `0..=to`,
 /// or fewer when `hooks.stop()` says so between blocks (the table then ends
 /// at the last finished block). Codes the heap kernels handle run blocked
@@ -80,7 +58,7 @@ pub fn extend_heap_table(
     (backend, tuning): (&Backend, &GpuTuning),
     hooks: &dyn RunHooks,
 ) -> Result<HeapRun> {
-    check_heap_bound(to)?;
+    check_last_heap("heap", to, Reach::BruteForce)?;
     let start = Instant::now();
     if table.len() as u64 > to {
         let mut table = table;

@@ -6,8 +6,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::heap::paged::{Buf, NoRoom};
-use crate::heap::store::{Store, Values};
+use crate::heap::storage::paged::{Buf, NoRoom};
+use crate::heap::storage::store::{Store, Values};
 
 /// The escape byte of the tables a run makes (tests take lower ones, so
 /// that small tables go through the escapes too).
@@ -78,7 +78,7 @@ impl Escaped {
     }
 
     /// Where the bytes live.
-    pub fn place(&self) -> crate::heap::paged::Place {
+    pub fn place(&self) -> crate::heap::storage::paged::Place {
         self.bytes.place()
     }
 

@@ -2,9 +2,9 @@
 //! and what the rare-value engine reads a table through (`Values`, a view)
 //! and grows it through (`Store`): a plain vector of one- or two-byte
 //! values, or a table of one byte a value with the few larger values kept
-//! apart (`engine::heap::escaped`).
+//! apart (`engine::heap::storage::escaped`).
 
-use crate::heap::paged::{Buf, NoRoom};
+use crate::heap::storage::paged::{Buf, NoRoom};
 
 /// A value type a table can hold.
 pub trait Value: bytemuck::Pod + Default + Eq + Send + Sync + Into<u32> + 'static {

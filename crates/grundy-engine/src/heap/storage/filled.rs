@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::heap::table::HeapTable;
+use crate::heap::storage::table::HeapTable;
 use grundy_core::analysis::milestones::{Milestone, milestones_by_piece};
 use grundy_core::analysis::period::Period;
 use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary, ValueHistogram};
