@@ -100,7 +100,7 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
         algorithm: args.algorithm,
         workgroup: args.workgroup,
     }
-    .check()?;
+    .check("-n")?;
     Ok(codes)
 }
 

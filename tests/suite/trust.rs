@@ -527,7 +527,10 @@ fn values_past_255_and_huge_requests_get_answers_or_clear_errors() {
     let out = grundy(&["rect", "--dims", "3", "--max", "5000000"]);
     assert_input_error(&out, "20833345833335000000 positions");
     let out = grundy(&["survey", "--digits", "1", "-n", "18446744073709551615"]);
-    assert_input_error(&out, "-n 18446744073709551615: expected at most");
+    assert_input_error(
+        &out,
+        "-n 18446744073709551615 is too large; expected at most",
+    );
     let out = grundy(&[
         "octal",
         "0.07",

@@ -120,7 +120,7 @@ impl Survey {
             algorithm: self.algorithm,
             workgroup: self.workgroup,
         };
-        job.check()?;
+        job.check("heaps")?;
         let names: Vec<String> = self.codes.iter().map(|c| c.name()).collect();
         let key = SurveyKey::of(&self.codes, self.n, self.algorithm, None);
         let files = (self.checkpoint.as_deref(), self.resume.as_deref());

@@ -31,8 +31,9 @@ impl SurveyJob<'_> {
     /// Refuses, before any work, a survey past the brute force's heaps, a
     /// code no engine runs (or rare values asked of one without them), or
     /// tables that cannot fit in memory (each thread holds one at a time).
-    pub fn check(&self) -> Result<()> {
-        check_last_heap("heap", self.n, Reach::BruteForce)?;
+    /// `n_name` is N as the caller calls it (`-n`, `heaps`).
+    pub fn check(&self, n_name: &str) -> Result<()> {
+        check_last_heap(n_name, self.n, Reach::BruteForce)?;
         for code in self.codes {
             if let Some(why) = crate::heap::brute::general::unsupported(code) {
                 return Err(Error::Input(why));

@@ -206,7 +206,7 @@ pub fn block_work(code: &HeapKernelCode, block: Block) -> u64 {
     per_heap * block.b as u64
 }
 
-const HEAP_COMMON: &str = include_str!("../../../../../shaders/heap_common.wgsl");
+const HEAP_COMMON: &str = include_str!("../../../shaders/heap_common.wgsl");
 
 /// Storage bindings of the heap kernels: digits (read), the below bitsets,
 /// the status words, and the four table chunks.
@@ -217,7 +217,7 @@ pub const OPTIONS_BELOW: Shader = Shader {
     name: "options_below",
     sources: &[
         HEAP_COMMON,
-        include_str!("../../../../../shaders/options_below.wgsl"),
+        include_str!("../../../shaders/options_below.wgsl"),
     ],
     entry_points: &["options_below"],
     read_only: HEAP_BINDINGS,
@@ -228,7 +228,7 @@ pub const FINISH_BLOCK: Shader = Shader {
     name: "finish_block",
     sources: &[
         HEAP_COMMON,
-        include_str!("../../../../../shaders/finish_block.wgsl"),
+        include_str!("../../../shaders/finish_block.wgsl"),
     ],
     entry_points: &["finish_block"],
     read_only: HEAP_BINDINGS,

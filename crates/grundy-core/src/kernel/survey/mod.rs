@@ -156,7 +156,7 @@ pub const SURVEY_BLOCK_SHADER: Shader = Shader {
     name: "survey_block",
     sources: &[
         crate::kernel::rare::RARE_SPLIT,
-        include_str!("../../../../../shaders/survey_block.wgsl"),
+        include_str!("../../../shaders/survey_block.wgsl"),
     ],
     entry_points: &["survey_block"],
     read_only: &[true, false, false, false],

@@ -178,7 +178,7 @@ impl LevelPlan {
     }
 }
 
-const TUPLE_COMMON: &str = include_str!("../../../../../shaders/tuple_common.wgsl");
+const TUPLE_COMMON: &str = include_str!("../../../shaders/tuple_common.wgsl");
 
 /// Storage bindings of the tuple kernels: game, binomials, order (read);
 /// table, status; split order (read); split sets.
@@ -189,7 +189,7 @@ pub const RECT_LEVEL: Shader = Shader {
     name: "rect_level",
     sources: &[
         TUPLE_COMMON,
-        include_str!("../../../../../shaders/rect_level.wgsl"),
+        include_str!("../../../shaders/rect_level.wgsl"),
     ],
     entry_points: &["rect_level"],
     read_only: TUPLE_BINDINGS,
@@ -201,7 +201,7 @@ pub const DELETE_LEVEL: Shader = Shader {
     name: "delete_level",
     sources: &[
         TUPLE_COMMON,
-        include_str!("../../../../../shaders/delete_level.wgsl"),
+        include_str!("../../../shaders/delete_level.wgsl"),
     ],
     entry_points: &["delete_level", "split_sets_level"],
     read_only: TUPLE_BINDINGS,

@@ -95,7 +95,7 @@ fn reached_plain<U: Value>(
 mod portable {
     use fearless_simd::{Simd, SimdBase, u8x32, u16x32};
 
-    use super::{CANDIDATES, LANES, Row};
+    use crate::heap::rare::wide_checks::{CANDIDATES, LANES, Row};
     use crate::heap::storage::table::Value;
 
     /// The 32 values of a row as two-byte lanes.

@@ -286,7 +286,7 @@ fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &
 mod portable {
     use fearless_simd::{Bytes, Level, Select, Simd, SimdBase, SimdMask, u8x32, u16x16};
 
-    use super::{Wanted, next_start, take_lanes};
+    use crate::heap::rare::wide_scan::{Wanted, next_start, take_lanes};
 
     /// Bit v % 8 of a byte, for v % 8 looked up in each 16-byte block.
     const POWERS: [u8; 32] = [
@@ -428,7 +428,7 @@ mod portable {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::Wanted;
+    use crate::heap::rare::wide_scan::Wanted;
 
     /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
     /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8); with it how
@@ -527,7 +527,7 @@ pub(crate) mod avx512 {
             cleared = _mm512_or_si512(cleared, one);
             left &= left.wrapping_sub(1);
         }
-        for i in super::set_bits(left) {
+        for i in crate::heap::rare::wide_scan::set_bits(left) {
             let v = values[i as usize & 63].into() & 511;
             let one = _mm512_maskz_set1_epi16(1 << (v >> 4), (1u16 << (v & 15)) as i16);
             cleared = _mm512_or_si512(cleared, one);
@@ -548,7 +548,7 @@ pub(crate) mod avx512 {
         (in_set, large): (u64, u64),
     ) -> bool {
         *set = clear_lanes(*set, values, in_set);
-        for i in super::set_bits(large) {
+        for i in crate::heap::rare::wide_scan::set_bits(large) {
             wanted.take(values[i as usize & 63].into() as usize);
         }
         _mm512_test_epi64_mask(*set, *set) == 0 && wanted.left == small
