@@ -448,20 +448,15 @@ fn hunt_columns<'py>(py: Python<'py>, rows: &[grundy::HuntRow]) -> PyResult<Boun
     let text = |f: fn(&grundy::HuntRow) -> String| rows.iter().map(f).collect::<Vec<_>>();
     let count = |f: fn(&grundy::HuntRow) -> Option<u64>| rows.iter().map(f).collect::<Vec<_>>();
     dict.set_item("code", text(|r| r.code.clone()))?;
-    dict.set_item("n", count(|r| Some(r.n)))?;
-    dict.set_item(
-        "end",
-        text(|r| {
-            serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").into())
-        }),
-    )?;
+    dict.set_item("n", count(|r| Some(r.at.n)))?;
+    dict.set_item("end", text(|r| r.end.as_str().into()))?;
     dict.set_item("engine", text(|r| r.engine.clone()))?;
-    dict.set_item("max_value", count(|r| Some(r.max_value.into())))?;
-    dict.set_item("first_max_at", count(|r| Some(r.first_max_at)))?;
-    dict.set_item("p_positions", count(|r| Some(r.p_positions)))?;
-    dict.set_item("rare_mask", text(|r| r.rare_mask.clone()))?;
-    dict.set_item("rare_count", count(|r| Some(r.rare_count)))?;
-    dict.set_item("last_rare", count(|r| r.last_rare))?;
+    dict.set_item("max_value", count(|r| Some(r.at.max_value.into())))?;
+    dict.set_item("first_max_at", count(|r| Some(r.at.first_max_at)))?;
+    dict.set_item("p_positions", count(|r| Some(r.at.p_positions)))?;
+    dict.set_item("rare_mask", text(|r| r.at.rare_mask.clone()))?;
+    dict.set_item("rare_count", count(|r| Some(r.at.rare_count)))?;
+    dict.set_item("last_rare", count(|r| r.at.last_rare))?;
     dict.set_item("period", count(|r| r.period))?;
     dict.set_item("preperiod", count(|r| r.preperiod))?;
     dict.set_item(
@@ -475,7 +470,7 @@ fn hunt_columns<'py>(py: Python<'py>, rows: &[grundy::HuntRow]) -> PyResult<Boun
     dict.set_item("resumed_heaps", count(|r| Some(r.resumed_heaps)))?;
     let arrays: Vec<_> = rows
         .iter()
-        .map(|r| numpy::PyArray1::from_slice(py, &r.frequencies))
+        .map(|r| numpy::PyArray1::from_slice(py, &r.at.frequencies))
         .collect();
     dict.set_item("frequencies", arrays)?;
     Ok(dict)

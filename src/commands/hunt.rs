@@ -152,22 +152,21 @@ fn row_line(row: Option<&HuntRow>) -> String {
             "code", "n", "end", "max", "first at", "mask", "rare", "last rare", "period", "seconds"
         );
     };
-    let last = r.last_rare.map_or("-".into(), |h| h.to_string());
+    let last = r.at.last_rare.map_or("-".into(), |h| h.to_string());
     let period = match (r.period, r.preperiod) {
         (Some(p), Some(from)) => format!("{p}@{from}{}", if r.certified { "" } else { "?" }),
         _ => "-".into(),
     };
-    let end =
-        serde_json::to_value(r.end).map_or(String::new(), |v| v.as_str().unwrap_or("").to_string());
+    let end = r.end.as_str();
     format!(
         "{:<8} {:>10} {:<7} {:>5} {:>10} {:>9} {:>7} {:>10} {:>14} {:>8.1}",
         r.code,
-        r.n,
+        r.at.n,
         end,
-        r.max_value,
-        r.first_max_at,
-        r.rare_mask,
-        r.rare_count,
+        r.at.max_value,
+        r.at.first_max_at,
+        r.at.rare_mask,
+        r.at.rare_count,
         last,
         period,
         r.seconds
@@ -199,15 +198,15 @@ fn write_rows(path: &Path, rows: &[HuntRow]) -> Result<()> {
         for r in rows {
             csv.serialize(CsvRow {
                 code: &r.code,
-                n: r.n,
+                n: r.at.n,
                 end: r.end,
                 engine: &r.engine,
-                max_value: r.max_value,
-                first_max_at: r.first_max_at,
-                p_positions: r.p_positions,
-                rare_mask: &r.rare_mask,
-                rare_count: r.rare_count,
-                last_rare: r.last_rare,
+                max_value: r.at.max_value,
+                first_max_at: r.at.first_max_at,
+                p_positions: r.at.p_positions,
+                rare_mask: &r.at.rare_mask,
+                rare_count: r.at.rare_count,
+                last_rare: r.at.last_rare,
                 period: r.period,
                 preperiod: r.preperiod,
                 certified: r.certified,

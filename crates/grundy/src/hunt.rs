@@ -20,6 +20,7 @@ use grundy_core::export::{self, AtomicFile};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, StopAlso};
 use grundy_engine::heap::sequence::Algorithm;
+use grundy_engine::survey::checkpoint;
 use grundy_engine::{BackendChoice, HeapEngine};
 
 /// The published list of unsolved octal games: Grundy's game (`4!.0`) and
@@ -51,20 +52,28 @@ pub enum HuntEnd {
     Stopped,
 }
 
+impl HuntEnd {
+    /// The name rows give it (`solved`, `budget`, `max-n`, `stopped`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HuntEnd::Solved => "solved",
+            HuntEnd::Budget => "budget",
+            HuntEnd::MaxN => "max-n",
+            HuntEnd::Stopped => "stopped",
+        }
+    }
+}
+
 /// What the hunt found for one code, at the last heap it reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HuntRow {
     pub code: String,
-    /// The last heap reached.
-    pub n: u64,
     pub end: HuntEnd,
     pub engine: String,
-    pub max_value: u16,
-    pub first_max_at: u64,
-    pub p_positions: u64,
-    pub rare_mask: String,
-    pub rare_count: u64,
-    pub last_rare: Option<u64>,
+    /// The statistics at the last heap reached (`at.n`): the same figures
+    /// as the frequency file's last milestone.
+    #[serde(flatten)]
+    pub at: Milestone,
     pub period: Option<u64>,
     pub preperiod: Option<u64>,
     pub certified: bool,
@@ -72,8 +81,6 @@ pub struct HuntRow {
     pub seconds: f64,
     /// Heaps taken from the folder's checkpoint by this hunt.
     pub resumed_heaps: u64,
-    /// `frequencies[v]`: heaps in 0..=n of value v.
-    pub frequencies: Vec<u64>,
 }
 
 /// A hunt: its codes, folder, budget and how far each may go.
@@ -160,18 +167,21 @@ impl Hunt {
         let left = self.budget.saturating_sub(Duration::from_secs_f64(spent));
         let started = Instant::now();
         let resumed = resumable_heaps(&files.checkpoint, code)?;
-        let (table, end, engine) = self.double(code, &files, started + left, hooks)?;
-        let mut row = row_of(&table, end, spent + started.elapsed().as_secs_f64());
+        let deadline = started + left;
+        let (table, end, engine) = self.double(code, &files, (resumed, deadline), hooks)?;
+        // Every power of two, then the last heap: the row's own figures.
+        let mut milestones = table.milestones(&milestone_heaps(table.len() - 1));
+        export::write_to(&files.frequencies, |w| {
+            grundy_core::analysis::milestones::write_frequencies(w, &code.name(), &milestones)
+        })?;
+        let at = milestones.pop().expect("the last heap is a milestone");
+        let mut row = row_of(&table, at, end, spent + started.elapsed().as_secs_f64());
         row.resumed_heaps = resumed;
         row.engine = match (end, engine, &before_engine) {
             (HuntEnd::Budget | HuntEnd::Stopped, Some(engine), _) => engine.describe().into(),
             (HuntEnd::Budget | HuntEnd::Stopped, None, Some(engine)) => engine.clone(),
             _ => row.engine,
         };
-        let milestones = table.milestones(&milestone_heaps(table.len() - 1));
-        export::write_to(&files.frequencies, |w| {
-            grundy_core::analysis::milestones::write_frequencies(w, &code.name(), &milestones)
-        })?;
         save_row(&files.row, &row)?;
         Ok(row)
     }
@@ -200,17 +210,18 @@ impl Hunt {
 
     /// Whether a saved row leaves nothing to do.
     fn is_done(&self, row: &HuntRow) -> bool {
-        row.certified || row.seconds >= self.budget.as_secs_f64() || row.n >= self.max_n
+        row.certified || row.seconds >= self.budget.as_secs_f64() || row.at.n >= self.max_n
     }
 
-    /// Runs `code` to doubling N until solved, `max_n` or `deadline`: the
-    /// table reached, why it ended there, and the engine of its last values
-    /// (`engine`: a former hunt's, when no stage ends in this one).
+    /// Runs `code`, whose checkpoint holds `done` heaps, to doubling N
+    /// until solved, `max_n` or `deadline`: the table reached, why it ended
+    /// there, and the engine of the last stage this hunt finished (none:
+    /// no stage finished).
     fn double(
         &self,
         code: &Code,
         files: &HuntFiles,
-        deadline: Instant,
+        (done, deadline): (u64, Instant),
         hooks: &dyn RunHooks,
     ) -> Result<(SequenceTable, HuntEnd, Option<HeapEngine>)> {
         let once = OnceEach {
@@ -222,7 +233,6 @@ impl Hunt {
             also: || Instant::now() >= deadline,
         };
         let mut target = self.start.min(self.max_n);
-        let done = resumable_heaps(&files.checkpoint, code)?;
         while target < done && target < self.max_n {
             target = target.saturating_mul(2).min(self.max_n);
         }
@@ -328,32 +338,18 @@ fn milestone_heaps(last: u64) -> Vec<u64> {
     at
 }
 
-fn row_of(table: &SequenceTable, end: HuntEnd, seconds: f64) -> HuntRow {
-    let n = table.len() - 1;
-    let stats = table.stats();
-    let (_, rare) = table.rare();
+fn row_of(table: &SequenceTable, at: Milestone, end: HuntEnd, seconds: f64) -> HuntRow {
     let period = table.period();
-    let at_n: Vec<Milestone> = table.milestones(&[n]);
     HuntRow {
         code: table.code().name(),
-        n,
         end,
         engine: table.engine().describe().to_string(),
-        max_value: stats.max_value,
-        first_max_at: stats.first_max_at,
-        p_positions: stats.p_positions,
-        rare_mask: rare.rare_mask,
-        rare_count: rare.rare_count,
-        last_rare: rare.last_rare,
+        at,
         period: period.map(|p| p.period),
         preperiod: period.map(|p| p.preperiod),
         certified: period.is_some_and(|p| p.certified),
         seconds,
         resumed_heaps: 0,
-        frequencies: at_n
-            .into_iter()
-            .next()
-            .map_or_else(Vec::new, |m| m.frequencies),
     }
 }
 
@@ -361,7 +357,7 @@ fn row_of(table: &SequenceTable, end: HuntEnd, seconds: f64) -> HuntRow {
 fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
     let json = serde_json::to_string(row).map_err(|e| Error::Run(e.to_string()))?;
     let mut file = AtomicFile::create(path)?;
-    let line = format!("{:08x} {json}\n", crc32fast::hash(json.as_bytes()));
+    let line = checkpoint::line_of(&json);
     std::io::Write::write_all(&mut file, line.as_bytes())
         .map_err(|e| Error::Run(format!("writing {}: {e}", path.display())))?;
     file.commit()
@@ -385,10 +381,7 @@ fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
     let line = text
         .strip_suffix('\n')
         .ok_or_else(|| bad("no whole line"))?;
-    let (crc, json) = line.split_once(' ').ok_or_else(|| bad("no checksum"))?;
-    if u32::from_str_radix(crc, 16).ok() != Some(crc32fast::hash(json.as_bytes())) {
-        return Err(bad("its checksum does not match"));
-    }
+    let json = checkpoint::checked(line).ok_or_else(|| bad("its checksum does not match"))?;
     let row: HuntRow = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
     if row.code != code.name() {
         return Err(bad(&format!("it is the row of {}", row.code)));

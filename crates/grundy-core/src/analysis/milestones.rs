@@ -10,13 +10,13 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::rare_split::{self, RareSplit, ValueHistogram};
 use super::stats::{HeapStats, heap_stats_of_range};
 
 /// The statistics of heaps 0..=`n`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Milestone {
     pub n: u64,
     pub max_value: u16,

@@ -138,15 +138,16 @@ pub fn load(path: &Path, key: &SurveyKey, names: &[String]) -> Result<(DoneRows,
     Ok((done, whole as u64))
 }
 
-/// The payload of a `CRC32 JSON` line whose checksum holds.
-fn checked(line: &str) -> Option<&str> {
+/// The payload of a `CRC32 JSON` line whose checksum holds (a hunt's rows
+/// are such lines too).
+pub fn checked(line: &str) -> Option<&str> {
     let (crc, payload) = line.split_once(' ')?;
     let crc = u32::from_str_radix(crc, 16).ok()?;
     (crc32fast::hash(payload.as_bytes()) == crc).then_some(payload)
 }
 
 /// `CRC32 JSON\n` for a payload.
-fn line_of(payload: &str) -> String {
+pub fn line_of(payload: &str) -> String {
     format!("{:08x} {payload}\n", crc32fast::hash(payload.as_bytes()))
 }
 
