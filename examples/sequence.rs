@@ -3,6 +3,7 @@
 //!
 //! `cargo run --release --example sequence -- 4!.0 1000000`
 
+use grundy::setting::Marked;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use grundy::{RunHooks, Sequence};
@@ -14,7 +15,7 @@ struct Tenths {
 }
 
 impl RunHooks for Tenths {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         eprintln!("note: {message}");
     }
     fn progress(&self, done: u64) {

@@ -4,4 +4,5 @@
 pub mod bench;
 pub mod cli;
 pub mod commands;
+pub mod front;
 pub mod plot;

@@ -13,6 +13,7 @@ fn main() {
     // SAFETY: no other thread has started yet.
     unsafe { grundy::gpu::context::quiet_device_select() };
     grundy::interrupt::install();
+    grundy::interrupt::set_words(&grundy_cli::front::CliWords);
     let cli = grundy_cli::cli::parse();
     let result = grundy_cli::commands::run(cli);
     // A full disk behind `> file` must not end as a success.
@@ -21,14 +22,15 @@ fn main() {
         std::process::exit(1);
     }
     if let Err(e) = result {
+        let said = e.worded(&grundy_cli::front::CliWords);
         match e {
             // A run a signal stopped after saving: a note, not a failure,
             // and the process ends by that signal.
             grundy::error::Error::Interrupted { .. } => {
-                eprintln!("grundy: {e}");
+                eprintln!("grundy: {said}");
                 grundy::interrupt::end_by_signal(e.exit_code());
             }
-            _ => eprintln!("error: {e}"),
+            _ => eprintln!("error: {said}"),
         }
         std::process::exit(e.exit_code());
     }

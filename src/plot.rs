@@ -177,7 +177,9 @@ fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
                 picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
-            export::write_to(&target.path, |out| out.write_all(svg.as_bytes()))
+            export::write_to(&target.path, crate::front::output_rules(), |out| {
+                out.write_all(svg.as_bytes())
+            })
         }
         ImageKind::Png => {
             let mut rgb = vec![0u8; w as usize * h as usize * 3];
@@ -186,7 +188,7 @@ fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
                 picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
-            export::write_to(&target.path, |out| {
+            export::write_to(&target.path, crate::front::output_rules(), |out| {
                 let mut encoder = png::Encoder::new(out, w, h);
                 encoder.set_color(png::ColorType::Rgb);
                 encoder.set_depth(png::BitDepth::Eight);

@@ -5,11 +5,13 @@
 //! callback; its notices go to the `grundy` logger (`logging`, at INFO).
 //! Errors become the Python exceptions a caller expects.
 
+use grundy::setting::Marked;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
+use grundy::setting::{RustWords, Setting, Words};
 use grundy::{Error, RunHooks};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -45,9 +47,9 @@ impl Watch {
 }
 
 impl RunHooks for Watch {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         let mut said = self.notices.lock().unwrap_or_else(|e| e.into_inner());
-        said.push(message.to_string());
+        said.push(message.worded(&PyWords));
     }
 
     fn begin(&self, units: u64, _unit: &str) {
@@ -64,15 +66,40 @@ impl RunHooks for Watch {
     }
 }
 
-/// The Python exception for a failed run.
-pub fn py_err(e: Error) -> PyErr {
-    match e {
-        Error::Input(m) => PyValueError::new_err(m),
-        Error::WontFit(m) | Error::OutOfMemory(m) => PyMemoryError::new_err(m),
-        Error::Stopped(m) | Error::Interrupted { message: m, .. } => {
-            PyKeyboardInterrupt::new_err(m)
+/// The Python module's words: a setting is its keyword argument
+/// (`memory='4G'`, `n=9`); one the module does not take is named as the
+/// library names it.
+pub struct PyWords;
+
+impl Words for PyWords {
+    fn setting(&self, setting: Setting, value: Option<&str>) -> String {
+        let key = match setting {
+            Setting::NoFill => return "fill=False".into(),
+            Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => {
+                return RustWords.setting(setting, value);
+            }
+            Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => {
+                return RustWords.setting(setting, value);
+            }
+            Setting::Workgroup => return RustWords.setting(setting, value),
+            other => other.key(),
+        };
+        match value {
+            Some(v) if v.parse::<f64>().is_ok() || v.starts_with('\'') => format!("{key}={v}"),
+            Some(v) => format!("{key}='{v}'"),
+            None => key.to_string(),
         }
-        Error::Run(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// The Python exception for a failed run, its message in the module's words.
+pub fn py_err(e: Error) -> PyErr {
+    let said = e.worded(&PyWords);
+    match e {
+        Error::Input(_) => PyValueError::new_err(said),
+        Error::WontFit(_) | Error::OutOfMemory(_) => PyMemoryError::new_err(said),
+        Error::Stopped(_) | Error::Interrupted { .. } => PyKeyboardInterrupt::new_err(said),
+        Error::Run(_) => PyRuntimeError::new_err(said),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod tables;
 use crate::cli::{BenchArgs, BenchPart};
 use grundy::engine::{Backend, BackendChoice};
 use grundy::error::{Error, Result};
+use grundy::setting::Marked;
 use report::CsvRow;
 
 /// Notices on stderr: which GPU opened, or why none did; the last is kept
@@ -21,9 +22,10 @@ use report::CsvRow;
 struct Said(std::sync::Mutex<Option<String>>);
 
 impl grundy::hooks::RunHooks for Said {
-    fn notice(&self, message: &str) {
-        eprintln!("grundy: {message}");
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.to_string());
+    fn notice(&self, message: Marked<'_>) {
+        let said = message.worded(&crate::front::CliWords);
+        eprintln!("grundy: {said}");
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(said);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The command line's run context: notices on stderr (`grundy: …`), a
 //! progress bar (or log lines when stderr is a file), a stop on a signal.
 
+use grundy::setting::Marked;
 use std::sync::Mutex;
 
 use indicatif::ProgressBar;
@@ -31,9 +32,10 @@ impl CliHooks {
 }
 
 impl RunHooks for CliHooks {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         if !self.quiet {
-            self.bar().suspend(|| eprintln!("grundy: {message}"));
+            let said = message.worded(&crate::front::CliWords);
+            self.bar().suspend(|| eprintln!("grundy: {said}"));
         }
     }
 

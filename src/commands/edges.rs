@@ -147,7 +147,7 @@ fn write_and_report(args: &ArrowsArgs, summary: &EdgeGameSummary) -> Result<()> 
 
 /// `--out` of one graph: one CSV row (graph,vertices,edges,state,g,outcome).
 fn write_summary_row(path: &std::path::Path, s: &EdgeGameSummary) -> Result<()> {
-    export::write_to(path, |w| {
+    export::write_to(path, crate::front::output_rules(), |w| {
         let mut csv = csv::Writer::from_writer(w);
         csv.write_record(["graph", "vertices", "edges", "state", "g", "outcome"])?;
         csv.write_record([
@@ -297,7 +297,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     if let Some(path) = &args.table.output.out {
         let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
         let format = args.table.output.format;
-        export::write_table(path, format, &what, |w| {
+        export::write_table(path, crate::front::output_rules(), format, &what, |w| {
             write_spiders(w, names, &rows, &values)
         })?;
     }

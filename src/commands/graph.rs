@@ -142,7 +142,7 @@ fn plot_graph(
 
 /// `--out`: mask, size, g (and moves) per row.
 fn write_rows(path: &Path, rows: &GraphRows, with_moves: bool) -> Result<()> {
-    export::write_to(path, |w| {
+    export::write_to(path, crate::front::output_rules(), |w| {
         let mut csv = csv::Writer::from_writer(w);
         let mut header = vec!["mask", "size", "g"];
         if with_moves {
@@ -390,18 +390,24 @@ fn write_podes(
         true => "legs,long_legs".to_string(),
         false => format!("legs,{}", lengths.join(",")),
     };
-    export::write_table(path, format, "G of k-podes", |w| {
-        writeln!(w, "{header},g")?;
-        for (counts, v) in rows {
-            let k: usize = counts.iter().sum();
-            let cols: Vec<String> = match long {
-                true => vec![counts[1].to_string()],
-                false => counts.iter().map(|c| c.to_string()).collect(),
-            };
-            writeln!(w, "{k},{},{v}", cols.join(","))?;
-        }
-        Ok(())
-    })
+    export::write_table(
+        path,
+        crate::front::output_rules(),
+        format,
+        "G of k-podes",
+        |w| {
+            writeln!(w, "{header},g")?;
+            for (counts, v) in rows {
+                let k: usize = counts.iter().sum();
+                let cols: Vec<String> = match long {
+                    true => vec![counts[1].to_string()],
+                    false => counts.iter().map(|c| c.to_string()).collect(),
+                };
+                writeln!(w, "{k},{},{v}", cols.join(","))?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// The pode table as text: by legs and long legs (lengths up to 2), else
@@ -447,13 +453,19 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             code.text,
             edges_text(args.middle)
         );
-        export::write_table(path, output.format, &what, |w| {
-            writeln!(w, "a1,a2,b1,b2,g")?;
-            for ([a1, a2, b1, b2], v) in &rows {
-                writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
-            }
-            Ok(())
-        })?;
+        export::write_table(
+            path,
+            crate::front::output_rules(),
+            output.format,
+            &what,
+            |w| {
+                writeln!(w, "a1,a2,b1,b2,g")?;
+                for ([a1, a2, b1, b2], v) in &rows {
+                    writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
+                }
+                Ok(())
+            },
+        )?;
     }
     if let Some(target) = &plot {
         let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();

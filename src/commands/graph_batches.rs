@@ -122,7 +122,9 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
     let seconds = begin.elapsed().as_secs_f64();
     if let Some(path) = output.out {
         let named = graphs.iter().any(|g| g.graph.spec != g.graph.to_graph6());
-        export::write_to(path, |w| write_rows(w, &graphs, &rows, named))?;
+        export::write_to(path, crate::front::output_rules(), |w| {
+            write_rows(w, &graphs, &rows, named)
+        })?;
     }
     let summary = BatchSummary {
         game: name,

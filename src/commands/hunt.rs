@@ -1,6 +1,7 @@
 //! `grundy hunt`: codes pushed as far as a budget allows, resumable from
 //! the hunt's folder, sharded as surveys are; a row per code.
 
+use grundy::setting::Marked;
 use std::path::Path;
 use std::time::Duration;
 
@@ -124,11 +125,11 @@ fn shard_codes(list: &[Code], shard: Shard, hooks: &CliHooks) -> Result<Vec<Code
         .map(|cost| if cost <= 1 { 1 } else { 1000 })
         .collect();
     let places = shard.places(&balanced_shards(&costs, shard.count));
-    hooks.notice(&format!(
+    hooks.notice(Marked(&format!(
         "shard {shard}: {} of the {} codes",
         places.len(),
         list.len()
-    ));
+    )));
     Ok(places.into_iter().map(|i| list[i].clone()).collect())
 }
 
@@ -193,7 +194,7 @@ fn write_rows(path: &Path, rows: &[HuntRow]) -> Result<()> {
         seconds: f64,
         resumed_heaps: u64,
     }
-    export::write_to(path, |w| {
+    export::write_to(path, crate::front::output_rules(), |w| {
         let mut csv = csv::Writer::from_writer(w);
         for r in rows {
             csv.serialize(CsvRow {

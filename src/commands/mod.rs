@@ -17,13 +17,16 @@ use std::path::Path;
 
 use crate::cli::{Cli, Command};
 use grundy::error::{Error, Result};
+use grundy::export::OutputRules;
 use grundy::game::Code;
 use output::parse_set;
 
 pub fn run(cli: Cli) -> Result<()> {
     progress::set_log_every(log_every(cli.log_every)?);
-    grundy::export::target::set_create_folders(cli.mkdir);
-    grundy::export::target::set_force(cli.force);
+    crate::front::set_output_rules(OutputRules {
+        force: cli.force,
+        create_folders: cli.mkdir,
+    });
     grundy::engine::heap::rare::simd::from_env().map_err(Error::Input)?;
     check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
@@ -120,5 +123,5 @@ pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
         .iter()
         .filter_map(|&(flag, path)| path.map(|p| (flag, p)))
         .collect();
-    grundy::export::target::check_outputs(&given)
+    grundy::export::target::check_outputs(&given, crate::front::output_rules())
 }

@@ -106,6 +106,7 @@ fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
         resume: args.resume.clone(),
         memory: args.memory,
         folder: table_folder(args),
+        rules: crate::front::output_rules(),
         ..SequenceJob::new(args.algorithm, n)
     };
     job.check(("-n", "--max-n"))?;
@@ -142,7 +143,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let mut writer = match &args.out {
         // NumPy's header names the dtype, so the table is written at the end.
         Some(_) if args.format == Format::Npy => None,
-        Some(path) => Some(writer_for(path, args.format, code, job.n + 1)?),
+        Some(path) => Some(writer_for(path, job.rules, args.format, code, job.n + 1)?),
         None => None,
     };
     let computed = {
@@ -190,7 +191,7 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
 /// `--format npy`: uint8 values, or uint16 when one passes 255.
 fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
     let wide = sequence.has_wide_values();
-    export::write_to(path, |w| {
+    export::write_to(path, crate::front::output_rules(), |w| {
         let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
         grundy::export::npy::write(w, sequence.len() as usize, wide, values)
     })
@@ -211,7 +212,7 @@ fn milestones_of(
     };
     let milestones = sequence.milestones(parity, &at.heaps(sequence.len() - 1));
     if let Some(path) = &args.stats_out {
-        export::write_to(path, |w| {
+        export::write_to(path, crate::front::output_rules(), |w| {
             grundy::analysis::milestones::write_frequencies(w, &code.text, &milestones)
         })?;
     }
@@ -222,14 +223,14 @@ fn milestones_of(
 /// --p-out.
 fn write_side_outputs(args: &SequenceArgs, sequence: &Filled, split: RareSplit) -> Result<()> {
     if let Some(path) = &args.rare_out {
-        export::write_to(path, |w| {
+        export::write_to(path, crate::front::output_rules(), |w| {
             writeln!(w, "n,g")?;
             let rare = |n, v| split.is_rare(n, v);
             sequence.for_each_where(rare, |n, v| writeln!(w, "{n},{v}"))
         })?;
     }
     if let Some(path) = &args.p_out {
-        export::write_to(path, |w| {
+        export::write_to(path, crate::front::output_rules(), |w| {
             writeln!(w, "n")?;
             sequence.for_each_where(|_, v| v == 0, |n, _| writeln!(w, "{n}"))
         })?;

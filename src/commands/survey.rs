@@ -1,5 +1,6 @@
 //! `grundy survey`: many codes to the same N, one row of statistics each.
 
+use grundy::setting::Marked;
 use std::path::Path;
 use std::time::Instant;
 
@@ -125,19 +126,21 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
     let key = survey_key(args, shard, &list);
     let files = (args.checkpoint_path(), args.resume.as_deref());
-    let driver = SurveyDriver::open(&key, &names, files)?;
+    let driver = SurveyDriver::open(&key, &names, files, crate::front::output_rules())?;
     if driver.resumed() > 0 {
-        hooks.notice(&format!(
+        hooks.notice(Marked(&format!(
             "{} of {} codes resumed from {}",
             driver.resumed(),
             codes.len(),
             args.resume.as_deref().unwrap_or(Path::new("")).display()
-        ));
+        )));
     }
     let values = (codes.len() as u64).saturating_mul(n.saturating_add(1));
     let backend = Backend::open_for(args.backend, values, GpuFrom::SURVEY_VALUES, &hooks)?;
     if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
-        hooks.notice("--workgroup sets the GPU's threads per code; the CPU backend ignores it");
+        hooks.notice(Marked(
+            "--workgroup sets the GPU's threads per code; the CPU backend ignores it",
+        ));
     }
     let start = Instant::now();
     let resumed = driver.resumed();
@@ -178,11 +181,19 @@ fn write_rows(
         Some((shard, places)) => {
             let header = part_header(args, shard, list);
             let text = survey_parts::part_text(header, &placed_csv(&csv, places))?;
-            export::write_to(path, |w| w.write_all(text.as_bytes()))
+            export::write_to(path, crate::front::output_rules(), |w| {
+                w.write_all(text.as_bytes())
+            })
         }
         None => {
             let what = format!("a survey of {} codes to heap {}", list.len(), args.heaps());
-            export::write_table(path, args.format, &what, |w| w.write_all(csv.as_bytes()))
+            export::write_table(
+                path,
+                crate::front::output_rules(),
+                args.format,
+                &what,
+                |w| w.write_all(csv.as_bytes()),
+            )
         }
     }
 }
@@ -234,13 +245,13 @@ fn shard_places(
     }
     let start = Instant::now();
     let costs = estimated_costs(list, args.heaps(), args.algorithm)?;
-    hooks.notice(&format!(
+    hooks.notice(Marked(&format!(
         "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
         list.len(),
         shard.count,
         args.heaps().min(PROBE_HEAPS),
         start.elapsed().as_secs_f64()
-    ));
+    )));
     Ok(shard.places(&balanced_shards(&costs, shard.count)))
 }
 

@@ -7,6 +7,7 @@
 //! by count and checksum, N, the algorithm), the slice, and a CRC-32 of
 //! the CSV that follows.
 
+use grundy::setting::Marked;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -58,9 +59,9 @@ pub fn shard_of(given: Option<Shard>, hooks: &dyn RunHooks) -> Result<Option<Sha
     let env = |name: &str| std::env::var(name).ok();
     let shard = slurm_shard(&env)?;
     if let Some(shard) = shard {
-        hooks.notice(&format!(
+        hooks.notice(Marked(&format!(
             "running shard {shard} of the code list (from SLURM_ARRAY_TASK_ID; --shard K/N overrides)"
-        ));
+        )));
     }
     Ok(shard)
 }
@@ -197,9 +198,13 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
         "a survey of {} codes to heap {}",
         header.list_codes, header.n
     );
-    export::write_table(&args.out, args.format, &what, |w| {
-        w.write_all(text.as_bytes())
-    })?;
+    export::write_table(
+        &args.out,
+        crate::front::output_rules(),
+        args.format,
+        &what,
+        |w| w.write_all(text.as_bytes()),
+    )?;
     if !args.quiet && !export::is_stdout(&args.out) {
         grundy::outln!(
             "merged {} parts: {} codes to heap {} in {}",

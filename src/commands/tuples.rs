@@ -1,5 +1,6 @@
 //! `rect` and `delete-nim`: whole tables of games over ranked tuples.
 
+use grundy::setting::Marked;
 use std::io::Write;
 
 use serde::Serialize;
@@ -116,7 +117,7 @@ fn table(
         GpuFrom::tuples(&kern.rule),
         &hooks,
     )?;
-    hooks.notice(&describe_size(kern));
+    hooks.notice(Marked(&describe_size(kern)));
     hooks.begin(kern.space.count(), "positions");
     let run = solve(kern, &backend, &hooks);
     hooks.end();
@@ -128,9 +129,13 @@ fn table(
             labels.describe(),
             kern.space.max - shift
         );
-        export::write_table(path, args.output.format, &what, |w| {
-            write_csv(w, kern, &run.table, header, shift)
-        })?;
+        export::write_table(
+            path,
+            crate::front::output_rules(),
+            args.output.format,
+            &what,
+            |w| write_csv(w, kern, &run.table, header, shift),
+        )?;
     }
     if let Some(target) = &plot {
         let mut coords = Vec::new();

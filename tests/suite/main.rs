@@ -36,3 +36,4 @@ mod survey_shards;
 mod system_edges;
 mod trust;
 mod tuples;
+mod words;

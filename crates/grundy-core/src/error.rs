@@ -1,6 +1,9 @@
-//! The kinds of failure and the exit status each gets.
+//! The kinds of failure and the exit status each gets. A message marks the
+//! settings it names (see `setting`); `Display` words them for Rust callers.
 
 use std::fmt;
+
+use crate::setting::{self, RustWords, Words};
 
 #[derive(Debug)]
 pub enum Error {
@@ -22,6 +25,23 @@ pub enum Error {
 }
 
 impl Error {
+    /// The message as the library wrote it, settings marked (see `setting`).
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Input(m)
+            | Error::Run(m)
+            | Error::WontFit(m)
+            | Error::OutOfMemory(m)
+            | Error::Stopped(m)
+            | Error::Interrupted { message: m, .. } => m,
+        }
+    }
+
+    /// The message with its settings worded by a front end.
+    pub fn worded(&self, words: &dyn Words) -> String {
+        setting::word(self.message(), words)
+    }
+
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) | Error::WontFit(_) => 2,
@@ -31,16 +51,10 @@ impl Error {
     }
 }
 
+/// The message in the Rust library's words.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Input(m)
-            | Error::Run(m)
-            | Error::WontFit(m)
-            | Error::OutOfMemory(m)
-            | Error::Stopped(m)
-            | Error::Interrupted { message: m, .. } => f.write_str(m),
-        }
+        f.write_str(&self.worded(&RustWords))
     }
 }
 

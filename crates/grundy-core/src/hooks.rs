@@ -2,6 +2,8 @@
 //! progress) and asks of it (whether to pause), in one trait instead of
 //! three callbacks per signature.
 
+use crate::setting::Marked;
+
 /// What a run reports and asks while it works. Every method has a no-op
 /// default, so a caller implements only what it listens to. `Sync`: the
 /// engine's parallel passes report progress from their workers.
@@ -24,8 +26,9 @@
 /// ```
 pub trait RunHooks: Sync {
     /// Something the user should know: a fallback taken, a period found,
-    /// a table moved to a file. The CLI prints it on stderr.
-    fn notice(&self, _message: &str) {}
+    /// a table moved to a file. The CLI prints it on stderr, in its words
+    /// (`message.worded`); `Display` words it as the Rust library does.
+    fn notice(&self, _message: Marked<'_>) {}
 
     /// A stretch of `units` units of work begins (0: how many is not
     /// known), `unit` naming them ("heaps", "positions"); the `progress`
@@ -70,7 +73,7 @@ pub struct StopAlso<'a, F> {
 }
 
 impl<F: Fn() -> bool + Sync> RunHooks for StopAlso<'_, F> {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         self.hooks.notice(message);
     }
     fn begin(&self, units: u64, unit: &str) {
@@ -100,7 +103,7 @@ impl<F: Fn() -> bool + Sync> RunHooks for StopAlso<'_, F> {
 pub struct NoStop<'a>(pub &'a dyn RunHooks);
 
 impl RunHooks for NoStop<'_> {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         self.0.notice(message);
     }
     fn begin(&self, units: u64, unit: &str) {

@@ -9,8 +9,10 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::setting::{self, RustWords, Setting, Words};
 
 /// The first signal received (0: none yet).
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
@@ -23,6 +25,12 @@ static PARTIALS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static APPENDING: Mutex<()> = Mutex::new(());
 /// Said when the process is ended by a signal (what was kept, how to go on).
 static EXIT_NOTE: Mutex<Option<String>> = Mutex::new(None);
+/// How the lines this module prints itself, as the process ends, word the
+/// settings they name: the front end's words (`set_words`), else Rust's.
+static WORDS: OnceLock<&'static (dyn Words + Sync)> = OnceLock::new();
+/// The advice after a full disk ends the process, worded ahead (nothing
+/// is formatted on the way out).
+static FULL_DISK_ADVICE: OnceLock<String> = OnceLock::new();
 
 pub const SIGHUP: i32 = 1;
 pub const SIGINT: i32 = 2;
@@ -178,10 +186,25 @@ pub fn appending<T>(append: impl FnOnce() -> T) -> T {
 }
 
 /// What to say after "interrupted by SIGTERM" if a signal ends the process
-/// (`None`: nothing more).
+/// (`None`: nothing more); its settings are worded now, as `set_words` says.
 pub fn set_exit_note(note: Option<String>) {
+    let words = WORDS.get().copied().unwrap_or(&RustWords);
+    let note = note.map(|note| setting::word(&note, words));
     if let Ok(mut held) = EXIT_NOTE.lock() {
         *held = note;
+    }
+}
+
+/// How the lines printed as the process ends (a signal's note, a full
+/// disk) name the settings they mention: the binary's `main` sets its own
+/// words once, before any run.
+pub fn set_words(words: &'static (dyn Words + Sync)) {
+    if WORDS.set(words).is_ok() {
+        let advice = format!(
+            ". Free room there, or run with a larger {}.",
+            Setting::Memory.named()
+        );
+        let _ = FULL_DISK_ADVICE.set(setting::word(&advice, words));
     }
 }
 
@@ -394,7 +417,10 @@ pub fn out_of_disk(folder: &Path) -> ! {
     let mut line = StackLine::default();
     let _ = write!(line, "error: {}", FullDisk(folder));
     line.add_exit_note();
-    let _ = writeln!(line, ". Free room there, or run with a larger --memory.");
+    let advice = FULL_DISK_ADVICE
+        .get()
+        .map_or(". Free room there.", String::as_str);
+    let _ = writeln!(line, "{advice}");
     line.send();
     end_now(1)
 }

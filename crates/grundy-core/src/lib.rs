@@ -12,3 +12,4 @@ pub mod hooks;
 pub mod input;
 pub mod interrupt;
 pub mod kernel;
+pub mod setting;

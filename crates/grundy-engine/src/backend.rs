@@ -5,6 +5,8 @@
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::tuples::TupleRule;
+use grundy_core::setting::Marked;
+use grundy_core::setting::Setting;
 use grundy_gpu::{GpuContext, GpuCounters, Runner, Unfit};
 
 /// The backend the user asked for.
@@ -42,27 +44,28 @@ impl Backend {
         };
         let (name, software) = (adapter.name().to_string(), adapter.is_software());
         if software && choice == BackendChoice::Auto {
-            hooks.notice(&format!(
+            hooks.notice(Marked(&format!(
                 "only a software GPU ({}) here; running on the CPU backend, which is faster",
                 name
-            ));
+            )));
             return Ok(Backend::Cpu);
         }
         match GpuContext::from_adapter(adapter) {
             Ok(ctx) => {
                 let runner = Runner::new(ctx);
                 if software {
-                    hooks.notice(&format!(
+                    hooks.notice(Marked(&format!(
                         "{} is a software adapter (the CPU emulating a GPU): right values, \
-                         slower than --backend cpu",
-                        name
-                    ));
+                         slower than {}",
+                        name,
+                        Setting::Backend.is("cpu")
+                    )));
                 }
                 Ok(Backend::Gpu(Box::new(runner)))
             }
             Err(e) if choice == BackendChoice::Gpu => Err(e),
             Err(e) => {
-                hooks.notice(&format!("{e}; running on the CPU"));
+                hooks.notice(Marked(&format!("{}; running on the CPU", e.message())));
                 Ok(Backend::Cpu)
             }
         }
@@ -123,10 +126,12 @@ fn no_adapter(choice: BackendChoice, hooks: &dyn RunHooks) -> Result<Backend> {
     };
     if choice == BackendChoice::Gpu {
         return Err(Error::Input(format!(
-            "--backend gpu: {why}; {remedy}, or use --backend cpu"
+            "{}: {why}; {remedy}, or use {}",
+            Setting::Backend.is("gpu"),
+            Setting::Backend.is("cpu")
         )));
     }
-    hooks.notice(&format!("{why}; running on the CPU"));
+    hooks.notice(Marked(&format!("{why}; running on the CPU")));
     Ok(Backend::Cpu)
 }
 
@@ -273,7 +278,7 @@ pub fn run<J: Dual>(job: &J, backend: &Backend, hooks: &dyn RunHooks) -> Result<
     if let Backend::Gpu(runner) = backend {
         match job.fits(runner) {
             Ok(()) => return Ok((job.on_gpu(runner)?, Ran::Gpu)),
-            Err(why) => hooks.notice(&format!("{why}; running the CPU twin")),
+            Err(why) => hooks.notice(Marked(&format!("{why}; running the CPU twin"))),
         }
     }
     Ok((job.on_cpu()?, Ran::Cpu))

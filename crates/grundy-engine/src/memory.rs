@@ -26,7 +26,7 @@ pub fn room() -> Option<Room> {
     }
     rooms.extend(cgroup_room().map(|bytes| Room {
         bytes,
-        bound: "left in this job's memory cgroup (as Slurm's --mem sets it)".into(),
+        bound: "left in this job's memory cgroup (as Slurm's memory request sets it)".into(),
     }));
     rooms.extend(rlimit_rooms());
     rooms.into_iter().min_by_key(|r| r.bytes)

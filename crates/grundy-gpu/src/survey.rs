@@ -3,6 +3,7 @@
 //! resident between rounds. A round records the same dispatch as many times
 //! as the furthest code needs, in one pass.
 
+use grundy_core::setting::Setting;
 use std::sync::Arc;
 
 use super::heap::loop_budget;
@@ -32,8 +33,8 @@ pub fn workgroup_for(ctx: &GpuContext, requested: Option<u32>) -> Result<u32> {
         .min(ctx.limits.max_compute_workgroup_size_x);
     if !(1..=most).contains(&threads) {
         return Err(Error::Input(format!(
-            "--workgroup {threads}: expected 1 to {most} threads, the most the adapter '{}' runs \
-             in one workgroup",
+            "{}: expected 1 to {most} threads, the most the adapter '{}' runs in one workgroup",
+            Setting::Workgroup.is(threads),
             ctx.info.name
         )));
     }

@@ -8,6 +8,7 @@
 //! (`NAME.row`: `CRC32 JSON`, what the hunt found and the seconds spent so
 //! far) and its frequency file at every power of two (`NAME.freq`).
 
+use grundy_core::setting::Marked;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::sequence::{Sequence, SequenceTable};
 use grundy_core::analysis::milestones::{FIRST_POWER, Milestone, powers_of_two};
 use grundy_core::error::{Error, Result};
-use grundy_core::export::{self, AtomicFile};
+use grundy_core::export::{self, AtomicFile, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, StopAlso};
 use grundy_engine::heap::sequence::Algorithm;
@@ -171,7 +172,7 @@ impl Hunt {
         let (table, end, engine) = self.double(code, &files, (resumed, deadline), hooks)?;
         // Every power of two, then the last heap: the row's own figures.
         let mut milestones = table.milestones(&milestone_heaps(table.len() - 1));
-        export::write_to(&files.frequencies, |w| {
+        export::write_to(&files.frequencies, OutputRules::default(), |w| {
             grundy_core::analysis::milestones::write_frequencies(w, &code.name(), &milestones)
         })?;
         let at = milestones.pop().expect("the last heap is a milestone");
@@ -285,7 +286,7 @@ struct OnceEach<'a> {
 }
 
 impl RunHooks for OnceEach<'_> {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         let new = self
             .said
             .lock()
@@ -356,7 +357,7 @@ fn row_of(table: &SequenceTable, at: Milestone, end: HuntEnd, seconds: f64) -> H
 /// Saves `row` as one line, `CRC32 JSON`, replacing the last.
 fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
     let json = serde_json::to_string(row).map_err(|e| Error::Run(e.to_string()))?;
-    let mut file = AtomicFile::create(path)?;
+    let mut file = AtomicFile::create(path, OutputRules::default())?;
     let line = checkpoint::line_of(&json);
     std::io::Write::write_all(&mut file, line.as_bytes())
         .map_err(|e| Error::Run(format!("writing {}: {e}", path.display())))?;

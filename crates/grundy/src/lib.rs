@@ -28,7 +28,9 @@ pub use tuples::{TupleGame, TupleTable};
 
 // The layers below, for programs that need more than the builders (and for
 // the command line, the tests and the benchmarks).
-pub use grundy_core::{analysis, error, export, game, hooks, input, interrupt, kernel, out, outln};
+pub use grundy_core::{
+    analysis, error, export, game, hooks, input, interrupt, kernel, out, outln, setting,
+};
 pub use grundy_engine as engine;
 pub use grundy_gpu as gpu;
 

@@ -10,7 +10,7 @@ use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
 use grundy_core::error::{Error, Result};
-use grundy_core::export::Format;
+use grundy_core::export::{Format, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::driver::{Computed, SequenceJob};
@@ -100,6 +100,13 @@ impl Sequence {
     pub fn checkpoint(mut self, path: impl Into<PathBuf>, every: Duration) -> Sequence {
         self.job.checkpoint = Some(path.into());
         self.job.every = every;
+        self
+    }
+
+    /// What the checkpoint may replace (a read-only file) and whether its
+    /// missing folders are made (default: neither).
+    pub fn output_rules(mut self, rules: OutputRules) -> Sequence {
+        self.job.rules = rules;
         self
     }
 
@@ -319,14 +326,20 @@ impl SequenceTable {
 
     /// Writes the table to `path` (`-`: stdout) in `format` (not NumPy's,
     /// which `grundy octal --format npy` writes), as `grundy octal --out`
-    /// does: to a temporary name, renamed when complete.
+    /// does: to a temporary name, renamed when complete. A read-only file
+    /// or a missing folder is refused (`write_under` allows them).
     pub fn write(&self, path: &Path, format: Format) -> Result<()> {
+        self.write_under(path, format, OutputRules::default())
+    }
+
+    /// `write`, replacing what `rules` allow and making the folders they ask for.
+    pub fn write_under(&self, path: &Path, format: Format, rules: OutputRules) -> Result<()> {
         if format == Format::Npy {
             return Err(Error::Input(
                 "format npy: expected csv, bfile, digits, raw, latex or cgsuite here (`grundy octal --format npy` writes NumPy files)".into(),
             ));
         }
-        let mut w = writer_for(path, format, &self.code, self.len())?;
+        let mut w = writer_for(path, rules, format, &self.code, self.len())?;
         self.filled().append_to(&mut w)?;
         w.finish()
     }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use grundy_core::error::{Error, Result};
+use grundy_core::export::OutputRules;
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::sequence::Algorithm;
@@ -34,6 +35,7 @@ pub struct Survey {
     workgroup: Option<u32>,
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
+    rules: OutputRules,
 }
 
 impl Survey {
@@ -68,6 +70,7 @@ impl Survey {
             workgroup: None,
             checkpoint: None,
             resume: None,
+            rules: OutputRules::default(),
         }
     }
 
@@ -94,6 +97,13 @@ impl Survey {
     /// Appends each finished code's row to `path`.
     pub fn checkpoint(mut self, path: impl Into<PathBuf>) -> Survey {
         self.checkpoint = Some(path.into());
+        self
+    }
+
+    /// What the checkpoint may replace (a read-only file) and whether its
+    /// missing folders are made (default: neither).
+    pub fn output_rules(mut self, rules: OutputRules) -> Survey {
+        self.rules = rules;
         self
     }
 
@@ -124,7 +134,7 @@ impl Survey {
         let names: Vec<String> = self.codes.iter().map(|c| c.name()).collect();
         let key = SurveyKey::of(&self.codes, self.n, self.algorithm, None);
         let files = (self.checkpoint.as_deref(), self.resume.as_deref());
-        let driver = SurveyDriver::open(&key, &names, files)?;
+        let driver = SurveyDriver::open(&key, &names, files, self.rules)?;
         let resumed = driver.resumed();
         let values = (self.codes.len() as u64).saturating_mul(self.n.saturating_add(1));
         let backend = Backend::open_for(self.backend, values, GpuFrom::SURVEY_VALUES, hooks)?;

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use grundy::setting::Marked;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
@@ -192,7 +193,7 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 pub struct NoNotice;
 
 impl grundy::hooks::RunHooks for NoNotice {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         panic!("unexpected notice: {message}");
     }
 }
@@ -208,7 +209,7 @@ impl Notices {
 }
 
 impl grundy::hooks::RunHooks for Notices {
-    fn notice(&self, message: &str) {
+    fn notice(&self, message: Marked<'_>) {
         self.0.lock().unwrap().push(message.to_string());
     }
 }

@@ -8,13 +8,14 @@ pub mod npy;
 pub mod partial;
 pub mod target;
 
-pub use target::is_stdout;
+pub use target::{OutputRules, is_stdout};
 
 use journal::Journaled;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::setting::Setting;
 use target::Target;
 
 /// How a heap table is written.
@@ -51,17 +52,18 @@ pub enum TableFormat {
 /// made from that CSV, `what` its comment line.
 pub fn write_table(
     path: &Path,
+    rules: OutputRules,
     format: TableFormat,
     what: &str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
     if format == TableFormat::Csv {
-        return write_to(path, write);
+        return write_to(path, rules, write);
     }
     let mut csv = Vec::new();
     write(&mut csv)?;
     let tex = latex::from_csv(&csv, what).map_err(Error::Run)?;
-    write_to(path, |w| w.write_all(tex.as_bytes()))
+    write_to(path, rules, |w| w.write_all(tex.as_bytes()))
 }
 
 /// A file that appears under its name only once `commit` is called; a
@@ -74,9 +76,11 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    pub fn create(path: &Path) -> Result<AtomicFile> {
+    /// Starts `path` under `rules` (what it may replace, which folders it
+    /// may create).
+    pub fn create(path: &Path, rules: OutputRules) -> Result<AtomicFile> {
         let cannot = |e: io::Error| Error::Input(format!("cannot write {}: {e}", path.display()));
-        let real = match target::resolve("output", path)? {
+        let real = match target::resolve("output", path, rules)? {
             Target::Special(node) => {
                 let file = Journaled::append(&node).map_err(cannot)?;
                 return Ok(AtomicFile {
@@ -94,7 +98,7 @@ impl AtomicFile {
             }
         };
         if let Some(dir) = real.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if target::create_folders() {
+            if rules.create_folders {
                 std::fs::create_dir_all(dir).map_err(|e| {
                     Error::Input(format!("cannot create directory {}: {e}", dir.display()))
                 })?;
@@ -244,8 +248,13 @@ macro_rules! out {
     ($($arg:tt)*) => { $crate::export::print_to_stdout(format_args!($($arg)*)) };
 }
 
-/// Writes rows to `path` (`-`: stdout) atomically: `write` gets the sink.
-pub fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+/// Writes rows to `path` (`-`: stdout) atomically under `rules`: `write`
+/// gets the sink.
+pub fn write_to(
+    path: &Path,
+    rules: OutputRules,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
     if is_stdout(path) {
         let stdout = io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
@@ -253,7 +262,7 @@ pub fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()
         lock.flush()?;
         return Ok(());
     }
-    let mut file = AtomicFile::create(path)?;
+    let mut file = AtomicFile::create(path, rules)?;
     write(&mut file).map_err(|e| Error::Run(format!("writing {}: {e}", path.display())))?;
     file.commit()
 }
@@ -360,7 +369,7 @@ fn write_header(
 ) -> io::Result<u64> {
     let name = match min_diff {
         0 => code.to_string(),
-        d => format!("{code} with --min-diff {d}"),
+        d => format!("{code}, split parts differing by at least {d}"),
     };
     let header = match format {
         Format::Csv => "n,g\n".to_string(),
@@ -448,10 +457,12 @@ pub struct SequenceWriter {
 }
 
 impl SequenceWriter {
-    /// Starts `path` (`-`: stdout) for a table of `count` heaps (raw: the
-    /// header's count, patched by `finish` if the table ends elsewhere).
+    /// Starts `path` (`-`: stdout) under `rules` for a table of `count`
+    /// heaps (raw: the header's count, patched by `finish` if the table ends
+    /// elsewhere).
     pub fn create(
         path: &Path,
+        rules: OutputRules,
         format: Format,
         code: &str,
         min_diff: u32,
@@ -459,15 +470,16 @@ impl SequenceWriter {
     ) -> Result<SequenceWriter> {
         let mut sink = if is_stdout(path) {
             if format == Format::Raw {
-                return Err(Error::Input(
-                    "--format raw needs --out FILE (its header's count is filled in at the end); \
-                     expected a file name, not -"
-                        .into(),
-                ));
+                return Err(Error::Input(format!(
+                    "{} needs {} FILE (its header's count is filled in at the end); expected a \
+                     file name, not -",
+                    Setting::Format.is("raw"),
+                    Setting::Out.named()
+                )));
             }
             Sink::Stdout(BufWriter::new(io::stdout()))
         } else {
-            Sink::File(AtomicFile::create(path)?)
+            Sink::File(AtomicFile::create(path, rules)?)
         };
         let shown = match sink {
             Sink::Stdout(_) => "stdout".to_string(),

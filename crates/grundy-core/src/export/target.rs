@@ -7,6 +7,18 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::setting::Setting;
+
+/// What a caller allows its outputs beyond the safe default: the library
+/// keeps no such setting of its own, each call is told.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutputRules {
+    /// Replace a file the user made read-only, and write into a block
+    /// device, instead of refusing them.
+    pub force: bool,
+    /// Create the missing folders of an output instead of refusing it.
+    pub create_folders: bool,
+}
 
 /// What an output path leads to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -41,9 +53,10 @@ pub fn is_stdout(path: &Path) -> bool {
 }
 
 /// Where `path` leads; an input error naming `flag` for a folder, a link
-/// loop, a path that cannot be looked at, a file the user made read-only,
-/// or a block device (a disk, which a table would overwrite).
-pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
+/// loop, a path that cannot be looked at, and, unless `rules.force`, a file
+/// the user made read-only or a block device (a disk, which a table would
+/// overwrite).
+pub fn resolve(flag: &str, path: &Path, rules: OutputRules) -> Result<Target> {
     if is_stdout(path) {
         return Ok(Target::Stdout);
     }
@@ -68,20 +81,21 @@ pub fn resolve(flag: &str, path: &Path) -> Result<Target> {
         } else if kind.is_dir() {
             return Err(bad("is a folder; expected a file name".into()));
         } else if kind.is_file() {
-            if meta.permissions().readonly() && !forced() {
+            if meta.permissions().readonly() && !rules.force {
                 return Err(bad(format!(
                     "{} is read-only; expected a file that may be replaced (make it writable, \
-                     remove it, or pass --force)",
-                    at.display()
+                     remove it, or pass {})",
+                    at.display(),
+                    Setting::Force.named()
                 )));
             }
             return Ok(Target::File(at));
-        } else if is_block_device(&kind) && !forced() {
-            return Err(bad(
+        } else if is_block_device(&kind) && !rules.force {
+            return Err(bad(format!(
                 "is a block device (a disk); expected a file, a FIFO or a character device \
-                 (--force writes into it)"
-                    .into(),
-            ));
+                 ({} writes into it)",
+                Setting::Force.named()
+            )));
         } else {
             return Ok(Target::Special(at));
         }
@@ -109,12 +123,12 @@ fn is_system_link(path: &Path) -> bool {
 /// Checks every output of a command before it starts: each path resolves
 /// to a file in a writable folder (or a writable device), and no two
 /// outputs lead to the same file. Errors name the flag and the path.
-pub fn check_outputs(outputs: &[(&str, &Path)]) -> Result<()> {
+pub fn check_outputs(outputs: &[(&str, &Path)], rules: OutputRules) -> Result<()> {
     let mut seen: HashMap<Target, &str> = HashMap::new();
     for &(flag, path) in outputs {
-        let target = resolve(flag, path)?;
+        let target = resolve(flag, path, rules)?;
         match &target {
-            Target::File(file) => check_folder(flag, path, file)?,
+            Target::File(file) => check_folder(flag, path, file, rules)?,
             Target::Special(node) => check_node(flag, node)?,
             Target::Stdout => {}
         }
@@ -156,42 +170,16 @@ fn is_sink(target: &Target) -> bool {
     matches!(target, Target::Special(p) if p == Path::new("/dev/null"))
 }
 
-/// Whether a read-only file may be replaced and a block device written
-/// into (`--force`).
-static FORCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// `--force`: replace outputs the user made read-only, and write into a
-/// block device named as an output, instead of refusing them.
-pub fn set_force(force: bool) {
-    FORCE.store(force, std::sync::atomic::Ordering::SeqCst);
-}
-
-fn forced() -> bool {
-    FORCE.load(std::sync::atomic::Ordering::SeqCst)
-}
-
-/// Whether outputs may go into folders that do not exist yet (`--mkdir`).
-static CREATE_FOLDERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// `--mkdir`: create the missing folders of outputs instead of refusing them.
-pub fn set_create_folders(create: bool) {
-    CREATE_FOLDERS.store(create, std::sync::atomic::Ordering::SeqCst);
-}
-
-pub fn create_folders() -> bool {
-    CREATE_FOLDERS.load(std::sync::atomic::Ordering::SeqCst)
-}
-
 /// The folder of `file` exists (a typo in a path is refused, as `cp` and
-/// `tee` refuse it), or with `--mkdir` the nearest existing folder above
-/// it takes a new one.
-fn check_folder(flag: &str, path: &Path, file: &Path) -> Result<()> {
+/// `tee` refuse it), or with `rules.create_folders` the nearest existing
+/// folder above it takes a new one.
+fn check_folder(flag: &str, path: &Path, file: &Path, rules: OutputRules) -> Result<()> {
     let bad = |why: String| Error::Input(format!("{flag} {}: {why}", path.display()));
     if file.file_name().is_none() {
         return Err(bad("expected a file name".into()));
     }
     let mut dir = file.parent().unwrap_or(Path::new(""));
-    if !create_folders() {
+    if !rules.create_folders {
         return missing_folder(dir).map_or(Ok(()), |m| Err(bad(m)));
     }
     loop {
@@ -216,7 +204,7 @@ fn check_folder(flag: &str, path: &Path, file: &Path) -> Result<()> {
     }
 }
 
-/// Why `dir` cannot take a file without `--mkdir` (`None`: it can).
+/// Why `dir` cannot take a file unless its folders are created (`None`: it can).
 pub fn missing_folder(dir: &Path) -> Option<String> {
     let here = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -231,8 +219,9 @@ pub fn missing_folder(dir: &Path) -> Option<String> {
         )),
         Err(_) => Some(format!(
             "the folder {} does not exist; expected an existing folder (create it, or pass \
-             --mkdir to create missing folders)",
-            here.display()
+             {} to create missing folders)",
+            here.display(),
+            Setting::Mkdir.named()
         )),
     }
 }
@@ -283,6 +272,11 @@ fn check_node(flag: &str, node: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
+    const SAFE: OutputRules = OutputRules {
+        force: false,
+        create_folders: false,
+    };
+
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("grundy-target-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -294,24 +288,33 @@ mod tests {
     fn paths_resolve_to_what_they_lead_to() {
         let dir = scratch("resolve");
         let file = dir.join("t.csv");
-        assert_eq!(resolve("--out", Path::new("-")).unwrap(), Target::Stdout);
-        assert_eq!(resolve("--out", &file).unwrap(), Target::File(file.clone()));
-        let err = resolve("--out", &dir).unwrap_err().to_string();
+        assert_eq!(
+            resolve("table", Path::new("-"), SAFE).unwrap(),
+            Target::Stdout
+        );
+        assert_eq!(
+            resolve("table", &file, SAFE).unwrap(),
+            Target::File(file.clone())
+        );
+        let err = resolve("table", &dir, SAFE).unwrap_err().to_string();
         assert!(err.contains("is a folder"), "{err}");
         #[cfg(unix)]
         {
             let link = dir.join("link.csv");
             std::os::unix::fs::symlink("t.csv", &link).unwrap();
             assert_eq!(
-                resolve("--out", &link).unwrap(),
+                resolve("table", &link, SAFE).unwrap(),
                 Target::File(dir.join("t.csv"))
             );
-            let null = resolve("--out", Path::new("/dev/null")).unwrap();
+            let null = resolve("table", Path::new("/dev/null"), SAFE).unwrap();
             assert_eq!(null, Target::Special("/dev/null".into()));
             for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
-                assert_eq!(resolve("--out", Path::new(name)).unwrap(), Target::Stdout);
+                assert_eq!(
+                    resolve("table", Path::new(name), SAFE).unwrap(),
+                    Target::Stdout
+                );
             }
-            let stderr = resolve("--out", Path::new("/dev/stderr")).unwrap();
+            let stderr = resolve("table", Path::new("/dev/stderr"), SAFE).unwrap();
             assert_eq!(stderr, Target::Special("/dev/stderr".into()));
         }
         let _ = std::fs::remove_dir_all(dir);
@@ -322,19 +325,46 @@ mod tests {
         let dir = scratch("clash");
         let a = dir.join("a.csv");
         let same = dir.join(".").join("a.csv");
-        let err = check_outputs(&[("--out", &a), ("--p-out", &same)]).unwrap_err();
+        let err = check_outputs(&[("table", &a), ("p-table", &same)], SAFE).unwrap_err();
         assert!(matches!(err, Error::Input(_)));
-        assert!(err.to_string().contains("--out writes there too"), "{err}");
+        assert!(err.to_string().contains("table writes there too"), "{err}");
         let b = dir.join("sub/b.csv");
-        // A folder that does not exist is refused unless --mkdir asks for it.
-        let err = check_outputs(&[("--out", &a), ("--p-out", &b)]).unwrap_err();
+        // A folder that does not exist is refused unless the rules create it.
+        let err = check_outputs(&[("table", &a), ("p-table", &b)], SAFE).unwrap_err();
         assert!(err.to_string().contains("does not exist"), "{err}");
+        assert!(err.message().contains(&Setting::Mkdir.named()), "{err}");
+        let create = OutputRules {
+            create_folders: true,
+            ..SAFE
+        };
+        check_outputs(&[("table", &a), ("p-table", &b)], create).unwrap();
         std::fs::create_dir(dir.join("sub")).unwrap();
-        check_outputs(&[("--out", &a), ("--p-out", &b)]).unwrap();
+        check_outputs(&[("table", &a), ("p-table", &b)], SAFE).unwrap();
         let null = Path::new("/dev/null");
         if null.exists() {
-            check_outputs(&[("--out", null), ("--p-out", null)]).unwrap();
+            check_outputs(&[("table", null), ("p-table", null)], SAFE).unwrap();
         }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A read-only file is refused unless the rules force it, and the
+    /// refusal marks the setting that would allow it.
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_replaced_only_when_forced() {
+        let dir = scratch("read-only");
+        let kept = dir.join("kept.csv");
+        std::fs::write(&kept, "n,g\n").unwrap();
+        let mut perms = std::fs::metadata(&kept).unwrap().permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(&kept, perms).unwrap();
+        let err = resolve("table", &kept, SAFE).unwrap_err();
+        assert!(err.message().contains(&Setting::Force.named()), "{err}");
+        let force = OutputRules {
+            force: true,
+            ..SAFE
+        };
+        assert_eq!(resolve("table", &kept, force).unwrap(), Target::File(kept));
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::graph::{Graph, bits};
 use crate::error::Error;
+use crate::setting::Setting::{Faces, State};
 
 /// Which edge game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -143,7 +144,7 @@ impl ArrowGame {
     pub fn parse_state(&self, text: &str) -> Result<Vec<u8>, String> {
         let mut marks = vec![0u8; self.edges.len()];
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let bad = |why: &str| format!("bad --state arrow '{part}': {why}");
+            let bad = |why: &str| format!("bad {} arrow '{part}': {why}", State.named());
             let (a, b) = part
                 .split_once('>')
                 .ok_or_else(|| bad("expected u>v (an arrow from vertex u to vertex v)"))?;
@@ -174,14 +175,16 @@ impl ArrowGame {
         for v in 0..self.n {
             if self.constrained[v] && self.is_sink_or_source(&marks, v) {
                 return Err(format!(
-                    "--state '{text}' makes vertex {v} a sink or a source; expected a state of the game"
+                    "{} makes vertex {v} a sink or a source; expected a state of the game",
+                    State.is(format!("'{text}'"))
                 ));
             }
         }
         if self.has_cycle_cell(&marks) {
             return Err(format!(
-                "--state '{text}' already completes a cycle cell: the game is over; expected a state \
-                 with no cycle cell"
+                "{} already completes a cycle cell: the game is over; expected a state with no \
+                 cycle cell",
+                State.is(format!("'{text}'"))
             ));
         }
         Ok(marks)
@@ -346,7 +349,7 @@ pub fn cycles_game(spec: &str, faces: Option<&Path>) -> crate::error::Result<Arr
     let cycles = match faces {
         Some(path) => {
             let text = crate::input::read_text(path, 1 << 20)
-                .map_err(|e| Error::Input(format!("--faces {}: {e}", path.display())))?;
+                .map_err(|e| Error::Input(format!("{}: {e}", Faces.is(path.display()))))?;
             parse_faces(&text)
                 .map_err(|e| Error::Input(format!("bad faces file {}: {e}", path.display())))?
         }

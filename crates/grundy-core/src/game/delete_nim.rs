@@ -2,6 +2,7 @@
 //! others, so that a position keeps its number of heaps.
 
 use super::MAX_HEAPS;
+use crate::setting::Setting;
 
 /// A ruleset of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim.
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
@@ -47,36 +48,50 @@ impl DeleteNim {
     /// The ruleset, or what was wrong with the heap count or k.
     pub fn new(rule: Rule, heaps: usize, k: Option<usize>) -> Result<DeleteNim, String> {
         if !(2..=MAX_HEAPS).contains(&heaps) {
-            return Err(format!("--heaps {heaps}: expected 2 to {MAX_HEAPS} heaps"));
+            return Err(format!(
+                "{}: expected 2 to {MAX_HEAPS} heaps",
+                Setting::Heaps.is(heaps)
+            ));
         }
         match rule {
             Rule::Delete | Rule::Vdn if heaps != 2 => {
                 return Err(format!(
-                    "--heaps {heaps}: the {} rule is a two-heap game; expected --heaps 2 (or --rule abo, \
-                     nmth, half, kdelete, single for more heaps)",
-                    rule.name()
+                    "{}: the {} rule is a two-heap game; expected {} (or {} abo, nmth, half, \
+                     kdelete, single for more heaps)",
+                    Setting::Heaps.is(heaps),
+                    rule.name(),
+                    Setting::Heaps.is(2),
+                    Setting::Rule.named()
                 ));
             }
             Rule::Half if !heaps.is_multiple_of(2) => {
                 return Err(format!(
-                    "--heaps {heaps}: Half-delete Nim needs an even number of heaps"
+                    "{}: Half-delete Nim needs an even number of heaps",
+                    Setting::Heaps.is(heaps)
                 ));
             }
             _ => {}
         }
         match (rule, k) {
             (Rule::Kdelete, None) => {
-                return Err("--rule kdelete needs --k K (heaps are split into K, n = K*m)".into());
+                return Err(format!(
+                    "{} needs {} (heaps are split into K, n = K*m)",
+                    Setting::Rule.is("kdelete"),
+                    Setting::K.is("K")
+                ));
             }
             (Rule::Kdelete, Some(k)) if k < 2 || !heaps.is_multiple_of(k) => {
                 return Err(format!(
-                    "--k {k}: expected k >= 2 dividing the number of heaps ({heaps})"
+                    "{}: expected k >= 2 dividing the number of heaps ({heaps})",
+                    Setting::K.is(k)
                 ));
             }
             (Rule::Kdelete, _) => {}
             (_, Some(_)) => {
                 return Err(format!(
-                    "--k applies to --rule kdelete only, not {}",
+                    "{} applies to {} only, not {}",
+                    Setting::K.named(),
+                    Setting::Rule.is("kdelete"),
                     rule.name()
                 ));
             }
@@ -273,7 +288,7 @@ mod tests {
         assert!(
             DeleteNim::new(Rule::Kdelete, 6, None)
                 .unwrap_err()
-                .contains("--k")
+                .contains(&Setting::K.is("K"))
         );
         assert!(
             DeleteNim::new(Rule::Kdelete, 6, Some(4))
@@ -288,7 +303,7 @@ mod tests {
         assert!(
             DeleteNim::new(Rule::Single, 3, Some(3))
                 .unwrap_err()
-                .contains("kdelete only")
+                .contains(&format!("{} only", Setting::Rule.is("kdelete")))
         );
     }
 }

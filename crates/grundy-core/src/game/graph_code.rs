@@ -3,6 +3,7 @@
 //! bit `j` of it allowing that component to be left in exactly `j` pieces.
 
 use super::code::{Code, Modifier};
+use crate::setting::Setting;
 
 /// A graph octal code: digits 0–7 after `0.`, no modifiers, no tail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +31,10 @@ impl GraphCode {
             ));
         }
         if code.min_diff > 0 {
-            return Err(bad("--min-diff applies to heaps only".into()));
+            return Err(bad(format!(
+                "{} applies to heaps only",
+                Setting::MinDiff.named()
+            )));
         }
         let mut digits = vec![0u8];
         for (i, d) in code.digits.iter().enumerate().skip(1) {

@@ -3,6 +3,8 @@
 //! along the cut differ by at least d); a split is worth the xor of its two
 //! pieces.
 
+use crate::setting::Setting;
+
 /// The rectangle (2 dimensions) or box (3) game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rect {
@@ -15,7 +17,8 @@ impl Rect {
     pub fn new(dims: usize, min_diff: u32) -> Result<Rect, String> {
         if !(2..=3).contains(&dims) {
             return Err(format!(
-                "--dims {dims}: expected 2 (rectangles) or 3 (boxes)"
+                "{}: expected 2 (rectangles) or 3 (boxes)",
+                Setting::Dims.is(dims)
             ));
         }
         Ok(Rect { dims, min_diff })
@@ -71,7 +74,7 @@ mod tests {
         assert_eq!((any.cuts(2), any.cuts(4)), (1, 2));
         let far = Rect::new(3, 3).unwrap();
         assert_eq!((far.cuts(4), far.cuts(5), far.cuts(7)), (0, 1, 2));
-        assert!(Rect::new(4, 1).unwrap_err().contains("--dims 4"));
+        assert!(Rect::new(4, 1).unwrap_err().contains(&Setting::Dims.is(4)));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! piece is a rooted tree held as an interned node (label, sorted child
 //! ids): equal ids are isomorphic rooted pieces.
 
+use grundy_core::setting::Setting;
 use std::collections::HashMap;
 
 use crate::fast_map::FastMap;
@@ -150,10 +151,10 @@ impl ArrowMemo {
             let comp = component(&adj, root, &mut seen);
             let edges: usize = comp.iter().map(|&v| adj[v].len()).sum::<usize>() / 2;
             if edges + 1 != comp.len() {
-                return Err(
-                    "the decomposition solver needs a forest; this graph has a cycle (use --solver dense)"
-                        .into(),
-                );
+                return Err(format!(
+                    "the decomposition solver needs a forest; this graph has a cycle (use {})",
+                    Setting::Solver.is("dense")
+                ));
             }
             let centre = centre(&adj, &comp);
             let id = self.build(&adj, &label, centre, usize::MAX);

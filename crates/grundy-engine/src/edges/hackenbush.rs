@@ -7,6 +7,7 @@ use crate::fast_map::FastMap;
 use grundy_core::error::Error;
 use grundy_core::game::Graph;
 use grundy_core::game::graph::bits;
+use grundy_core::setting::Setting;
 
 /// The most edges a position mask holds.
 pub const MAX_EDGES: usize = 64;
@@ -39,14 +40,18 @@ impl Hackenbush {
         for &g in ground {
             if g >= graph.n() {
                 return Err(format!(
-                    "--ground {g}: expected vertices 0..{}",
+                    "{}: expected vertices 0..{}",
+                    Setting::Ground.is(g),
                     graph.n() - 1
                 ));
             }
             mask |= 1 << g;
         }
         if mask == 0 {
-            return Err("--ground: expected at least one vertex".into());
+            return Err(format!(
+                "{}: expected at least one vertex",
+                Setting::Ground.named()
+            ));
         }
         Ok(Hackenbush {
             edges,
@@ -112,7 +117,8 @@ pub fn parse_ground(text: &str) -> grundy_core::error::Result<Vec<usize>> {
         .map(|t| {
             t.trim().parse().map_err(|_| {
                 Error::Input(format!(
-                    "bad --ground '{text}': '{}' is not a vertex number; expected vertices like 0,3",
+                    "bad {}: '{}' is not a vertex number; expected vertices like 0,3",
+                    Setting::Ground.is(format!("'{text}'")),
                     t.trim()
                 ))
             })

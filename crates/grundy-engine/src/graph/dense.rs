@@ -2,6 +2,7 @@
 //! (level = popcount) on the GPU (`gpu::graph`) or on the CPU twin
 //! (`kernel::graph::graph_level`), and the moves table computed from it.
 
+use grundy_core::setting::Setting;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
@@ -61,8 +62,9 @@ pub fn check_dense(n: usize) -> Result<()> {
     if n > DENSE_MAX_VERTICES {
         return Err(Error::Input(format!(
             "a dense table over {n} vertices needs 2^{n} bytes ({}); the dense solver stops at \
-             {DENSE_MAX_VERTICES} vertices (use --solver memo for sparse graphs such as trees)",
-            crate::memory::human(dense_table_bytes(n))
+             {DENSE_MAX_VERTICES} vertices (use {} for sparse graphs such as trees)",
+            crate::memory::human(dense_table_bytes(n)),
+            Setting::Solver.is("memo")
         )));
     }
     Ok(())

@@ -3,6 +3,8 @@
 //! the run on its backend, and the moves table when asked. The command line
 //! and the library both solve a graph through here.
 
+use grundy_core::setting::Marked;
+use grundy_core::setting::Setting;
 use std::time::Instant;
 
 use super::dense::{DenseTuning, check_dense, dense_bytes, moves_table, solve_dense};
@@ -80,9 +82,10 @@ pub fn solve_graph(
 /// Says that `solver` runs on the CPU when the GPU was asked for.
 fn say_on_cpu(solver: &str, job: &GraphJob, hooks: &dyn RunHooks) {
     if job.backend == BackendChoice::Gpu {
-        hooks.notice(&format!(
-            "the {solver} solver runs on the CPU; --solver dense puts the table on the GPU"
-        ));
+        hooks.notice(Marked(&format!(
+            "the {solver} solver runs on the CPU; {} puts the table on the GPU",
+            Setting::Solver.is("dense")
+        )));
     }
 }
 
@@ -116,15 +119,15 @@ fn memo(
     hooks: &dyn RunHooks,
 ) -> Result<GraphSolved> {
     if job.moves {
-        return Err(Error::Input(
-            "--moves needs the dense solver (moves do not add over components); \
-             drop --solver memo"
-                .into(),
-        ));
+        return Err(Error::Input(format!(
+            "{} needs the dense solver (moves do not add over components); drop {}",
+            Setting::Moves.named(),
+            Setting::Solver.is("memo")
+        )));
     }
     say_on_cpu("memo", job, hooks);
     if let Some(said) = super::estimate::memo_notice(graph, code.digits[1] != 0) {
-        hooks.notice(&said);
+        hooks.notice(Marked(&said));
     }
     // Pieces, counted as they come: how many there will be is not known.
     hooks.begin(0, "pieces");
@@ -153,11 +156,12 @@ fn dense(
     check_dense(n)?;
     let keep_table = job.rows || job.moves;
     if job.rows && n > 20 {
-        hooks.notice(&format!(
-            "--out will hold {} rows, one per subset (about {})",
+        hooks.notice(Marked(&format!(
+            "{} will hold {} rows, one per subset (about {})",
+            Setting::Out.named(),
             1u64 << n,
             human((1u64 << n) * (12 + 2 * n as u64 / 3))
-        ));
+        )));
     }
     let what = format!("a dense table over {n} vertices");
     check_fits(&what, dense_bytes(n, keep_table, job.moves))?;
@@ -165,7 +169,7 @@ fn dense(
     if matches!(backend, Backend::Cpu)
         && let Some(said) = super::estimate::dense_notice(n)
     {
-        hooks.notice(&said);
+        hooks.notice(Marked(&said));
     }
     hooks.begin(1 << n, "positions");
     let run = solve_dense(

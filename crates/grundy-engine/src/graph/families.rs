@@ -2,6 +2,7 @@
 //! (its pieces recur from graph to graph): k-podes by the lengths of their
 //! legs, and bipodes by their four legs and middle chain (Dailly et al.).
 
+use grundy_core::setting::Setting;
 use std::time::Instant;
 
 use super::memo::MemoSolver;
@@ -28,8 +29,10 @@ pub fn pode_table(
 ) -> Result<FamilyTable<Vec<usize>>> {
     if max_length == 0 || 1 + max_legs * max_length > MAX_VERTICES {
         return Err(Error::Input(format!(
-            "--max-legs {max_legs} --max-length {max_length}: podes would have up to {} \
-             vertices; expected a length of at least 1 and at most {MAX_VERTICES} vertices",
+            "{} {}: podes would have up to {} vertices; expected a length of at least 1 and at \
+             most {MAX_VERTICES} vertices",
+            Setting::MaxLegs.is(max_legs),
+            Setting::MaxLength.is(max_length),
             1 + max_legs * max_length
         )));
     }
@@ -61,8 +64,9 @@ pub fn bipode_table(
     let largest = 2 + 6 * max + middle.max(1) - 1;
     if largest > MAX_VERTICES {
         return Err(Error::Input(format!(
-            "--max {max} --middle {middle}: the largest bipode has {largest} vertices; at most \
-             {MAX_VERTICES}"
+            "{} {}: the largest bipode has {largest} vertices; at most {MAX_VERTICES}",
+            Setting::Max.is(max),
+            Setting::Middle.is(middle)
         )));
     }
     let start = Instant::now();

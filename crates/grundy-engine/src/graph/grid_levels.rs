@@ -11,6 +11,7 @@
 //! 8r + c), keyed by `board_key`; a piece's options are the same on the
 //! board as on its grid.
 
+use grundy_core::setting::Marked;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -164,7 +165,7 @@ impl GridLevels {
         let pieces: u64 = counts.iter().sum();
         let bytes = GridLevels::bytes(&counts);
         let what = format!("the memo of the {pieces} pieces of grid:{rows}x{cols}");
-        hooks.notice(&format!("{what} takes about {}", human(bytes)));
+        hooks.notice(Marked(&format!("{what} takes about {}", human(bytes))));
         check_fits(&what, bytes)?;
         let levels: Vec<LevelTable> = counts.iter().map(|&c| LevelTable::with_pieces(c)).collect();
         (0..listing.tasks.len())

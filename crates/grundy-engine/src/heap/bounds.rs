@@ -48,11 +48,11 @@ mod tests {
 
     #[test]
     fn each_reach_stops_at_its_bound_and_names_the_number_as_told() {
-        check_last_heap("-n", MAX_BRUTE_HEAP, Reach::BruteForce).unwrap();
-        let err = check_last_heap("-n", MAX_BRUTE_HEAP + 1, Reach::BruteForce).unwrap_err();
+        check_last_heap("count", MAX_BRUTE_HEAP, Reach::BruteForce).unwrap();
+        let err = check_last_heap("count", MAX_BRUTE_HEAP + 1, Reach::BruteForce).unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("-n 2147483648: the brute force"),
+                .starts_with("count 2147483648: the brute force"),
             "{err}"
         );
         check_last_heap("heaps", MAX_BRUTE_HEAP + 1, Reach::Any).unwrap();

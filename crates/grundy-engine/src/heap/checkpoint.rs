@@ -20,6 +20,7 @@
 //! on saving into one rewrites it once in this format.
 
 use grundy_core::export::journal::Journaled;
+use grundy_core::setting::Setting;
 use std::fs::File;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,7 +31,7 @@ use crate::heap::sequence::{Algorithm, SequenceRun};
 use crate::heap::storage::paged::Place;
 use crate::heap::storage::table::HeapTable;
 use grundy_core::error::{Error, Result};
-use grundy_core::export::AtomicFile;
+use grundy_core::export::{AtomicFile, OutputRules};
 use grundy_core::game::Code;
 
 const FORMAT: &str = "grundy checkpoint v3";
@@ -81,16 +82,22 @@ pub struct Appender {
 impl Appender {
     /// Writes a new checkpoint of `table` at `path` whole (a temporary name,
     /// renamed), then keeps it open for appending.
-    pub fn create(path: &Path, code: &Code, table: &HeapTable) -> Result<Appender> {
+    pub fn create(
+        path: &Path,
+        rules: OutputRules,
+        code: &Code,
+        table: &HeapTable,
+    ) -> Result<Appender> {
         use grundy_core::export::target::{Target, resolve};
-        if matches!(resolve("--checkpoint", path)?, Target::Special(_)) {
+        let flag = Setting::Checkpoint.named();
+        if matches!(resolve(&flag, path, rules)?, Target::Special(_)) {
             return Err(Error::Input(format!(
-                "--checkpoint {}: expected a regular file (a checkpoint is read back)",
-                path.display()
+                "{}: expected a regular file (a checkpoint is read back)",
+                Setting::Checkpoint.is(path.display())
             )));
         }
         let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
-        let mut file = AtomicFile::create(path)?;
+        let mut file = AtomicFile::create(path, rules)?;
         let header = Header {
             format: FORMAT.into(),
             code: code.text.clone(),
@@ -208,11 +215,13 @@ pub fn load(path: &Path, code: &Code) -> Result<Loaded> {
 pub fn load_in(path: &Path, code: &Code, place: &Place) -> Result<Loaded> {
     let bad = |why: String| {
         Error::Input(format!(
-            "--resume {}: {why}; expected a checkpoint written by --checkpoint",
-            path.display()
+            "{}: {why}; expected a checkpoint written by {}",
+            Setting::Resume.is(path.display()),
+            Setting::Checkpoint.named()
         ))
     };
-    let unreadable = |e: std::io::Error| Error::Input(format!("--resume {}: {e}", path.display()));
+    let unreadable =
+        |e: std::io::Error| Error::Input(format!("{}: {e}", Setting::Resume.is(path.display())));
     let file = File::open(path).map_err(unreadable)?;
     let size = file.metadata().map_err(unreadable)?.len();
     let mut reader = std::io::BufReader::with_capacity(READ_BUFFER, file);
@@ -232,9 +241,9 @@ pub fn load_in(path: &Path, code: &Code, place: &Place) -> Result<Loaded> {
     .map_err(|why| bad(why.into_message(size)))?;
     if header.code != code.text || header.min_diff != code.min_diff {
         return Err(Error::Input(format!(
-            "--resume {}: the checkpoint is of {} (min-diff {}), not {} (min-diff {}); \
-             expected the same game",
-            path.display(),
+            "{}: the checkpoint is of {} (min-diff {}), not {} (min-diff {}); expected the same \
+             game",
+            Setting::Resume.is(path.display()),
             header.code,
             header.min_diff,
             code.text,
@@ -557,7 +566,7 @@ mod tests {
 
     /// Saves `table` of `code` to `path` whole, as a run's first save does.
     fn save(path: &Path, code: &Code, table: &HeapTable) -> Result<()> {
-        Appender::create(path, code, table).map(drop)
+        Appender::create(path, OutputRules::default(), code, table).map(drop)
     }
 
     fn scratch(name: &str) -> std::path::PathBuf {
@@ -638,7 +647,8 @@ mod tests {
     fn appended(path: &Path, code: &Code, to: u64) -> HeapTable {
         let table = computed(code, to);
         let first = |n: usize| HeapTable::from_wide(table.clone().into_wide()[..n].to_vec());
-        let mut file = Appender::create(path, code, &first(to as usize / 3)).unwrap();
+        let mut file =
+            Appender::create(path, OutputRules::default(), code, &first(to as usize / 3)).unwrap();
         file.append(&first(to as usize / 2)).unwrap();
         file.append(&table).unwrap();
         assert_eq!(file.heaps(), table.len() as u64);

@@ -5,6 +5,9 @@
 //! library both drive a run through here; they only report.
 
 use crate::heap::bounds::{Reach, check_last_heap};
+use grundy_core::export::OutputRules;
+use grundy_core::setting::Marked;
+use grundy_core::setting::Setting;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -43,6 +46,8 @@ pub struct SequenceJob {
     pub memory: Option<u64>,
     /// Where a table too large for memory keeps its values.
     pub folder: PathBuf,
+    /// What the checkpoint may replace, and whether its folder may be made.
+    pub rules: OutputRules,
 }
 
 impl SequenceJob {
@@ -58,6 +63,7 @@ impl SequenceJob {
             resume: None,
             memory: None,
             folder: PathBuf::from("."),
+            rules: OutputRules::default(),
         }
     }
 
@@ -121,6 +127,7 @@ pub struct SequenceDriver<'a> {
 /// Where the checkpoint file stands.
 struct Saves {
     path: Option<PathBuf>,
+    rules: OutputRules,
     /// Heaps in the file now (loaded from it, or last saved).
     heaps: u64,
     last: Instant,
@@ -145,6 +152,7 @@ impl Saves {
         };
         Ok(Saves {
             path,
+            rules: job.rules,
             heaps: if same { resumed.heaps } else { 0 },
             last: Instant::now(),
             appender,
@@ -162,7 +170,10 @@ impl Saves {
             let started = Instant::now();
             match &mut self.appender {
                 Some(file) => file.append(table)?,
-                None => self.appender = Some(checkpoint::Appender::create(path, code, table)?),
+                None => {
+                    let file = checkpoint::Appender::create(path, self.rules, code, table)?;
+                    self.appender = Some(file);
+                }
             }
             self.heaps = table.len() as u64;
             self.count += 1;
@@ -179,9 +190,10 @@ impl Saves {
     fn holds(&self, code: &Code) -> String {
         let path = self.shown();
         format!(
-            "{path} holds heaps 0..={} of {}; continue with --resume {path}",
+            "{path} holds heaps 0..={} of {}; continue with {}",
             self.heaps.saturating_sub(1),
-            code.name()
+            code.name(),
+            Setting::Resume.is(&path)
         )
     }
 
@@ -260,12 +272,12 @@ impl SequenceJob {
             Some(path) => {
                 let loaded = checkpoint::load_in(path, code, &place)?;
                 if loaded.torn {
-                    hooks.notice(&format!(
+                    hooks.notice(Marked(&format!(
                         "{}: its last piece was cut short when the run was stopped; going on \
                          from heap {}",
                         path.display(),
                         loaded.table.len()
-                    ));
+                    )));
                 }
                 (loaded.table, loaded.appendable)
             }
@@ -309,7 +321,7 @@ impl SequenceJob {
     ) -> Result<Place> {
         let values = self.target() + 1;
         let (budget, bound) = match (self.memory, memory::default_budget()) {
-            (Some(bytes), _) => (bytes, format!("--memory {}", memory::human(bytes))),
+            (Some(bytes), _) => (bytes, Setting::Memory.is(memory::human(bytes))),
             (None, Some(room)) => (
                 room.bytes,
                 format!("{} {}", memory::human(room.bytes), room.bound),
@@ -332,14 +344,14 @@ impl SequenceJob {
             Some(_) if early() => Ok(Place::Memory),
             Some(why) => Err(Error::WontFit(why)),
             None => {
-                hooks.notice(&format!(
+                hooks.notice(Marked(&format!(
                     "{what} needs about {} of memory, more than {bound}: its values go to a file \
                      in {} (up to {} of disk), memory-mapped; about {} stays in memory",
                     memory::human(in_memory),
                     self.folder.display(),
                     memory::human(disk),
                     memory::human(paged)
-                ));
+                )));
                 Ok(folder)
             }
         }
@@ -378,14 +390,14 @@ impl SequenceJob {
         let checked = memory::check_fits(&what, run.memory_needed(values));
         match (checked, memory::room()) {
             (Err(_), Some(room)) if early() => {
-                hooks.notice(&format!(
+                hooks.notice(Marked(&format!(
                     "{what} would need about {} of memory; {} {}: going on, since a period is \
                      certified within the first {FILL_PROBE} heaps and fills the rest without \
                      holding them",
                     memory::human(run.memory_needed(values)),
                     memory::human(room.bytes),
                     room.bound
-                ));
+                )));
                 Ok(())
             }
             (checked, _) => checked,
@@ -403,15 +415,15 @@ fn paging_refusal(
     dir: &Path,
     (budget, bound): (u64, &str),
 ) -> Option<String> {
-    // --memory bounds what grows with the table; the engine's working
-    // memory (the rare list, the bitsets: `WORKING`) comes on top.
+    // The memory setting bounds what grows with the table; the engine's
+    // working memory (the rare list, the bitsets: `WORKING`) comes on top.
     if paged > budget + WORKING {
         return Some(format!(
             "{what} needs about {} of memory even with its values in a file, more than {bound} \
-             and the engine's {} of working memory; expected --memory {} or more",
+             and the engine's {} of working memory; expected {} or more",
             memory::human(paged),
             memory::human(WORKING),
-            memory::human(paged - WORKING)
+            Setting::Memory.is(memory::human(paged - WORKING))
         ));
     }
     let mapped = paged.saturating_add(disk);
@@ -419,7 +431,7 @@ fn paging_refusal(
         return Some(format!(
             "{what} needs about {} of address space with its values in a file mapped into it, \
              and {} is left under ulimit -v (RLIMIT_AS); expected a larger ulimit -v, or a \
-             memory cgroup (Slurm's --mem) in its place",
+             memory cgroup (Slurm's memory request) in its place",
             memory::human(mapped),
             memory::human(left)
         ));
@@ -427,10 +439,12 @@ fn paging_refusal(
     let free = memory::disk_free(dir).filter(|&free| free < disk)?;
     Some(format!(
         "{what} kept in a file needs up to {} of disk in {}, and {} is free there; expected a \
-         folder with room (--checkpoint or --out names it)",
+         folder with room ({} or {} names it)",
         memory::human(disk),
         dir.display(),
-        memory::human(free)
+        memory::human(free),
+        Setting::Checkpoint.named(),
+        Setting::Out.named()
     ))
 }
 
@@ -496,14 +510,15 @@ impl SequenceDriver<'_> {
             let period = self.run.table.period(&rule);
             if let Some(p) = period.filter(|p| fill && p.certified && piece_to < to) {
                 filled_to = Some(to);
-                hooks.notice(&format!(
+                hooks.notice(Marked(&format!(
                     "{}: period {} from heap {} certified at heap {piece_to}; heaps {}..={to} \
-                     filled from it (--no-fill computes them)",
+                     filled from it ({} computes them)",
                     code.name(),
                     p.period,
                     p.preperiod,
-                    piece_to + 1
-                ));
+                    piece_to + 1,
+                    Setting::NoFill.named()
+                )));
             } else if piece_to < to {
                 continue;
             }
@@ -515,9 +530,10 @@ impl SequenceDriver<'_> {
                     to = to.saturating_mul(2).max(64).min(max_n)
                 }
                 Some(max_n) if period.is_none() => {
-                    hooks.notice(&format!(
-                        "no period found up to heap {to} (the cap --max-n {max_n})"
-                    ));
+                    hooks.notice(Marked(&format!(
+                        "no period found up to heap {to} (the cap {})",
+                        Setting::MaxN.is(max_n)
+                    )));
                     break period;
                 }
                 _ => break period,

@@ -5,6 +5,8 @@
 //! due, Ctrl-C), so a long run can be saved and resumed between them.
 
 use crate::heap::bounds::{Reach, check_last_heap};
+use grundy_core::setting::Marked;
+use grundy_core::setting::Setting;
 use std::time::Instant;
 
 use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun};
@@ -67,7 +69,9 @@ pub fn rare_code_for(code: &Code, algorithm: Algorithm) -> Result<Option<RareCod
         (Algorithm::Naive, _) => Ok(None),
         (_, Ok(rc)) => Ok(Some(rc)),
         (Algorithm::Rare, Err(why)) => Err(Error::Input(format!(
-            "--algorithm rare: {why}; use --algorithm auto or naive"
+            "{}: {why}; use {} or naive",
+            Setting::Algorithm.is("rare"),
+            Setting::Algorithm.is("auto")
         ))),
         (Algorithm::Auto, Err(_)) => Ok(None),
     }
@@ -277,7 +281,9 @@ impl<'a> SequenceRun<'a> {
             0 => "on the CPU".to_string(),
             held => format!("on the GPU below heap {held} and on the CPU past it"),
         };
-        hooks.notice(&format!("{why}; the rare values' block pass runs {runs}"));
+        hooks.notice(Marked(&format!(
+            "{why}; the rare values' block pass runs {runs}"
+        )));
         self.said_pass_on_cpu = true;
     }
 
@@ -289,13 +295,13 @@ impl<'a> SequenceRun<'a> {
             Outcome::Paused => Ok(false),
             Outcome::Dense => {
                 let rare = self.rare.take().map_or(0, |r| r.rare.len());
-                hooks.notice(&format!(
+                hooks.notice(Marked(&format!(
                     "{} rare positions among the first {} heaps: rare values do not pay \
                      for {}; going on by brute force",
                     rare,
                     self.table.len(),
                     self.code.name()
-                ));
+                )));
                 self.dense = true;
                 Ok(false)
             }

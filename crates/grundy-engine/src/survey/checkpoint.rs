@@ -10,7 +10,9 @@
 //! a kill and is dropped; any other damaged line is refused, so a flipped
 //! bit never becomes a wrong row.
 
+use grundy_core::export::OutputRules;
 use grundy_core::export::journal::Journaled;
+use grundy_core::setting::Setting;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -88,11 +90,13 @@ pub type DoneRows = BTreeMap<usize, (SurveyRow, HeapEngine)>;
 pub fn load(path: &Path, key: &SurveyKey, names: &[String]) -> Result<(DoneRows, u64)> {
     let bad = |why: String| {
         Error::Input(format!(
-            "--resume {}: {why}; expected a checkpoint written by `survey --checkpoint`",
-            path.display()
+            "{}: {why}; expected a checkpoint written by `survey {}`",
+            Setting::Resume.is(path.display()),
+            Setting::Checkpoint.named()
         ))
     };
-    let unreadable = |e: std::io::Error| Error::Input(format!("--resume {}: {e}", path.display()));
+    let unreadable =
+        |e: std::io::Error| Error::Input(format!("{}: {e}", Setting::Resume.is(path.display())));
     let size = std::fs::metadata(path).map_err(unreadable)?.len();
     if size > MAX_BYTES {
         return Err(bad(format!("{size} bytes, more than any survey's rows")));
@@ -117,9 +121,12 @@ pub fn load(path: &Path, key: &SurveyKey, names: &[String]) -> Result<(DoneRows,
         serde_json::from_str(header).map_err(|e| bad(format!("damaged survey key ({e})")))?;
     if let Some(why) = differs(&found, key) {
         return Err(Error::Input(format!(
-            "--resume {}: the checkpoint is of another survey ({why}); expected the same \
-             codes, -n, --algorithm and --shard",
-            path.display()
+            "{}: the checkpoint is of another survey ({why}); expected the same codes, {}, {} \
+             and {}",
+            Setting::Resume.is(path.display()),
+            Setting::N.named(),
+            Setting::Algorithm.named(),
+            Setting::Shard.named()
         )));
     }
     let mut done = DoneRows::new();
@@ -155,18 +162,19 @@ pub fn line_of(payload: &str) -> String {
 fn differs(found: &SurveyKey, wanted: &SurveyKey) -> Option<String> {
     let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
     if found.n != wanted.n {
-        return Some(format!("-n {}, not {}", found.n, wanted.n));
+        return Some(format!("{}, not {}", Setting::N.is(found.n), wanted.n));
     }
     if found.algorithm != wanted.algorithm {
         return Some(format!(
-            "--algorithm {:?}, not {:?}",
-            found.algorithm, wanted.algorithm
+            "{}, not {:?}",
+            Setting::Algorithm.is(format!("{:?}", found.algorithm)),
+            wanted.algorithm
         ));
     }
     if found.shard != wanted.shard {
         return Some(format!(
-            "--shard {}, not {}",
-            shard(&found.shard),
+            "{}, not {}",
+            Setting::Shard.is(shard(&found.shard)),
             shard(&wanted.shard)
         ));
     }
@@ -190,9 +198,14 @@ impl Appender {
     /// A new checkpoint at `path` holding `key` and the rows `done` (those
     /// of a checkpoint resumed into another file), written whole before it
     /// takes appends.
-    pub fn create(path: &Path, key: &SurveyKey, done: &DoneRows) -> Result<Appender> {
+    pub fn create(
+        path: &Path,
+        rules: OutputRules,
+        key: &SurveyKey,
+        done: &DoneRows,
+    ) -> Result<Appender> {
         let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
-        let mut file = AtomicFile::create(path)?;
+        let mut file = AtomicFile::create(path, rules)?;
         let header = serde_json::to_string(key).map_err(|e| Error::Run(e.to_string()))?;
         let mut text = format!("{MAGIC}\n{}", line_of(&header));
         for (&place, (row, engine)) in done {
@@ -305,7 +318,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("s.ck");
         let names: Vec<String> = ["0.1", "0.2", "0.3"].map(String::from).into();
-        let mut ck = Appender::create(&path, &key(100), &DoneRows::new()).unwrap();
+        let mut ck =
+            Appender::create(&path, OutputRules::default(), &key(100), &DoneRows::new()).unwrap();
         ck.append(2, &row("0.3", 100), HeapEngine::Rare).unwrap();
         ck.append(0, &row("0.1", 100), HeapEngine::Blocked).unwrap();
         ck.finish().unwrap();
@@ -333,8 +347,9 @@ mod tests {
         }
         // Another survey's checkpoint names what differs.
         std::fs::write(&path, &good).unwrap();
-        let err = load(&path, &key(200), &names).unwrap_err().to_string();
-        assert!(err.contains("-n 100, not 200"), "{err}");
+        let err = load(&path, &key(200), &names).unwrap_err();
+        let differs = format!("{}, not 200", Setting::N.is(100));
+        assert!(err.message().contains(&differs), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

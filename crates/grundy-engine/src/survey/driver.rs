@@ -2,6 +2,8 @@
 //! the other codes computed, each row appended to the checkpoint as it
 //! finishes, and every row handed back in the list's order.
 
+use grundy_core::export::OutputRules;
+use grundy_core::setting::Setting;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -58,11 +60,12 @@ pub struct SurveyDriver {
 impl SurveyDriver {
     /// Reads `resume` (refusing another survey's file, as `key` and the
     /// codes' `names` tell) and opens the file rows go to: the same file,
-    /// its torn last line cut; or a new one at `checkpoint`.
+    /// its torn last line cut; or a new one at `checkpoint`, under `rules`.
     pub fn open(
         key: &SurveyKey,
         names: &[String],
         (checkpoint, resume): (Option<&Path>, Option<&Path>),
+        rules: OutputRules,
     ) -> Result<SurveyDriver> {
         let (rows, whole) = match resume {
             Some(path) => checkpoint::load(path, key, names)?,
@@ -73,7 +76,7 @@ impl SurveyDriver {
             (Some(path), Some(resumed)) if path == resumed => {
                 Some(Appender::resume(path, whole, rows.len()))
             }
-            (Some(path), _) => Some(Appender::create(path, key, &rows)),
+            (Some(path), _) => Some(Appender::create(path, rules, key, &rows)),
         };
         let appender = appender.transpose()?.map(Ok);
         if let Some(Ok(ck)) = &appender {
@@ -134,9 +137,9 @@ impl SurveyDriver {
 fn resume_note(ck: &Appender, codes: usize) -> String {
     let path = ck.path().display();
     format!(
-        "{path} holds the rows of {} of {codes} codes; continue with the same command and \
-         --resume {path}",
-        ck.rows()
+        "{path} holds the rows of {} of {codes} codes; continue with the same command and {}",
+        ck.rows(),
+        Setting::Resume.is(&path)
     )
 }
 

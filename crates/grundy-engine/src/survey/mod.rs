@@ -6,6 +6,7 @@
 pub mod checkpoint;
 pub mod driver;
 
+use grundy_core::setting::Setting;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -440,7 +441,9 @@ pub fn survey_rows_gpu(
 ) -> Result<(Vec<(SurveyRow, HeapEngine)>, bool)> {
     if n > GPU_MAX_N {
         return Err(Error::Input(format!(
-            "-n {n}: the GPU survey stops at {GPU_MAX_N}; expected a smaller N or --backend cpu"
+            "{}: the GPU survey stops at {GPU_MAX_N}; expected a smaller N or {}",
+            Setting::N.is(n),
+            Setting::Backend.is("cpu")
         )));
     }
     let (gpu, cpu): (Vec<usize>, Vec<usize>) =

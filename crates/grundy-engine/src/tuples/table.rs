@@ -2,6 +2,7 @@
 //! rules): levels by total, walked on the GPU (`gpu::tuples`) or on the CPU
 //! twins (`kernel::tuples::rect_level`, `kernel::tuples::delete_level`).
 
+use grundy_core::setting::Setting;
 use std::sync::atomic::AtomicU32;
 use std::time::Instant;
 
@@ -35,7 +36,8 @@ pub fn delete_nim_kernel(game: DeleteNim, max: u32) -> Result<TupleKernel> {
 fn check_max(max: u32, least: u32) -> Result<()> {
     if max < least {
         return Err(Error::Input(format!(
-            "--max {max}: expected at least {least}"
+            "{}: expected at least {least}",
+            Setting::Max.is(max)
         )));
     }
     Ok(())
@@ -139,8 +141,10 @@ fn overflow_error(kern: &TupleKernel, o: Overflow) -> Error {
     };
     let tuple: Vec<String> = h.iter().map(|x| (x - shift).to_string()).collect();
     Error::Run(format!(
-        "the position ({}) has a value above {MAX_VALUE}, the most the kernels hold; ask for a smaller --max",
-        tuple.join(",")
+        "the position ({}) has a value above {MAX_VALUE}, the most the kernels hold; ask for a \
+         smaller {}",
+        tuple.join(","),
+        Setting::Max.named()
     ))
 }
 

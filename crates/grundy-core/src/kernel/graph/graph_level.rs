@@ -10,6 +10,7 @@
 //! Table bytes: the value in bits 0-6, bit 7 set when the position is
 //! connected, so a move leaving one piece is recognised by one lookup.
 
+use crate::setting::Setting;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
@@ -30,8 +31,9 @@ impl std::fmt::Display for Overflow {
         write!(
             f,
             "the position {:#x} has a value above {MAX_VALUE}, the most the dense table holds; \
-             use --solver memo (values up to 255)",
-            self.mask
+             use {} (values up to 255)",
+            self.mask,
+            Setting::Solver.is("memo")
         )
     }
 }

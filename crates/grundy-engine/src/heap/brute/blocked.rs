@@ -2,6 +2,7 @@
 //! their CPU twins, or the general engine for codes the kernels cannot run.
 
 use crate::heap::bounds::{Reach, check_last_heap};
+use grundy_core::setting::Marked;
 use std::time::Instant;
 
 use crate::backend::{Backend, Dual, Ran};
@@ -74,7 +75,7 @@ pub fn extend_heap_table(
         Ok(k) => k,
         Err(why) => {
             if matches!(backend, Backend::Gpu(_)) {
-                hooks.notice(&format!("{why}; running on the general CPU engine"));
+                hooks.notice(Marked(&format!("{why}; running on the general CPU engine")));
             }
             return general_run(code, to, hooks);
         }

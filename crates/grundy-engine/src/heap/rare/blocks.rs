@@ -2,9 +2,10 @@
 //! cores), then its heaps finished in order, and the next block sized.
 
 use super::bits::words_for;
+use super::finish::{RareNear, finish_heap, settle_small};
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
-use super::pass::{BlockAhead, RareNear, finish_heap, run_passes, settle_small};
+use super::pass::{BlockAhead, run_passes};
 use super::state::{Outcome, PassAhead, Persist, RareRun};
 use super::view::PassView;
 use crate::heap::storage::growing::{Growing, grow_while_reading};

@@ -31,6 +31,7 @@ use grundy_gpu::rare::GpuPass;
 mod bits;
 mod blocks;
 mod checks;
+mod finish;
 mod marks;
 mod middle;
 mod pass;

@@ -5,6 +5,7 @@
 //! output (writers, statistics, side files, plots) reads it a piece at a
 //! time.
 
+use grundy_core::export::OutputRules;
 use std::path::Path;
 
 use crate::heap::storage::table::HeapTable;
@@ -201,13 +202,19 @@ impl<'t> Filled<'t> {
 
 /// The writer of `count` heaps of `code` to `path` in `format`, the code
 /// named as that format's readers name it (CGSuite reads its own digits:
-/// &N past V).
-pub fn writer_for(path: &Path, format: Format, code: &Code, count: u64) -> Result<SequenceWriter> {
+/// &N past V), under `rules`.
+pub fn writer_for(
+    path: &Path,
+    rules: OutputRules,
+    format: Format,
+    code: &Code,
+    count: u64,
+) -> Result<SequenceWriter> {
     let name = match format {
         Format::Cgsuite => code.cgsuite_text(),
         _ => code.text.clone(),
     };
-    SequenceWriter::create(path, format, &name, code.min_diff, count)
+    SequenceWriter::create(path, rules, format, &name, code.min_diff, count)
 }
 
 #[cfg(test)]

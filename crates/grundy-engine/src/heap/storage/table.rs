@@ -411,7 +411,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("grundy-escaped-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.csv");
-        let mut w = SequenceWriter::create(&path, Format::Csv, "0.6", 0, 5001).unwrap();
+        let mut w =
+            SequenceWriter::create(&path, Default::default(), Format::Csv, "0.6", 0, 5001).unwrap();
         t.append_to(&mut w).unwrap();
         w.finish().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();

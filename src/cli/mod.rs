@@ -6,12 +6,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use grundy::engine::edges::solve::ArrowSolver;
+mod output;
+mod play;
+mod tables;
+
+pub use output::{PlotStyle, TableOutput};
+pub use play::{PLAY_HELP, PlayArgs, PlayGame};
+pub use tables::*;
 
 use grundy::engine::BackendChoice;
 pub use grundy::engine::graph::solve::Solver;
 use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::play::MoveLimit;
 use grundy::export::{Format, TableFormat};
 
 /// `grundy --version`: the crate version and the wgpu backends this build
@@ -142,159 +147,6 @@ pub enum Command {
     Bench(BenchArgs),
 }
 
-const PLAY_HELP: &str = "The position is a sum of components: heaps, the connected components of a \
-graph (join graphs with +), the components of a Game of Arrows, rectangles, or the components of \
-different games (play sum). Its value is the nim-sum (xor) of the components' values; it is a \
-P-position (the player to move loses) when that is 0. A winning move takes one component to a value \
-that cancels the rest; every such move is counted, and the first --limit are listed.\n\n\
-Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 4!.0 10,11,12 --json\n  \
-grundy play subtraction 1,3,4 6,7\n  grundy play graph 0.33 'grid:2x3+path:4'\n  \
-grundy play arrows pode:2,3,4 --state '0>1'\n  grundy play rect 3x5,2x7\n  \
-grundy play delete-nim --rule vdn 4,6\n  grundy play hackenbush --graph path:3\n  \
-grundy play cycles --graph cycle:4\n  \
-grundy play sum 'octal 0.07 5,9' 'subtraction 1,3 6' 'graph 0.33 pode:1,2,2' 'rect 3x5'\n  \
-grundy play octal 0.77 1000000,3 --limit 5";
-
-#[derive(Args, Debug)]
-pub struct PlayArgs {
-    #[command(subcommand)]
-    pub game: PlayGame,
-    /// Print one JSON object on stdout.
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// List at most K winning moves (or all); the count of every winning move is always given.
-    #[arg(long, global = true, value_name = "K|all", default_value = "100")]
-    pub limit: MoveLimit,
-}
-
-/// The games `play` knows.
-#[derive(Subcommand, Debug)]
-pub enum PlayGame {
-    /// Heaps of a take-and-break game: CODE and heap sizes, e.g. 0.07 5,7,9.
-    #[command(
-        after_help = "Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 0.77 3,3,8 --json"
-    )]
-    Octal {
-        /// The code, e.g. 0.07, 4!.0.
-        code: String,
-        /// Heap sizes, comma separated.
-        heaps: String,
-        /// Two-heap splits must leave heaps differing by at least D.
-        #[arg(long, value_name = "D")]
-        min_diff: Option<u32>,
-    },
-    /// Heaps of a subtraction game: the set and heap sizes, e.g. 1,3,4 6,7.
-    #[command(
-        after_help = "Examples:\n  grundy play subtraction 1,3,4 6,7\n  grundy play subtraction 2,5 10,12,20 --json"
-    )]
-    Subtraction {
-        /// The subtraction set, comma separated.
-        set: String,
-        /// Heap sizes, comma separated.
-        heaps: String,
-    },
-    /// An octal game on a graph: CODE and the graph (its connected components are the sum).
-    #[command(
-        after_help = "Examples:\n  grundy play graph 0.33 grid:2x3\n  grundy play graph 0.03 'path:5+cycle:4+pode:1,2,2' --json\n\n\
-                            Vertices are numbered as in `grundy graph` (grid:RxC: vertex r*C + c; \
-                            joined graphs continue the numbering)."
-    )]
-    Graph {
-        /// The octal code, e.g. 0.33.
-        code: String,
-        /// The graph, or several joined by +.
-        spec: String,
-    },
-    /// The Game of Arrows on a graph (a spider: pode:a,b,c), from a state.
-    #[command(
-        after_help = "Examples:\n  grundy play arrows pode:2,3,4\n  grundy play arrows 'pode:1,2,2+path:4' --state '0>1' --json\n  \
-                            grundy play arrows cycle:5 --trimmed"
-    )]
-    Arrows {
-        /// The graph, or several joined by +.
-        spec: String,
-        /// Arrows already marked: u>v, comma separated.
-        #[arg(long, value_name = "ARROWS")]
-        state: Option<String>,
-        /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
-        #[arg(long)]
-        trimmed: bool,
-    },
-    /// Grundy's game on rectangles or boxes: the boxes side by side, e.g. 3x5,2x7.
-    #[command(
-        after_help = "Examples:\n  grundy play rect 3x5,2x7\n  grundy play rect 2x3x4 --json\n  \
-                            grundy play rect 6x9 --min-diff 2\n\n\
-                            A move cuts one box along a grid line into two pieces of unequal size \
-                            (Schrage, A two-dimensional generalization of Grundy's game); both pieces \
-                            stay in play."
-    )]
-    Rect {
-        /// The boxes: RxC (or AxBxC), comma separated.
-        boxes: String,
-        /// The pieces' sides along a cut must differ by at least D.
-        #[arg(long, value_name = "D", default_value_t = 1)]
-        min_diff: u32,
-    },
-    /// A Delete Nim position: the heaps of one position, e.g. --rule vdn 4,6.
-    #[command(after_help = "Examples:\n  grundy play delete-nim --rule vdn 4,6\n  \
-                            grundy play delete-nim --rule delete 0,5\n  \
-                            grundy play delete-nim --rule kdelete --k 3 2,3,5,5,6,8 --json\n\n\
-                            The heaps together are one component: every rule's move changes several \
-                            heaps at once (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of \
-                            Delete Nim).")]
-    DeleteNim {
-        /// The ruleset.
-        #[arg(long, value_enum)]
-        rule: grundy::game::delete_nim::Rule,
-        /// k of the kdelete rule.
-        #[arg(long, value_name = "K")]
-        k: Option<usize>,
-        /// The heaps, comma separated (their number is the rule's n).
-        heaps: String,
-    },
-    /// Green Hackenbush on a graph with a ground: which edge to cut.
-    #[command(after_help = "Examples:\n  grundy play hackenbush --graph path:3\n  \
-                            grundy play hackenbush --graph cycle:5 --ground 0 --json")]
-    Hackenbush {
-        /// The graph.
-        #[arg(long, short = 'g', value_name = "SPEC")]
-        graph: String,
-        /// The ground: vertices, comma separated.
-        #[arg(long, value_name = "V,...", default_value = "0")]
-        ground: String,
-    },
-    /// Francis Su's Game of Cycles on a plane graph, from a state: the winning arrows.
-    #[command(after_help = "Examples:\n  grundy play cycles --graph cycle:4\n  \
-                            grundy play cycles --graph grid:2x3 --state '0>1,1>2'\n\n\
-                            Completing a cycle cell wins at once, so G is the outcome (1: the player \
-                            to move wins) and a Game of Cycles cannot stand in a sum.")]
-    Cycles {
-        /// The plane graph.
-        #[arg(long, short = 'g', value_name = "SPEC")]
-        graph: String,
-        /// Its bounded faces: one cycle of vertices per line (built in for cycle, grid, wheel).
-        #[arg(long, value_name = "FILE")]
-        faces: Option<PathBuf>,
-        /// Arrows already marked: u>v, comma separated.
-        #[arg(long, value_name = "ARROWS")]
-        state: Option<String>,
-    },
-    /// A sum of different games: each COMPONENT written as its own `play` takes it.
-    #[command(
-        after_help = "Examples:\n  grundy play sum 'octal 0.07 5,9' 'subtraction 1,3 6'\n  \
-                            grundy play sum 'octal 0.77 4' 'graph 0.33 pode:1,2,2' \
-                            'hackenbush --graph path:3' 'rect 3x5' 'delete-nim --rule vdn 4,6' --json\n\n\
-                            Each component is one word list (quote it): a game as `grundy play` \
-                            names it and its position. The value of the sum is the nim-sum of every \
-                            component's value."
-    )]
-    Sum {
-        /// The games, each quoted: 'GAME ARGS...'.
-        #[arg(value_name = "COMPONENT", required = true)]
-        components: Vec<String>,
-    },
-}
-
 #[derive(Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell.
@@ -394,62 +246,6 @@ thread's memo kept across graphs. trees:N lists every unlabelled tree on N verti
 A000055), spiders:N every spider (a centre and three or more legs) on N vertices, grids:MAXV every \
 grid RxC (R <= C) with at most MAXV vertices.";
 
-const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
-size; with --min-diff D the pieces' sides along the cut must differ by at least D (D = 1 is Grundy's \
-rule, D = 0 allows equal halves). A position of several pieces is worth the xor of its pieces. \
-Level = sum of the sides; one GPU dispatch per level.\n\n\
-CSV: a,b,g (boxes: a,b,c,g), one row per shape with a <= b (<= c).\n\n\
-Examples:\n  grundy rect --max 20\n  \
-grundy rect --max 2048 --out output/rect-2048.csv --json\n  \
-grundy rect --max 64 --dims 3 --out output/boxes-64.csv\n  \
-grundy rect --max 200 --min-diff 3 --out -";
-
-const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim). \
-Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
-tokens, one GPU dispatch per level. A position with no option has value 0.\n\n\
-CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn.\n\n\
-Examples:\n  grundy delete-nim --rule delete --max 15\n  \
-grundy delete-nim --rule vdn --max 4096 --out output/vdn-4096.csv --json\n  \
-grundy delete-nim --rule single --heaps 4 --max 40 --out output/single-4.csv\n  \
-grundy delete-nim --rule kdelete --heaps 6 --k 3 --max 12 --json";
-
-const ARROWS_HELP: &str = "Players take turns marking an unmarked edge with an arrow; an arrow may not \
-make a vertex a sink (every edge in) or a source (every edge out), so a leaf edge is never marked. \
-The last player to mark wins. --trimmed allows sinks and sources at leaves (Mathews, The Game of Arrows on 3-legged spider graphs, Section 3): \
-the Game of Arrows on G equals the trimmed game on its trimming T(G) (--trim prints T(G)).\n\n\
-Solvers: dense (every base-3 number over the edges, level by level from the full marking down; \
-up to 20 edges, on the GPU or the CPU twin) and memo (forests: the marked edges cut the forest \
-into independent pieces, remembered under canonical forms; any size: pode: and path: specs go \
-past 64 vertices here). auto: memo for forests.\n\n\
---spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g. \
-With --graph, --out writes one row: graph,vertices,edges,state,g,outcome.\n\n\
-Examples:\n  grundy arrows --graph pode:3,3,3\n  \
-grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \
-grundy arrows --graph tree:0,0,1,1,2 --trim\n  \
-grundy arrows --spiders 40 --out output/spiders-40.csv\n  \
-grundy arrows --spiders 12 --legs 4 --trimmed --out output/spiders4-12.csv\n  \
-grundy arrows --graphs trees:12 --out arrows-trees12.csv\n\n\
---graphs SOURCE: one row per graph from the empty state, graph6,vertices,edges,g,outcome[,spec] \
-(SOURCE: a file of graph6 lines or specs, - for stdin, trees:N, spiders:N, grids:MAXV).";
-
-const CYCLES_HELP: &str = "The Game of Arrows on a plane graph, where a player who completes a cycle \
-cell (a bounded face whose edges all point the same way round) wins at once. Faces: built in for \
-cycle:N, grid:RxC and wheel:N; otherwise --faces FILE, one cycle of vertices per line. The value \
-reported is the outcome (N: the first player wins); a Grundy value only when there is no face.\n\n\
-Examples:\n  grundy cycles --graph wheel:5\n  grundy cycles --graph grid:2x3 --json\n  \
-grundy cycles --graph edges:house.txt --faces house-faces.txt\n  \
-grundy cycles --graphs grids:12 --out cycles-grids.csv\n\n\
---graphs SOURCE: one row per plane graph from the empty state, graph6,vertices,edges,g,outcome,faces[,spec] \
-(g empty where there are faces). A file line is a spec (cycle:, grid:, wheel: bring their faces) or a \
-graph followed by its faces, such as 'Ds_ 0,1,2;0,2,3,4'; grids:MAXV generates every grid.";
-
-const HACKENBUSH_HELP: &str = "Green Hackenbush: a move cuts one edge; whatever is no longer connected \
-to the ground falls away. The ground vertices (--ground) count as one. A bamboo stalk of n edges is \
-a Nim heap of size n; trees follow the colon principle, cycles the fusion principle.\n\n\
-Examples:\n  grundy hackenbush --graph path:6 --ground 0\n  \
-grundy hackenbush --graph cycle:5 --ground 0 --json\n  \
-grundy hackenbush --graph grid:3x3 --ground 0,1,2";
-
 #[derive(Args, Debug)]
 pub struct GraphArgs {
     /// The octal code, e.g. 0.33, 0.03, 0.137.
@@ -501,49 +297,6 @@ pub struct PodesArgs {
     pub max_length: usize,
     #[command(flatten)]
     pub output: TableOutput,
-}
-
-/// How a --plot picture is drawn.
-#[derive(Args, Debug, Clone, Default)]
-pub struct PlotStyle {
-    /// The --plot picture's size in pixels, WxH (default: its own, which grows with the table).
-    #[arg(long, value_name = "WxH", requires = "plot")]
-    pub size: Option<crate::plot::PlotSize>,
-    /// The --plot picture's label size in pixels (titles and axis names scale with it; default 13).
-    #[arg(long, value_name = "N", requires = "plot")]
-    pub font_size: Option<u32>,
-}
-
-impl PlotStyle {
-    /// The picture `--plot PATH` asks for, in this style, checked.
-    pub fn target(
-        &self,
-        path: Option<&std::path::Path>,
-    ) -> grundy::error::Result<Option<crate::plot::PlotTarget>> {
-        crate::plot::PlotTarget::optional(path, self.size, self.font_size)
-    }
-}
-
-/// Where a table goes.
-#[derive(Args, Debug)]
-pub struct TableOutput {
-    /// Write the table here (- for stdout), as --format says.
-    #[arg(long, value_name = "PATH")]
-    pub out: Option<PathBuf>,
-    /// The table's format for --out: csv, or latex (a tabular a paper can \input; tables of G over two coordinates as a matrix).
-    #[arg(long, value_enum, default_value = "csv", requires = "out")]
-    pub format: TableFormat,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Draw the table as a heat map (small multiples for more than two coordinates) here: SVG or PNG by the extension.
-    #[arg(long, value_name = "PATH")]
-    pub plot: Option<PathBuf>,
-    #[command(flatten)]
-    pub plot_style: PlotStyle,
-    /// Only errors: no progress, notices or summary (--json and --out - still print).
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -848,125 +601,4 @@ pub enum BenchPart {
     /// Every grid of at most 30 vertices under 0.33 and 0.03, by the solver
     /// `graph` picks (not in the default suite: minutes on a small CPU).
     Grids,
-}
-
-/// Where a table (rectangles, Delete Nim, edge games) is computed and where it goes.
-#[derive(Args, Debug)]
-pub struct TableRunArgs {
-    /// Where to compute: auto uses a real GPU for an edge game's table of 2^22 states or more when there is one (never a software adapter such as llvmpipe); rect takes it from 2^20 positions; delete-nim stays on the CPU, where it ran faster, unless gpu is asked for.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: BackendChoice,
-    #[command(flatten)]
-    pub output: TableOutput,
-}
-
-#[derive(Args, Debug)]
-pub struct RectArgs {
-    /// Every shape with sides up to M.
-    #[arg(long, value_name = "M")]
-    pub max: u32,
-    /// 2 for rectangles, 3 for boxes.
-    #[arg(long, value_name = "2|3", default_value_t = 2)]
-    pub dims: usize,
-    /// The pieces' sides along a cut must differ by at least D (1: unequal pieces, Grundy's rule).
-    #[arg(long, value_name = "D", default_value_t = 1)]
-    pub min_diff: u32,
-    #[command(flatten)]
-    pub table: TableRunArgs,
-}
-
-#[derive(Args, Debug)]
-pub struct DeleteNimArgs {
-    /// The ruleset.
-    #[arg(long, value_enum)]
-    pub rule: grundy::game::delete_nim::Rule,
-    /// Number of heaps n.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub heaps: usize,
-    /// k of the kdelete rule: heaps are split into k (n = km).
-    #[arg(long, value_name = "K")]
-    pub k: Option<usize>,
-    /// Every tuple of heaps up to X.
-    #[arg(long, value_name = "X")]
-    pub max: u32,
-    #[command(flatten)]
-    pub table: TableRunArgs,
-}
-
-#[derive(Args, Debug)]
-pub struct ArrowsArgs {
-    /// The graph: path:N, cycle:N, wheel:N, grid:RxC, pode:..., tree:..., edges:FILE, graph6.
-    #[arg(
-        long,
-        short = 'g',
-        value_name = "SPEC",
-        required_unless_present_any = ["spiders", "graphs"]
-    )]
-    pub graph: Option<String>,
-    /// Many graphs, one CSV row each from the empty state: a file of graph6 lines or specs, - for stdin, trees:N, spiders:N or grids:MAXV.
-    #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "spiders", "trim", "state"])]
-    pub graphs: Option<String>,
-    /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
-    #[arg(long)]
-    pub trimmed: bool,
-    /// Print the trimming T(G) of the graph (and play the trimmed game on it).
-    #[arg(long, conflicts_with = "spiders")]
-    pub trim: bool,
-    /// Start from this state: arrows u>v, comma separated.
-    #[arg(long, value_name = "ARROWS", conflicts_with = "spiders")]
-    pub state: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    pub solver: ArrowSolver,
-    /// The table of every spider with legs up to L edges.
-    #[arg(long, value_name = "L", conflicts_with = "graph")]
-    pub spiders: Option<usize>,
-    /// Legs of the spiders in the table.
-    #[arg(long, value_name = "3|4", default_value_t = 3, requires = "spiders")]
-    pub legs: usize,
-    #[command(flatten)]
-    pub table: TableRunArgs,
-}
-
-#[derive(Args, Debug)]
-pub struct CyclesArgs {
-    /// The plane graph.
-    #[arg(
-        long,
-        short = 'g',
-        value_name = "SPEC",
-        required_unless_present = "graphs"
-    )]
-    pub graph: Option<String>,
-    /// Many plane graphs, one CSV row each from the empty state: a file with one graph per line (a spec, or graph6 followed by its faces as 0,1,2;1,2,3), - for stdin, or grids:MAXV.
-    #[arg(long, value_name = "SOURCE", conflicts_with_all = ["graph", "faces", "state"])]
-    pub graphs: Option<String>,
-    /// Write the rows of --graphs here (- for stdout).
-    #[arg(long, value_name = "PATH", requires = "graphs")]
-    pub out: Option<PathBuf>,
-    /// Its bounded faces: one cycle of vertices per line (built in for cycle, grid, wheel).
-    #[arg(long, value_name = "FILE")]
-    pub faces: Option<PathBuf>,
-    /// Start from this state: arrows u>v, comma separated.
-    #[arg(long, value_name = "ARROWS")]
-    pub state: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: BackendChoice,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct HackenbushArgs {
-    /// The graph.
-    #[arg(long, short = 'g', value_name = "SPEC")]
-    pub graph: String,
-    /// The ground: vertices, comma separated.
-    #[arg(long, value_name = "V,...")]
-    pub ground: String,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
 }

@@ -1,0 +1,263 @@
+//! Each heap of a block finished in order, after the block's parallel pass
+//! (`pass`): what the heaps inside the block and the pairs the pass left
+//! unread add to the candidate it found.
+
+use super::bits::{
+    clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits, set_bit,
+    unmarked_below, words_for,
+};
+use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
+use super::pass::BlockAhead;
+use super::scan::{Pairs, Scan, scan_pairs};
+use super::state::RareRun;
+use crate::heap::storage::store::Values;
+use grundy_core::kernel::rare::RareCode;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// G(n) in registers for a heap in a block without a pass, past every rare
+/// position, while every value is below 64 (the steady state of `.1777`);
+/// with it, whether the middle pairs spared it a scan. `None` sends the heap
+/// to `finish_heap`: c is 64 or more, or a wanted value is not among the
+/// middle pairs' (a scan is due).
+#[inline]
+pub(super) fn settle_small<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    (ahead, far): (&BlockAhead, &mut FarMarks),
+    n: usize,
+) -> Option<(u32, bool)> {
+    let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
+    if run.max_value >= 64 || n < list.from {
+        return None;
+    }
+    let near = entry_bits(&list.near, g, n);
+    let marks = near | far.of(list, g, n) | equal_split_bits(code, n);
+    let free = !marks & common_word(run.split.mask, run.split.flip(n as u64), 0);
+    let c = (free != 0).then(|| free.trailing_zeros())?;
+    // Unmarked values below c are rare: each needs a split pair.
+    let wanted = !marks & low_bits(c);
+    if wanted == 0 {
+        return Some((c, false));
+    }
+    (wanted & !middle.of(n)[0] == 0).then_some((c, true))
+}
+
+/// G(n), given the block's parallel pass and every heap below n.
+pub(super) fn finish_heap<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    (ahead, near): (&BlockAhead, &RareNear),
+    n: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> u32 {
+    let s = ahead.below;
+    bits.resize(words_for(run.max_value), 0);
+
+    if run.max_value < 64 {
+        // Every option is below 64: the marks go to one register (bit
+        // updates of one word in memory would wait on each other).
+        let list = &run.marks_past_rare;
+        bits[0] |= if s == 0 && n >= list.from {
+            list.bits(g, n) | equal_split_bits(code, n)
+        } else {
+            let mut low = 0u64;
+            mark_in_block(code, run, g, near, n, &mut |v| low |= 1 << (v & 63));
+            low
+        };
+    } else if bits.len() <= LOCAL_WORDS {
+        // Marks in a fixed array: no bounds check, and words the compiler
+        // knows apart from the table it reads.
+        let mut local = [0u64; LOCAL_WORDS];
+        mark_in_block(code, run, g, near, n, &mut |v| {
+            local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
+        });
+        bits.iter_mut()
+            .zip(local)
+            .for_each(|(word, marks)| *word |= marks);
+    } else {
+        mark_in_block(code, run, g, near, n, &mut |v| set_bit(bits, v));
+    }
+
+    // c: the smallest unmarked common value. Every common option is marked.
+    let flip = run.split.flip(n as u64);
+    let mut c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    if c >= ahead.complete(n) {
+        // The block's marks covered the pass's candidates: the pairs it
+        // checked are marked now.
+        mark_below_block(code, run, g, s, n, bits);
+        ahead.remarked.fetch_add(1, Relaxed);
+        c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
+    }
+    // Unmarked values below c: all rare, each needs a split pair.
+    if unmarked_below(bits, c) == 0 {
+        return c;
+    }
+    // wanted: the unmarked values below c.
+    wanted.clear();
+    wanted.extend(bits.iter().map(|w| !w));
+    clear_from(wanted, c);
+    if let Some(middle) = &ahead.middle {
+        for (w, hits) in wanted.iter_mut().zip(middle.of(n)) {
+            *w &= !hits;
+        }
+        if wanted.iter().all(|&w| w == 0) {
+            middle.settled.fetch_add(1, Relaxed);
+            return c;
+        }
+    }
+    if scan_left(code, g, ahead, n, wanted) {
+        return c;
+    }
+    // The scan ended with rare values below c unmarked: G(n) is rare, the
+    // smallest of them.
+    first_set(wanted)
+}
+
+/// Words of marks `finish_heap` keeps in a fixed array (values below 1024).
+const LOCAL_WORDS: usize = 16;
+
+/// Scans the split pairs of heap n the block pass did not read for the
+/// `wanted` values: true when every one is reached.
+///
+/// The pass looked for the values below the candidate c′ among the pairs
+/// below the block: those it found need no more looking for. When no
+/// wanted value is left from c′ on, only the pairs with a part inside the
+/// block are left to scan, then those below it the pass left unread;
+/// otherwise (a mark from the block covered c′) the values from c′ on were
+/// never looked for, and every pair is scanned.
+pub(super) fn scan_left<V: Values>(
+    code: &RareCode,
+    g: V,
+    ahead: &BlockAhead,
+    n: usize,
+    wanted: &mut [u64],
+) -> bool {
+    let s = ahead.below;
+    let candidate = ahead.candidate(n);
+    let missing = ahead.missing(n);
+    for (w, word) in wanted.iter_mut().enumerate() {
+        let from = (w as u32 * 64).min(candidate);
+        let below_candidate = low_bits(candidate - from);
+        *word &= !below_candidate | missing.get(w).copied().unwrap_or(0);
+    }
+    let rescan = first_set_from(wanted, candidate).is_some();
+    let mut found = |pairs| {
+        let need = wanted.iter().map(|w| w.count_ones()).sum();
+        scan_pairs(code, g, n, (&mut *wanted, need), pairs, u64::MAX).0 == Scan::Found
+    };
+    if rescan {
+        if s > 0 {
+            ahead.rescans.fetch_add(1, Relaxed);
+        }
+        return found(Pairs::All);
+    }
+    let from = ahead.rest(n);
+    found(Pairs::PartInBlock(s)) || (from > 0 && found(Pairs::BothBelow { s, from }))
+}
+
+/// Marks the options of heap n that touch the block from `s` on: take
+/// moves to heaps inside it, and the rare pairs with a part inside it (an
+/// old rare position with its partner at s or above, or a rare position
+/// found in the block).
+#[inline(always)]
+pub(super) fn mark_in_block<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    near: &RareNear,
+    n: usize,
+    mark: &mut impl FnMut(u32),
+) {
+    let s = near.s;
+    for &(j, d) in &code.takes {
+        if j < n && n - j >= s && d & 2 != 0 {
+            mark(g.at(n - j));
+        } else if j == n && d & 1 != 0 && s == 0 {
+            // Take the whole heap (the pass marks it in its own blocks).
+            mark(0);
+        }
+    }
+    if equal_split_bits(code, n) != 0 {
+        mark(0);
+    }
+    let (old, new) = run.rare.split_at(near.before);
+    let (old_values, new_values) = run.rare_values.split_at(near.before);
+    for &(j, diff) in &code.splits {
+        if n < j + 2 {
+            continue;
+        }
+        let m = n - j;
+        if m >= s {
+            let k = near.up_to(old, m - s);
+            mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
+        }
+        mark_rare_pairs(mark, g, new, new_values, m, diff);
+    }
+}
+
+/// Where the rare positions lie for the heaps of a block from `s` on, so
+/// that each heap's finish needs no search of the rare list (two binary
+/// searches a heap were a measurable part of the finish): how many lie
+/// below s, and how many of those are at most x, for x below the block's
+/// length.
+pub(super) struct RareNear {
+    pub(super) s: usize,
+    /// Rare positions below s (none is added there during the block).
+    before: usize,
+    /// `up_to[x]`: rare positions at most x, for x below the block's
+    /// length (none when s is 0: no rare position lies below it).
+    up_to: Vec<u32>,
+}
+
+impl RareNear {
+    /// For the heaps s..e, with the rare positions `rare` (ascending).
+    pub(super) fn new(rare: &[usize], s: usize, e: usize) -> RareNear {
+        let before = rare.partition_point(|&r| r < s);
+        let len = if s == 0 { 0 } else { e - s };
+        let mut up_to = Vec::with_capacity(len);
+        let mut count = 0;
+        for x in 0..len {
+            while count < before && rare[count] <= x {
+                count += 1;
+            }
+            up_to.push(count as u32);
+        }
+        RareNear { s, before, up_to }
+    }
+
+    /// How many of `old` (the rare positions below s) are at most x.
+    fn up_to(&self, old: &[usize], x: usize) -> usize {
+        match self.up_to.get(x) {
+            Some(&count) => count as usize,
+            None => old.partition_point(|&r| r <= x),
+        }
+    }
+}
+
+/// Marks every rare pair of heap n whose rare part lies below `s` (those
+/// with the other part in the block again: they are marked already).
+fn mark_below_block<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    s: usize,
+    n: usize,
+    bits: &mut [u64],
+) {
+    let below = run.rare.partition_point(|&r| r < s);
+    let (rare, values) = (&run.rare[..below], &run.rare_values[..below]);
+    for &(j, diff) in &code.splits {
+        if let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) {
+            mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
+        }
+    }
+}
+
+/// Bit 0 when a move splits heap n into two equal heaps (value 0).
+pub(super) fn equal_split_bits(code: &RareCode, n: usize) -> u64 {
+    let equal = |&j: &usize| n >= j + 2 && (n - j) & 1 == 0;
+    code.equal_splits.iter().any(equal) as u64
+}
