@@ -10,6 +10,7 @@
 // S (split_sets, right after the level of S's total) and a position ORs in
 // the sets of its sub-tuples instead of splitting them again.
 // CPU twin: src/kernel/tuples/delete_level.rs.
+// import tuple_common
 
 // game[0]: heaps, game[1]: the largest heap, game[2]: how many move kinds are
 // walked one option at a time, game[3]: split of the kind held in split sets

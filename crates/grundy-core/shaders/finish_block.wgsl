@@ -8,6 +8,8 @@
 // the block lies below b, so the table's first heaps are copied into `head`
 // once, and each heap's below-bitset is fetched while the heap before it is
 // finished.
+// import heap_common
+// import mex
 
 // The most heaps copied into `head`: a block's small heaps but its last 16,
 // so that bits, blk and head fit the 16 KiB of workgroup memory that every
@@ -21,7 +23,6 @@ const AHEAD: u32 = 2u;
 
 var<workgroup> blk: array<u32, MAX_BLOCK / 2u>; // the block's values, two per word
 var<workgroup> head: array<u32, HEAD_HEAPS / 2u>; // G of heaps below min(s, head_heaps)
-var<workgroup> mex_best: atomic<u32>;
 
 fn blk_get(i: u32) -> u32 {
     return (blk[i >> 1u] >> ((i & 1u) << 4u)) & 0xffffu;
@@ -119,12 +120,7 @@ fn finish_block(@builtin(local_invocation_index) lid: u32) {
         }
         workgroupBarrier();
 
-        for (var w = lid; w < words; w += FINISH_WG) {
-            let free = ~atomicLoad(&bits[w]);
-            if (free != 0u) {
-                atomicMin(&mex_best, w * 32u + countTrailingZeros(free));
-            }
-        }
+        smallest_unmarked(lid, words, FINISH_WG);
         workgroupBarrier();
 
         if (lid == 0u) {

@@ -4,6 +4,7 @@
 // most SLICE options per digit (so no invocation loops for long), and each
 // workgroup ORs its bitset into the heap's bitset in `below`.
 // CPU twin: src/kernel/heap/options_below.rs.
+// import heap_common
 
 @compute @workgroup_size(WG)
 fn options_below(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {

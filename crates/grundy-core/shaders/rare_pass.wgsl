@@ -7,12 +7,12 @@
 // the pairs run out. It writes the marks, the values still missing, c′
 // and the pairs it read; the host finishes the block heap by heap.
 // CPU twin: src/kernel/rare/rare_pass.rs. The algorithm: src/engine/rare_values.rs.
+// import rare_split
+// import rare_scan
 
 const WG: u32 = 64u;
 // Bitset words (u32): values below 2048.
 const MAX_WORDS: u32 = 64u;
-// Pairs each thread tests per split digit between two looks at `need`.
-const SCAN_PER_THREAD: u32 = 4u;
 
 struct Params {
     s: u32,          // heaps below s are known
@@ -48,8 +48,6 @@ struct Params {
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
 var<workgroup> missing: array<atomic<u32>, MAX_WORDS>;
-var<workgroup> need: atomic<u32>;
-var<workgroup> need_shared: u32;
 var<workgroup> c_shared: u32;
 var<workgroup> a_start: u32;
 var<workgroup> a_end_shared: u32;
@@ -218,11 +216,7 @@ fn rare_pass(
             }
         }
         a0 += WG * SCAN_PER_THREAD;
-        workgroupBarrier();
-        if (lid == 0u) {
-            need_shared = atomicLoad(&need);
-        }
-        left = workgroupUniformLoad(&need_shared);
+        left = values_left(lid);
     }
 
     workgroupBarrier();

@@ -1,5 +1,5 @@
 // The rare/common split in 32-bit words, shared by the survey kernel's rare
-// mode and the rare values' block pass (prepended to both). A value v is
+// mode and the rare values' block pass (both import it). A value v is
 // common when popcount(v & mask), flipped by the position parity, is odd.
 // CPU twin: src/kernel/rare/split_words.rs.
 

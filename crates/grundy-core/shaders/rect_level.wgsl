@@ -4,6 +4,7 @@
 // A side s is cut into i and s - i when s - 2i >= min_diff. Sides are a
 // ranked nondecreasing tuple (tuple_common.wgsl). CPU twin:
 // src/kernel/tuples/rect_level.rs.
+// import tuple_common
 
 // game[0]: dimensions (2 or 3), game[1]: the largest side, game[2]: min_diff
 

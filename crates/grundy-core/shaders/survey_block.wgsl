@@ -10,12 +10,12 @@
 // unmarked, and scans the split pairs only until every value below c is
 // marked. Its rare positions are a list the host fills and the kernel
 // extends; a list that runs full sends the code back to the brute force.
+// import rare_split
+// import mex
+// import rare_scan
 
 override WG: u32 = 64u; // threads per code: the host sets it (`--workgroup`)
 const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
-// Pairs each thread tests per split digit before the workgroup looks at
-// whether every wanted value is marked.
-const SCAN_PER_THREAD: u32 = 4u;
 
 struct Params {
     codes: u32,       // codes in this batch
@@ -41,10 +41,7 @@ const MODE_RARE: u32 = 1u;
 @group(0) @binding(4) var<storage, read_write> rare: array<u32>; // rare positions, ascending
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
-var<workgroup> mex_best: atomic<u32>;
 var<workgroup> c_best: atomic<u32>;
-var<workgroup> need: atomic<u32>;
-var<workgroup> need_shared: u32;
 var<workgroup> done_shared: u32;
 var<workgroup> end_shared: u32;
 var<workgroup> max_shared: u32;
@@ -161,11 +158,7 @@ fn survey_block(
                     atomicAdd(&need, countOneBits(wanted));
                 }
             }
-            workgroupBarrier();
-            if (lid == 0u) {
-                need_shared = atomicLoad(&need);
-            }
-            var left = workgroupUniformLoad(&need_shared);
+            var left = values_left(lid);
             // Scan the split pairs by the smaller part a = 1, 2, ... until
             // every value below c is marked or the pairs run out.
             var a0 = 1u;
@@ -190,21 +183,12 @@ fn survey_block(
                     }
                 }
                 a0 += WG * SCAN_PER_THREAD;
-                workgroupBarrier();
-                if (lid == 0u) {
-                    need_shared = atomicLoad(&need);
-                }
-                left = workgroupUniformLoad(&need_shared);
+                left = values_left(lid);
             }
         }
 
         // The mex (in rare mode: c, or the smallest value the scan left).
-        for (var w = lid; w < words; w += WG) {
-            let free = ~atomicLoad(&bits[w]);
-            if (free != 0u) {
-                atomicMin(&mex_best, w * 32u + countTrailingZeros(free));
-            }
-        }
+        smallest_unmarked(lid, words, WG);
         workgroupBarrier();
 
         if (lid == 0u) {

@@ -2,8 +2,8 @@
 //! the library marks a setting (and the value it has or should have) in its
 //! errors and notices, and each front end words the mark in its own terms:
 //! the command line names its flag (`--memory 4G`), the Python module its
-//! keyword argument (`memory='4G'`), the Rust library its builder method
-//! (`.memory(4G)`).
+//! keyword argument (`memory='4G'`), the Rust library its parameter or
+//! builder method (`` `memory = 4G` ``).
 
 use std::fmt::Display;
 
@@ -160,14 +160,14 @@ impl std::fmt::Display for Marked<'_> {
 }
 
 /// The Rust library's words, and the default wherever a message is shown
-/// as text (`Display` of an error): the builder method where there is one
-/// (`.memory(4G)`), else the setting's key (`` `force` ``).
+/// as text (`Display` of an error): the parameter or builder method by its
+/// name, with its value (`` `memory = 4G` ``) or without (`` `force` ``).
 pub struct RustWords;
 
 impl Words for RustWords {
     fn setting(&self, setting: Setting, value: Option<&str>) -> String {
         match value {
-            Some(value) => format!("`.{}({value})`", setting.key()),
+            Some(value) => format!("`{} = {value}`", setting.key()),
             None => format!("`{}`", setting.key()),
         }
     }
@@ -200,7 +200,7 @@ mod tests {
         );
         assert_eq!(
             word(&message, &RustWords),
-            "`.heaps(7)`: no; use `.backend(cpu)` or `force`"
+            "`heaps = 7`: no; use `backend = cpu` or `force`"
         );
         assert_eq!(word("plain, é", &Shout), "plain, é");
         let unclosed = format!("cut {OPEN}heaps");

@@ -8,6 +8,7 @@
 pub mod arrows;
 pub mod graph;
 pub mod heap;
+pub mod mex;
 pub mod rare;
 pub mod shader;
 #[cfg(test)]

@@ -6,23 +6,67 @@
 /// at i · PARAMS_STRIDE, and a dispatch binds its slot by a dynamic offset.
 pub const PARAMS_STRIDE: u64 = 256;
 
-/// One WGSL module as the GPU runner builds it: its sources (a shared
-/// prelude first), its entry points, and its bindings. Binding 0 is always
+/// One WGSL module as the GPU runner builds it: its file (which names the
+/// shared modules it uses, `// import NAME`), its entry points, and its
+/// bindings. Binding 0 is always
 /// the parameters (a uniform read at a dynamic offset); bindings 1, 2, …
 /// are storage buffers, read-only where `read_only` says so. The CPU twin of
 /// each entry point has the entry point's name, in the family's folder.
 pub struct Shader {
     pub name: &'static str,
-    pub sources: &'static [&'static str],
+    /// The kernel's file, `shaders/NAME.wgsl`.
+    pub wgsl: &'static str,
     pub entry_points: &'static [&'static str],
     pub read_only: &'static [bool],
 }
 
 impl Shader {
-    /// The WGSL text handed to the device: the sources in order.
+    /// The WGSL text handed to the device: each shared module the file
+    /// imports (and what it imports) once, then the file.
     pub fn source(&self) -> String {
-        self.sources.join("\n")
+        let mut out = String::new();
+        compose(self.wgsl, &mut Vec::new(), &mut out);
+        out
     }
+}
+
+/// The shared WGSL modules a kernel may import, by name.
+pub const SHARED: &[(&str, &str)] = &[
+    (
+        "heap_common",
+        include_str!("../../shaders/heap_common.wgsl"),
+    ),
+    ("mex", include_str!("../../shaders/mex.wgsl")),
+    ("rare_scan", include_str!("../../shaders/rare_scan.wgsl")),
+    ("rare_split", include_str!("../../shaders/rare_split.wgsl")),
+    (
+        "tuple_common",
+        include_str!("../../shaders/tuple_common.wgsl"),
+    ),
+];
+
+/// The names a WGSL file imports: its `// import NAME` lines.
+pub fn imports(wgsl: &str) -> impl Iterator<Item = &str> {
+    wgsl.lines()
+        .filter_map(|line| line.strip_prefix("// import "))
+        .map(str::trim)
+}
+
+/// Appends `wgsl` to `out` after the modules it imports, each once (`done`
+/// names those appended). An unknown name is a defect of the shaders, which
+/// `every_import_names_a_shared_module` catches in the tests.
+fn compose(wgsl: &str, done: &mut Vec<&'static str>, out: &mut String) {
+    for name in imports(wgsl) {
+        let Some(&(name, module)) = SHARED.iter().find(|(known, _)| *known == name) else {
+            panic!("a shader imports {name}, which is no shared module (kernel::shader::SHARED)");
+        };
+        if !done.contains(&name) {
+            done.push(name);
+            compose(module, done, out);
+        }
+    }
+    out.push_str(wgsl);
+    out.push('\n');
 }
 
 /// One level's parameters, as the level kernels read them (`Params` in

@@ -116,6 +116,45 @@ fn every_shader_validates_with_the_bindings_its_registry_entry_names() {
     }
 }
 
+/// Every `// import` names a shared module, every shared module is imported
+/// by some kernel, each lands once in a composed source, and the mex loop
+/// is written once (in `mex.wgsl`), not copied into the kernels.
+#[test]
+fn every_import_names_a_shared_module_and_each_lands_once() {
+    use super::shader::{SHARED, imports};
+    let mut used = std::collections::BTreeSet::new();
+    for shader in super::SHADERS {
+        for name in imports(shader.wgsl) {
+            assert!(
+                SHARED.iter().any(|(known, _)| *known == name),
+                "{}: imports {name}",
+                shader.name
+            );
+            used.insert(name);
+            let (_, module) = SHARED.iter().find(|(known, _)| *known == name).unwrap();
+            let first_line = module.lines().next().unwrap();
+            let copies = shader.source().matches(first_line).count();
+            assert_eq!(copies, 1, "{}: {name} composed {copies} times", shader.name);
+        }
+    }
+    for (name, _) in SHARED {
+        let imported_by_shared = SHARED.iter().any(|(_, m)| imports(m).any(|i| i == *name));
+        assert!(
+            used.contains(name) || imported_by_shared,
+            "{name} is imported by no kernel"
+        );
+    }
+    let mex_loops: Vec<&str> = super::SHADERS
+        .iter()
+        .filter(|s| s.wgsl.contains("atomicMin(&mex_best"))
+        .map(|s| s.name)
+        .collect();
+    assert!(
+        mex_loops.is_empty(),
+        "the mex loop copied into {mex_loops:?}"
+    );
+}
+
 fn check(module: &naga::Module, label: &str, shared: &[(&str, u32)], structs: &[(&str, usize)]) {
     for &(name, rust) in shared {
         assert_eq!(constant(module, name), rust, "{label}: {name}");

@@ -155,7 +155,7 @@ impl ArrowKernel {
 /// table and the status words.
 pub const ARROWS_LEVEL: Shader = Shader {
     name: "arrows_level",
-    sources: &[include_str!("../../../shaders/arrows_level.wgsl")],
+    wgsl: include_str!("../../../shaders/arrows_level.wgsl"),
     entry_points: &["arrows_level"],
     read_only: &[true, false, false],
 };

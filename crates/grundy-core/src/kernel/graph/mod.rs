@@ -111,7 +111,7 @@ pub fn connected_set_counts(adj: &[u64], max_take: usize) -> Vec<u64> {
 /// status words, and the eight table chunks.
 pub const GRAPH_LEVEL: Shader = Shader {
     name: "graph_level",
-    sources: &[include_str!("../../../shaders/graph_level.wgsl")],
+    wgsl: include_str!("../../../shaders/graph_level.wgsl"),
     entry_points: &["graph_level"],
     read_only: &[
         true, false, false, false, false, false, false, false, false, false,

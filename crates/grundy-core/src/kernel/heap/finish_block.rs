@@ -3,6 +3,7 @@
 
 use super::common::Bits;
 use crate::kernel::heap::{Block, HeapKernelCode, MAX_WORDS};
+use crate::kernel::mex::smallest_unmarked;
 
 /// Why a block stopped before its end (the GPU's `ST_HALT` reasons).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,15 +58,7 @@ pub fn finish_block(
             }
         }
 
-        let mut mex_best = cap;
-        for (w, word) in bits.0.iter().enumerate() {
-            let free = !word;
-            if free != 0 {
-                mex_best = mex_best.min(w as u32 * 32 + free.trailing_zeros());
-            }
-        }
-
-        let v = mex_best;
+        let v = smallest_unmarked(&bits.0, cap);
         if v >= cap {
             // The bitset is full: the mex is not known. Redo wider, or give
             // up when it is already as wide as u16 values allow.

@@ -206,8 +206,6 @@ pub fn block_work(code: &HeapKernelCode, block: Block) -> u64 {
     per_heap * block.b as u64
 }
 
-const HEAP_COMMON: &str = include_str!("../../../shaders/heap_common.wgsl");
-
 /// Storage bindings of the heap kernels: digits (read), the below bitsets,
 /// the status words, and the four table chunks.
 const HEAP_BINDINGS: &[bool] = &[true, false, false, false, false, false, false];
@@ -215,10 +213,7 @@ const HEAP_BINDINGS: &[bool] = &[true, false, false, false, false, false, false]
 /// The first pass over a block: every option whose heaps lie below it.
 pub const OPTIONS_BELOW: Shader = Shader {
     name: "options_below",
-    sources: &[
-        HEAP_COMMON,
-        include_str!("../../../shaders/options_below.wgsl"),
-    ],
+    wgsl: include_str!("../../../shaders/options_below.wgsl"),
     entry_points: &["options_below"],
     read_only: HEAP_BINDINGS,
 };
@@ -226,10 +221,7 @@ pub const OPTIONS_BELOW: Shader = Shader {
 /// The second: the block's heaps in order, one workgroup.
 pub const FINISH_BLOCK: Shader = Shader {
     name: "finish_block",
-    sources: &[
-        HEAP_COMMON,
-        include_str!("../../../shaders/finish_block.wgsl"),
-    ],
+    wgsl: include_str!("../../../shaders/finish_block.wgsl"),
     entry_points: &["finish_block"],
     read_only: HEAP_BINDINGS,
 };

@@ -11,16 +11,12 @@ use crate::game::Code;
 use crate::kernel::heap::{HeapKernelCode, UNBOUNDED};
 use crate::kernel::shader::Shader;
 
-/// `shaders/rare_split.wgsl`: the split in 32-bit words, the prelude of
-/// the kernels that read rare values.
-pub const RARE_SPLIT: &str = include_str!("../../../shaders/rare_split.wgsl");
-
 /// `shaders/rare_pass.wgsl`: storage bindings are the code, the table's
 /// `TABLE_PIECES` pieces and the rare list (read), the marks and missing
 /// values, and c′ with the pairs read, per heap.
 pub const RARE_PASS: Shader = Shader {
     name: "rare_pass",
-    sources: &[RARE_SPLIT, include_str!("../../../shaders/rare_pass.wgsl")],
+    wgsl: include_str!("../../../shaders/rare_pass.wgsl"),
     entry_points: &["rare_pass"],
     read_only: &[
         true, true, true, true, true, true, true, true, true, true, false, false,

@@ -154,10 +154,7 @@ pub fn choose_mode(code: &Code, g: &[u16], rare_cap: usize, always: bool) -> Sur
 /// state words, the tables and the rare lists.
 pub const SURVEY_BLOCK_SHADER: Shader = Shader {
     name: "survey_block",
-    sources: &[
-        crate::kernel::rare::RARE_SPLIT,
-        include_str!("../../../shaders/survey_block.wgsl"),
-    ],
+    wgsl: include_str!("../../../shaders/survey_block.wgsl"),
     entry_points: &["survey_block"],
     read_only: &[true, false, false, false],
 };

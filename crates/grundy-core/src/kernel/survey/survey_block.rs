@@ -7,6 +7,7 @@
 use rayon::prelude::*;
 
 use crate::kernel::heap::common::{Bits, capacity_words};
+use crate::kernel::mex::smallest_unmarked;
 use crate::kernel::rare::split_words::{below_word, common_word, low_parity};
 use crate::kernel::survey::{MODE_RARE, STATE_WORDS, SurveyKernel};
 
@@ -66,11 +67,7 @@ pub fn survey_block(
                     code.scan_below_c(n, table, flip, &mut bits);
                 }
                 // The mex (in rare mode: c, or the smallest value the scan left).
-                let v = (0..words)
-                    .find(|&w| !bits.0[w as usize] != 0)
-                    .map_or(words * 32, |w| {
-                        w * 32 + (!bits.0[w as usize]).trailing_zeros()
-                    });
+                let v = smallest_unmarked(&bits.0, words * 32);
                 if v > 0xffff {
                     state[3] = 1;
                 }

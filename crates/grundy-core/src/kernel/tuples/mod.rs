@@ -178,8 +178,6 @@ impl LevelPlan {
     }
 }
 
-const TUPLE_COMMON: &str = include_str!("../../../shaders/tuple_common.wgsl");
-
 /// Storage bindings of the tuple kernels: game, binomials, order (read);
 /// table, status; split order (read); split sets.
 const TUPLE_BINDINGS: &[bool] = &[true, true, true, false, false, true, false];
@@ -187,10 +185,7 @@ const TUPLE_BINDINGS: &[bool] = &[true, true, true, false, false, true, false];
 /// `shaders/rect_level.wgsl`: Grundy's game on rectangles and boxes.
 pub const RECT_LEVEL: Shader = Shader {
     name: "rect_level",
-    sources: &[
-        TUPLE_COMMON,
-        include_str!("../../../shaders/rect_level.wgsl"),
-    ],
+    wgsl: include_str!("../../../shaders/rect_level.wgsl"),
     entry_points: &["rect_level"],
     read_only: TUPLE_BINDINGS,
 };
@@ -199,10 +194,7 @@ pub const RECT_LEVEL: Shader = Shader {
 /// their moves read.
 pub const DELETE_LEVEL: Shader = Shader {
     name: "delete_level",
-    sources: &[
-        TUPLE_COMMON,
-        include_str!("../../../shaders/delete_level.wgsl"),
-    ],
+    wgsl: include_str!("../../../shaders/delete_level.wgsl"),
     entry_points: &["delete_level", "split_sets_level"],
     read_only: TUPLE_BINDINGS,
 };
