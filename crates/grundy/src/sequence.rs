@@ -16,8 +16,7 @@ use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::heap::driver::{Computed, SequenceJob};
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::heap::storage::filled::{Filled, writer_for};
-use grundy_engine::heap::storage::paged::Buf;
-use grundy_engine::heap::storage::table::HeapTable;
+use grundy_engine::heap::storage::table::{HeapTable, InMemory};
 use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, RanOn};
 
 /// A Nim-sequence to compute: a code, how far, and how.
@@ -308,13 +307,13 @@ impl SequenceTable {
     /// memory are handed over as they are, without a copy; those filled from
     /// the certified period, kept in a file or stored apart are generated
     /// into the array.
-    pub fn into_values(self) -> Values {
+    pub fn into_values(mut self) -> Values {
         let len = self.len();
         if self.filled_from().is_none() && self.table.len() as u64 == len {
-            match self.table {
-                HeapTable::Narrow(Buf::Mem(values)) => return Values::Bytes(values),
-                HeapTable::Wide(Buf::Mem(values)) => return Values::Words(values),
-                _ => {}
+            match self.table.into_memory() {
+                InMemory::Bytes(values) => return Values::Bytes(values),
+                InMemory::Words(values) => return Values::Words(values),
+                InMemory::Elsewhere(table) => self.table = *table,
             }
         }
         let values = self.values(0, len);

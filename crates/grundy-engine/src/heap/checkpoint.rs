@@ -159,9 +159,9 @@ fn write_pieces(out: &mut impl Write, table: &HeapTable, from: usize) -> std::io
     let mut a = from;
     while a < table.len() {
         let b = table.len().min(a + PIECE_VALUES);
-        let (width, escapes, bytes) = match table {
-            HeapTable::Narrow(g) => (1, 0, std::borrow::Cow::Borrowed(&g[a..b])),
-            other => piece_bytes(&other.values(a, b)),
+        let (width, escapes, bytes) = match table.bytes(a, b) {
+            Some(bytes) => (1, 0, std::borrow::Cow::Borrowed(bytes)),
+            None => piece_bytes(&table.values(a, b)),
         };
         let mut head = Vec::with_capacity(HEAD);
         head.extend_from_slice(PIECE_MAGIC);
@@ -424,12 +424,11 @@ impl PieceHead {
     /// Appends the piece's values to `table`; an error when its escapes do
     /// not match its bytes.
     fn push_into(&self, values: &[u8], table: &mut HeapTable) -> std::result::Result<(), String> {
-        match (self.width, &mut *table) {
-            (1, HeapTable::Narrow(g)) => g
-                .extend_from_slice(values)
+        match self.width {
+            1 => table
+                .extend_bytes(values)
                 .map_err(|e| format!("the table's file could not grow: {e}"))?,
-            (1, _) => values.iter().for_each(|&v| table.push(u16::from(v))),
-            (2, _) => {
+            2 => {
                 for pair in values.chunks_exact(2) {
                     table.push(u16::from_le_bytes([pair[0], pair[1]]));
                 }

@@ -13,6 +13,7 @@ use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun};
 use crate::heap::storage::paged::Place;
 use crate::heap::storage::store::Store;
 use crate::heap::storage::table::HeapTable;
+use crate::heap::storage::width::{OnStore, TableWidth};
 use crate::{Backend, GpuFrom, HeapEngine, LazyBackend, Ran, extend_heap_table, memory};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
@@ -212,31 +213,15 @@ impl<'a> SequenceRun<'a> {
         self.engine = HeapEngine::Rare;
         let gpu_heaps = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps);
         let outcome = loop {
-            let outcome = match &mut self.table {
-                HeapTable::Narrow(g) => {
-                    let run = self
-                        .rare
-                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
-                    run.ahead = self.pass_ahead;
-                    rare::extend(code, run, g, (to, persist), &mut pass, hooks)
-                }
-                HeapTable::Escaped(t) => {
-                    let run = self
-                        .rare
-                        .get_or_insert_with(|| RareRun::new(code, t.view()));
-                    run.ahead = self.pass_ahead;
-                    rare::extend(code, run, t, (to, persist), &mut pass, hooks)
-                }
-                HeapTable::Wide(g) => {
-                    let run = self
-                        .rare
-                        .get_or_insert_with(|| RareRun::new(code, g.as_slice()));
-                    run.ahead = self.pass_ahead;
-                    rare::extend(code, run, g, (to, persist), &mut pass, hooks)
-                }
-            };
-            if !matches!(outcome, Outcome::Widen { .. }) || matches!(self.table, HeapTable::Wide(_))
-            {
+            let outcome = self.table.with_store(RareStep {
+                code,
+                run: &mut self.rare,
+                ahead: self.pass_ahead,
+                to_persist: (to, persist),
+                pass: &mut pass,
+                hooks,
+            });
+            if !matches!(outcome, Outcome::Widen { .. }) || self.table.is_widest() {
                 break outcome;
             }
             // One byte, then one byte with the larger values kept apart,
@@ -350,5 +335,25 @@ impl<'a> SequenceRun<'a> {
                 return Ok(false);
             }
         }
+    }
+}
+
+/// One call of the rare-value engine on a table, at the table's width.
+struct RareStep<'a, 'r> {
+    code: &'a RareCode,
+    run: &'a mut Option<RareRun>,
+    ahead: PassAhead,
+    to_persist: (u64, Persist),
+    pass: &'a mut Option<GpuPass<'r>>,
+    hooks: &'a dyn RunHooks,
+}
+
+impl OnStore for RareStep<'_, '_> {
+    type Output = Outcome;
+    fn on<S: Store + TableWidth>(self, g: &mut S) -> Outcome {
+        let code = self.code;
+        let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
+        run.ahead = self.ahead;
+        rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }
 }

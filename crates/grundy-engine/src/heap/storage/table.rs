@@ -6,10 +6,10 @@
 use crate::heap::storage::escaped::{ESCAPE, Escaped};
 use crate::heap::storage::paged::{Buf, Place};
 pub use crate::heap::storage::store::Value;
-use crate::heap::storage::store::{Store, Values};
-use grundy_core::analysis::period::{Period, PeriodRule, find_period};
-use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary};
-use grundy_core::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};
+use crate::heap::storage::width::{OnStore, TableWidth};
+use grundy_core::analysis::period::{Period, PeriodRule};
+use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
+use grundy_core::analysis::stats::HeapStats;
 use grundy_core::export::SequenceWriter;
 
 /// G(0..len) in one or two bytes per value, or one with the few larger
@@ -20,6 +20,14 @@ pub enum HeapTable {
     /// Values past 255 but few of them (the rare-value engine's tables).
     Escaped(Escaped),
     Wide(Buf<u16>),
+}
+
+/// A table's values as one array in memory (`HeapTable::into_memory`), or
+/// the table when they are not (in a file, or some kept apart).
+pub enum InMemory {
+    Bytes(Vec<u8>),
+    Words(Vec<u16>),
+    Elsewhere(Box<HeapTable>),
 }
 
 impl Default for HeapTable {
@@ -43,13 +51,40 @@ impl HeapTable {
         Ok(HeapTable::Narrow(Buf::new_in(place)?))
     }
 
+    /// The values, whatever their width.
+    pub fn width(&self) -> &dyn TableWidth {
+        match self {
+            HeapTable::Narrow(g) => g,
+            HeapTable::Escaped(t) => t,
+            HeapTable::Wide(g) => g,
+        }
+    }
+
+    fn width_mut(&mut self) -> &mut dyn TableWidth {
+        match self {
+            HeapTable::Narrow(g) => g,
+            HeapTable::Escaped(t) => t,
+            HeapTable::Wide(g) => g,
+        }
+    }
+
+    /// `work` done on the table's store, at its width.
+    pub fn with_store<W: OnStore>(&mut self, work: W) -> W::Output {
+        match self {
+            HeapTable::Narrow(g) => work.on(g),
+            HeapTable::Escaped(t) => work.on(t),
+            HeapTable::Wide(g) => work.on(g),
+        }
+    }
+
+    /// Whether the table holds two bytes a value (no wider kind is left).
+    pub fn is_widest(&self) -> bool {
+        matches!(self, HeapTable::Wide(_))
+    }
+
     /// Where the table's values live.
     pub fn place(&self) -> Place {
-        match self {
-            HeapTable::Narrow(g) => g.place(),
-            HeapTable::Escaped(t) => t.place(),
-            HeapTable::Wide(g) => g.place(),
-        }
+        self.width().place()
     }
 
     /// The same values, kept at `place` (moved there when elsewhere).
@@ -70,11 +105,7 @@ impl HeapTable {
     }
 
     pub fn len(&self) -> usize {
-        match self {
-            HeapTable::Narrow(g) => g.len(),
-            HeapTable::Escaped(t) => t.len(),
-            HeapTable::Wide(g) => g.len(),
-        }
+        self.width().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -82,11 +113,7 @@ impl HeapTable {
     }
 
     pub fn get(&self, n: usize) -> u16 {
-        match self {
-            HeapTable::Narrow(g) => g[n] as u16,
-            HeapTable::Escaped(t) => t.get(n),
-            HeapTable::Wide(g) => g[n],
-        }
+        self.width().get(n)
     }
 
     pub fn bytes_per_value(&self) -> u64 {
@@ -98,11 +125,7 @@ impl HeapTable {
     }
 
     pub fn truncate(&mut self, len: usize) {
-        match self {
-            HeapTable::Narrow(g) => g.truncate(len),
-            HeapTable::Escaped(t) => t.truncate(len),
-            HeapTable::Wide(g) => g.truncate(len),
-        }
+        self.width_mut().truncate(len)
     }
 
     /// The values as u16, for the engines that hold two bytes per value.
@@ -119,34 +142,14 @@ impl HeapTable {
     /// G(n) = G(n − p) past the preperiod.
     pub fn extend_by_period(&mut self, period: &Period, to: u64) {
         assert!(period.certified && period.period > 0);
-        let p = period.period as usize;
-        fn fill<T: bytemuck::Pod>(g: &mut Buf<T>, p: usize, to: usize) {
-            while g.len() <= to {
-                g.push(g[g.len() - p]);
-            }
-        }
-        match self {
-            HeapTable::Narrow(g) => fill(g, p, to as usize),
-            HeapTable::Escaped(_) => {
-                while self.len() <= to as usize {
-                    self.push(self.get(self.len() - p));
-                }
-            }
-            HeapTable::Wide(g) => fill(g, p, to as usize),
-        }
+        // The period's values were all computed: each width holds them.
+        self.width_mut()
+            .repeat_period(period.period as usize, to as usize);
     }
 
     /// Appends `v`, widening the table where it does not hold it.
     pub fn push(&mut self, v: u16) {
-        let held = match self {
-            HeapTable::Narrow(g) => u8::try_from(v).map(|v| g.push(v)).is_ok(),
-            HeapTable::Escaped(t) => t.push(u32::from(v)),
-            HeapTable::Wide(g) => {
-                g.push(v);
-                true
-            }
-        };
-        if !held {
+        if !self.width_mut().push_value(v) {
             self.widen();
             self.push(v);
         }
@@ -173,80 +176,69 @@ impl HeapTable {
     }
 
     pub fn period(&self, rule: &PeriodRule) -> Option<Period> {
-        match self {
-            HeapTable::Narrow(g) => find_period(g, rule),
-            HeapTable::Escaped(t) => escaped_period(t, rule),
-            HeapTable::Wide(g) => find_period(g, rule),
-        }
+        self.width().period(rule)
     }
 
     pub fn stats(&self) -> HeapStats {
-        match self {
-            HeapTable::Narrow(g) => heap_stats(g),
-            HeapTable::Escaped(t) => heap_stats_by_piece(t.len(), |a, b| t.values(a, b)),
-            HeapTable::Wide(g) => heap_stats(g),
-        }
+        self.width().stats()
     }
 
     pub fn rare_summary(&self, parity: Option<u32>) -> (RareSplit, RareSummary) {
-        match self {
-            HeapTable::Narrow(g) => rare_split::summarize(g, parity),
-            HeapTable::Escaped(t) => {
-                rare_split::summarize_by_piece(t.len(), |a, b| t.values(a, b), parity)
-            }
-            HeapTable::Wide(g) => rare_split::summarize(g, parity),
-        }
+        self.width().rare_summary(parity)
     }
 
     /// The rare heaps under `split`, heap 0 included when it is rare (as
     /// `rare_summary` counts them).
     pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
         let heap_0 = !self.is_empty() && split.is_rare(0, self.get(0) as u32);
-        let from_1 = match self {
-            HeapTable::Narrow(g) => rare_split::rare_positions(g, split),
-            HeapTable::Escaped(t) => {
-                let g = t.view();
-                rare_split::rare_positions_by(g.len(), |n| g.at(n), split)
-            }
-            HeapTable::Wide(g) => rare_split::rare_positions(g, split),
-        };
+        let from_1 = self.width().rare_positions_past_0(split);
         heap_0.then_some(0).into_iter().chain(from_1).collect()
     }
 
     /// Values a..b, two bytes each.
     pub fn values(&self, a: usize, b: usize) -> Vec<u16> {
+        self.width().values(a, b)
+    }
+
+    /// Values a..b as one byte each, borrowed, when the table holds them so
+    /// with none kept apart.
+    pub fn bytes(&self, a: usize, b: usize) -> Option<&[u8]> {
         match self {
-            HeapTable::Narrow(g) => g[a..b].iter().map(|&v| u16::from(v)).collect(),
-            HeapTable::Escaped(t) => t.values(a, b),
-            HeapTable::Wide(g) => g[a..b].to_vec(),
+            HeapTable::Narrow(g) => Some(&g[a..b]),
+            _ => None,
+        }
+    }
+
+    /// Appends one-byte values: copied in one piece where the table holds
+    /// one byte a value; an error when its file cannot grow.
+    pub fn extend_bytes(&mut self, values: &[u8]) -> std::io::Result<()> {
+        match self {
+            HeapTable::Narrow(g) => g.extend_from_slice(values),
+            table => {
+                values.iter().for_each(|&v| table.push(u16::from(v)));
+                Ok(())
+            }
+        }
+    }
+
+    /// The values when they are one array in memory, one or two bytes each,
+    /// handed over without a copy; the table itself otherwise.
+    pub fn into_memory(self) -> InMemory {
+        match self {
+            HeapTable::Narrow(Buf::Mem(values)) => InMemory::Bytes(values),
+            HeapTable::Wide(Buf::Mem(values)) => InMemory::Words(values),
+            table => InMemory::Elsewhere(Box::new(table)),
         }
     }
 
     /// Whether a value passes 255 (a one-byte file cannot hold the table).
     pub fn has_wide_values(&self) -> bool {
-        match self {
-            HeapTable::Narrow(_) => false,
-            HeapTable::Escaped(t) => t.large().iter().any(|&(_, v)| v > 255),
-            HeapTable::Wide(g) => g.iter().any(|&v| v > 255),
-        }
+        self.width().has_wide_values()
     }
 
     /// Appends the heaps `w` has not written yet.
     pub fn append_to(&self, w: &mut SequenceWriter) -> grundy_core::error::Result<()> {
-        match self {
-            HeapTable::Narrow(g) => w.append(g),
-            HeapTable::Escaped(t) => {
-                // A piece at a time, two bytes a value only for the piece.
-                let mut a = w.written().min(t.len());
-                while a < t.len() {
-                    let b = t.len().min(a + (1 << 20));
-                    w.append_from(a, &t.values(a, b))?;
-                    a = b;
-                }
-                Ok(())
-            }
-            HeapTable::Wide(g) => w.append(g),
-        }
+        self.width().append_to(w)
     }
 }
 
@@ -268,23 +260,6 @@ fn out_of_disk(place: &Place) -> ! {
     match place {
         Place::Folder(folder) => grundy_core::interrupt::out_of_disk(folder),
         Place::Memory => grundy_core::interrupt::out_of_disk(std::path::Path::new(".")),
-    }
-}
-
-/// The period of an escaped table: the smallest that its bytes show (every
-/// period of the values is one of the bytes), when the values kept apart
-/// hold it too; else the values' own, two bytes a value (not seen so far).
-fn escaped_period(t: &Escaped, rule: &PeriodRule) -> Option<Period> {
-    let found = find_period(t.bytes(), rule)?;
-    let p = found.period as usize;
-    let holds = t
-        .large()
-        .iter()
-        .filter(|&&(n, _)| n as u64 >= found.preperiod && n + p < t.len())
-        .all(|&(n, v)| t.get(n + p) == v);
-    match holds {
-        true => Some(found),
-        false => find_period(&t.values(0, t.len()), rule),
     }
 }
 
