@@ -75,6 +75,7 @@ impl Words for PyWords {
     fn setting(&self, setting: Setting, value: Option<&str>) -> String {
         let key = match setting {
             Setting::NoFill => return "fill=False".into(),
+            Setting::MaxN => "until_periodic",
             Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => {
                 return RustWords.setting(setting, value);
             }

@@ -11,17 +11,16 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::SequenceArgs;
 use crate::plot::{self, PlotTarget};
 use grundy::analysis::milestones::{Milestone, StatsAt};
-use grundy::analysis::period::{Period, PeriodRule};
+use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
-use grundy::engine::heap::driver::{SequenceDriver, SequenceJob};
 use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::heap::storage::filled::{Filled, writer_for};
-use grundy::engine::{HeapEngine, LazyBackend, RanOn};
+use grundy::engine::heap::storage::filled::Filled;
+use grundy::engine::{HeapEngine, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format};
 use grundy::game::Code;
-use grundy::interrupt;
+use grundy::{Sequence, SequenceTable};
 
 /// The JSON summary of a Nim-sequence run.
 #[derive(Serialize)]
@@ -80,8 +79,9 @@ pub struct SequenceSummary {
     pub stats_out: Option<String>,
 }
 
-/// What a run was asked for, checked before any work starts.
-fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
+/// The library's sequence the arguments ask for: how far, how, and where
+/// the table, its checkpoint and its file go.
+fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let every = Duration::try_from_secs_f64(args.checkpoint_every)
         .ok()
@@ -98,19 +98,30 @@ fn job_of(args: &SequenceArgs) -> Result<SequenceJob> {
         (None, true) => 1024.min(args.max_n),
         (None, false) => 0,
     };
-    let job = SequenceJob {
-        until_periodic: args.until_periodic.then_some(args.max_n),
-        fill: !args.no_fill,
-        checkpoint: args.checkpoint_path().map(|(_, path)| path.to_path_buf()),
-        every,
-        resume: args.resume.clone(),
-        memory: args.memory,
-        folder: table_folder(args),
-        rules: crate::front::output_rules(),
-        ..SequenceJob::new(args.algorithm, n)
-    };
-    job.check(("-n", "--max-n"))?;
-    Ok(job)
+    let mut sequence = Sequence::of(code.clone())
+        .heaps(n)
+        .algorithm(args.algorithm)
+        .backend(args.backend)
+        .fill(!args.no_fill)
+        .folder(table_folder(args))
+        .output_rules(crate::front::output_rules());
+    if args.until_periodic {
+        sequence = sequence.until_periodic(args.max_n);
+    }
+    if let Some((_, path)) = args.checkpoint_path() {
+        sequence = sequence.checkpoint(path, every);
+    }
+    if let Some(path) = &args.resume {
+        sequence = sequence.resume(path);
+    }
+    if let Some(bytes) = args.memory {
+        sequence = sequence.memory(bytes);
+    }
+    match &args.out {
+        // NumPy's header names the dtype, so the table is written at the end.
+        Some(path) if args.format != Format::Npy => Ok(sequence.stream_to(path, args.format)),
+        _ => Ok(sequence),
+    }
 }
 
 /// The longest --checkpoint-every: a year.
@@ -135,55 +146,29 @@ fn table_folder(args: &SequenceArgs) -> PathBuf {
 }
 
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    let job = job_of(args)?;
+    let builder = builder_of(code, args)?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
     let hooks = CliHooks::new(args.quiet);
-    let mut driver = job.start(code, &hooks)?;
-    let backend = LazyBackend::new(args.backend, &hooks)?;
-    let mut writer = match &args.out {
-        // NumPy's header names the dtype, so the table is written at the end.
-        Some(_) if args.format == Format::Npy => None,
-        Some(path) => Some(writer_for(path, job.rules, args.format, code, job.n + 1)?),
-        None => None,
-    };
-    let computed = {
-        let _listening = driver
-            .checkpoint()
-            .is_some()
-            .then(interrupt::Listening::start);
-        driver.compute(&backend, writer.as_mut(), &hooks)?
-    };
-    let run = &driver.run;
-    let sequence = computed.sequence(&run.table);
-    if let Some(mut w) = writer {
-        sequence.append_to(&mut w)?;
-        w.finish()?;
-    }
+    let table = builder.run_with(&hooks)?;
+    let sequence = table.filled();
     if let (Some(path), Format::Npy) = (&args.out, args.format) {
         write_npy(path, &sequence)?;
     }
-    let (split, rare) = sequence.rare_summary(run.parity());
+    let (split, rare) = table.rare();
     write_side_outputs(args, &sequence, split)?;
     let started = std::time::Instant::now();
-    let milestones = milestones_of(code, args, &sequence, run.parity())?;
+    let milestones = milestones_of(code, args, &table)?;
     let milestone_seconds = milestones.as_ref().map(|_| started.elapsed().as_secs_f64());
     if let Some(target) = &plot {
-        plot_sequence(target, code, &sequence, split, computed.period)?;
+        plot_sequence(target, code, &sequence, split, table.period())?;
     }
-    let mut summary = summarise(
-        code,
-        set,
-        args,
-        (&driver, &sequence, rare),
-        &backend,
-        computed.period,
-    );
+    let mut summary = summarise(set, args, &table, rare);
     summary.milestones = milestones;
     summary.milestone_seconds = milestone_seconds;
     if args.json {
         print_json(&summary)?;
     } else if shows_text(false, args.quiet, args.out.as_deref()) {
-        print_summary(&summary, computed.period, &sequence);
+        print_summary(&summary, table.period(), &sequence);
     }
     Ok(())
 }
@@ -202,15 +187,14 @@ fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
 fn milestones_of(
     code: &Code,
     args: &SequenceArgs,
-    sequence: &Filled,
-    parity: Option<u32>,
+    table: &SequenceTable,
 ) -> Result<Option<Vec<Milestone>>> {
     let at = match (&args.stats_at, &args.stats_out) {
         (Some(at), _) => at.clone(),
         (None, Some(_)) => StatsAt::PowersOfTwo,
         (None, None) => return Ok(None),
     };
-    let milestones = sequence.milestones(parity, &at.heaps(sequence.len() - 1));
+    let milestones = table.milestones(&at.heaps(table.len() - 1));
     if let Some(path) = &args.stats_out {
         export::write_to(path, crate::front::output_rules(), |w| {
             grundy::analysis::milestones::write_frequencies(w, &code.text, &milestones)
@@ -239,46 +223,42 @@ fn write_side_outputs(args: &SequenceArgs, sequence: &Filled, split: RareSplit) 
 }
 
 fn summarise(
-    code: &Code,
     set: Option<Vec<u32>>,
     args: &SequenceArgs,
-    (driver, sequence, rare): (&SequenceDriver, &Filled, RareSummary),
-    backend: &LazyBackend,
-    period: Option<Period>,
+    table: &SequenceTable,
+    rare: RareSummary,
 ) -> SequenceSummary {
-    let rule = PeriodRule::for_code(code);
-    let run = &driver.run;
-    let (checkpoint_saves, checkpoint_seconds) = driver.saves();
+    let code = table.code();
+    let period = table.period();
+    let saves = table.saves();
     let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
     SequenceSummary {
         code: code.text.clone(),
         subtraction_set: set,
         min_diff: code.min_diff,
-        n: sequence.len() - 1,
-        ran: backend
-            .opened()
-            .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
+        n: table.len() - 1,
+        ran: table.ran_on().clone(),
         algorithm: args.algorithm,
-        engine: run.engine,
-        bytes_per_value: run.table.bytes_per_value(),
+        engine: table.engine(),
+        bytes_per_value: table.bytes_per_value(),
         simd: grundy::engine::heap::rare::simd::chosen(),
-        stats: sequence.stats(),
+        stats: table.stats(),
         rare,
         period: period.map(|p| p.period),
         preperiod: period.map(|p| p.preperiod),
         certified: period.is_some_and(|p| p.certified),
-        values_needed: period.map(|p| rule.values_needed(p.period, p.preperiod)),
-        filled_from: sequence.filled_from(),
-        resumed_heaps: driver.resumed_heaps,
+        values_needed: period.map(|p| table.values_needed(&p)),
+        filled_from: table.filled_from(),
+        resumed_heaps: saves.resumed_heaps,
         resumed_from: shown(&args.resume),
-        checkpoint_saves,
-        checkpoint_seconds,
-        rare_blocks: run.rare_counts(),
-        seconds: run.seconds,
+        checkpoint_saves: saves.count,
+        checkpoint_seconds: saves.seconds,
+        rare_blocks: table.rare_counts(),
+        seconds: table.seconds(),
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),
         p_out: shown(&args.p_out),
-        checkpoint: driver.checkpoint().map(|p| p.display().to_string()),
+        checkpoint: saves.checkpoint.as_ref().map(|p| p.display().to_string()),
         plot: shown(&args.plot),
         milestones: None,
         milestone_seconds: None,

@@ -1,8 +1,6 @@
 //! `grundy survey`: many codes to the same N, one row of statistics each.
 
-use grundy::setting::Marked;
 use std::path::Path;
-use std::time::Instant;
 
 use serde::Serialize;
 
@@ -11,17 +9,14 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::plot;
-use grundy::engine::survey::checkpoint::{SurveyKey, list_crc32};
-use grundy::engine::survey::driver::{SurveyDriver, SurveyJob};
-use grundy::engine::survey::{
-    MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
-};
-use grundy::engine::{Backend, GpuFrom, HeapEngine, Ran};
+use grundy::engine::survey::checkpoint::list_crc32;
+use grundy::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
+use grundy::engine::{HeapEngine, Ran};
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
 use grundy::game::Code;
 use grundy::gpu::GpuCounters;
-use grundy::hooks::RunHooks;
+use grundy::{Survey, SurveyRows};
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -80,7 +75,8 @@ pub(crate) fn codes_in(path: &Path) -> Result<Vec<Code>> {
 /// The largest --codes file read.
 const MAX_CODES_BYTES: u64 = 64 << 20;
 
-/// The codes a survey's arguments name, checked before any work.
+/// The codes a survey's arguments name (the survey checks them against N
+/// before any work).
 fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
     let codes: Vec<Code> = match (&args.codes, args.digits) {
         (Some(path), _) => codes_in(path)?,
@@ -95,13 +91,6 @@ fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
             )));
         }
     };
-    SurveyJob {
-        codes: &codes,
-        n: args.heaps(),
-        algorithm: args.algorithm,
-        workgroup: args.workgroup,
-    }
-    .check("-n")?;
     Ok(codes)
 }
 
@@ -114,57 +103,36 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     let list = codes_of(args)?;
     let hooks = CliHooks::new(args.quiet);
     let shard = survey_parts::shard_of(args.shard, &hooks)?;
-    let n = args.heaps();
-    let places = match shard {
-        Some(s) => Some(shard_places(args, s, &list, &hooks)?),
-        None => None,
-    };
-    let sliced: Option<Vec<Code>> = places
-        .as_ref()
-        .map(|p| p.iter().map(|&i| list[i].clone()).collect());
-    let codes: &[Code] = sliced.as_deref().unwrap_or(&list);
-    let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
-    let key = survey_key(args, shard, &list);
-    let files = (args.checkpoint_path(), args.resume.as_deref());
-    let driver = SurveyDriver::open(&key, &names, files, crate::front::output_rules())?;
-    if driver.resumed() > 0 {
-        hooks.notice(Marked(&format!(
-            "{} of {} codes resumed from {}",
-            driver.resumed(),
-            codes.len(),
-            args.resume.as_deref().unwrap_or(Path::new("")).display()
-        )));
+    let mut survey = Survey::of(list.clone())
+        .heaps(args.heaps())
+        .algorithm(args.algorithm)
+        .backend(args.backend, args.workgroup)
+        .output_rules(crate::front::output_rules());
+    if let Some(shard) = shard {
+        check_part(args, shard)?;
+        survey = survey.shard(shard);
     }
-    let values = (codes.len() as u64).saturating_mul(n.saturating_add(1));
-    let backend = Backend::open_for(args.backend, values, GpuFrom::SURVEY_VALUES, &hooks)?;
-    if args.workgroup.is_some() && matches!(backend, Backend::Cpu) {
-        hooks.notice(Marked(
-            "--workgroup sets the GPU's threads per code; the CPU backend ignores it",
-        ));
+    if let Some(path) = &args.checkpoint {
+        survey = survey.checkpoint(path);
     }
-    let start = Instant::now();
-    let resumed = driver.resumed();
-    let job = SurveyJob {
-        codes,
-        n,
-        algorithm: args.algorithm,
-        workgroup: args.workgroup,
-    };
-    let run = driver.run(&job, &backend, &hooks)?;
-    let seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.resume {
+        survey = survey.resume(path);
+    }
+    let run = survey.run_with(&hooks)?;
     if let Some(path) = &args.out {
-        let slice = shard.zip(places.as_deref());
+        let slice = shard.zip(run.places.as_deref());
         write_rows(path, args, slice, &list, &run.rows)?;
     }
     if let Some(target) = &plot {
-        let title = format!("Periods of {} codes to heap {n}", run.rows.len());
+        let title = format!(
+            "Periods of {} codes to heap {}",
+            run.rows.len(),
+            args.heaps()
+        );
         plot::chart(target, &period_chart(title, &run.rows))?;
     }
-    let mut summary = summarise(args, &run, &backend, seconds);
+    let mut summary = summarise(args, &run);
     summary.shard = shard.map(|s| s.to_string());
-    summary.resumed_codes = resumed;
-    // This run's rate: the resumed codes took none of its time.
-    summary.values_per_second *= (codes.len() - resumed) as f64 / codes.len().max(1) as f64;
     print_summary(args, &summary)
 }
 
@@ -174,7 +142,7 @@ fn write_rows(
     args: &SurveyArgs,
     slice: Option<(Shard, &[usize])>,
     list: &[Code],
-    rows: &[(SurveyRow, HeapEngine)],
+    rows: &[SurveyRow],
 ) -> Result<()> {
     let csv = rows_csv(rows)?;
     match slice {
@@ -198,34 +166,18 @@ fn write_rows(
     }
 }
 
-/// What a checkpoint records of its survey.
-fn survey_key(args: &SurveyArgs, shard: Option<Shard>, list: &[Code]) -> SurveyKey {
-    SurveyKey::of(
-        list,
-        args.heaps(),
-        args.algorithm,
-        shard.map(|s| s.to_string()),
-    )
-}
-
 /// The rows as the survey's CSV text.
-fn rows_csv(rows: &[(SurveyRow, HeapEngine)]) -> Result<String> {
+fn rows_csv(rows: &[SurveyRow]) -> Result<String> {
     let mut csv = csv::Writer::from_writer(Vec::new());
-    for (row, _) in rows {
+    for row in rows {
         csv.serialize(row).map_err(|e| Error::Run(e.to_string()))?;
     }
     let bytes = csv.into_inner().map_err(|e| Error::Run(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| Error::Run(e.to_string()))
 }
 
-/// The places in the list of one shard's codes, dealt by their estimated
-/// cost; a sharded run needs a file for its part, and a slice to run.
-fn shard_places(
-    args: &SurveyArgs,
-    shard: Shard,
-    list: &[Code],
-    hooks: &CliHooks,
-) -> Result<Vec<usize>> {
+/// A sharded run needs a file for its part, in CSV.
+fn check_part(args: &SurveyArgs, shard: Shard) -> Result<()> {
     if args.out.is_none() {
         return Err(Error::Input(format!(
             "--shard {shard}: a shard's rows are a part for `survey merge`; expected --out PART"
@@ -237,22 +189,7 @@ fn shard_places(
              `survey merge --format latex OUT PART...` for a LaTeX table"
         )));
     }
-    if shard.count as usize > list.len() {
-        return Err(Error::Input(format!(
-            "--shard {shard}: the survey has {} codes; expected at most that many shards",
-            list.len()
-        )));
-    }
-    let start = Instant::now();
-    let costs = estimated_costs(list, args.heaps(), args.algorithm)?;
-    hooks.notice(Marked(&format!(
-        "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
-        list.len(),
-        shard.count,
-        args.heaps().min(PROBE_HEAPS),
-        start.elapsed().as_secs_f64()
-    )));
-    Ok(shard.places(&balanced_shards(&costs, shard.count)))
+    Ok(())
 }
 
 /// What a part records of its survey.
@@ -281,33 +218,34 @@ fn placed_csv(csv: &str, places: &[usize]) -> String {
     text
 }
 
-fn summarise(
-    args: &SurveyArgs,
-    run: &grundy::engine::survey::SurveyRun,
-    backend: &Backend,
-    seconds: f64,
-) -> SurveySummary {
+fn summarise(args: &SurveyArgs, run: &SurveyRows) -> SurveySummary {
     let rows = &run.rows;
-    let rare = rows.iter().filter(|(_, e)| *e == HeapEngine::Rare).count();
-    let gpu = backend.gpu_counters().filter(|_| run.ran == Ran::Gpu);
+    let rare = run
+        .engines
+        .iter()
+        .filter(|&&e| e == HeapEngine::Rare)
+        .count();
+    let computed = rows.len() - run.resumed;
+    // This run's rate: the resumed codes took none of its time.
+    let values = computed as u64 * (args.heaps() + 1);
     SurveySummary {
         codes: rows.len(),
         n: args.heaps(),
-        periodic: rows.iter().filter(|(r, _)| r.period.is_some()).count(),
-        certified: rows.iter().filter(|(r, _)| r.certified).count(),
+        periodic: rows.iter().filter(|r| r.period.is_some()).count(),
+        certified: rows.iter().filter(|r| r.certified).count(),
         rare,
         brute_force: rows.len() - rare,
         backend: run.ran,
-        adapter: backend.adapter(),
-        gpu,
+        adapter: run.adapter.clone(),
+        gpu: run.gpu,
         workgroup: run.workgroup,
-        seconds,
-        kernel_seconds: gpu.map(|g| g.kernel_seconds).filter(|&k| k > 0.0),
-        values_per_second: (rows.len() as u64 * (args.heaps() + 1)) as f64 / seconds.max(1e-9),
+        seconds: run.seconds,
+        kernel_seconds: run.gpu.map(|g| g.kernel_seconds).filter(|&k| k > 0.0),
+        values_per_second: values as f64 / run.seconds.max(1e-9),
         out: args.out.as_ref().map(|p| p.display().to_string()),
         plot: args.plot.as_ref().map(|p| p.display().to_string()),
         shard: None,
-        resumed_codes: 0,
+        resumed_codes: run.resumed,
     }
 }
 
@@ -342,7 +280,7 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
 /// Each code's period on a log scale against the code (named on the axis):
 /// certified periods, apparent ones, and codes with none in the table on
 /// a row of their own below period 1.
-fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart {
+fn period_chart(title: String, rows: &[SurveyRow]) -> plot::Chart {
     let mut series = [
         ("certified period", plot::COMMON),
         ("apparent period (not certified)", plot::RARE),
@@ -355,7 +293,7 @@ fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart 
         count: 0,
     });
     let mut top = 1.0f64;
-    for (i, (row, _)) in rows.iter().enumerate() {
+    for (i, row) in rows.iter().enumerate() {
         let (k, y) = match row.period {
             Some(p) if row.certified => (0, (p as f64).log10()),
             Some(p) => (1, (p as f64).log10()),
@@ -374,7 +312,7 @@ fn period_chart(title: String, rows: &[(SurveyRow, HeapEngine)]) -> plot::Chart 
         mark_width: 1.0,
         shades: Vec::new(),
         series: series.into(),
-        x_names: rows.iter().map(|(r, _)| r.code.clone()).collect(),
+        x_names: rows.iter().map(|r| r.code.clone()).collect(),
         below_zero: Some("none".into()),
     }
 }

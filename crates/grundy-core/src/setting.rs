@@ -166,9 +166,16 @@ pub struct RustWords;
 
 impl Words for RustWords {
     fn setting(&self, setting: Setting, value: Option<&str>) -> String {
+        // Where the builder's method is named otherwise than the setting.
+        let name = match setting {
+            Setting::N => "heaps",
+            Setting::MaxN => "until_periodic",
+            Setting::NoFill => return "`fill = false`".into(),
+            other => other.key(),
+        };
         match value {
-            Some(value) => format!("`{} = {value}`", setting.key()),
-            None => format!("`{}`", setting.key()),
+            Some(value) => format!("`{name} = {value}`"),
+            None => format!("`{name}`"),
         }
     }
 }

@@ -13,7 +13,9 @@ use grundy_core::error::{Error, Result};
 use grundy_core::export::{Format, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
-use grundy_engine::heap::driver::{Computed, SequenceJob};
+use grundy_core::interrupt;
+use grundy_engine::heap::driver::{Computed, SequenceDriver, SequenceJob};
+use grundy_engine::heap::rare::RareCounts;
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::heap::storage::filled::{Filled, writer_for};
 use grundy_engine::heap::storage::table::{HeapTable, InMemory};
@@ -36,6 +38,8 @@ pub struct Sequence {
     code: Code,
     job: SequenceJob,
     backend: BackendChoice,
+    /// Where the table is written as it is computed, and in what format.
+    out: Option<(PathBuf, Format)>,
 }
 
 impl Sequence {
@@ -58,6 +62,7 @@ impl Sequence {
             code,
             job: SequenceJob::new(Algorithm::Auto, 0),
             backend: BackendChoice::Cpu,
+            out: None,
         }
     }
 
@@ -131,6 +136,15 @@ impl Sequence {
         self
     }
 
+    /// Writes the table to `path` (`-`: stdout) in `format` while it is
+    /// computed, each heap as soon as it is final (to a temporary name,
+    /// renamed when complete), as `grundy octal --out` does. NumPy's format
+    /// names its type in its header: write it from the table at the end.
+    pub fn stream_to(mut self, path: impl Into<PathBuf>, format: Format) -> Sequence {
+        self.out = Some((path.into(), format));
+        self
+    }
+
     /// The code being computed.
     pub fn code(&self) -> &Code {
         &self.code
@@ -145,22 +159,43 @@ impl Sequence {
     /// and stopping (`Error::Stopped`, the heaps done saved to the
     /// checkpoint) when `hooks.stop()` says so.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<SequenceTable> {
-        self.job.check(("heaps", "until_periodic"))?;
+        self.job.check()?;
+        if let Some((_, Format::Npy)) = self.out {
+            return Err(npy_refused());
+        }
         let mut driver = self.job.start(&self.code, hooks)?;
         let backend = LazyBackend::new(self.backend, hooks)?;
-        let computed = driver.compute(&backend, None, hooks)?;
-        let run = &mut driver.run;
-        Ok(SequenceTable {
-            ran: backend
-                .opened()
-                .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
-            engine: run.engine,
-            seconds: run.seconds,
-            parity: run.parity(),
-            table: std::mem::take(&mut run.table),
+        let mut writer = match &self.out {
+            Some((path, format)) => {
+                let count = self.job.n + 1;
+                Some(writer_for(
+                    path,
+                    self.job.rules,
+                    *format,
+                    &self.code,
+                    count,
+                )?)
+            }
+            None => None,
+        };
+        let computed = {
+            // A signal asks a run with a checkpoint to save and stop.
+            let _listening = driver
+                .checkpoint()
+                .is_some()
+                .then(interrupt::Listening::start);
+            driver.compute(&backend, writer.as_mut(), hooks)?
+        };
+        if let Some(mut w) = writer {
+            computed.sequence(&driver.run.table).append_to(&mut w)?;
+            w.finish()?;
+        }
+        Ok(SequenceTable::of(
+            self.code.clone(),
+            driver,
+            &backend,
             computed,
-            code: self.code.clone(),
-        })
+        ))
     }
 }
 
@@ -175,9 +210,52 @@ pub struct SequenceTable {
     ran: RanOn,
     engine: HeapEngine,
     seconds: f64,
+    saves: Saves,
+    rare_counts: Option<RareCounts>,
+}
+
+/// A run's checkpoint: the heaps it was resumed with, where it saved, and
+/// how often and for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Saves {
+    /// Heaps loaded from the checkpoint resumed (0 for a fresh run).
+    pub resumed_heaps: u64,
+    pub checkpoint: Option<PathBuf>,
+    /// Saves made, and the seconds they took (apart from the computing).
+    pub count: u64,
+    pub seconds: f64,
 }
 
 impl SequenceTable {
+    /// The table a driver computed.
+    fn of(
+        code: Code,
+        mut driver: SequenceDriver,
+        backend: &LazyBackend,
+        computed: Computed,
+    ) -> SequenceTable {
+        let (count, seconds) = driver.saves();
+        let saves = Saves {
+            resumed_heaps: driver.resumed_heaps,
+            checkpoint: driver.checkpoint().map(Path::to_path_buf),
+            count,
+            seconds,
+        };
+        let run = &mut driver.run;
+        SequenceTable {
+            ran: backend
+                .opened()
+                .map_or(RanOn::cpu(), |b| b.ran_on(run.ran_on)),
+            engine: run.engine,
+            seconds: run.seconds,
+            parity: run.parity(),
+            rare_counts: run.rare_counts(),
+            table: std::mem::take(&mut run.table),
+            computed,
+            code,
+            saves,
+        }
+    }
     /// The table a checkpoint of `code` holds, as a run resumed from it
     /// and stopped at once would give it (its period looked for, nothing
     /// computed): the heaps a stopped run reached, read back.
@@ -195,11 +273,30 @@ impl SequenceTable {
             engine: HeapEngine::Rare,
             seconds: 0.0,
             table,
+            saves: Saves::default(),
+            rare_counts: None,
         })
     }
 
-    fn filled(&self) -> Filled<'_> {
+    /// The values as the engine reads them: those computed, then those
+    /// filled from the certified period.
+    pub fn filled(&self) -> Filled<'_> {
         self.computed.sequence(&self.table)
+    }
+
+    /// The run's checkpoint: heaps resumed, where it saved, saves made.
+    pub fn saves(&self) -> &Saves {
+        &self.saves
+    }
+
+    /// How the rare values' blocks went (none for the other engines).
+    pub fn rare_counts(&self) -> Option<RareCounts> {
+        self.rare_counts
+    }
+
+    /// Bytes per value the table held in memory.
+    pub fn bytes_per_value(&self) -> u64 {
+        self.table.bytes_per_value()
     }
 
     /// The code computed.
@@ -334,14 +431,21 @@ impl SequenceTable {
     /// `write`, replacing what `rules` allow and making the folders they ask for.
     pub fn write_under(&self, path: &Path, format: Format, rules: OutputRules) -> Result<()> {
         if format == Format::Npy {
-            return Err(Error::Input(
-                "format npy: expected csv, bfile, digits, raw, latex or cgsuite here (`grundy octal --format npy` writes NumPy files)".into(),
-            ));
+            return Err(npy_refused());
         }
         let mut w = writer_for(path, rules, format, &self.code, self.len())?;
         self.filled().append_to(&mut w)?;
         w.finish()
     }
+}
+
+/// NumPy's format names its type in its header: written from a whole table.
+fn npy_refused() -> Error {
+    Error::Input(
+        "format npy: expected csv, bfile, digits, raw, latex or cgsuite here (`grundy octal \
+         --format npy` writes NumPy files)"
+            .into(),
+    )
 }
 
 /// A whole table's values (`SequenceTable::into_values`).

@@ -3,16 +3,21 @@
 //! computes them, with its checkpoint and resume.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use grundy_core::error::{Error, Result};
 use grundy_core::export::OutputRules;
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
+use grundy_core::setting::{Marked, Setting};
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::survey::checkpoint::SurveyKey;
 use grundy_engine::survey::driver::{SurveyDriver, SurveyJob};
-use grundy_engine::survey::{MAX_DIGITS, SurveyRow, all_codes};
+use grundy_engine::survey::{
+    MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
+};
 use grundy_engine::{Backend, BackendChoice, GpuFrom, HeapEngine, Ran};
+use grundy_gpu::GpuCounters;
 
 /// A survey to run.
 ///
@@ -36,6 +41,7 @@ pub struct Survey {
     checkpoint: Option<PathBuf>,
     resume: Option<PathBuf>,
     rules: OutputRules,
+    shard: Option<Shard>,
 }
 
 impl Survey {
@@ -71,6 +77,7 @@ impl Survey {
             checkpoint: None,
             resume: None,
             rules: OutputRules::default(),
+            shard: None,
         }
     }
 
@@ -107,6 +114,14 @@ impl Survey {
         self
     }
 
+    /// Runs only `shard`'s slice of the codes, dealt by their estimated
+    /// cost, for `grundy survey merge` to join (`SurveyRows::places` says
+    /// where each row goes).
+    pub fn shard(mut self, shard: Shard) -> Survey {
+        self.shard = Some(shard);
+        self
+    }
+
     /// Keeps the rows the checkpoint at `path` holds (a checkpoint of
     /// another survey is refused) and goes on appending to it.
     pub fn resume(mut self, path: impl Into<PathBuf>) -> Survey {
@@ -124,20 +139,32 @@ impl Survey {
     /// Runs the survey, telling `hooks` of notices, the codes done and
     /// each row saved.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<SurveyRows> {
-        let job = SurveyJob {
+        let whole = SurveyJob {
             codes: &self.codes,
             n: self.n,
             algorithm: self.algorithm,
             workgroup: self.workgroup,
         };
-        job.check("heaps")?;
-        let names: Vec<String> = self.codes.iter().map(|c| c.name()).collect();
-        let key = SurveyKey::of(&self.codes, self.n, self.algorithm, None);
-        let files = (self.checkpoint.as_deref(), self.resume.as_deref());
-        let driver = SurveyDriver::open(&key, &names, files, self.rules)?;
+        whole.check(&Setting::N.named())?;
+        let places = self.shard.map(|s| self.dealt(s, hooks)).transpose()?;
+        let sliced: Option<Vec<Code>> = places
+            .as_ref()
+            .map(|p| p.iter().map(|&i| self.codes[i].clone()).collect());
+        let job = SurveyJob {
+            codes: sliced.as_deref().unwrap_or(&self.codes),
+            ..whole
+        };
+        let driver = self.open(job.codes, hooks)?;
         let resumed = driver.resumed();
-        let values = (self.codes.len() as u64).saturating_mul(self.n.saturating_add(1));
+        let values = (job.codes.len() as u64).saturating_mul(self.n.saturating_add(1));
         let backend = Backend::open_for(self.backend, values, GpuFrom::SURVEY_VALUES, hooks)?;
+        if self.workgroup.is_some() && matches!(backend, Backend::Cpu) {
+            hooks.notice(Marked(&format!(
+                "{} sets the GPU's threads per code; the CPU backend ignores it",
+                Setting::Workgroup.named()
+            )));
+        }
+        let started = Instant::now();
         let run = driver.run(&job, &backend, hooks)?;
         let engines = run.rows.iter().map(|(_, e)| *e).collect();
         Ok(SurveyRows {
@@ -146,7 +173,51 @@ impl Survey {
             resumed,
             ran: run.ran,
             adapter: backend.adapter(),
+            gpu: backend.gpu_counters().filter(|_| run.ran == Ran::Gpu),
+            workgroup: run.workgroup,
+            seconds: started.elapsed().as_secs_f64(),
+            places,
         })
+    }
+
+    /// The checkpoint's rows of `codes` (the run's, a shard's slice), and
+    /// the file the rest go to; says how many were resumed.
+    fn open(&self, codes: &[Code], hooks: &dyn RunHooks) -> Result<SurveyDriver> {
+        let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
+        let shard = self.shard.map(|s| s.to_string());
+        let key = SurveyKey::of(&self.codes, self.n, self.algorithm, shard);
+        let files = (self.checkpoint.as_deref(), self.resume.as_deref());
+        let driver = SurveyDriver::open(&key, &names, files, self.rules)?;
+        if let (resumed @ 1.., Some(path)) = (driver.resumed(), &self.resume) {
+            hooks.notice(Marked(&format!(
+                "{resumed} of {} codes resumed from {}",
+                codes.len(),
+                path.display()
+            )));
+        }
+        Ok(driver)
+    }
+
+    /// The places in the list of `shard`'s codes, dealt by their estimated
+    /// cost (costliest first, each to the shard with the least so far).
+    fn dealt(&self, shard: Shard, hooks: &dyn RunHooks) -> Result<Vec<usize>> {
+        if shard.count as usize > self.codes.len() {
+            return Err(Error::Input(format!(
+                "{}: the survey has {} codes; expected at most that many shards",
+                Setting::Shard.is(shard),
+                self.codes.len()
+            )));
+        }
+        let started = Instant::now();
+        let costs = estimated_costs(&self.codes, self.n, self.algorithm)?;
+        hooks.notice(Marked(&format!(
+            "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
+            self.codes.len(),
+            shard.count,
+            self.n.min(PROBE_HEAPS),
+            started.elapsed().as_secs_f64()
+        )));
+        Ok(shard.places(&balanced_shards(&costs, shard.count)))
     }
 }
 
@@ -161,4 +232,13 @@ pub struct SurveyRows {
     /// The GPU when any code ran there.
     pub ran: Ran,
     pub adapter: Option<String>,
+    /// What the run asked of the GPU (none when no code ran there).
+    pub gpu: Option<GpuCounters>,
+    /// Threads per code on the GPU.
+    pub workgroup: Option<u32>,
+    /// Seconds the codes took (the checkpoint read and the backend opened
+    /// before them).
+    pub seconds: f64,
+    /// For a shard, the place in the whole list of each row's code.
+    pub places: Option<Vec<usize>>,
 }

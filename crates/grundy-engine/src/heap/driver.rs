@@ -68,24 +68,22 @@ impl SequenceJob {
     }
 
     /// What a run of this job would refuse before any work: a first N
-    /// above the cap, heaps past `MAX_HEAP`, checkpoints every 0 s. The
-    /// messages call N and the cap as the caller does (`names`: `-n` and
-    /// `--max-n` on the command line).
-    pub fn check(&self, names: (&str, &str)) -> Result<()> {
-        let (n_name, cap_name) = names;
+    /// above the cap, heaps past `MAX_HEAP`, checkpoints every 0 s.
+    pub fn check(&self) -> Result<()> {
         if let Some(cap) = self.until_periodic
             && self.n > cap
         {
             return Err(Error::Input(format!(
-                "{n_name} {} is above {cap_name} {cap}: expected a first N at most the cap",
-                self.n
+                "{} is above {}: expected a first N at most the cap",
+                Setting::N.is(self.n),
+                Setting::MaxN.is(cap)
             )));
         }
         let (name, last) = match self.until_periodic {
-            Some(cap) => (cap_name, cap),
-            None => (n_name, self.n),
+            Some(cap) => (Setting::MaxN, cap),
+            None => (Setting::N, self.n),
         };
-        check_last_heap(name, last, Reach::Any)?;
+        check_last_heap(&name.named(), last, Reach::Any)?;
         if self.checkpoint.is_some() && self.every.is_zero() {
             return Err(Error::Input(
                 "checkpoints every 0 s: expected a positive interval".into(),
