@@ -1,5 +1,7 @@
 //! Edge-game workloads: the Game of Arrows and the Game of Cycles.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -173,4 +175,19 @@ pub fn csv_rows(rows: &[EdgeBenchRow]) -> Vec<CsvRow> {
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
     Columns::timed(gpu, ("edge game", 24), ("positions", 12), "pos", &[])
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Edges;
+
+impl Part for Edges {
+    const PART: BenchPart = BenchPart::Edges;
+    const KEY: &'static str = "edge_games";
+    type Rows = Vec<EdgeBenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<EdgeBenchRow>> {
+        edge_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<EdgeBenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
 }

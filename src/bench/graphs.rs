@@ -1,6 +1,8 @@
 //! Graph workloads: dense tables on grids (GPU against CPU), the memo
 //! solver, the memoised-recursion baselines, and the sweep over grids.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -434,4 +436,34 @@ fn grid_columns(gpu: bool) -> Columns {
             ("slowest s", 12, false),
         ],
     )
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Graphs;
+
+impl Part for Graphs {
+    const PART: BenchPart = BenchPart::Graphs;
+    const KEY: &'static str = "graphs";
+    type Rows = Vec<GraphBenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<GraphBenchRow>> {
+        graph_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<GraphBenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Grids;
+
+impl Part for Grids {
+    const PART: BenchPart = BenchPart::Grids;
+    const KEY: &'static str = "grids";
+    type Rows = Vec<GridRow>;
+    fn rows(setup: &Setup) -> Result<Vec<GridRow>> {
+        grid_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<GridRow>) -> Vec<CsvRow> {
+        grid_csv_rows(rows)
+    }
 }

@@ -1,5 +1,7 @@
 //! The heap workloads: octal and Grundy's game tables, blocked, GPU against CPU.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -137,4 +139,19 @@ pub fn csv_rows(rows: &[BenchRow]) -> Vec<CsvRow> {
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
     Columns::timed(gpu, ("workload", 14), ("n", 8), "values", &[])
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Heaps;
+
+impl Part for Heaps {
+    const PART: BenchPart = BenchPart::Heaps;
+    const KEY: &'static str = "workloads";
+    type Rows = Vec<BenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<BenchRow>> {
+        heap_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<BenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
 }

@@ -8,6 +8,8 @@
 //! pool's, and the passes started ahead (`PassAhead::Always` on the CPU,
 //! `Never` on the GPU) run against the default in the same run.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -286,4 +288,19 @@ fn columns(gpu: bool) -> Columns {
             ("gpu s", 8, true),
         ],
     )
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Long;
+
+impl Part for Long {
+    const PART: BenchPart = BenchPart::Long;
+    const KEY: &'static str = "long";
+    type Rows = Vec<LongBenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<LongBenchRow>> {
+        long_rows(setup.gpu.is_some(), setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<LongBenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
 }

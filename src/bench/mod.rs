@@ -5,15 +5,17 @@ pub mod edges;
 pub mod graphs;
 pub mod heaps;
 pub mod long;
+pub mod part;
 pub mod rare;
 pub mod report;
 pub mod survey;
 pub mod tables;
 
-use crate::cli::{BenchArgs, BenchPart};
+use crate::cli::BenchArgs;
 use grundy::engine::{Backend, BackendChoice};
 use grundy::error::{Error, Result};
 use grundy::setting::Marked;
+use part::{Setup, run_part};
 use report::CsvRow;
 
 /// Notices on stderr: which GPU opened, or why none did; the last is kept
@@ -81,48 +83,33 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, 
 }
 
 /// A part's rows when it was asked for, else none.
-fn part<T: Default>(wanted: bool, run: impl FnOnce() -> Result<T>) -> Result<T> {
-    if wanted { run() } else { Ok(T::default()) }
-}
-
 pub fn run(args: &BenchArgs) -> Result<()> {
     let (gpu, adapter, software, why_none) = open_gpu(args)?;
     let threads = rayon::current_num_threads();
-    let only = |part: BenchPart| args.only.contains(&part);
-    let (gpu_ref, quick, json) = (gpu.as_ref(), args.quick, args.json);
-    let rows = part(only(BenchPart::Heaps), || {
-        heaps::heap_rows(gpu_ref, quick, json)
-    })?;
-    let graphs = part(only(BenchPart::Graphs), || {
-        graphs::graph_rows(gpu_ref, quick, json)
-    })?;
-    let rare = part(only(BenchPart::Rare), || {
-        rare::rare_rows(gpu_ref, quick, json)
-    })?;
-    let long = part(only(BenchPart::Long), || {
-        long::long_rows(gpu.is_some(), quick, json)
-    })?;
-    let survey = part(only(BenchPart::Survey), || {
-        survey::survey_bench(gpu_ref, quick, json).map(Some)
-    })?;
-    let edge_games = part(only(BenchPart::Edges), || {
-        edges::edge_rows(gpu_ref, quick, json)
-    })?;
-    let tables = part(only(BenchPart::Tables), || {
-        tables::tuple_rows(gpu_ref, quick, json)
-    })?;
-    let grids = part(only(BenchPart::Grids), || {
-        graphs::grid_rows(gpu_ref, quick, json)
-    })?;
+    let setup = Setup {
+        gpu: gpu.as_ref(),
+        quick: args.quick,
+        json: args.json,
+    };
+    let mut report = serde_json::Map::new();
+    let only = &args.only;
+    let heap_rows = run_part::<heaps::Heaps>(&setup, only, &mut report)?;
+    let graph_rows = run_part::<graphs::Graphs>(&setup, only, &mut report)?;
+    let rare_rows = run_part::<rare::Rare>(&setup, only, &mut report)?;
+    let long_rows = run_part::<long::Long>(&setup, only, &mut report)?;
+    let survey_rows = run_part::<survey::Survey>(&setup, only, &mut report)?;
+    let edge_rows = run_part::<edges::Edges>(&setup, only, &mut report)?;
+    let table_rows = run_part::<tables::Tables>(&setup, only, &mut report)?;
+    let grid_rows = run_part::<graphs::Grids>(&setup, only, &mut report)?;
     let lines: Vec<CsvRow> = [
-        heaps::csv_rows(&rows),
-        rare::csv_rows(&rare),
-        long::csv_rows(&long),
-        survey.as_ref().map_or(Vec::new(), survey::csv_rows),
-        graphs::csv_rows(&graphs),
-        edges::csv_rows(&edge_games),
-        tables::csv_rows(&tables),
-        graphs::grid_csv_rows(&grids),
+        heap_rows,
+        rare_rows,
+        long_rows,
+        survey_rows,
+        graph_rows,
+        edge_rows,
+        table_rows,
+        grid_rows,
     ]
     .into_iter()
     .flatten()
@@ -133,25 +120,20 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if !args.json {
         report::print_legend();
         report::print_verdicts(&lines, &why_none);
+        return Ok(());
     }
-    if args.json {
-        let report = serde_json::json!({
-            "adapter": adapter,
-            "software_adapter": software,
-            "gpu": gpu.as_ref().and_then(Backend::gpu_counters),
-            "cpu_threads": threads,
-            "simd": grundy::engine::heap::rare::simd::chosen(),
-            "workloads": rows,
-            "rare": rare,
-            "long": long,
-            "survey": survey,
-            "graphs": graphs,
-            "tables": tables,
-            "grids": grids,
-            "edge_games": edge_games,
-        });
-        grundy::outln!("{report}");
+    let counters = gpu.as_ref().and_then(Backend::gpu_counters);
+    let head = serde_json::json!({
+        "adapter": adapter,
+        "software_adapter": software,
+        "gpu": counters,
+        "cpu_threads": threads,
+        "simd": grundy::engine::heap::rare::simd::chosen(),
+    });
+    if let serde_json::Value::Object(head) = head {
+        report.extend(head);
     }
+    grundy::outln!("{}", serde_json::Value::Object(report));
     Ok(())
 }
 

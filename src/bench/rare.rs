@@ -1,5 +1,7 @@
 //! Long-sequence workloads: rare values against the blocked brute force.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -142,4 +144,19 @@ fn columns(gpu: bool) -> Columns {
             ("rare/gpu bf", 11, true),
         ],
     )
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Rare;
+
+impl Part for Rare {
+    const PART: BenchPart = BenchPart::Rare;
+    const KEY: &'static str = "rare";
+    type Rows = Vec<RareBenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<RareBenchRow>> {
+        rare_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<RareBenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
 }

@@ -1,5 +1,7 @@
 //! The survey workload: every short code, as `grundy survey` runs them.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -146,4 +148,19 @@ fn columns(gpu: bool) -> Columns {
         ("certified", 10, false),
     ];
     Columns::timed(gpu, ("survey", 26), ("codes", 6), "values", &extra)
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Survey;
+
+impl Part for Survey {
+    const PART: BenchPart = BenchPart::Survey;
+    const KEY: &'static str = "survey";
+    type Rows = Option<SurveyBenchRow>;
+    fn rows(setup: &Setup) -> Result<Option<SurveyBenchRow>> {
+        survey_bench(setup.gpu, setup.quick, setup.json).map(Some)
+    }
+    fn csv(rows: &Option<SurveyBenchRow>) -> Vec<CsvRow> {
+        rows.as_ref().map_or(Vec::new(), csv_rows)
+    }
 }

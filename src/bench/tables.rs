@@ -1,5 +1,7 @@
 //! Tuple-table workloads: rectangles, boxes and Delete Nim rules.
 
+use super::part::{Part, Setup};
+use crate::cli::BenchPart;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
@@ -179,4 +181,19 @@ pub fn csv_rows(rows: &[TupleBenchRow]) -> Vec<CsvRow> {
 fn columns(gpu: bool) -> Columns {
     let extra = [("walked s", 9, false), ("sets/walk", 8, false)];
     Columns::timed(gpu, ("table", 22), ("positions", 10), "pos", &extra)
+}
+
+/// This part, as `grundy bench` runs it.
+pub struct Tables;
+
+impl Part for Tables {
+    const PART: BenchPart = BenchPart::Tables;
+    const KEY: &'static str = "tables";
+    type Rows = Vec<TupleBenchRow>;
+    fn rows(setup: &Setup) -> Result<Vec<TupleBenchRow>> {
+        tuple_rows(setup.gpu, setup.quick, setup.json)
+    }
+    fn csv(rows: &Vec<TupleBenchRow>) -> Vec<CsvRow> {
+        csv_rows(rows)
+    }
 }

@@ -10,7 +10,7 @@ mod output;
 mod play;
 mod tables;
 
-pub use output::{PlotStyle, TableOutput};
+pub use output::{PlotStyle, Report, TableOutput};
 pub use play::{PLAY_HELP, PlayArgs, PlayGame};
 pub use tables::*;
 
@@ -277,12 +277,8 @@ pub struct GraphArgs {
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub plot_style: PlotStyle,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Only errors: no progress, notices or summary (--json and --out - still print).
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub report: Report,
 }
 
 #[derive(Args, Debug)]
@@ -332,12 +328,8 @@ pub struct SequenceArgs {
     /// Table format for --out.
     #[arg(long, value_enum, default_value = "csv")]
     pub format: Format,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    /// Only errors: no progress, notices or summary (--json and --out - still print).
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub report: Report,
     /// Keep doubling N until the period is certified (or apparent, for codes the theorem does not cover).
     #[arg(long)]
     pub until_periodic: bool,

@@ -36,14 +36,21 @@ pub struct TableOutput {
     /// The table's format for --out: csv, or latex (a tabular a paper can \input; tables of G over two coordinates as a matrix).
     #[arg(long, value_enum, default_value = "csv", requires = "out")]
     pub format: TableFormat,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub report: Report,
     /// Draw the table as a heat map (small multiples for more than two coordinates) here: SVG or PNG by the extension.
     #[arg(long, value_name = "PATH")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub plot_style: PlotStyle,
+}
+
+/// What a run prints besides its table: one JSON object, or only errors.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Report {
+    /// Print one JSON object summarising the run on stdout.
+    #[arg(long)]
+    pub json: bool,
     /// Only errors: no progress, notices or summary (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::output::TableOutput;
+use super::output::{Report, TableOutput};
 use grundy::engine::BackendChoice;
 use grundy::engine::edges::solve::ArrowSolver;
 
@@ -165,11 +165,8 @@ pub struct CyclesArgs {
     pub state: Option<String>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,
-    /// Print one JSON object summarising the run on stdout.
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub report: Report,
 }
 
 #[derive(Args, Debug)]

@@ -58,7 +58,10 @@ fn play(
 }
 
 pub fn arrows(args: &ArrowsArgs) -> Result<()> {
-    reject_stdout_clash(args.table.output.json, args.table.output.out.as_deref())?;
+    reject_stdout_clash(
+        args.table.output.report.json,
+        args.table.output.out.as_deref(),
+    )?;
     if let Some(max) = args.spiders {
         return spider_table(args, max);
     }
@@ -66,8 +69,8 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         let output = &args.table.output;
         let batch = BatchOutput {
             out: output.out.as_deref(),
-            json: output.json,
-            quiet: args.table.output.quiet,
+            json: output.report.json,
+            quiet: args.table.output.report.quiet,
         };
         let game = BatchGame::Arrows {
             trimmed: args.trimmed,
@@ -111,7 +114,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         &start,
         args.solver,
         args.table.backend,
-        args.table.output.quiet,
+        args.table.output.report.quiet,
     )?;
     let g = run.g;
     let summary = EdgeGameSummary {
@@ -142,7 +145,7 @@ fn write_and_report(args: &ArrowsArgs, summary: &EdgeGameSummary) -> Result<()> 
     if out.is_some_and(grundy::export::is_stdout) {
         return Ok(());
     }
-    report(summary, args.table.output.json)
+    report(summary, args.table.output.report.json)
 }
 
 /// `--out` of one graph: one CSV row (graph,vertices,edges,state,g,outcome).
@@ -280,7 +283,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
     };
     let rows = leg_tuples(args.legs, max);
     let begin = Instant::now();
-    let bar = progress_bar(rows.len() as u64, args.table.output.quiet, "spiders");
+    let bar = progress_bar(rows.len() as u64, args.table.output.report.quiet, "spiders");
     let mut memo = ArrowMemo::new();
     let mut values = Vec::with_capacity(rows.len());
     for (i, legs) in rows.iter().enumerate() {
@@ -310,7 +313,7 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
         let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
         // a spider's value does not depend on the order of its legs
-        let quiet = args.table.output.quiet;
+        let quiet = args.table.output.report.quiet;
         plot_table(target, title.clone(), names, &coords, &vals, true, quiet)?;
     }
     let output = &args.table.output;
@@ -326,10 +329,10 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         out: shown(&output.out),
         plot: shown(&output.plot),
     };
-    if output.json {
+    if output.report.json {
         return print_json(&summary);
     }
-    if shows_text(false, output.quiet, output.out.as_deref()) {
+    if shows_text(false, output.report.quiet, output.out.as_deref()) {
         print_spiders(&title, &summary, &rows, &values, output.out.is_none());
         print_wrote(output.out.as_deref());
     }
@@ -403,8 +406,8 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     if let Some(source) = &args.graphs {
         let batch = BatchOutput {
             out: args.out.as_deref(),
-            json: args.json,
-            quiet: args.quiet,
+            json: args.report.json,
+            quiet: args.report.quiet,
         };
         return run_batch(BatchGame::Cycles, "Game of Cycles".into(), source, batch);
     }
@@ -414,7 +417,13 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         Some(text) => game.parse_state(text).map_err(Error::Input)?,
         None => vec![0; game.edges.len()],
     };
-    let run = play(&game, &start, ArrowSolver::Dense, args.backend, args.quiet)?;
+    let run = play(
+        &game,
+        &start,
+        ArrowSolver::Dense,
+        args.backend,
+        args.report.quiet,
+    )?;
     let g = run.g;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
@@ -431,7 +440,7 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
         trimming: None,
         faces: Some(game.faces.len()),
     };
-    report(&summary, args.json)
+    report(&summary, args.report.json)
 }
 
 /// The JSON summary of `hackenbush`.

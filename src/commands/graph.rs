@@ -44,7 +44,7 @@ pub struct GraphSummary {
 }
 
 pub fn graph(args: &GraphArgs) -> Result<()> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
+    reject_stdout_clash(args.report.json, args.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     if let Some(source) = &args.graphs {
         let name = code.text.clone();
@@ -54,8 +54,8 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         };
         let output = BatchOutput {
             out: args.out.as_deref(),
-            json: args.json,
-            quiet: args.quiet,
+            json: args.report.json,
+            quiet: args.report.quiet,
         };
         return run_batch(game, name, source, output);
     }
@@ -68,7 +68,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         corners: plot.is_some(),
         moves: args.moves,
     };
-    let solved = solve_graph(&g, &code, &job, &CliHooks::new(args.quiet))?;
+    let solved = solve_graph(&g, &code, &job, &CliHooks::new(args.report.quiet))?;
     let mut summary = summarise(
         &code,
         &g,
@@ -90,9 +90,9 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     if let Some(path) = &args.out {
         write_rows(path, &solved.rows, args.moves)?;
     }
-    if args.json {
+    if args.report.json {
         print_json(&summary)
-    } else if shows_text(false, args.quiet, args.out.as_deref()) {
+    } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
         print_graph(&summary);
         Ok(())
     } else {
@@ -307,7 +307,7 @@ fn report_table(
     seconds: f64,
     output: &TableOutput,
 ) -> Result<Shown> {
-    if output.json {
+    if output.report.json {
         print_json(&TableSummary {
             code: code.text.clone(),
             table,
@@ -320,7 +320,7 @@ fn report_table(
         return Ok(Shown::Nothing);
     }
     Ok(match output.out {
-        _ if !shows_text(false, output.quiet, output.out.as_deref()) => Shown::Nothing,
+        _ if !shows_text(false, output.report.quiet, output.out.as_deref()) => Shown::Nothing,
         Some(_) => Shown::Summary,
         None => Shown::Table,
     })
@@ -334,11 +334,11 @@ fn print_table_summary(rows: usize, pieces: u64, seconds: f64, out: Option<&Path
 
 pub fn podes(args: &PodesArgs) -> Result<()> {
     let output = &args.output;
-    reject_stdout_clash(output.json, output.out.as_deref())?;
+    reject_stdout_clash(output.report.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let limits = (args.max_legs, args.max_length);
-    let table = pode_table(&code, limits, &CliHooks::new(output.quiet))?;
+    let table = pode_table(&code, limits, &CliHooks::new(output.report.quiet))?;
     let (rows, seconds) = (table.rows, table.seconds);
     // With legs of length 1 and 2 a pode is (legs, long legs): two columns.
     let long = args.max_length == 2;
@@ -367,7 +367,15 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
             "{} on k-podes, legs of length 1..={}",
             code.text, args.max_length
         );
-        plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
+        plot_table(
+            target,
+            title,
+            &names,
+            &coords,
+            &values,
+            false,
+            output.report.quiet,
+        )?;
     }
     let shown = report_table("podes", &code, rows.len(), table.pieces, seconds, output)?;
     if shown == Shown::Table {
@@ -442,10 +450,14 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
 
 pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     let output = &args.output;
-    reject_stdout_clash(output.json, output.out.as_deref())?;
+    reject_stdout_clash(output.report.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
-    let table = bipode_table(&code, (args.max, args.middle), &CliHooks::new(output.quiet))?;
+    let table = bipode_table(
+        &code,
+        (args.max, args.middle),
+        &CliHooks::new(output.report.quiet),
+    )?;
     let (rows, seconds) = (table.rows, table.seconds);
     if let Some(path) = &output.out {
         let what = format!(
@@ -476,7 +488,15 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             edges_text(args.middle)
         );
         let names = ["a1", "a2", "b1", "b2"];
-        plot_table(target, title, &names, &coords, &values, false, output.quiet)?;
+        plot_table(
+            target,
+            title,
+            &names,
+            &coords,
+            &values,
+            false,
+            output.report.quiet,
+        )?;
     }
     let shown = report_table("bipodes", &code, rows.len(), table.pieces, seconds, output)?;
     if shown == Shown::Table {

@@ -82,7 +82,7 @@ pub struct SequenceSummary {
 /// The library's sequence the arguments ask for: how far, how, and where
 /// the table, its checkpoint and its file go.
 fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
-    reject_stdout_clash(args.json, args.out.as_deref())?;
+    reject_stdout_clash(args.report.json, args.out.as_deref())?;
     let every = Duration::try_from_secs_f64(args.checkpoint_every)
         .ok()
         .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
@@ -148,7 +148,7 @@ fn table_folder(args: &SequenceArgs) -> PathBuf {
 pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
     let builder = builder_of(code, args)?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let hooks = CliHooks::new(args.quiet);
+    let hooks = CliHooks::new(args.report.quiet);
     let table = builder.run_with(&hooks)?;
     let sequence = table.filled();
     if let (Some(path), Format::Npy) = (&args.out, args.format) {
@@ -165,9 +165,9 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let mut summary = summarise(set, args, &table, rare);
     summary.milestones = milestones;
     summary.milestone_seconds = milestone_seconds;
-    if args.json {
+    if args.report.json {
         print_json(&summary)?;
-    } else if shows_text(false, args.quiet, args.out.as_deref()) {
+    } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
         print_summary(&summary, table.period(), &sequence);
     }
     Ok(())

@@ -107,10 +107,10 @@ fn table(
     args: &TableRunArgs,
     labels: TableLabels,
 ) -> Result<()> {
-    reject_stdout_clash(args.output.json, args.output.out.as_deref())?;
+    reject_stdout_clash(args.output.report.json, args.output.out.as_deref())?;
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
-    let quiet = args.output.quiet;
-    let hooks = CliHooks::new(args.output.quiet);
+    let quiet = args.output.report.quiet;
+    let hooks = CliHooks::new(args.output.report.quiet);
     let backend = Backend::open_for(
         args.backend,
         kern.space.count(),
@@ -171,7 +171,7 @@ fn table(
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
         plot: args.output.plot.as_ref().map(|p| p.display().to_string()),
     };
-    if args.output.json {
+    if args.output.report.json {
         return print_json(&summary);
     }
     if shows_text(false, quiet, args.output.out.as_deref()) {
