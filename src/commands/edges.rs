@@ -10,9 +10,10 @@ use super::output::{
     plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
 };
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
+use grundy::EdgeGame;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::engine::edges::hackenbush::{Hackenbush, parse_ground};
-use grundy::engine::edges::solve::{ArrowSolver, EdgeRun, solve};
+use grundy::engine::edges::solve::{ArrowSolver, EdgeRun};
 use grundy::engine::graph::batch::BatchGame;
 use grundy::engine::{BackendChoice, RanOn};
 use grundy::error::{Error, Result};
@@ -46,15 +47,20 @@ pub struct EdgeGameSummary {
     pub faces: Option<usize>,
 }
 
-/// Solves one game from `start` (opening the GPU only for a dense table).
+/// `game` from the state `--state` names (every edge unmarked: none),
+/// solved by `solver` on `choice` (the GPU opened only for a dense table).
 fn play(
-    game: &ArrowGame,
-    start: &[u8],
-    solver: ArrowSolver,
-    choice: BackendChoice,
+    game: ArrowGame,
+    state: Option<&str>,
+    (solver, choice): (ArrowSolver, BackendChoice),
     quiet: bool,
-) -> Result<EdgeRun> {
-    solve(game, start, solver, choice, &CliHooks::new(quiet))
+) -> Result<(EdgeGame, EdgeRun)> {
+    let mut game = EdgeGame::of(game).solver(solver).backend(choice);
+    if let Some(text) = state {
+        game = game.state(text)?;
+    }
+    let run = game.run_with(&CliHooks::new(quiet))?;
+    Ok((game, run))
 }
 
 pub fn arrows(args: &ArrowsArgs) -> Result<()> {
@@ -105,24 +111,17 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
             Err(why) => large_tree(spec, rule).ok_or(Error::Input(why))?,
         }
     };
-    let start = match &args.state {
-        Some(text) => game.parse_state(text).map_err(Error::Input)?,
-        None => vec![0; game.edges.len()],
-    };
-    let run = play(
-        &game,
-        &start,
-        args.solver,
-        args.table.backend,
-        args.table.output.report.quiet,
-    )?;
+    let how = (args.solver, args.table.backend);
+    let quiet = args.table.output.report.quiet;
+    let (played, run) = play(game, args.state.as_deref(), how, quiet)?;
+    let (game, start) = (played.game(), played.marks());
     let g = run.g;
     let summary = EdgeGameSummary {
         rule,
         graph: spec.to_string(),
         vertices: game.n,
         edges: game.edges.len(),
-        state: game.describe_state(&start),
+        state: game.describe_state(start),
         g: Some(g),
         outcome: if g == 0 { "P" } else { "N" },
         states: run.states,
@@ -413,24 +412,16 @@ pub fn cycles(args: &CyclesArgs) -> Result<()> {
     }
     let spec = args.graph.as_deref().unwrap_or_default();
     let game = cycles_game(spec, args.faces.as_deref())?;
-    let start = match &args.state {
-        Some(text) => game.parse_state(text).map_err(Error::Input)?,
-        None => vec![0; game.edges.len()],
-    };
-    let run = play(
-        &game,
-        &start,
-        ArrowSolver::Dense,
-        args.backend,
-        args.report.quiet,
-    )?;
+    let how = (ArrowSolver::Dense, args.backend);
+    let (played, run) = play(game, args.state.as_deref(), how, args.report.quiet)?;
+    let (game, start) = (played.game(), played.marks());
     let g = run.g;
     let summary = EdgeGameSummary {
         rule: ArrowRule::Cycles,
         graph: spec.to_string(),
         vertices: game.n,
         edges: game.edges.len(),
-        state: game.describe_state(&start),
+        state: game.describe_state(start),
         g: game.faces.is_empty().then_some(g),
         outcome: if g == 0 { "P" } else { "N" },
         states: run.states,

@@ -9,10 +9,10 @@ use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::plot::{self, PlotTarget};
+use grundy::GraphGame;
 use grundy::engine::RanOn;
 use grundy::engine::graph::batch::BatchGame;
-use grundy::engine::graph::driver::{GraphJob, GraphRows, solve_graph};
-use grundy::engine::graph::families::{bipode_table, pode_table};
+use grundy::engine::graph::driver::GraphRows;
 use grundy::engine::graph::solve::{Solver, corner_masks};
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
@@ -61,14 +61,14 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
     }
     let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let job = GraphJob {
-        solver: args.solver,
-        backend: args.backend,
-        rows: args.out.is_some() || plot.is_some(),
-        corners: plot.is_some(),
-        moves: args.moves,
-    };
-    let solved = solve_graph(&g, &code, &job, &CliHooks::new(args.report.quiet))?;
+    let game = GraphGame::of(code.clone(), g.clone())
+        .solver(args.solver)
+        .backend(args.backend)
+        .rows(args.out.is_some() || plot.is_some())
+        .corners(plot.is_some())
+        .moves(args.moves);
+    let solved = game.run_with(&CliHooks::new(args.report.quiet))?;
+    let rows = solved.rows.unwrap_or(GraphRows::Pieces(Vec::new()));
     let mut summary = summarise(
         &code,
         &g,
@@ -85,10 +85,10 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         ..summary
     };
     if let Some(target) = &plot {
-        plot_graph(target, &g, &code, &solved.rows, &solved.corners)?;
+        plot_graph(target, &g, &code, &rows, &solved.corners)?;
     }
     if let Some(path) = &args.out {
-        write_rows(path, &solved.rows, args.moves)?;
+        write_rows(path, &rows, args.moves)?;
     }
     if args.report.json {
         print_json(&summary)
@@ -338,7 +338,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let limits = (args.max_legs, args.max_length);
-    let table = pode_table(&code, limits, &CliHooks::new(output.report.quiet))?;
+    let table = grundy::podes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
     let (rows, seconds) = (table.rows, table.seconds);
     // With legs of length 1 and 2 a pode is (legs, long legs): two columns.
     let long = args.max_length == 2;
@@ -453,11 +453,8 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
     reject_stdout_clash(output.report.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
-    let table = bipode_table(
-        &code,
-        (args.max, args.middle),
-        &CliHooks::new(output.report.quiet),
-    )?;
+    let limits = (args.max, args.middle);
+    let table = grundy::bipodes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
     let (rows, seconds) = (table.rows, table.seconds);
     if let Some(path) = &output.out {
         let what = format!(

@@ -1,6 +1,5 @@
 //! `rect` and `delete-nim`: whole tables of games over ranked tuples.
 
-use grundy::setting::Marked;
 use std::io::Write;
 
 use serde::Serialize;
@@ -8,14 +7,11 @@ use serde::Serialize;
 use super::cli_hooks::CliHooks;
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
-use grundy::engine::tuples::table::{
-    TupleRun, delete_nim_kernel, describe_size, rect_kernel, solve,
-};
-use grundy::engine::{Backend, GpuFrom, RanOn};
+use grundy::TupleGame;
+use grundy::engine::RanOn;
 use grundy::error::{Error, Result};
 use grundy::export;
 use grundy::game::delete_nim::DeleteNim;
-use grundy::hooks::RunHooks;
 use grundy::kernel::tuples::{TupleKernel, TupleRule};
 
 /// What a table is of, as its JSON summary names it.
@@ -72,7 +68,7 @@ pub struct TupleSummary {
 }
 
 pub fn rect(args: &RectArgs) -> Result<()> {
-    let kern = rect_kernel(args.dims, args.min_diff, args.max)?;
+    let game = TupleGame::rect(args.dims, args.min_diff, args.max)?;
     let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
     let labels = TableLabels {
         game: "rect",
@@ -80,12 +76,11 @@ pub fn rect(args: &RectArgs) -> Result<()> {
         min_diff: Some(args.min_diff),
         ..Default::default()
     };
-    table(&kern, &header, 0, &args.table, labels)
+    table(game, &header, &args.table, labels)
 }
 
 pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
     let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
-    let shift = game.shift();
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
     let labels = TableLabels {
@@ -95,33 +90,17 @@ pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
         k: game.k,
         ..Default::default()
     };
-    let kern = delete_nim_kernel(game, args.max)?;
-    table(&kern, &header, shift, &args.table, labels)
+    let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
+    table(game, &header, &args.table, labels)
 }
 
-/// Runs `kern`, writes its CSV (sizes minus `shift`) and reports.
-fn table(
-    kern: &TupleKernel,
-    header: &[&str],
-    shift: u32,
-    args: &TableRunArgs,
-    labels: TableLabels,
-) -> Result<()> {
+/// Runs `game`, writes its CSV (the stored sizes less its shift) and reports.
+fn table(game: TupleGame, header: &[&str], args: &TableRunArgs, labels: TableLabels) -> Result<()> {
     reject_stdout_clash(args.output.report.json, args.output.out.as_deref())?;
     let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
     let quiet = args.output.report.quiet;
-    let hooks = CliHooks::new(args.output.report.quiet);
-    let backend = Backend::open_for(
-        args.backend,
-        kern.space.count(),
-        GpuFrom::tuples(&kern.rule),
-        &hooks,
-    )?;
-    hooks.notice(Marked(&describe_size(kern)));
-    hooks.begin(kern.space.count(), "positions");
-    let run = solve(kern, &backend, &hooks);
-    hooks.end();
-    let run = run?;
+    let run = game.backend(args.backend).run_with(&CliHooks::new(quiet))?;
+    let (kern, shift, values) = (run.kernel(), run.shift(), run.values());
 
     if let Some(path) = &args.output.out {
         let what = format!(
@@ -134,26 +113,26 @@ fn table(
             crate::front::output_rules(),
             args.output.format,
             &what,
-            |w| write_csv(w, kern, &run.table, header, shift),
+            |w| write_csv(w, kern, values, header, shift),
         )?;
     }
     if let Some(target) = &plot {
         let mut coords = Vec::new();
-        let mut values = Vec::new();
+        let mut in_order = Vec::new();
         kern.space.for_each_lex(|h| {
             coords.extend(h.iter().map(|x| x - shift));
-            values.push(run.table[kern.space.rank(h) as usize]);
+            in_order.push(values[kern.space.rank(h) as usize]);
         });
         // every game here is symmetric in its heaps (sides): one entry per unordered tuple
         let title = format!("{} up to {}", table_title(&labels), kern.space.max - shift);
-        plot_table(target, title, header, &coords, &values, true, quiet)?;
+        plot_table(target, title, header, &coords, &in_order, true, quiet)?;
     }
     let (lo, hi) = kern.space.totals();
     // the largest value and the first tuple (in CSV order) that has it
-    let max_value = run.table.iter().copied().max().unwrap_or(0);
+    let max_value = values.iter().copied().max().unwrap_or(0);
     let mut at = Vec::new();
     kern.space.for_each_lex(|h| {
-        if at.is_empty() && run.table[kern.space.rank(h) as usize] == max_value {
+        if at.is_empty() && values[kern.space.rank(h) as usize] == max_value {
             at = h.to_vec();
         }
     });
@@ -161,12 +140,12 @@ fn table(
         labels,
         max: kern.space.max - shift,
         positions: kern.space.count(),
-        p_positions: run.table.iter().filter(|&&v| v == 0).count() as u64,
+        p_positions: values.iter().filter(|&&v| v == 0).count() as u64,
         max_value,
         max_value_at: at.iter().map(|x| x - shift).collect(),
         levels: hi - lo + 1,
         split_sets: kern.split_sets.is_some(),
-        ran: backend.ran_on(run.backend),
+        ran: run.ran_on.clone(),
         seconds: run.seconds,
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
         plot: args.output.plot.as_ref().map(|p| p.display().to_string()),
@@ -175,7 +154,7 @@ fn table(
         return print_json(&summary);
     }
     if shows_text(false, quiet, args.output.out.as_deref()) {
-        print_human(kern, &run, shift, &summary, args.output.out.is_none());
+        print_human(kern, values, shift, &summary, args.output.out.is_none());
         print_wrote(args.output.out.as_deref());
     }
     Ok(())
@@ -208,7 +187,7 @@ fn write_csv(
 
 /// The summary, and for two-heap (two-side) tables small enough to read
 /// that went to no file, the table itself.
-fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary, table: bool) {
+fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary, table: bool) {
     let what = match &kern.rule {
         TupleRule::Rect(r) => format!(
             "Grundy's game on {} with sides up to {} (pieces differ by at least {})",
@@ -254,7 +233,7 @@ fn print_human(kern: &TupleKernel, run: &TupleRun, shift: u32, s: &TupleSummary,
             let row: Vec<String> = (lo..=max)
                 .map(|b| {
                     let (x, y) = (a.min(b), a.max(b));
-                    format!("{:>3}", run.table[kern.space.rank(&[x, y]) as usize])
+                    format!("{:>3}", values[kern.space.rank(&[x, y]) as usize])
                 })
                 .collect();
             grundy::outln!("{} |{}", label(a), row.join(""));

@@ -75,6 +75,16 @@ impl EdgeGame {
         Ok(self)
     }
 
+    /// The game, as its solvers read it.
+    pub fn game(&self) -> &ArrowGame {
+        &self.game
+    }
+
+    /// The start state: each edge's mark (0 unmarked, 1 or 2 its arrow's way).
+    pub fn marks(&self) -> &[u8] {
+        &self.start
+    }
+
     /// Which solver runs (default: `Auto`, as the command chooses).
     pub fn solver(mut self, solver: ArrowSolver) -> EdgeGame {
         self.solver = solver;

@@ -39,6 +39,10 @@ pub struct GraphGame {
     solver: Solver,
     backend: BackendChoice,
     keep_table: bool,
+    /// Keep what the solver evaluated, the corner grids' values, the moves.
+    rows: bool,
+    corners: bool,
+    moves: bool,
 }
 
 /// A solved graph.
@@ -56,6 +60,14 @@ pub struct GraphValue {
     pub seconds: f64,
     /// `table[mask]` = G of the subset `mask`, when asked for (dense only).
     pub table: Option<Vec<u8>>,
+    /// Every position the solver evaluated (dense: each subset; memo: each
+    /// canonical piece; reach: each position reached), when asked for.
+    pub rows: Option<GraphRows>,
+    /// Moves played from the whole graph to the game's end, when asked for.
+    pub moves: Option<u8>,
+    /// G of each a x b corner grid of a grid, when asked for and the memo
+    /// solved it (`corner_masks` orders them).
+    pub corners: Option<Vec<u8>>,
 }
 
 impl GraphGame {
@@ -76,6 +88,9 @@ impl GraphGame {
             solver: Solver::Auto,
             backend: BackendChoice::Cpu,
             keep_table: false,
+            rows: false,
+            corners: false,
+            moves: false,
         }
     }
 
@@ -94,6 +109,26 @@ impl GraphGame {
     /// Keeps every subset's value (the dense solver; 2^n bytes).
     pub fn keep_table(mut self, keep: bool) -> GraphGame {
         self.keep_table = keep;
+        self
+    }
+
+    /// Keeps every position the solver evaluated (`GraphValue::rows`), as
+    /// `grundy graph --out` writes them.
+    pub fn rows(mut self, keep: bool) -> GraphGame {
+        self.rows = keep;
+        self
+    }
+
+    /// Keeps G of each corner grid of a grid the memo solves, for a picture.
+    pub fn corners(mut self, keep: bool) -> GraphGame {
+        self.corners = keep;
+        self
+    }
+
+    /// Counts the moves of each position (the dense solver: moves do not
+    /// add over components).
+    pub fn moves(mut self, count: bool) -> GraphGame {
+        self.moves = count;
         self
     }
 
@@ -117,21 +152,28 @@ impl GraphGame {
                 self.solver
             },
             backend: self.backend,
-            rows: self.keep_table,
-            corners: false,
-            moves: false,
+            rows: self.keep_table || self.rows,
+            corners: self.corners,
+            moves: self.moves,
         };
         let solved = solve_graph(&self.graph, &self.code, &job, hooks)?;
+        let (table, rows) = match solved.rows {
+            GraphRows::Subsets(table, moves) if self.keep_table && self.rows => {
+                (Some(table.clone()), Some(GraphRows::Subsets(table, moves)))
+            }
+            GraphRows::Subsets(table, _) if self.keep_table => (Some(table), None),
+            rows => (None, self.rows.then_some(rows)),
+        };
         Ok(GraphValue {
             value: solved.value,
             positions: solved.positions,
             solver: solved.solver,
             ran_on: solved.ran_on,
             seconds: solved.seconds,
-            table: match solved.rows {
-                GraphRows::Subsets(table, _) => Some(table),
-                _ => None,
-            },
+            table,
+            rows,
+            moves: solved.moves,
+            corners: solved.corners,
         })
     }
 }

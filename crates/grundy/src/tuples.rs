@@ -6,7 +6,8 @@ use grundy_core::error::{Error, Result};
 use grundy_core::game::delete_nim::{DeleteNim, Rule};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_core::kernel::tuples::TupleKernel;
-use grundy_engine::tuples::table::{delete_nim_kernel, rect_kernel, solve};
+use grundy_core::setting::Marked;
+use grundy_engine::tuples::table::{delete_nim_kernel, describe_size, rect_kernel, solve};
 use grundy_engine::{Backend, BackendChoice, GpuFrom, RanOn};
 
 /// A game over tuples, to a largest size.
@@ -89,6 +90,7 @@ impl TupleGame {
             GpuFrom::tuples(&self.kern.rule),
             hooks,
         )?;
+        hooks.notice(Marked(&describe_size(&self.kern)));
         hooks.begin(self.positions(), "positions");
         let run = solve(&self.kern, &backend, hooks);
         hooks.end();
@@ -104,6 +106,22 @@ impl TupleGame {
 }
 
 impl TupleTable {
+    /// The game's rules and the positions' ranking, as the kernels read them.
+    pub fn kernel(&self) -> &TupleKernel {
+        &self.kern
+    }
+
+    /// What the stored sizes are above the game's own (Delete Nim stores
+    /// heaps of size 0 as 1): subtract it from a ranked tuple.
+    pub fn shift(&self) -> u32 {
+        self.shift
+    }
+
+    /// G of every position by its rank (`kernel().space.rank`).
+    pub fn values(&self) -> &[u32] {
+        &self.table
+    }
+
     /// Tuples in the table.
     pub fn len(&self) -> u64 {
         self.table.len() as u64
