@@ -143,6 +143,19 @@ def test_bad_input_raises_value_error_with_the_commands_message():
         grundy.delete_nim("nope", 2, 5)
 
 
+def test_a_refusal_names_the_keyword_argument_not_the_flag(tmp_path):
+    # The library marks the setting; the module words it as its own keyword.
+    with pytest.raises(ValueError) as refused:
+        grundy.delete_nim("vdn", 3, 4)
+    said = str(refused.value)
+    assert said.startswith("heaps=3: the vdn rule is a two-heap game; expected heaps=2"), said
+    assert "--" not in said and "\ue000" not in said, said
+    with pytest.raises(ValueError) as refused:
+        grundy.octal("0.6", n=10, resume=str(tmp_path / "none.ck"))
+    said = str(refused.value)
+    assert said.startswith(f"resume='{tmp_path / 'none.ck'}': "), said
+
+
 def test_a_run_that_will_not_fit_raises_memory_error_before_it_starts():
     started = time.perf_counter()
     with pytest.raises(MemoryError):
