@@ -12,7 +12,6 @@ use super::output::{
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
 use grundy::EdgeGame;
 use grundy::engine::edges::arrows_memo::ArrowMemo;
-use grundy::engine::edges::hackenbush::{Hackenbush, parse_ground};
 use grundy::engine::edges::solve::{ArrowSolver, EdgeRun};
 use grundy::engine::graph::batch::BatchGame;
 use grundy::engine::{BackendChoice, RanOn};
@@ -447,20 +446,16 @@ struct HackenbushSummary {
 }
 
 pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
-    let graph = Graph::parse(&args.graph).map_err(Error::Input)?;
-    let ground = parse_ground(&args.ground)?;
-    let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
-    let begin = Instant::now();
-    let start = game.start();
-    let g = game.value(start);
+    let solved = grundy::hackenbush_solved(&args.graph, &args.ground)?;
+    let g = solved.value;
     let summary = HackenbushSummary {
         graph: args.graph.clone(),
-        ground,
-        edges: game.edges.len(),
+        ground: solved.ground,
+        edges: solved.edges,
         g,
         outcome: if g == 0 { "P" } else { "N" },
-        positions: game.positions(),
-        seconds: begin.elapsed().as_secs_f64(),
+        positions: solved.positions,
+        seconds: solved.seconds,
     };
     if args.json {
         return print_json(&summary);

@@ -1,7 +1,6 @@
 //! `grundy hunt`: codes pushed as far as a budget allows, resumable from
 //! the hunt's folder, sharded as surveys are; a row per code.
 
-use grundy::setting::Marked;
 use std::path::Path;
 use std::time::Duration;
 
@@ -12,10 +11,9 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey::codes_in;
 use super::survey_parts::shard_of;
 use crate::cli::HuntArgs;
-use grundy::engine::survey::{Shard, balanced_shards, estimated_costs};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::{Hunt, HuntEnd, HuntRow, RunHooks, UNSOLVED, export, interrupt};
+use grundy::{Hunt, HuntEnd, HuntRow, UNSOLVED, export, interrupt};
 
 /// The JSON summary: the hunt's settings and its rows.
 #[derive(Serialize)]
@@ -44,7 +42,7 @@ pub fn hunt(args: &HuntArgs) -> Result<()> {
     let list = codes_of(args)?;
     let shard = shard_of(args.shard, &hooks)?;
     let codes = match shard {
-        Some(shard) => shard_codes(&list, shard, &hooks)?,
+        Some(shard) => grundy::hunt::shard_codes(&list, shard, &hooks)?,
         None => list,
     };
     let hunt = Hunt::new(&args.dir, budget)
@@ -107,30 +105,6 @@ fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
         ));
     }
     Ok(texts)
-}
-
-/// This shard's codes: those whose period a short run certifies cost
-/// next to nothing, any other its whole budget, dealt so that every shard
-/// gets as much budget.
-fn shard_codes(list: &[Code], shard: Shard, hooks: &CliHooks) -> Result<Vec<Code>> {
-    if shard.count as usize > list.len() {
-        return Err(Error::Input(format!(
-            "--shard {shard}: the hunt has {} codes; expected at most that many shards",
-            list.len()
-        )));
-    }
-    let probe = grundy::engine::survey::PROBE_HEAPS;
-    let costs: Vec<u64> = estimated_costs(list, probe, grundy::Algorithm::Auto)?
-        .into_iter()
-        .map(|cost| if cost <= 1 { 1 } else { 1000 })
-        .collect();
-    let places = shard.places(&balanced_shards(&costs, shard.count));
-    hooks.notice(Marked(&format!(
-        "shard {shard}: {} of the {} codes",
-        places.len(),
-        list.len()
-    )));
-    Ok(places.into_iter().map(|i| list[i].clone()).collect())
 }
 
 /// Hunts each code in turn, printing its row as it ends.

@@ -123,10 +123,37 @@ impl EdgeGame {
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn hackenbush(spec: &str, ground: &str) -> Result<(u8, usize)> {
+    let solved = hackenbush_solved(spec, ground)?;
+    Ok((solved.value, solved.positions))
+}
+
+/// A Green Hackenbush picture solved (`hackenbush_solved`).
+#[derive(Clone, Debug)]
+pub struct HackenbushValue {
+    /// G of the whole picture.
+    pub value: u8,
+    /// Positions (edge sets still grounded) solved.
+    pub positions: usize,
+    pub edges: usize,
+    /// The ground vertices, as given.
+    pub ground: Vec<usize>,
+    pub seconds: f64,
+}
+
+/// `hackenbush`, with the picture's edges, its ground and the time taken,
+/// as `grundy hackenbush` reports them.
+pub fn hackenbush_solved(spec: &str, ground: &str) -> Result<HackenbushValue> {
     let graph = Graph::parse(spec).map_err(Error::Input)?;
     let ground = parse_ground(ground)?;
     let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    let started = std::time::Instant::now();
     let start = game.start();
-    let g = game.value(start);
-    Ok((g, game.positions()))
+    let value = game.value(start);
+    Ok(HackenbushValue {
+        value,
+        positions: game.positions(),
+        edges: game.edges.len(),
+        ground,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }

@@ -8,7 +8,7 @@
 //! (`NAME.row`: `CRC32 JSON`, what the hunt found and the seconds spent so
 //! far) and its frequency file at every power of two (`NAME.freq`).
 
-use grundy_core::setting::Marked;
+use grundy_core::setting::{Marked, Setting};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ use grundy_core::export::{self, AtomicFile, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, StopAlso};
 use grundy_engine::heap::sequence::Algorithm;
-use grundy_engine::survey::checkpoint;
+use grundy_engine::survey::{PROBE_HEAPS, Shard, balanced_shards, checkpoint, estimated_costs};
 use grundy_engine::{BackendChoice, HeapEngine};
 
 /// The published list of unsolved octal games: Grundy's game (`4!.0`) and
@@ -388,4 +388,29 @@ fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
         return Err(bad(&format!("it is the row of {}", row.code)));
     }
     Ok(Some(row))
+}
+
+/// This shard's codes: those whose period a short run certifies cost
+/// next to nothing, any other its whole budget, dealt so that every shard
+/// gets as much budget.
+pub fn shard_codes(list: &[Code], shard: Shard, hooks: &dyn RunHooks) -> Result<Vec<Code>> {
+    if shard.count as usize > list.len() {
+        return Err(Error::Input(format!(
+            "{}: the hunt has {} codes; expected at most that many shards",
+            Setting::Shard.is(shard),
+            list.len()
+        )));
+    }
+    let probe = PROBE_HEAPS;
+    let costs: Vec<u64> = estimated_costs(list, probe, Algorithm::Auto)?
+        .into_iter()
+        .map(|cost| if cost <= 1 { 1 } else { 1000 })
+        .collect();
+    let places = shard.places(&balanced_shards(&costs, shard.count));
+    hooks.notice(Marked(&format!(
+        "shard {shard}: {} of the {} codes",
+        places.len(),
+        list.len()
+    )));
+    Ok(places.into_iter().map(|i| list[i].clone()).collect())
 }

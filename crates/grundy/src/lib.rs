@@ -17,7 +17,7 @@ pub mod summary;
 pub mod survey;
 pub mod tuples;
 
-pub use edges::{EdgeGame, hackenbush};
+pub use edges::{EdgeGame, HackenbushValue, hackenbush, hackenbush_solved};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use play::{Position, play_sum};
