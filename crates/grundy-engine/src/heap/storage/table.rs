@@ -142,9 +142,10 @@ impl HeapTable {
     /// G(n) = G(n − p) past the preperiod.
     pub fn extend_by_period(&mut self, period: &Period, to: u64) {
         assert!(period.certified && period.period > 0);
-        // The period's values were all computed: each width holds them.
-        self.width_mut()
-            .repeat_period(period.period as usize, to as usize);
+        let p = period.period as usize;
+        while !self.width_mut().repeat_period(p, to as usize) {
+            self.widen();
+        }
     }
 
     /// Appends `v`, widening the table where it does not hold it.
@@ -288,6 +289,27 @@ mod tests {
     fn escaped(g: &[u16], escape: u8) -> HeapTable {
         let values = g.iter().map(|&v| u32::from(v));
         HeapTable::Escaped(Escaped::of(values, escape, false).unwrap())
+    }
+
+    /// A period whose large values outgrow what an escaped table keeps
+    /// apart: the fill widens the table and goes on, every value kept.
+    #[test]
+    fn a_period_an_escaped_table_cannot_hold_widens_it() {
+        let pattern = |n: usize| if n % 2 == 0 { 1u16 } else { 300 };
+        let first = (0..100).map(|n| u32::from(pattern(n)));
+        let mut t = HeapTable::Escaped(Escaped::of(first, ESCAPE, true).unwrap());
+        let period = Period {
+            period: 2,
+            preperiod: 0,
+            certified: true,
+        };
+        t.extend_by_period(&period, 9999);
+        assert!(
+            t.is_widest(),
+            "the escaped table could not hold 5000 large values"
+        );
+        assert_eq!(t.len(), 10_000);
+        assert!((0..10_000).all(|n| t.get(n) == pattern(n)));
     }
 
     #[test]

@@ -27,12 +27,17 @@ pub trait TableWidth: Send + Sync {
     fn truncate(&mut self, len: usize);
     /// Appends `v`; false (and nothing appended) when this width cannot hold it.
     fn push_value(&mut self, v: u16) -> bool;
-    /// Extends the values to heaps `0..=to` by period p: G(n) = G(n − p).
-    fn repeat_period(&mut self, p: usize, to: usize) {
+    /// Extends the values towards heaps `0..=to` by period p: G(n) =
+    /// G(n − p). False when a value did not fit this width (the values
+    /// before it are in): the table widens and goes on.
+    fn repeat_period(&mut self, p: usize, to: usize) -> bool {
         while self.len() <= to {
             let v = self.get(self.len() - p);
-            self.push_value(v);
+            if !self.push_value(v) {
+                return false;
+            }
         }
+        true
     }
     fn period(&self, rule: &PeriodRule) -> Option<Period>;
     fn stats(&self) -> HeapStats;
@@ -64,10 +69,12 @@ impl<T: Value> TableWidth for Buf<T> {
     fn push_value(&mut self, v: u16) -> bool {
         Store::push(self, u32::from(v))
     }
-    fn repeat_period(&mut self, p: usize, to: usize) {
+    /// The values repeated are the table's own: they fit its width.
+    fn repeat_period(&mut self, p: usize, to: usize) -> bool {
         while <[T]>::len(self) <= to {
             self.push(self[<[T]>::len(self) - p]);
         }
+        true
     }
     fn period(&self, rule: &PeriodRule) -> Option<Period> {
         find_period(self, rule)
