@@ -295,7 +295,7 @@ mod tests {
     /// apart: the fill widens the table and goes on, every value kept.
     #[test]
     fn a_period_an_escaped_table_cannot_hold_widens_it() {
-        let pattern = |n: usize| if n % 2 == 0 { 1u16 } else { 300 };
+        let pattern = |n: usize| if n.is_multiple_of(2) { 1u16 } else { 300 };
         let first = (0..100).map(|n| u32::from(pattern(n)));
         let mut t = HeapTable::Escaped(Escaped::of(first, ESCAPE, true).unwrap());
         let period = Period {
