@@ -73,23 +73,28 @@ pub struct PyWords;
 
 impl Words for PyWords {
     fn setting(&self, setting: Setting, value: Option<&str>) -> String {
-        let key = match setting {
-            Setting::NoFill => return "fill=False".into(),
-            Setting::MaxN => "until_periodic",
-            Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => {
-                return RustWords.setting(setting, value);
-            }
-            Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => {
-                return RustWords.setting(setting, value);
-            }
-            Setting::Workgroup => return RustWords.setting(setting, value),
-            other => other.key(),
+        if setting == Setting::NoFill {
+            return "fill=False".into();
+        }
+        let Some(key) = keyword(setting) else {
+            return RustWords.setting(setting, value);
         };
         match value {
             Some(v) if v.parse::<f64>().is_ok() || v.starts_with('\'') => format!("{key}={v}"),
             Some(v) => format!("{key}='{v}'"),
             None => key.to_string(),
         }
+    }
+}
+
+/// The keyword argument that sets `setting`, where the module has one.
+fn keyword(setting: Setting) -> Option<&'static str> {
+    match setting {
+        Setting::MaxN => Some("until_periodic"),
+        Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => None,
+        Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => None,
+        Setting::Workgroup | Setting::NoFill => None,
+        other => Some(other.key()),
     }
 }
 
