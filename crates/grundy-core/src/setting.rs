@@ -93,12 +93,12 @@ impl Setting {
         }
     }
 
-    /// The setting itself, marked for a message ("pass `--force`").
+    /// The setting itself, marked for a message ("pass FORCE").
     pub fn named(self) -> String {
         format!("{OPEN}{}{CLOSE}", self.key())
     }
 
-    /// The setting with a value, marked for a message ("`--heaps 7`").
+    /// The setting with a value, marked for a message ("HEAPS 7").
     pub fn is(self, value: impl Display) -> String {
         format!("{OPEN}{}{VALUE}{value}{CLOSE}", self.key())
     }
