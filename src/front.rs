@@ -28,11 +28,6 @@ pub fn flag(setting: Setting) -> String {
     }
 }
 
-/// `message` (an error or a notice of the library) as the command line says it.
-pub fn worded(message: &str) -> String {
-    grundy::setting::word(message, &CliWords)
-}
-
 static RULES: OnceLock<OutputRules> = OnceLock::new();
 
 /// What `--force` and `--mkdir` allow this process's outputs (set before
@@ -58,6 +53,7 @@ mod tests {
             Setting::N.is(10),
             Setting::Mkdir.named()
         );
-        assert_eq!(worded(&message), "--max-legs 3: expected -n 10 or --mkdir");
+        let said = grundy::setting::word(&message, &CliWords);
+        assert_eq!(said, "--max-legs 3: expected -n 10 or --mkdir");
     }
 }

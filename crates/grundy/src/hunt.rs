@@ -290,7 +290,7 @@ impl RunHooks for OnceEach<'_> {
         let new = self
             .said
             .lock()
-            .is_ok_and(|mut said| said.insert(message.to_string()));
+            .is_ok_and(|mut said| said.insert(message.0.to_owned()));
         if new {
             self.hooks.notice(message);
         }
