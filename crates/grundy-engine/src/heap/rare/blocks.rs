@@ -6,6 +6,7 @@ use super::finish::{RareNear, finish_heap, settle_small};
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
+use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
 use super::state::{Outcome, PassAhead, Persist, RareRun};
 use super::view::PassView;
 use crate::heap::storage::growing::{Growing, grow_while_reading};
@@ -395,7 +396,9 @@ pub(super) fn pack_values<V: Values>(g: V) -> impl Fn(usize, usize) -> Vec<u32> 
 
 /// Heaps s..e in order, pushed onto `g`, each once the pass's task that
 /// holds it is done (`view`: what the tasks read of the run); `Some` when a
-/// value does not fit the table's type.
+/// value does not fit the table's type. Once the pass's tasks are all
+/// claimed, the cores they leave free finish stretches of heaps on guesses
+/// (`speculate`).
 pub(super) fn finish_block<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
@@ -407,7 +410,18 @@ pub(super) fn finish_block<S: Store>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
-    for n in ahead.first..e {
+    let mut n = ahead.first;
+    while n < e {
+        if let Some(end) = stretch_end(ahead, n, e) {
+            for m in n..end {
+                ahead.wait_for(m, code, view, g.view().range(0, ahead.below));
+            }
+            if let Some(widen) = finish_stretch((code, ahead, (n, end)), run, g, bits, wanted) {
+                return Some(widen);
+            }
+            n = end;
+            continue;
+        }
         ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
         let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
             Some((v, by_middle)) => {
@@ -417,25 +431,89 @@ pub(super) fn finish_block<S: Store>(
             None => {
                 bits.clear();
                 bits.extend_from_slice(ahead.marks(n));
-                finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted)
+                let (v, noted) = finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted);
+                noted.count(ahead);
+                v
             }
         };
-        if !g.push(v) {
-            return Some(Outcome::Widen {
-                n: n as u64,
-                value: v,
-            });
+        if let Some(widen) = keep(code, run, g, n, v) {
+            return Some(widen);
         }
-        run.hist.add(n as u64, v);
-        run.max_value = run.max_value.max(v);
-        if run.split.is_rare(n as u64, v) {
-            run.rare.push(n);
-            run.rare_values.push(v);
-            run.marks_past_rare.push_rare(code, n, v);
-        }
+        n += 1;
     }
     if let Some(middle) = &ahead.middle {
         middle.settled.fetch_add(settled, Relaxed);
+    }
+    None
+}
+
+/// Pushes G(n) = v onto `g` and into the run's state; `Some` when v does
+/// not fit the table's type.
+fn keep<S: Store>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    n: usize,
+    v: u32,
+) -> Option<Outcome> {
+    if !g.push(v) {
+        return Some(Outcome::Widen {
+            n: n as u64,
+            value: v,
+        });
+    }
+    run.hist.add(n as u64, v);
+    run.max_value = run.max_value.max(v);
+    if run.split.is_rare(n as u64, v) {
+        run.rare.push(n);
+        run.rare_values.push(v);
+        run.marks_past_rare.push_rare(code, n, v);
+    }
+    None
+}
+
+/// The end of the stretch from heap n that the cores finish on guesses:
+/// when the block has a pass whose tasks are all claimed (the other cores
+/// have nothing else to do) and at least two runs' heaps are left.
+fn stretch_end(ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
+    let threads = rayon::current_num_threads();
+    let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
+    let len = (RUN * threads).min(MAX_STRETCH).min(e - n);
+    (threads > 1 && has_pass && !ahead.tasks_left() && len >= 2 * RUN).then_some(n + len)
+}
+
+/// Heaps p..end finished on guesses (`speculate::guess_stretch`), then
+/// pushed in order: each guessed value kept when what it read was true,
+/// else the heap finished again as in order.
+fn finish_stretch<S: Store>(
+    (code, ahead, (p, end)): (&RareCode, &BlockAhead, (usize, usize)),
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> Option<Outcome> {
+    let guessed = guess_stretch(code, run, g.view(), ahead, (p, end));
+    let mut checker = Checker::new(&guessed);
+    run.counts.stretches += 1;
+    for n in p..end {
+        let (v, noted) = match checker.kept(n) {
+            Some(kept) => {
+                run.counts.guessed_kept += 1;
+                kept
+            }
+            None => {
+                run.counts.guessed_redone += 1;
+                bits.clear();
+                bits.extend_from_slice(guessed.marks(n));
+                let near = (ahead, &guessed.near);
+                finish_heap(code, run, g.view(), near, n, bits, wanted)
+            }
+        };
+        noted.count(ahead);
+        if let Some(widen) = keep(code, run, g, n, v) {
+            return Some(widen);
+        }
+        checker.tell(n, v, run.split.is_rare(n as u64, v));
     }
     None
 }

@@ -43,7 +43,31 @@ pub(super) fn settle_small<V: Values>(
     (wanted & !middle.of(n)[0] == 0).then_some((c, true))
 }
 
-/// G(n), given the block's parallel pass and every heap below n.
+/// What one heap's finish did that its block's counts keep: kept apart
+/// from the block until the caller knows the heap's value is the one it
+/// keeps (a speculated heap may be done again).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Noted {
+    /// The block's own marks moved G(n) past the candidate.
+    pub(super) rescan: bool,
+    /// The pass's checked pairs had to be marked after all.
+    pub(super) remarked: bool,
+}
+
+impl Noted {
+    /// Adds the heap's notes to its block's counts.
+    pub(super) fn count(self, ahead: &BlockAhead) {
+        if self.rescan {
+            ahead.rescans.fetch_add(1, Relaxed);
+        }
+        if self.remarked {
+            ahead.remarked.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+/// G(n), given the block's parallel pass and every heap below n; with it,
+/// what the block's counts note of the heap.
 pub(super) fn finish_heap<V: Values>(
     code: &RareCode,
     run: &RareRun,
@@ -52,7 +76,8 @@ pub(super) fn finish_heap<V: Values>(
     n: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
-) -> u32 {
+) -> (u32, Noted) {
+    let mut noted = Noted::default();
     let s = ahead.below;
     bits.resize(words_for(run.max_value), 0);
 
@@ -88,12 +113,12 @@ pub(super) fn finish_heap<V: Values>(
         // The block's marks covered the pass's candidates: the pairs it
         // checked are marked now.
         mark_below_block(code, run, g, s, n, bits);
-        ahead.remarked.fetch_add(1, Relaxed);
+        noted.remarked = true;
         c = first_unmarked(bits, |w| common_word(run.split.mask, flip, w));
     }
     // Unmarked values below c: all rare, each needs a split pair.
     if unmarked_below(bits, c) == 0 {
-        return c;
+        return (c, noted);
     }
     // wanted: the unmarked values below c.
     wanted.clear();
@@ -105,15 +130,15 @@ pub(super) fn finish_heap<V: Values>(
         }
         if wanted.iter().all(|&w| w == 0) {
             middle.settled.fetch_add(1, Relaxed);
-            return c;
+            return (c, noted);
         }
     }
-    if scan_left(code, g, ahead, n, wanted) {
-        return c;
+    if scan_left(code, g, ahead, n, wanted, &mut noted) {
+        return (c, noted);
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
     // smallest of them.
-    first_set(wanted)
+    (first_set(wanted), noted)
 }
 
 /// Words of marks `finish_heap` keeps in a fixed array (values below 1024).
@@ -134,6 +159,7 @@ pub(super) fn scan_left<V: Values>(
     ahead: &BlockAhead,
     n: usize,
     wanted: &mut [u64],
+    noted: &mut Noted,
 ) -> bool {
     let s = ahead.below;
     let candidate = ahead.candidate(n);
@@ -149,9 +175,7 @@ pub(super) fn scan_left<V: Values>(
         scan_pairs(code, g, n, (&mut *wanted, need), pairs, u64::MAX).0 == Scan::Found
     };
     if rescan {
-        if s > 0 {
-            ahead.rescans.fetch_add(1, Relaxed);
-        }
+        noted.rescan = s > 0;
         return found(Pairs::All);
     }
     let from = ahead.rest(n);

@@ -37,6 +37,7 @@ mod middle;
 mod pass;
 mod scan;
 pub mod simd;
+mod speculate;
 mod state;
 mod view;
 pub mod wide_bits;

@@ -113,6 +113,12 @@ pub struct RareCounts {
     /// Heaps whose block's own marks moved G(n) past the pass's candidate
     /// (every pair scanned again).
     pub rescans: u64,
+    /// Stretches of heaps finished on guesses by the cores the pass left
+    /// free; of their heaps, those whose guessed finish was kept (what it
+    /// read was true) and those finished again in order.
+    pub stretches: u64,
+    pub guessed_kept: u64,
+    pub guessed_redone: u64,
 }
 
 impl RareRun {

@@ -1,0 +1,406 @@
+//! The finish of a block's heaps on several cores: a stretch of heaps
+//! finished at once on guesses, then checked in order.
+//!
+//! A heap's finish reads the heaps of its block below it. Guess them, and
+//! every heap of a stretch can be finished at once. First every heap of
+//! the stretch from p on adds, in parallel, the marks of the block's heaps
+//! below p (`mark_window`: true values now), and its first free common
+//! value is its guess: wrong only where the stretch's own heaps move it, or
+//! the heap is rare (the pass's own candidate c′, from the heaps below the
+//! block, is wrong for half the heaps at the end of a long block). Then the
+//! stretch is cut into runs of `RUN` heaps, each run finished in order on
+//! one core from those marks, reading its own values and, for the heaps of
+//! the runs before it, their guesses. Each
+//! heap notes which heaps of the stretch it read. Then, in order, a heap is
+//! kept when every stretch heap it read held its true value; otherwise it
+//! is finished again from the true values, as a heap in order always is.
+//! So the values are those of the in-order finish, whatever the guesses:
+//! a wrong guess costs one heap done twice, never a wrong value. A heap
+//! whose guessed finish came out rare, or past the values the run allowed
+//! for, ends its run: the heaps after it are done in order.
+
+use super::bits::{common_word, first_unmarked, set_bit, words_for};
+use super::finish::{Noted, RareNear, finish_heap};
+use super::pass::BlockAhead;
+use super::state::RareRun;
+use crate::heap::storage::store::Values;
+use grundy_core::kernel::rare::RareCode;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Heaps one core finishes in order within a stretch.
+pub(super) const RUN: usize = 32;
+/// Words of a heap's note of the stretch heaps it read: a stretch is at
+/// most `64 * READ_WORDS` heaps.
+const READ_WORDS: usize = 8;
+/// The most heaps of one stretch.
+pub(super) const MAX_STRETCH: usize = 64 * READ_WORDS;
+
+/// The stretch heaps a heap read, one bit each from the stretch's first.
+type Reads = [u64; READ_WORDS];
+
+/// The table below a stretch's first heap `p` as it is, and the stretch's
+/// heaps from p on as one run guessed them (`guess`), every read of those
+/// noted in `reads`. Past p a range holds no exact units: the scans take
+/// those heaps one at a time, as they do escaped values.
+#[derive(Clone, Copy)]
+pub(super) struct GuessView<'a, V> {
+    below: V,
+    guess: &'a [u32],
+    reads: &'a [AtomicU64; READ_WORDS],
+    /// The view's first heap and its length.
+    base: usize,
+    len: usize,
+    /// The view's heaps below p, as a view of `below`.
+    known: Option<V>,
+}
+
+impl<'a, V: Values> GuessView<'a, V> {
+    /// Heaps 0..len: `below`, then `guess` (read with a note in `reads`).
+    fn new(below: V, guess: &'a [u32], reads: &'a [AtomicU64; READ_WORDS]) -> Self {
+        let len = below.len() + guess.len();
+        let whole = GuessView {
+            below,
+            guess,
+            reads,
+            base: 0,
+            len,
+            known: None,
+        };
+        whole.range(0, len)
+    }
+
+    fn p(&self) -> usize {
+        self.below.len()
+    }
+}
+
+impl<V: Values> Values for GuessView<'_, V> {
+    type Unit = V::Unit;
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        let x = self.base + i;
+        match x.checked_sub(self.p()) {
+            None => self.below.at(x),
+            Some(k) => {
+                let word = &self.reads[k / 64];
+                // Each heap's notes are its own thread's: no other writer.
+                word.store(word.load(Relaxed) | 1 << (k % 64), Relaxed);
+                self.guess[k]
+            }
+        }
+    }
+    fn range(&self, a: usize, b: usize) -> Self {
+        assert!(a <= b && b <= self.len, "a view's range within it");
+        let (base, end) = (self.base + a, self.base + b);
+        let known_end = end.min(self.p());
+        GuessView {
+            base,
+            len: b - a,
+            known: (base < known_end).then(|| self.below.range(base, known_end)),
+            ..*self
+        }
+    }
+    fn exact(&self) -> Option<&[V::Unit]> {
+        match self.base + self.len <= self.p() {
+            true => self.known.as_ref()?.exact(),
+            false => None,
+        }
+    }
+    fn escapes(&self) -> Vec<usize> {
+        let mut cuts = self.known.map_or(Vec::new(), |known| known.escapes());
+        let guessed = self.base.max(self.p())..self.base + self.len;
+        cuts.extend(guessed.map(|x| x - self.base));
+        cuts
+    }
+    fn no_escapes(&self) -> Option<&[V::Unit]> {
+        match self.base + self.len <= self.p() {
+            true => self.known.as_ref()?.no_escapes(),
+            false => None,
+        }
+    }
+}
+
+/// A stretch's heaps as each run finished them on guesses.
+pub(super) struct Guessed {
+    /// The stretch's first heap.
+    pub(super) p: usize,
+    /// Per heap from p: its guess, which the runs after its own read.
+    guesses: Vec<u32>,
+    /// Per heap from p, `words` words: the pass's marks and those of the
+    /// block's heaps below p.
+    marks: Vec<u64>,
+    words: usize,
+    /// The rare heaps near the stretch's, for the marks of its own heaps.
+    pub(super) near: RareNear,
+    /// Per run, the values it finished (a run that stopped early has fewer).
+    runs: Vec<RunOut>,
+}
+
+impl Guessed {
+    /// Heap n's marks from the pass and the block's heaps below p.
+    pub(super) fn marks(&self, n: usize) -> &[u64] {
+        let k = n - self.p;
+        &self.marks[k * self.words..(k + 1) * self.words]
+    }
+}
+
+#[derive(Default)]
+struct RunOut {
+    values: Vec<u32>,
+    noted: Vec<Noted>,
+    reads: Vec<Reads>,
+}
+
+/// Finishes heaps p..end (at most `MAX_STRETCH`; every pass task holding
+/// them done) on guesses, each run of `RUN` heaps on a core of its own;
+/// `g` holds the heaps below p.
+pub(super) fn guess_stretch<V: Values>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: V,
+    ahead: &BlockAhead,
+    (p, end): (usize, usize),
+) -> Guessed {
+    debug_assert!(end - p <= MAX_STRETCH && g.len() == p);
+    let (words, marks) = window_marks(code, run, g, ahead, (p, end));
+    let (mask, flip) = (run.split.mask, |n: usize| run.split.flip(n as u64));
+    let guesses: Vec<u32> = marks
+        .chunks_exact(words)
+        .zip(p..)
+        .map(|(bits, n)| first_unmarked(bits, |w| common_word(mask, flip(n), w)))
+        .collect();
+    // Bitsets wide enough for every guess and every value a run keeps:
+    // wider than the heap in order would take, which changes no value.
+    let true_max = run.max_value;
+    run.max_value = guesses.iter().copied().fold(true_max, u32::max);
+    let mut guessed = Guessed {
+        p,
+        guesses,
+        marks,
+        words,
+        near: RareNear::new(&run.rare, p, end),
+        runs: Vec::new(),
+    };
+    let (shared, stretch) = (&*run, &guessed);
+    guessed.runs = (p..end)
+        .step_by(RUN)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|first| {
+            guess_run(
+                code,
+                shared,
+                g,
+                ahead,
+                stretch,
+                (first, end.min(first + RUN)),
+            )
+        })
+        .collect();
+    run.max_value = true_max;
+    guessed
+}
+
+/// Per heap of p..end, `words` words: the pass's marks and those of the
+/// block's heaps below p (in parallel).
+fn window_marks<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    ahead: &BlockAhead,
+    (p, end): (usize, usize),
+) -> (usize, Vec<u64>) {
+    let words = words_for(run.max_value).max(ahead.words);
+    let mut marks = vec![0u64; (end - p) * words];
+    marks
+        .par_chunks_mut(words)
+        .with_min_len(8)
+        .zip(p..end)
+        .for_each(|(bits, n)| {
+            let pass = ahead.marks(n);
+            bits[..pass.len()].copy_from_slice(pass);
+            mark_window(code, run, g, n, (ahead.below, p), bits);
+        });
+    (words, marks)
+}
+
+/// Marks the options of heap n with a part in lo..hi and none from hi
+/// on (`g` holds every heap below hi, the rare list every rare one): take
+/// moves to heaps there, and rare pairs with a part there. Those with a
+/// part from hi on are left to the heap's finish (`mark_in_block`, from
+/// hi), so that the two together mark what the finish from lo would.
+pub(super) fn mark_window<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    n: usize,
+    (lo, hi): (usize, usize),
+    bits: &mut [u64],
+) {
+    for &(j, d) in &code.takes {
+        if d & 2 != 0 && j < n && (lo..hi).contains(&(n - j)) {
+            set_bit(bits, g.at(n - j));
+        }
+    }
+    let (rare, values) = (&run.rare, &run.rare_values);
+    for &(j, diff) in &code.splits {
+        let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) else {
+            continue;
+        };
+        let mut pair = |i: usize| {
+            let (r, b) = (rare[i], m - rare[i]);
+            if diff == 0 || r.abs_diff(b) >= diff {
+                set_bit(bits, values[i] ^ g.at(b));
+            }
+        };
+        // The partner m − r in lo..hi: m − hi < r ≤ m − lo.
+        let first = rare.partition_point(|&r| r + hi <= m);
+        let past = rare.partition_point(|&r| r + lo <= m);
+        (first..past).for_each(&mut pair);
+        // The rare part in lo..hi, its partner below hi and not in lo..hi.
+        let from = rare.partition_point(|&r| r < lo).max(past);
+        let to = rare.partition_point(|&r| r < m.min(hi));
+        (from..to).filter(|&i| rare[i] + hi > m).for_each(&mut pair);
+    }
+}
+
+/// One run of heaps `own` in order, from the stretch's marks, reading the
+/// guesses for the stretch heaps before it; stops at a value that is rare
+/// or above the largest `run` allows for.
+fn guess_run<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    ahead: &BlockAhead,
+    stretch: &Guessed,
+    (first, last): (usize, usize),
+) -> RunOut {
+    let p = stretch.p;
+    let mut seen = stretch.guesses[..last - p].to_vec();
+    let (mut bits, mut wanted) = (Vec::new(), Vec::new());
+    let mut out = RunOut::default();
+    for n in first..last {
+        let reads: [AtomicU64; READ_WORDS] = Default::default();
+        let view = GuessView::new(g, &seen[..n - p], &reads);
+        bits.clear();
+        bits.extend_from_slice(stretch.marks(n));
+        let near = (ahead, &stretch.near);
+        let (v, noted) = finish_heap(code, run, view, near, n, &mut bits, &mut wanted);
+        out.values.push(v);
+        out.noted.push(noted);
+        out.reads.push(reads.map(|w| w.into_inner()));
+        seen[n - p] = v;
+        if v > run.max_value || run.split.is_rare(n as u64, v) {
+            break;
+        }
+    }
+    out
+}
+
+/// Checks a stretch's guessed heaps in order against the true values
+/// pushed so far.
+pub(super) struct Checker<'a> {
+    guessed: &'a Guessed,
+    /// Stretch heaps whose true value differs from the guess that the
+    /// runs after their own read, and from what their own run finished.
+    wrong_guess: Reads,
+    wrong_own: Reads,
+    /// A stretch heap is rare: the runs after it did not know.
+    rare_seen: bool,
+}
+
+impl<'a> Checker<'a> {
+    pub(super) fn new(guessed: &'a Guessed) -> Checker<'a> {
+        Checker {
+            guessed,
+            wrong_guess: [0; READ_WORDS],
+            wrong_own: [0; READ_WORDS],
+            rare_seen: false,
+        }
+    }
+
+    /// Heap n's guessed finish, when everything it read held its true
+    /// value (every heap of the stretch below n told with `tell`).
+    pub(super) fn kept(&self, n: usize) -> Option<(u32, Noted)> {
+        let k = n - self.guessed.p;
+        let own = self.guessed.runs.get(k / RUN)?;
+        let i = k % RUN;
+        let v = *own.values.get(i)?;
+        if self.rare_seen {
+            return None;
+        }
+        let run_first = k - i;
+        let reads = &own.reads[i];
+        for w in 0..READ_WORDS {
+            let own_bits = run_bits(w, run_first, k);
+            let wrong = (self.wrong_guess[w] & !own_bits) | (self.wrong_own[w] & own_bits);
+            if reads[w] & wrong != 0 {
+                return None;
+            }
+        }
+        Some((v, own.noted[i]))
+    }
+
+    /// Heap n's true value, and whether it is rare.
+    pub(super) fn tell(&mut self, n: usize, v: u32, rare: bool) {
+        let k = n - self.guessed.p;
+        let bit = |set: &mut Reads| set[k / 64] |= 1 << (k % 64);
+        if self.guessed.guesses[k] != v {
+            bit(&mut self.wrong_guess);
+        }
+        let own = self.guessed.runs[k / RUN].values.get(k % RUN);
+        if own != Some(&v) {
+            bit(&mut self.wrong_own);
+        }
+        self.rare_seen |= rare;
+    }
+}
+
+/// The bits of word w of a stretch that lie in the run from `first` up to
+/// (not including) k.
+fn run_bits(w: usize, first: usize, k: usize) -> u64 {
+    let ones = |x: usize| match x.saturating_sub(64 * w) {
+        0 => 0,
+        d if d >= 64 => !0,
+        d => (1u64 << d) - 1,
+    };
+    ones(k) & !ones(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_bits_covers_a_run_within_each_word() {
+        assert_eq!(run_bits(0, 0, 3), 0b111);
+        assert_eq!(run_bits(0, 32, 35), 0b111 << 32);
+        assert_eq!(run_bits(1, 64, 96), (1u64 << 32) - 1);
+        assert_eq!(run_bits(0, 64, 96), 0);
+        assert_eq!(run_bits(1, 32, 70), 0b11_1111);
+        assert_eq!(run_bits(0, 32, 70), !0u64 << 32);
+    }
+
+    /// A view past the known heaps reads the guesses, notes each read, and
+    /// shows them to the scans as escapes (taken one at a time).
+    #[test]
+    fn a_guessed_view_reads_the_guesses_and_notes_them() {
+        let below: Vec<u8> = (0..100).map(|i| (i % 7) as u8).collect();
+        let guess = [40u32, 41, 42, 43];
+        let reads: [AtomicU64; READ_WORDS] = Default::default();
+        let view = GuessView::new(&below[..], &guess, &reads);
+        assert_eq!((view.at(99), view.at(101)), (99 % 7, 41));
+        assert_eq!(reads[0].load(Relaxed), 0b10);
+        let tail = view.range(98, 103);
+        assert_eq!(tail.escapes(), vec![2, 3, 4]);
+        assert!(tail.exact().is_none() && view.range(10, 100).exact().is_some());
+        assert_eq!(tail.at(4), 42);
+        assert_eq!(reads[0].load(Relaxed), 0b110);
+    }
+}
