@@ -4,13 +4,16 @@
 use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
-use grundy::engine::heap::rare::{PassAhead, RareCode};
+use grundy::engine::heap::rare::{
+    self as rare, Outcome, PassAhead, Persist, RareCode, RareCounts, RareRun, Stretches,
+};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::engine::heap::storage::escaped::Escaped;
 use grundy::engine::heap::storage::table::HeapTable;
 use grundy::engine::{HeapEngine, cpu_blocked};
 use grundy::game::Code;
 use grundy::gpu::heap::GpuTuning;
+use grundy::hooks::Silent;
 use grundy::kernel::heap::HeapKernelCode;
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
@@ -350,4 +353,120 @@ fn certifying_16_needs_exactly_the_theorems_window() {
     let found = |g: &[u16]| find_period(g, &rule).map(|p| (p.period, p.preperiod, p.certified));
     assert_eq!(found(&g), Some((149_459, 105_351, true)));
     assert_ne!(found(&g[..g.len() - 1]), Some((149_459, 105_351, true)));
+}
+
+/// G(0..=n) of `code` from `table`, its blocks finished heap by heap or
+/// in stretches on guesses (`stretches`), with the rare engine's counts.
+fn finished(
+    code: &Code,
+    n: u64,
+    table: HeapTable,
+    stretches: Stretches,
+) -> (Vec<u16>, Option<RareCounts>) {
+    let mut run = SequenceRun::new(code, Algorithm::Auto, table).unwrap();
+    run.stretches = stretches;
+    run.extend_on_cpu(n).unwrap();
+    let counts = run.rare_counts();
+    (run.table.into_wide(), counts)
+}
+
+/// Heaps finished in stretches on guesses, then checked in order, give
+/// the tables of the heap-by-heap finish, on two threads and on one:
+/// Officers and Grundy's game (guesses kept and redone both), a code whose
+/// values pass 255 (the table widened within a stretch), tables whose
+/// values from 8 on are kept apart (the guesses read beside the escapes),
+/// and random sparse codes.
+#[test]
+fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    let (two, one) = (pool(2), pool(1));
+    let narrow = || HeapTable::default();
+    let escaped = || HeapTable::Escaped(Escaped::new(8, false));
+    for (text, n, table) in [
+        ("0.6", 150_000, narrow as fn() -> HeapTable),
+        ("4!.0", 150_000, narrow),
+        ("0.77777777777777777777", 5000, narrow),
+        ("0.6", 20_000, escaped),
+        ("4!.0", 20_000, escaped),
+    ] {
+        let code = Code::parse(text).unwrap();
+        let (in_order, _) = finished(&code, n, table(), Stretches::Never);
+        for (threads, pool) in [(2, &two), (1, &one)] {
+            let (stretched, counts) =
+                pool.install(|| finished(&code, n, table(), Stretches::Always));
+            assert!(
+                stretched == in_order,
+                "{text}, {threads} threads: the tables differ"
+            );
+            let counts = counts.unwrap();
+            assert!(
+                counts.stretches > 0 && counts.guessed_kept > 0,
+                "{text}: {counts:?}"
+            );
+            if text == "0.6" && n > 100_000 {
+                assert!(counts.guessed_redone > 0, "{text}: {counts:?}");
+                // The pass's candidates alone, stale at a long block's end,
+                // would send most heaps of a second run back.
+                assert!(
+                    counts.guessed_kept > 4 * counts.guessed_redone,
+                    "{text}: {counts:?}"
+                );
+            }
+        }
+    }
+    let mut rng = Rng(0x5eed_57e7);
+    let mut checked = 0;
+    while checked < 40 {
+        let code = random_kernel_code(&mut rng);
+        if RareCode::new(&code).is_err() {
+            continue;
+        }
+        let n = 5000 + rng.below(20_000);
+        let (in_order, _) = finished(&code, n, narrow(), Stretches::Never);
+        let (stretched, _) = two.install(|| finished(&code, n, narrow(), Stretches::Always));
+        assert!(stretched == in_order, "{}: the tables differ", code.name());
+        checked += 1;
+    }
+}
+
+/// Every game of the published list of unsolved octal games to 2^16 (or
+/// until its rare heaps are too many to pay): the same table with its
+/// blocks finished in stretches as heap by heap.
+#[test]
+fn the_unsolved_list_to_2_16_in_stretches_as_heap_by_heap() {
+    let prefix = |code: &RareCode, stretches| {
+        let mut g: Vec<u16> = Vec::new();
+        let mut run = RareRun::new(code, &g[..]);
+        run.stretches = stretches;
+        let to = (1 << 16, Persist::GiveUpWhenDense);
+        let ended = rare::extend(code, &mut run, &mut g, to, &mut None, &Silent);
+        assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
+        (g, run.counts)
+    };
+    let mut stretched_heaps = 0;
+    for text in grundy::UNSOLVED {
+        let Ok(code) = RareCode::new(&Code::parse(text).unwrap()) else {
+            continue;
+        };
+        let (in_order, alone) = prefix(&code, Stretches::Never);
+        if alone.pass_heaps == 0 {
+            // Every block went in order: no stretch to finish.
+            continue;
+        }
+        let (stretched, counts) = prefix(&code, Stretches::Always);
+        assert!(
+            stretched == in_order,
+            "{text}: the tables differ ({counts:?})"
+        );
+        stretched_heaps += counts.guessed_kept + counts.guessed_redone;
+    }
+    assert!(
+        stretched_heaps > 10_000,
+        "{stretched_heaps} heaps in stretches"
+    );
 }

@@ -9,7 +9,7 @@ use grundy_core::setting::Marked;
 use grundy_core::setting::Setting;
 use std::time::Instant;
 
-use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun};
+use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun, Stretches};
 use crate::heap::storage::paged::Place;
 use crate::heap::storage::store::Store;
 use crate::heap::storage::table::HeapTable;
@@ -58,6 +58,8 @@ pub struct SequenceRun<'a> {
     pub seconds: f64,
     /// When a block's pass starts while the block before is finished.
     pub pass_ahead: PassAhead,
+    /// When a block's heaps are finished in stretches by several cores.
+    pub stretches: Stretches,
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
@@ -85,6 +87,7 @@ impl<'a> SequenceRun<'a> {
         Ok(SequenceRun {
             code,
             pass_ahead: PassAhead::from_env(),
+            stretches: Stretches::Auto,
             algorithm,
             rare_code,
             rare: None,
@@ -217,6 +220,7 @@ impl<'a> SequenceRun<'a> {
                 code,
                 run: &mut self.rare,
                 ahead: self.pass_ahead,
+                stretches: self.stretches,
                 to_persist: (to, persist),
                 pass: &mut pass,
                 hooks,
@@ -343,6 +347,7 @@ struct RareStep<'a, 'r> {
     code: &'a RareCode,
     run: &'a mut Option<RareRun>,
     ahead: PassAhead,
+    stretches: Stretches,
     to_persist: (u64, Persist),
     pass: &'a mut Option<GpuPass<'r>>,
     hooks: &'a dyn RunHooks,
@@ -354,6 +359,7 @@ impl OnStore for RareStep<'_, '_> {
         let code = self.code;
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
         run.ahead = self.ahead;
+        run.stretches = self.stretches;
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }
 }

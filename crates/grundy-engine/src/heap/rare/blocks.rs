@@ -7,7 +7,7 @@ use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
-use super::state::{Outcome, PassAhead, Persist, RareRun};
+use super::state::{Outcome, PassAhead, Persist, RareRun, Stretches};
 use super::view::PassView;
 use crate::heap::storage::growing::{Growing, grow_while_reading};
 use crate::heap::storage::store::{Store, Values};
@@ -412,7 +412,7 @@ pub(super) fn finish_block<S: Store>(
     let near = RareNear::new(&run.rare, ahead.below, e);
     let mut n = ahead.first;
     while n < e {
-        if let Some(end) = stretch_end(ahead, n, e) {
+        if let Some(end) = stretch_end(run.stretches, ahead, n, e) {
             for m in n..end {
                 ahead.wait_for(m, code, view, g.view().range(0, ahead.below));
             }
@@ -472,14 +472,20 @@ fn keep<S: Store>(
     None
 }
 
-/// The end of the stretch from heap n that the cores finish on guesses:
-/// when the block has a pass whose tasks are all claimed (the other cores
-/// have nothing else to do) and at least two runs' heaps are left.
-fn stretch_end(ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
+/// The end of the stretch from heap n that the cores finish on guesses, a
+/// run of heaps for each thread: when the block has a pass, at least two
+/// runs' heaps are left, and (`Stretches::Auto`) the pass has no task left
+/// to claim, so that the other cores have nothing else to do.
+fn stretch_end(mode: Stretches, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
     let threads = rayon::current_num_threads();
+    let (runs, free) = match mode {
+        Stretches::Auto => (threads, threads > 1 && !ahead.tasks_left()),
+        Stretches::Always => (threads.max(2), true),
+        Stretches::Never => return None,
+    };
     let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
-    let len = (RUN * threads).min(MAX_STRETCH).min(e - n);
-    (threads > 1 && has_pass && !ahead.tasks_left() && len >= 2 * RUN).then_some(n + len)
+    let len = (RUN * runs).min(MAX_STRETCH).min(e - n);
+    (has_pass && free && len >= 2 * RUN).then_some(n + len)
 }
 
 /// Heaps p..end finished on guesses (`speculate::guess_stretch`), then
@@ -492,9 +498,12 @@ fn finish_stretch<S: Store>(
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
+    let clock = std::time::Instant::now();
     let guessed = guess_stretch(code, run, g.view(), ahead, (p, end));
+    let guessed_at = clock.elapsed();
     let mut checker = Checker::new(&guessed);
     run.counts.stretches += 1;
+    run.counts.guess_nanos += guessed_at.as_nanos() as u64;
     for n in p..end {
         let (v, noted) = match checker.kept(n) {
             Some(kept) => {
@@ -515,5 +524,6 @@ fn finish_stretch<S: Store>(
         }
         checker.tell(n, v, run.split.is_rare(n as u64, v));
     }
+    run.counts.check_nanos += (clock.elapsed() - guessed_at).as_nanos() as u64;
     None
 }

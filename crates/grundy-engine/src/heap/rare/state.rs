@@ -49,6 +49,7 @@ pub struct RareRun {
     pub(super) checks: Checked,
     pub counts: RareCounts,
     pub ahead: PassAhead,
+    pub stretches: Stretches,
 }
 
 /// When a block's pass starts while the block before it is finished (from
@@ -75,6 +76,21 @@ impl PassAhead {
             _ => PassAhead::Auto,
         }
     }
+}
+
+/// When a block's heaps are finished in stretches on guesses, by several
+/// cores at once (`speculate`), instead of one by one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stretches {
+    /// Once a block's pass has no task left to claim and more than one
+    /// thread runs: the cores the pass leaves free.
+    #[default]
+    Auto,
+    /// In every block with a pass, whatever the threads (the tests, and
+    /// the benchmark's measure of what stays in order).
+    Always,
+    /// Never: every heap in order on one thread.
+    Never,
 }
 
 /// How the heaps of a run went (for tests, benchmarks and `--json`'s
@@ -119,6 +135,11 @@ pub struct RareCounts {
     pub stretches: u64,
     pub guessed_kept: u64,
     pub guessed_redone: u64,
+    /// Of the finish's wall time, the stretches' guessing (every core at
+    /// once) and their check in order (one thread, the redone heaps
+    /// included).
+    pub guess_nanos: u64,
+    pub check_nanos: u64,
 }
 
 impl RareRun {
@@ -142,6 +163,7 @@ impl RareRun {
             checks: Checked::default(),
             counts: RareCounts::default(),
             ahead: PassAhead::Auto,
+            stretches: Stretches::Auto,
         };
         run.rebuild(code, g);
         run
