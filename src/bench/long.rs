@@ -4,9 +4,11 @@
 //! marks, c′ and the scan below the block) is timed apart and its marks
 //! counted, so its cost per mark and its share of the run show. The
 //! in-order finish's share of one thread's time bounds what any number of
-//! cores or a card can gain (`bound`); the threads go 1, 2, 4, … up to the
-//! pool's, and the passes started ahead (`PassAhead::Always` on the CPU,
-//! `Never` on the GPU) run against the default in the same run.
+//! cores or a card can gain (`bound`); finished in stretches on guesses
+//! (`Stretches::Always`, one thread), only their check and the heaps they
+//! redo stay in order (`in order %`, `stretch bound`). The threads go 1, 2,
+//! 4, … up to the pool's, and the passes started ahead (`PassAhead::Always`
+//! on the CPU, `Never` on the GPU) run against the default in the same run.
 
 use super::part::{Part, Setup};
 use crate::cli::BenchPart;
@@ -15,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow};
-use grundy::engine::heap::rare::{PassAhead, RareCounts};
+use grundy::engine::heap::rare::{PassAhead, RareCounts, Stretches};
 use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::engine::heap::storage::table::HeapTable;
 use grundy::engine::{BackendChoice, LazyBackend};
@@ -66,10 +68,21 @@ pub fn time_long(
     backend: &LazyBackend,
     ahead: PassAhead,
 ) -> Result<(f64, RareCounts, Vec<u16>)> {
+    time_long_with(w, backend, (ahead, Stretches::Auto))
+}
+
+/// `time_long` with the blocks' heaps finished in stretches as `stretches`
+/// says.
+pub fn time_long_with(
+    w: &LongWorkload,
+    backend: &LazyBackend,
+    (ahead, stretches): (PassAhead, Stretches),
+) -> Result<(f64, RareCounts, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
     run.pass_ahead = ahead;
+    run.stretches = stretches;
     let tuning = GpuTuning::default();
     run.extend(w.n, (backend, &tuning), &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -103,6 +116,13 @@ pub struct LongBenchRow {
     /// card can gain while the finish stays as it is.
     pub finish_share: f64,
     pub bound: f64,
+    /// One thread finishing every block it can in stretches on guesses:
+    /// the share of its heaps redone in order, what stays in order (the
+    /// check, the redone heaps, the heaps outside stretches, waits taken
+    /// off) as a share of the default one-thread run, and one over it.
+    pub stretch_redone_share: f64,
+    pub in_order_share: f64,
+    pub stretch_bound: f64,
     /// Seconds on 1, 2, 4, … threads up to the pool's (`threads:seconds`).
     pub thread_seconds: Vec<(usize, f64)>,
     /// On every thread with the next block's pass started on the other
@@ -171,6 +191,10 @@ fn long_row(
     }
     thread_seconds.push((threads, seconds));
     let (one_s, counts) = one.unwrap_or((seconds, time_long(w, cpu, PassAhead::Auto)?.1));
+    let guessing = (PassAhead::Auto, Stretches::Always);
+    let (_, stretched, stretch_table) =
+        pool(1)?.install(|| time_long_with(w, &LazyBackend::cpu(), guessing))?;
+    tables.push(stretch_table);
     let gpu_run = gpu.map(|b| time_gpu(w, b)).transpose()?;
     let gpu_alone = gpu.map(|b| time_long(w, b, PassAhead::Never)).transpose()?;
     tables.extend(gpu_run.iter().map(|r| r.2.clone()));
@@ -182,6 +206,12 @@ fn long_row(
         )));
     }
     let finish = counts.finish_nanos.saturating_sub(counts.finish_wait_nanos) as f64 * 1e-9;
+    let in_order = stretched
+        .finish_nanos
+        .saturating_sub(stretched.finish_wait_nanos + stretched.guess_nanos)
+        as f64
+        * 1e-9;
+    let guessed = stretched.guessed_kept + stretched.guessed_redone;
     Ok(LongBenchRow {
         workload: w.name.to_string(),
         code: w.code.to_string(),
@@ -199,6 +229,9 @@ fn long_row(
         pass_share: counts.pass_nanos as f64 * 1e-9 / one_s,
         finish_share: finish / one_s,
         bound: one_s / finish.max(1e-9),
+        stretch_redone_share: stretched.guessed_redone as f64 / guessed.max(1) as f64,
+        in_order_share: in_order / one_s,
+        stretch_bound: one_s / in_order.max(1e-9),
         thread_seconds,
         ahead_seconds,
         ahead_gain: seconds / ahead_seconds,
@@ -239,6 +272,9 @@ fn print_row(row: &LongBenchRow) {
         format!("{:.0}", 100.0 * row.pass_share),
         format!("{:.0}", 100.0 * row.finish_share),
         format!("{:.1}", row.bound),
+        format!("{:.0}", 100.0 * row.stretch_redone_share),
+        format!("{:.1}", 100.0 * row.in_order_share),
+        format!("{:.1}", row.stretch_bound),
         row.thread_seconds
             .iter()
             .map(|(t, s)| format!("{t}:{s:.2}"))
@@ -283,6 +319,9 @@ fn columns(gpu: bool) -> Columns {
             ("pass %", 6, false),
             ("finish %", 8, false),
             ("bound", 5, false),
+            ("redone %", 8, false),
+            ("in order %", 10, false),
+            ("stretch bound", 13, false),
             ("threads:s", 24, false),
             ("ahead", 5, false),
             ("gpu s", 8, true),

@@ -212,6 +212,18 @@ const LEGEND: &[(&str, &str)] = &[
         "100 / finish %: the most any number of cores or a card can gain with this finish",
     ),
     (
+        "redone %",
+        "one thread, every block finished in stretches on guesses: the heaps redone in order",
+    ),
+    (
+        "in order %",
+        "what stretches leave in order (their check, redone heaps, waits off) over the 1-thread run",
+    ),
+    (
+        "stretch bound",
+        "100 / in order %: the most any number of cores can gain with the finish in stretches",
+    ),
+    (
         "threads:s",
         "wall seconds on 1, 2, 4, ... threads up to all",
     ),

@@ -28,6 +28,8 @@ pub(super) const RESCAN_RATIO: usize = 4;
 /// For a pass started ahead (a window of two blocks): one heap in two.
 pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
 pub(super) const IN_ORDER_BLOCKS: usize = 16;
+/// Heaps in order before the middle pairs' share of them is judged.
+pub(super) const JUDGE_IN_ORDER_FROM: u64 = 4096;
 /// The heaps in order double with each wasted pass in a row, at most this
 /// many times (`.1777`'s passes are all wasted).
 pub(super) const MAX_BACK_OFF: u32 = 6;
@@ -91,6 +93,9 @@ impl Blocks {
         // pairs (parts near half its heaps) lie below this one.
         let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
         let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
+        if s < self.in_order_until && !in_order_pays(run) {
+            self.in_order_until = s;
+        }
         let in_order = s < self.in_order_until;
         // A block whose pass was started ahead keeps the bounds it was
         // started with.
@@ -253,13 +258,25 @@ impl Blocks {
             let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
             match ahead.below < s {
                 true => self.alone_until = e + blocks * self.block,
-                false => self.in_order_until = e + blocks * self.block,
+                false if in_order_pays(run) => self.in_order_until = e + blocks * self.block,
+                false => {}
             }
             self.wasted += 1;
         } else {
             self.wasted = 0;
         }
     }
+}
+
+/// Whether blocks in order have paid so far: heaps in order save the pass
+/// only where the middle pairs spare most of them a scan (`.1777`: 9 in
+/// 10). Where they do not (Grundy's game: 1 in 50, `.161`: 1 in 17), a
+/// heap in order scans every pair on one thread, and a wasted pass costs
+/// less: its heaps' scans spread over the cores (stretches) and its marks
+/// are done (BENCHMARKS-log.md, "The finish in stretches").
+fn in_order_pays(run: &RareRun) -> bool {
+    let counts = &run.counts;
+    counts.in_order < JUDGE_IN_ORDER_FROM || 2 * counts.settled_by_middle >= counts.in_order
 }
 
 /// The parallel pass over heaps s..e: the one started while the block
