@@ -87,7 +87,7 @@ impl<'a> SequenceRun<'a> {
         Ok(SequenceRun {
             code,
             pass_ahead: PassAhead::from_env(),
-            stretches: Stretches::Auto,
+            stretches: Stretches::from_env(),
             algorithm,
             rare_code,
             rare: None,

@@ -243,9 +243,36 @@ pub(super) fn mark_window<V: Values>(
     (lo, hi): (usize, usize),
     bits: &mut [u64],
 ) {
+    if bits.len() > LOCAL_WORDS {
+        return window_pairs(code, run, g, n, (lo, hi), &mut |v| set_bit(bits, v));
+    }
+    // Marks in a fixed array, as the finish's: no bounds check, and words
+    // the compiler knows apart from the table it reads.
+    let mut local = [0u64; LOCAL_WORDS];
+    window_pairs(code, run, g, n, (lo, hi), &mut |v| {
+        local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
+    });
+    bits.iter_mut()
+        .zip(local)
+        .for_each(|(word, marks)| *word |= marks);
+}
+
+/// Words of marks `mark_window` keeps in a fixed array (values below 1024).
+const LOCAL_WORDS: usize = 16;
+
+/// `mark_window`'s options, each value given to `mark`.
+#[inline(always)]
+fn window_pairs<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    n: usize,
+    (lo, hi): (usize, usize),
+    mark: &mut impl FnMut(u32),
+) {
     for &(j, d) in &code.takes {
         if d & 2 != 0 && j < n && (lo..hi).contains(&(n - j)) {
-            set_bit(bits, g.at(n - j));
+            mark(g.at(n - j));
         }
     }
     let (rare, values) = (&run.rare, &run.rare_values);
@@ -256,7 +283,7 @@ pub(super) fn mark_window<V: Values>(
         let mut pair = |i: usize| {
             let (r, b) = (rare[i], m - rare[i]);
             if diff == 0 || r.abs_diff(b) >= diff {
-                set_bit(bits, values[i] ^ g.at(b));
+                mark(values[i] ^ g.at(b));
             }
         };
         // The partner m − r in lo..hi: m − hi < r ≤ m − lo.

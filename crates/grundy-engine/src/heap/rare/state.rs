@@ -93,6 +93,17 @@ pub enum Stretches {
     Never,
 }
 
+impl Stretches {
+    /// `GRUNDY_STRETCHES`: `1` always, `0` never, else auto.
+    pub fn from_env() -> Stretches {
+        match std::env::var("GRUNDY_STRETCHES").as_deref() {
+            Ok("1") => Stretches::Always,
+            Ok("0") => Stretches::Never,
+            _ => Stretches::Auto,
+        }
+    }
+}
+
 /// How the heaps of a run went (for tests, benchmarks and `--json`'s
 /// `rare_blocks`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

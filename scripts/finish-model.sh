@@ -1,0 +1,39 @@
+#!/bin/bash
+# Where the rare values' finish goes, and what stays in order when it runs
+# in stretches (BENCHMARKS-log.md, "The finish in stretches"). For each code:
+# one thread heap by heap (the default on one thread), one thread with every
+# block it can in stretches (GRUNDY_STRETCHES=1: the guessing is then the
+# part other cores can take; the check and the redone heaps stay in order),
+# and every thread of the machine (the default). Prints each run's wall
+# seconds and the counts the model reads from `rare_blocks`.
+#   bash scripts/finish-model.sh [N]     (N: 2^24 unless given; .1777 to 2·10^7)
+set -euo pipefail
+bin=${BIN:-target/release/grundy}
+n=${1:-16777216}
+summary() {
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+r = d["rare_blocks"] or {}
+s = d["seconds"]
+def sec(key):
+    return r.get(key, 0) * 1e-9
+finish = sec("finish_nanos") - sec("finish_wait_nanos")
+in_order = finish - sec("guess_nanos")
+print("%8.2f s  finish %6.2f s (%4.1f %%)  in order %6.2f s (%4.1f %%)  guess %6.2f s  check %5.2f s"
+      % (s, finish, 100 * finish / s, in_order, 100 * in_order / s, sec("guess_nanos"), sec("check_nanos")),
+      " heaps: in order %d, rescans %d, kept %d, redone %d"
+      % tuple(r.get(k, 0) for k in ("in_order", "rescans", "guessed_kept", "guessed_redone")))'
+}
+works=("0.6 -n $n" "4!.0 -n $n" "0.161 -n $n" "0.1777 -n 20000000 --no-fill")
+# ONLY=K: the K-th of them alone (0 to 3)
+[ -n "${ONLY:-}" ] && works=("${works[$ONLY]}")
+for w in "${works[@]}"; do
+    for run in "1 0" "1 1" "$(nproc) "; do
+        read -r threads stretches <<<"$run"
+        printf '%-22s %2s threads, stretches %-5s' "$w" "$threads" "${stretches:-auto}"
+        # shellcheck disable=SC2086
+        RAYON_NUM_THREADS=$threads GRUNDY_STRETCHES=$stretches "$bin" octal $w --backend cpu -q --json \
+            --format raw --out /dev/null | summary
+    done
+done
