@@ -427,9 +427,10 @@ pub(super) fn finish_block<S: Store>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
+    let stretches = Stretching::of(run.stretches, ahead);
     let mut n = ahead.first;
     while n < e {
-        if let Some(end) = stretch_end(run.stretches, ahead, n, e) {
+        if let Some(end) = stretches.and_then(|s| s.end(ahead, n, e)) {
             for m in n..end {
                 ahead.wait_for(m, code, view, g.view().range(0, ahead.below));
             }
@@ -489,20 +490,36 @@ fn keep<S: Store>(
     None
 }
 
-/// The end of the stretch from heap n that the cores finish on guesses, a
-/// run of heaps for each thread: when the block has a pass, at least two
-/// runs' heaps are left, and (`Stretches::Auto`) the pass has no task left
-/// to claim, so that the other cores have nothing else to do.
-fn stretch_end(mode: Stretches, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
-    let threads = rayon::current_num_threads();
-    let (runs, free) = match mode {
-        Stretches::Auto => (threads, threads > 1 && !ahead.tasks_left()),
-        Stretches::Always => (threads.max(2), true),
-        Stretches::Never => return None,
-    };
-    let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
-    let len = (RUN * runs).min(MAX_STRETCH).min(e - n);
-    (has_pass && free && len >= 2 * RUN).then_some(n + len)
+/// How a block's heaps go into stretches that the cores finish on
+/// guesses: a run of heaps for each thread.
+#[derive(Clone, Copy)]
+struct Stretching {
+    runs: usize,
+    /// Only once the pass has no task left to claim, so that the other
+    /// cores have nothing else to do (`Stretches::Auto`).
+    when_free: bool,
+}
+
+impl Stretching {
+    /// For a block with a pass, unless `mode` says never.
+    fn of(mode: Stretches, ahead: &BlockAhead) -> Option<Stretching> {
+        let threads = rayon::current_num_threads();
+        let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
+        let (runs, when_free) = match mode {
+            Stretches::Auto if threads > 1 => (threads, true),
+            Stretches::Always => (threads.max(2), false),
+            _ => return None,
+        };
+        has_pass.then_some(Stretching { runs, when_free })
+    }
+
+    /// The end of the stretch from heap n: when at least two runs' heaps
+    /// are left, and the cores are free if that is asked.
+    fn end(self, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
+        let len = (RUN * self.runs).min(MAX_STRETCH).min(e - n);
+        let free = !self.when_free || !ahead.tasks_left();
+        (free && len >= 2 * RUN).then_some(n + len)
+    }
 }
 
 /// Heaps p..end finished on guesses (`speculate::guess_stretch`), then
