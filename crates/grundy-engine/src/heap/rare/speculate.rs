@@ -363,15 +363,11 @@ impl<'a> Checker<'a> {
             return None;
         }
         let run_first = k - i;
-        let reads = &own.reads[i];
-        for w in 0..READ_WORDS {
+        let read_wrong = own.reads[i].iter().enumerate().any(|(w, &read)| {
             let own_bits = run_bits(w, run_first, k);
-            let wrong = (self.wrong_guess[w] & !own_bits) | (self.wrong_own[w] & own_bits);
-            if reads[w] & wrong != 0 {
-                return None;
-            }
-        }
-        Some((v, own.noted[i]))
+            read & ((self.wrong_guess[w] & !own_bits) | (self.wrong_own[w] & own_bits)) != 0
+        });
+        (!read_wrong).then_some((v, own.noted[i]))
     }
 
     /// Heap n's true value, and whether it is rare.
