@@ -4,20 +4,21 @@
 //! A heap's finish reads the heaps of its block below it. Guess them, and
 //! every heap of a stretch can be finished at once. First every heap of
 //! the stretch from p on adds, in parallel, the marks of the block's heaps
-//! below p (`mark_window`: true values now), and its first free common
-//! value is its guess: wrong only where the stretch's own heaps move it, or
-//! the heap is rare (the pass's own candidate c′, from the heaps below the
-//! block, is wrong for half the heaps at the end of a long block). Then the
-//! stretch is cut into runs of `RUN` heaps, each run finished in order on
-//! one core from those marks, reading its own values and, for the heaps of
-//! the runs before it, their guesses. Each
-//! heap notes which heaps of the stretch it read. Then, in order, a heap is
-//! kept when every stretch heap it read held its true value; otherwise it
-//! is finished again from the true values, as a heap in order always is.
-//! So the values are those of the in-order finish, whatever the guesses:
-//! a wrong guess costs one heap done twice, never a wrong value. A heap
-//! whose guessed finish came out rare, or past the values the run allowed
-//! for, ends its run: the heaps after it are done in order.
+//! below p (`mark_window`: their values are final), and its first free
+//! common value is its guess: wrong only where the stretch's own heaps move
+//! it, or where the heap is rare (the pass's own candidate c′, from the
+//! heaps below the block, is wrong for half the heaps at the end of a long
+//! block). Then the stretch is cut into runs of `RUN` heaps, each run
+//! finished in order on one core from those marks, reading its own values
+//! and, for the heaps of the runs before it, their guesses; each heap notes
+//! which heaps of the stretch it read (`GuessView`). Last, in order, a heap
+//! is kept when every stretch heap it read held its true value; otherwise
+//! it is finished again from the true values, as a heap in order always
+//! is. So the values are those of the in-order finish, whatever the
+//! guesses: a wrong guess costs one heap done twice, never a wrong value.
+//! A heap whose guessed finish came out rare, or past the values the
+//! stretch allowed for, ends its run: the rare list and the bitsets' width
+//! stay fixed while the runs go, and the heaps after it are done in order.
 
 use super::bits::{common_word, first_unmarked, set_bit, words_for};
 use super::finish::{Noted, RareNear, finish_heap};
