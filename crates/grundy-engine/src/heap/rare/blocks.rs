@@ -28,8 +28,9 @@ pub(super) const RESCAN_RATIO: usize = 4;
 /// For a pass started ahead (a window of two blocks): one heap in two.
 pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
 pub(super) const IN_ORDER_BLOCKS: usize = 16;
-/// Heaps in order before the middle pairs' share of them is judged.
-pub(super) const JUDGE_IN_ORDER_FROM: u64 = 4096;
+/// How much more a heap in order may cost than one with a pass before
+/// blocks stop going in order (one block's time is noisy).
+pub(super) const IN_ORDER_MARGIN: f64 = 1.25;
 /// The heaps in order double with each wasted pass in a row, at most this
 /// many times (`.1777`'s passes are all wasted).
 pub(super) const MAX_BACK_OFF: u32 = 6;
@@ -70,6 +71,10 @@ pub(super) struct Blocks {
     pub(super) middle: Option<MiddleHits>,
     /// The next block's pass, started while this one is finished.
     pub(super) started: Option<Started>,
+    /// Wall nanoseconds per heap of the last blocks with a pass and of the
+    /// last blocks in order (0: none yet).
+    pub(super) pass_cost: f64,
+    pub(super) in_order_cost: f64,
     pub(super) bits: Vec<u64>,
     pub(super) wanted: Vec<u64>,
 }
@@ -86,6 +91,7 @@ impl Blocks {
         persist: Persist,
         gpu: &mut Option<GpuPass>,
     ) -> Option<Outcome> {
+        let clock = std::time::Instant::now();
         let s = g.len();
         // No block is longer than the heaps below it. Blocks in order are
         // as long as blocks go (the threads meet once a block) but at most
@@ -93,7 +99,7 @@ impl Blocks {
         // pairs (parts near half its heaps) lie below this one.
         let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
         let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
-        if s < self.in_order_until && !in_order_pays(run) {
+        if s < self.in_order_until && !self.in_order_pays() {
             self.in_order_until = s;
         }
         let in_order = s < self.in_order_until;
@@ -144,6 +150,16 @@ impl Blocks {
         }
         count_pass(run, &ahead, e - s);
         learn_checks(code, run, &ahead, e - s);
+        let cost = clock.elapsed().as_nanos() as f64 / (e - s) as f64;
+        let last = match in_order {
+            true => &mut self.in_order_cost,
+            false => &mut self.pass_cost,
+        };
+        // A block's own time is noisy: the last few blocks' together.
+        *last = match *last {
+            0.0 => cost,
+            before => 0.75 * before + 0.25 * cost,
+        };
         self.count(run, &ahead, (s, e));
         let split = run.split;
         run.maybe_rechoose(code, g.view());
@@ -229,6 +245,18 @@ impl Blocks {
         }
     }
 
+    /// Whether blocks in order pay: not when the last ones cost clearly
+    /// more wall time a heap (`IN_ORDER_MARGIN`) than the last blocks with
+    /// a pass, wasted or not. A heap
+    /// in order saves the pass's scan below the block, which is long where
+    /// c′ is high (`.774`), and the middle pairs spare most of `.1777`'s a
+    /// scan; but elsewhere (Grundy's game, `.161`) it scans every pair on
+    /// one thread, while a wasted pass's rescans spread over the cores in
+    /// stretches (BENCHMARKS-log.md, "The finish in stretches").
+    pub(super) fn in_order_pays(&self) -> bool {
+        self.in_order_cost == 0.0 || self.in_order_cost <= IN_ORDER_MARGIN * self.pass_cost
+    }
+
     /// Sizes the next block with a pass from this one's pairs per heap.
     pub(super) fn resize(&mut self, ahead: &BlockAhead, heaps: usize) {
         let per_heap = (ahead.totals().0 / heaps as u64).max(1);
@@ -258,7 +286,7 @@ impl Blocks {
             let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
             match ahead.below < s {
                 true => self.alone_until = e + blocks * self.block,
-                false if in_order_pays(run) => self.in_order_until = e + blocks * self.block,
+                false if self.in_order_pays() => self.in_order_until = e + blocks * self.block,
                 false => {}
             }
             self.wasted += 1;
@@ -266,17 +294,6 @@ impl Blocks {
             self.wasted = 0;
         }
     }
-}
-
-/// Whether blocks in order have paid so far: heaps in order save the pass
-/// only where the middle pairs spare most of them a scan (`.1777`: 9 in
-/// 10). Where they do not (Grundy's game: 1 in 50, `.161`: 1 in 17), a
-/// heap in order scans every pair on one thread, and a wasted pass costs
-/// less: its heaps' scans spread over the cores (stretches) and its marks
-/// are done (BENCHMARKS-log.md, "The finish in stretches").
-fn in_order_pays(run: &RareRun) -> bool {
-    let counts = &run.counts;
-    counts.in_order < JUDGE_IN_ORDER_FROM || 2 * counts.settled_by_middle >= counts.in_order
 }
 
 /// The parallel pass over heaps s..e: the one started while the block
