@@ -459,8 +459,11 @@ fn the_unsolved_list_to_2_16_in_stretches_as_heap_by_heap() {
             continue;
         }
         let (stretched, counts) = prefix(&code, Stretches::Always);
+        // A dense table stops after the block where it is found dense, and
+        // where blocks end depends on their timing (`in_order_pays`).
+        let both = stretched.len().min(in_order.len());
         assert!(
-            stretched == in_order,
+            stretched[..both] == in_order[..both],
             "{text}: the tables differ ({counts:?})"
         );
         stretched_heaps += counts.guessed_kept + counts.guessed_redone;

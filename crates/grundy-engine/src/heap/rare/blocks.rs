@@ -155,9 +155,12 @@ impl Blocks {
             true => &mut self.in_order_cost,
             false => &mut self.pass_cost,
         };
-        // A block's own time is noisy: the last few blocks' together.
+        // A block's own time is noisy: the last few blocks' together, less
+        // a block more than twice as slow as they were (stalled by another
+        // process, say), which would keep blocks from going in order.
         *last = match *last {
             0.0 => cost,
+            before if cost > 2.0 * before => before,
             before => 0.75 * before + 0.25 * cost,
         };
         self.count(run, &ahead, (s, e));
