@@ -23,6 +23,34 @@ pub(super) fn set_bit(bits: &mut [u64], v: u32) {
     bits[(v >> 6) as usize] |= 1 << (v & 63);
 }
 
+/// Marks kept in a fixed array of words while many are made, then folded
+/// into a bitset: no bounds check, and words the compiler knows apart from
+/// the table the marks are read from (values below `64 * LOCAL_WORDS`).
+#[derive(Default)]
+pub(super) struct LocalMarks([u64; LOCAL_WORDS]);
+
+/// Words a `LocalMarks` holds (values below 1024).
+pub(super) const LOCAL_WORDS: usize = 16;
+
+impl LocalMarks {
+    /// Whether a bitset of `words` words fits.
+    pub(super) fn fits(words: usize) -> bool {
+        words <= LOCAL_WORDS
+    }
+
+    #[inline(always)]
+    pub(super) fn mark(&mut self, v: u32) {
+        self.0[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
+    }
+
+    /// Sets the marks' bits in `bits`.
+    pub(super) fn fold_into(self, bits: &mut [u64]) {
+        bits.iter_mut()
+            .zip(self.0)
+            .for_each(|(word, marks)| *word |= marks);
+    }
+}
+
 /// The lowest `k` bits set (all 64 from k = 64 on).
 pub(super) fn low_bits(k: u32) -> u64 {
     if k >= 64 { !0 } else { (1u64 << k) - 1 }

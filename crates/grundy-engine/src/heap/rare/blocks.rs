@@ -150,19 +150,7 @@ impl Blocks {
         }
         count_pass(run, &ahead, e - s);
         learn_checks(code, run, &ahead, e - s);
-        let cost = clock.elapsed().as_nanos() as f64 / (e - s) as f64;
-        let last = match in_order {
-            true => &mut self.in_order_cost,
-            false => &mut self.pass_cost,
-        };
-        // A block's own time is noisy: the last few blocks' together, less
-        // a block more than twice as slow as they were (stalled by another
-        // process, say), which would keep blocks from going in order.
-        *last = match *last {
-            0.0 => cost,
-            before if cost > 2.0 * before => before,
-            before => 0.75 * before + 0.25 * cost,
-        };
+        self.note_cost(in_order, clock.elapsed().as_nanos() as f64 / (e - s) as f64);
         self.count(run, &ahead, (s, e));
         let split = run.split;
         run.maybe_rechoose(code, g.view());
@@ -250,14 +238,30 @@ impl Blocks {
 
     /// Whether blocks in order pay: not when the last ones cost clearly
     /// more wall time a heap (`IN_ORDER_MARGIN`) than the last blocks with
-    /// a pass, wasted or not. A heap
-    /// in order saves the pass's scan below the block, which is long where
-    /// c′ is high (`.774`), and the middle pairs spare most of `.1777`'s a
-    /// scan; but elsewhere (Grundy's game, `.161`) it scans every pair on
-    /// one thread, while a wasted pass's rescans spread over the cores in
-    /// stretches (BENCHMARKS-log.md, "The finish in stretches").
+    /// a pass, wasted or not. A heap in order saves the pass's scan below
+    /// the block, which is long where c′ is high (`.774`), and the middle
+    /// pairs spare most of `.1777`'s a scan; but elsewhere (Grundy's game,
+    /// `.161`) it scans every pair on one thread, while a wasted pass's
+    /// rescans spread over the cores in stretches (BENCHMARKS-log.md, "The
+    /// finish in stretches").
     pub(super) fn in_order_pays(&self) -> bool {
         self.in_order_cost == 0.0 || self.in_order_cost <= IN_ORDER_MARGIN * self.pass_cost
+    }
+
+    /// Notes a block's wall time a heap (`cost`), in order or with a pass.
+    /// A block's own time is noisy: the last few blocks' together, less a
+    /// block more than twice as slow as they were (stalled by another
+    /// process, say), which would keep blocks from going in order.
+    fn note_cost(&mut self, in_order: bool, cost: f64) {
+        let last = match in_order {
+            true => &mut self.in_order_cost,
+            false => &mut self.pass_cost,
+        };
+        *last = match *last {
+            0.0 => cost,
+            before if cost > 2.0 * before => before,
+            before => 0.75 * before + 0.25 * cost,
+        };
     }
 
     /// Sizes the next block with a pass from this one's pairs per heap.

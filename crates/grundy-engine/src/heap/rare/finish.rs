@@ -3,8 +3,8 @@
 //! unread add to the candidate it found.
 
 use super::bits::{
-    clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits, set_bit,
-    unmarked_below, words_for,
+    LocalMarks, clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits,
+    set_bit, unmarked_below, words_for,
 };
 use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
 use super::pass::BlockAhead;
@@ -92,16 +92,10 @@ pub(super) fn finish_heap<V: Values>(
             mark_in_block(code, run, g, near, n, &mut |v| low |= 1 << (v & 63));
             low
         };
-    } else if bits.len() <= LOCAL_WORDS {
-        // Marks in a fixed array: no bounds check, and words the compiler
-        // knows apart from the table it reads.
-        let mut local = [0u64; LOCAL_WORDS];
-        mark_in_block(code, run, g, near, n, &mut |v| {
-            local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
-        });
-        bits.iter_mut()
-            .zip(local)
-            .for_each(|(word, marks)| *word |= marks);
+    } else if LocalMarks::fits(bits.len()) {
+        let mut local = LocalMarks::default();
+        mark_in_block(code, run, g, near, n, &mut |v| local.mark(v));
+        local.fold_into(bits);
     } else {
         mark_in_block(code, run, g, near, n, &mut |v| set_bit(bits, v));
     }
@@ -140,9 +134,6 @@ pub(super) fn finish_heap<V: Values>(
     // smallest of them.
     (first_set(wanted), noted)
 }
-
-/// Words of marks `finish_heap` keeps in a fixed array (values below 1024).
-const LOCAL_WORDS: usize = 16;
 
 /// Scans the split pairs of heap n the block pass did not read for the
 /// `wanted` values: true when every one is reached.

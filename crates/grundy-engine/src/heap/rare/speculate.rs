@@ -20,8 +20,9 @@
 //! stretch allowed for, ends its run: the rare list and the bitsets' width
 //! stay fixed while the runs go, and the heaps after it are done in order.
 
-use super::bits::{common_word, first_unmarked, set_bit, words_for};
+use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
 use super::finish::{Noted, RareNear, finish_heap};
+use super::marks::mark_rare_pairs;
 use super::pass::BlockAhead;
 use super::state::RareRun;
 use crate::heap::storage::store::Values;
@@ -244,22 +245,13 @@ pub(super) fn mark_window<V: Values>(
     (lo, hi): (usize, usize),
     bits: &mut [u64],
 ) {
-    if bits.len() > LOCAL_WORDS {
+    if !LocalMarks::fits(bits.len()) {
         return window_pairs(code, run, g, n, (lo, hi), &mut |v| set_bit(bits, v));
     }
-    // Marks in a fixed array, as the finish's: no bounds check, and words
-    // the compiler knows apart from the table it reads.
-    let mut local = [0u64; LOCAL_WORDS];
-    window_pairs(code, run, g, n, (lo, hi), &mut |v| {
-        local[(v >> 6) as usize & (LOCAL_WORDS - 1)] |= 1 << (v & 63);
-    });
-    bits.iter_mut()
-        .zip(local)
-        .for_each(|(word, marks)| *word |= marks);
+    let mut local = LocalMarks::default();
+    window_pairs(code, run, g, n, (lo, hi), &mut |v| local.mark(v));
+    local.fold_into(bits);
 }
-
-/// Words of marks `mark_window` keeps in a fixed array (values below 1024).
-const LOCAL_WORDS: usize = 16;
 
 /// `mark_window`'s options, each value given to `mark`.
 #[inline(always)]
@@ -281,20 +273,18 @@ fn window_pairs<V: Values>(
         let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) else {
             continue;
         };
-        let mut pair = |i: usize| {
-            let (r, b) = (rare[i], m - rare[i]);
-            if diff == 0 || r.abs_diff(b) >= diff {
-                mark(values[i] ^ g.at(b));
-            }
+        let mut pairs = |from: usize, to: usize| {
+            let (rare, values) = (&rare[from..to], &values[from..to]);
+            mark_rare_pairs(mark, g, rare, values, m, diff);
         };
         // The partner m − r in lo..hi: m − hi < r ≤ m − lo.
         let first = rare.partition_point(|&r| r + hi <= m);
         let past = rare.partition_point(|&r| r + lo <= m);
-        (first..past).for_each(&mut pair);
-        // The rare part in lo..hi, its partner below hi and not in lo..hi.
+        pairs(first, past);
+        // The rare part in lo..hi (below m), its partner then below lo.
         let from = rare.partition_point(|&r| r < lo).max(past);
         let to = rare.partition_point(|&r| r < m.min(hi));
-        (from..to).filter(|&i| rare[i] + hi > m).for_each(&mut pair);
+        pairs(from, to.max(from));
     }
 }
 

@@ -70,10 +70,10 @@ pub enum PassAhead {
 impl PassAhead {
     /// `GRUNDY_PASS_AHEAD`: `1` always, `0` never, else auto.
     pub fn from_env() -> PassAhead {
-        match std::env::var("GRUNDY_PASS_AHEAD").as_deref() {
-            Ok("1") => PassAhead::Always,
-            Ok("0") => PassAhead::Never,
-            _ => PassAhead::Auto,
+        match env_switch("GRUNDY_PASS_AHEAD") {
+            Some(true) => PassAhead::Always,
+            Some(false) => PassAhead::Never,
+            None => PassAhead::Auto,
         }
     }
 }
@@ -96,11 +96,21 @@ pub enum Stretches {
 impl Stretches {
     /// `GRUNDY_STRETCHES`: `1` always, `0` never, else auto.
     pub fn from_env() -> Stretches {
-        match std::env::var("GRUNDY_STRETCHES").as_deref() {
-            Ok("1") => Stretches::Always,
-            Ok("0") => Stretches::Never,
-            _ => Stretches::Auto,
+        match env_switch("GRUNDY_STRETCHES") {
+            Some(true) => Stretches::Always,
+            Some(false) => Stretches::Never,
+            None => Stretches::Auto,
         }
+    }
+}
+
+/// An environment variable that forces a choice: `1` on, `0` off, anything
+/// else (or unset) leaves it to the run.
+fn env_switch(name: &str) -> Option<bool> {
+    match std::env::var(name).as_deref() {
+        Ok("1") => Some(true),
+        Ok("0") => Some(false),
+        _ => None,
     }
 }
 
