@@ -8,7 +8,8 @@
 #                                        (ALL_SECONDS, default 480): what one short
 #                                        lease allows; STAGES="tests:200 long:60"
 #                                        runs those stages with those caps instead
-#   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1;
+#   bash scripts/gpu-figures.sh tests    every test binary with GRUNDY_REQUIRE_GPU=1 (only the
+#                                        tests whose names hold TESTS_FILTER, when set);
 #                                        a binary that dies runs its unfinished
 #                                        tests again one at a time
 #   bash scripts/gpu-figures.sh bench    grundy bench (every part) and --only grids;
@@ -22,6 +23,10 @@
 #                                        ahead, and not) against the CPU: Officers and
 #                                        4!.0 to 2^22 (LONG_N), .1777 to 2*10^7, tables
 #                                        compared
+#   bash scripts/gpu-figures.sh finish   the finish in stretches: Officers, 4!.0 and .161 to
+#                                        2^24 (FINISH_N), card and 16 threads, stretches on
+#                                        and off, tables compared; the threads' ladder to
+#                                        2^22 (FINISH_LADDER_N; FINISH_LADDER=0 skips it)
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
 #                                        4!.0 to 2^24 (LADDER_N)
 #   bash scripts/gpu-figures.sh dense    the brute force on the card against the CPU: .16
@@ -153,7 +158,8 @@ tests)
         name=$(basename "$t")
         echo "== $name"
         TIMEFORMAT="$name: %R s"
-        time "$t" 2>&1 | tee "$data/$name.log" | tee -a "$OUT/tests-full.log" |
+        # shellcheck disable=SC2086
+        time "$t" ${TESTS_FILTER:-} 2>&1 | tee "$data/$name.log" | tee -a "$OUT/tests-full.log" |
             grep -E "^test result|FAILED|panicked|SKIPPED|^---- "
         status=${PIPESTATUS[0]}
         [ "$status" = 0 ] && continue
@@ -249,6 +255,44 @@ simd)
         wait
     done
     ;;
+finish)
+    # the finish in stretches on the card's host: Officers, Grundy's game and
+    # .161 to 2^24 (FINISH_N) with the pass on the card and on 16 threads,
+    # stretches as the default has them, on (-on: GRUNDY_STRETCHES=1) or
+    # off (-off: GRUNDY_STRETCHES=0), tables compared (FINISH_RUNS names
+    # the variants, FINISH_CODES the codes); then the threads' ladder to 2^22
+    # (FINISH_LADDER_N), each run's JSON (seconds, the host's finish in
+    # rare_blocks, the card's idle time in gpu) to the log
+    n=${FINISH_N:-16777216}
+    for code in ${FINISH_CODES:-0.6 4!.0 0.161}; do
+        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off}; do
+            backend=${run%%-*} forced=''
+            case $run in *-off) forced=0 ;; *-on) forced=1 ;; esac
+            TIMEFORMAT="octal $code -n $n --backend $backend, stretches ${forced:-auto}: %R s"
+            { time GRUNDY_STRETCHES=$forced "$bin/grundy" octal "$code" -n "$n" \
+                --backend "$backend" -q --json --format raw --out "$data/finish-$run.raw" |
+                grep -oE '"(seconds|gpu|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+        done
+        first=$(set -- ${FINISH_RUNS:-cpu}; echo "$1")
+        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off}; do
+            cmp "$data/finish-$first.raw" "$data/finish-$run.raw" &&
+                echo "octal $code -n $n: $run table = $first table" | tee -a "$log"
+        done
+    done
+    [ "${FINISH_LADDER:-1}" = 1 ] || exit 0
+    ladder_n=${FINISH_LADDER_N:-4194304}
+    for code in 0.6 '4!.0' 0.161; do
+        # the default, and stretches forced the other way (on past two threads)
+        for t in 1 2 2-off 4 4-on 8 8-on 16 16-on; do
+            forced=''
+            case $t in *-off) forced=0 ;; *-on) forced=1 ;; esac
+            TIMEFORMAT="octal $code -n $ladder_n, ${t%-*} threads, stretches ${forced:-auto}: %R s"
+            { time RAYON_NUM_THREADS=${t%-*} GRUNDY_STRETCHES=$forced "$bin/grundy" octal "$code" \
+                -n "$ladder_n" --backend cpu -q --json --format raw --out /dev/null |
+                grep -oE '"(seconds|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
+        done
+    done
+    ;;
 all)
     # one deadline for the stages, most wanted first; a stage cut off by
     # it still leaves its log
@@ -265,7 +309,7 @@ all)
     done
     ;;
 *)
-    echo "stage: all, tests, bench, survey, auto, long, ladder, pieces or simd" >&2
+    echo "stage: all, tests, bench, survey, auto, long, finish, ladder, pieces or simd" >&2
     exit 2
     ;;
 esac

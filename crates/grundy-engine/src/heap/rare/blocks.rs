@@ -7,7 +7,7 @@ use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
-use super::state::{Outcome, PassAhead, Persist, RareRun, Stretches};
+use super::state::{AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareRun, Stretches};
 use super::view::PassView;
 use crate::heap::storage::growing::{Growing, grow_while_reading};
 use crate::heap::storage::store::{Store, Values};
@@ -530,7 +530,7 @@ impl Stretching {
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
         let (runs, when_free) = match mode {
-            Stretches::Auto if threads > 1 => (threads, true),
+            Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => (threads, true),
             Stretches::Always => (threads.max(2), false),
             _ => return None,
         };

@@ -45,7 +45,9 @@ pub mod wide_checks;
 pub mod wide_scan;
 
 use blocks::{Blocks, MIN_BLOCK};
-pub use state::{Outcome, PassAhead, Persist, RareCounts, RareRun, Stretches};
+pub use state::{
+    AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, Stretches,
+};
 
 /// How long a stretch of blocks runs on a worker of the pool before the
 /// caller hears of progress and may stop the run.

@@ -82,8 +82,11 @@ impl PassAhead {
 /// cores at once (`speculate`), instead of one by one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Stretches {
-    /// Once a block's pass has no task left to claim and more than one
-    /// thread runs: the cores the pass leaves free.
+    /// Once a block's pass has no task left to claim, on two threads (up
+    /// to `AUTO_STRETCH_THREADS`): the core the pass leaves free. On the
+    /// H200's 16-core host they made every code measured slower, whatever
+    /// the runs in a stretch (BENCHMARKS-log.md, "The finish in stretches
+    /// on 16 cores").
     #[default]
     Auto,
     /// In every block with a pass, whatever the threads (the tests, and
@@ -92,6 +95,11 @@ pub enum Stretches {
     /// Never: every heap in order on one thread.
     Never,
 }
+
+/// The most threads on which `Stretches::Auto` finishes in stretches: where
+/// they were measured to pay (2), not where they lost (16); 4 and 8 are
+/// unmeasured.
+pub const AUTO_STRETCH_THREADS: usize = 2;
 
 impl Stretches {
     /// `GRUNDY_STRETCHES`: `1` always, `0` never, else auto.
