@@ -19,6 +19,7 @@ mod graphs;
 mod hackenbush;
 mod hostile;
 mod hunt;
+mod kept;
 mod milestones;
 mod newcomer;
 mod paper_output;

@@ -9,8 +9,9 @@ use grundy_core::setting::Marked;
 use grundy_core::setting::Setting;
 use std::time::Instant;
 
+use crate::heap::rare::kept::{Beyond, Kept};
 use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun, Stretches};
-use crate::heap::storage::paged::Place;
+use crate::heap::storage::paged::{Buf, Place};
 use crate::heap::storage::store::Store;
 use crate::heap::storage::table::HeapTable;
 use crate::heap::storage::width::{OnStore, TableWidth};
@@ -63,6 +64,8 @@ pub struct SequenceRun<'a> {
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
+    /// What the run keeps of its table (none: all of it; `keep_only`).
+    kept: Option<Kept>,
 }
 
 /// The code as rare values read it when `algorithm` may use them; an input
@@ -98,7 +101,39 @@ impl<'a> SequenceRun<'a> {
             ran_on: Ran::Cpu,
             seconds: 0.0,
             fits_to: None,
+            kept: None,
         })
+    }
+
+    /// A fresh run by rare values that keeps only `kept` of a table of
+    /// heaps `0..=last`: two bytes a value in memory reserved for all of
+    /// them, taken only where kept (`forget_past_window` gives the rest
+    /// back). An input error for a code rare values cannot run.
+    pub fn keeping(code: &'a Code, kept: Kept, last: u64) -> Result<SequenceRun<'a>> {
+        let cap = usize::try_from(last).ok().and_then(|l| l.checked_add(1));
+        let buf = cap
+            .ok_or_else(|| std::io::Error::other("too many heaps"))
+            .and_then(Buf::sparse)
+            .map_err(|e| {
+                Error::Run(format!(
+                    "memory for a table of {} heaps could not be reserved: {e}",
+                    last + 1
+                ))
+            })?;
+        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::Wide(buf))?;
+        run.kept = Some(kept);
+        run.fits_to = Some(last);
+        Ok(run)
+    }
+
+    /// Gives back the memory of the heaps between the prefix kept and the
+    /// window below the table's end (nothing for a run that keeps all).
+    pub fn forget_past_window(&mut self) {
+        let Some(kept) = self.kept else { return };
+        let end = self.table.len().saturating_sub(kept.window);
+        if end > kept.prefix {
+            self.table.forget(kept.prefix, end);
+        }
     }
 
     /// The game being computed.
@@ -149,6 +184,11 @@ impl<'a> SequenceRun<'a> {
     fn check_fits(&mut self, to: u64) -> Result<()> {
         if self.fits_to.is_some_and(|fits| fits >= to) {
             return Ok(());
+        }
+        if let (Some(_), Some(last)) = (self.kept, self.fits_to) {
+            return Err(Error::Input(format!(
+                "heap {to} is past heap {last}, the last this run reserved memory for"
+            )));
         }
         let what = format!("a table of {} values", to + 1);
         memory::check_fits(&what, self.memory_needed(to + 1))?;
@@ -206,6 +246,9 @@ impl<'a> SequenceRun<'a> {
     }
 
     fn extend_rare(&mut self, to: u64, gpu: Option<&Runner>, hooks: &dyn RunHooks) -> Result<bool> {
+        // A run keeping part of its table runs its pass on the CPU: the
+        // card's pass uploads the whole table below each block.
+        let gpu = gpu.filter(|_| self.kept.is_none());
         let mut pass = self.gpu_pass(gpu, to, hooks);
         let code = self.rare_code.as_ref().expect("rare code");
         let persist = if self.algorithm == Algorithm::Rare {
@@ -221,6 +264,7 @@ impl<'a> SequenceRun<'a> {
                 run: &mut self.rare,
                 ahead: self.pass_ahead,
                 stretches: self.stretches,
+                kept: self.kept,
                 to_persist: (to, persist),
                 pass: &mut pass,
                 hooks,
@@ -298,6 +342,7 @@ impl<'a> SequenceRun<'a> {
                 "G({n}) = {value} is larger than 65535, the most a u16 table holds"
             ))),
             Outcome::Failed(why) => Err(Error::Run(why)),
+            Outcome::Beyond(beyond) => Err(self.beyond(beyond)),
             Outcome::OutOfMemory { heaps } => Err(Error::OutOfMemory(format!(
                 "out of memory: room for {heaps} more values ({}) could not be had after heap \
                  {}; ask for fewer heaps or free memory",
@@ -305,6 +350,23 @@ impl<'a> SequenceRun<'a> {
                 self.table.len().saturating_sub(1)
             ))),
         }
+    }
+
+    /// The error for a heap that needed a value the run does not keep: the
+    /// heaps below it are done, and the sizes that would have done are said.
+    fn beyond(&self, beyond: Beyond) -> Error {
+        let kept = self.kept.expect("only a run that keeps part of its table");
+        let code = self.rare_code.as_ref().expect("rare code");
+        let (prefix, window) = beyond.would_do(kept, code);
+        Error::Run(format!(
+            "{}, a value this run does not keep (the heaps below {} and the last {}): a \
+             prefix of {prefix} heaps and a window of {window} would have done; heaps \
+             0..={} are done",
+            beyond.what(),
+            kept.prefix,
+            kept.window,
+            beyond.heap().saturating_sub(1)
+        ))
     }
 
     /// The blocked kernels (or the general engine), in pieces that end on
@@ -348,6 +410,7 @@ struct RareStep<'a, 'r> {
     run: &'a mut Option<RareRun>,
     ahead: PassAhead,
     stretches: Stretches,
+    kept: Option<Kept>,
     to_persist: (u64, Persist),
     pass: &'a mut Option<GpuPass<'r>>,
     hooks: &'a dyn RunHooks,
@@ -360,6 +423,7 @@ impl OnStore for RareStep<'_, '_> {
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
         run.ahead = self.ahead;
         run.stretches = self.stretches;
+        run.set_kept(code, self.kept);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }
 }

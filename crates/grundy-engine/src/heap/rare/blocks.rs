@@ -3,6 +3,7 @@
 
 use super::bits::words_for;
 use super::finish::{RareNear, finish_heap, settle_small};
+use super::kept::Beyond;
 use super::marks::FarMarks;
 use super::middle::{MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
@@ -93,6 +94,12 @@ impl Blocks {
     ) -> Option<Outcome> {
         let clock = std::time::Instant::now();
         let s = g.len();
+        if let Some(short) = run
+            .kept
+            .and_then(|k| k.short_for(code, run.rare.last().copied(), s))
+        {
+            return Some(Outcome::Beyond(short));
+        }
         // No block is longer than the heaps below it. Blocks in order are
         // as long as blocks go (the threads meet once a block) but at most
         // a quarter of the heaps below, so that the next block's middle
@@ -137,7 +144,10 @@ impl Blocks {
         };
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
-        let window = (e < self.in_order_until.min(end)).then(|| {
+        // (Not in a run that keeps part of its table: the middle lies
+        // between its prefix and its window.)
+        let middle_kept = run.kept.is_none();
+        let window = (middle_kept && e < self.in_order_until.min(end)).then(|| {
             MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
         });
         let (widened, next_hits) = self.finish(code, run, g, (&ahead, e), window);
@@ -198,6 +208,7 @@ impl Blocks {
                 max_value: pass.max,
                 checked: &checked,
                 learn,
+                deepest: run.deepest,
             }
         };
         let now = view(ahead);
@@ -474,6 +485,9 @@ pub(super) fn finish_block<S: Store>(
                 bits.clear();
                 bits.extend_from_slice(ahead.marks(n));
                 let (v, noted) = finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted);
+                if let Some(part) = noted.beyond {
+                    return Some(beyond_scan(n, part));
+                }
                 noted.count(ahead);
                 v
             }
@@ -512,6 +526,15 @@ fn keep<S: Store>(
         run.marks_past_rare.push_rare(code, n, v);
     }
     None
+}
+
+/// The outcome for heap n, whose scan wanted the pairs from smaller part
+/// `part` on, past what the run keeps.
+fn beyond_scan(n: usize, part: usize) -> Outcome {
+    Outcome::Beyond(Beyond::Scan {
+        heap: n as u64,
+        part: part as u64,
+    })
 }
 
 /// How a block's heaps go into stretches that the cores finish on
@@ -573,7 +596,11 @@ fn finish_stretch<S: Store>(
                 bits.clear();
                 bits.extend_from_slice(guessed.marks(n));
                 let near = (ahead, &guessed.near);
-                finish_heap(code, run, g.view(), near, n, bits, wanted)
+                let (v, noted) = finish_heap(code, run, g.view(), near, n, bits, wanted);
+                if let Some(part) = noted.beyond {
+                    return Some(beyond_scan(n, part));
+                }
+                (v, noted)
             }
         };
         noted.count(ahead);

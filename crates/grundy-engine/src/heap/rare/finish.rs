@@ -52,6 +52,9 @@ pub(super) struct Noted {
     pub(super) rescan: bool,
     /// The pass's checked pairs had to be marked after all.
     pub(super) remarked: bool,
+    /// The heap's scan wanted pairs from this smaller part on, past what
+    /// the run keeps: its value is unknown, and the run stops before it.
+    pub(super) beyond: Option<usize>,
 }
 
 impl Noted {
@@ -127,7 +130,7 @@ pub(super) fn finish_heap<V: Values>(
             return (c, noted);
         }
     }
-    if scan_left(code, g, ahead, n, wanted, &mut noted) {
+    if scan_left(code, (g, run.deepest), ahead, n, wanted, &mut noted) {
         return (c, noted);
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
@@ -144,9 +147,13 @@ pub(super) fn finish_heap<V: Values>(
 /// block are left to scan, then those below it the pass left unread;
 /// otherwise (a mark from the block covered c′) the values from c′ on were
 /// never looked for, and every pair is scanned.
+///
+/// A scan that needed pairs past what the run keeps (`deepest`) notes the
+/// first of them in `noted.beyond` and reads as not found: the caller
+/// stops before the heap.
 pub(super) fn scan_left<V: Values>(
     code: &RareCode,
-    g: V,
+    (g, deepest): (V, usize),
     ahead: &BlockAhead,
     n: usize,
     wanted: &mut [u64],
@@ -161,16 +168,25 @@ pub(super) fn scan_left<V: Values>(
         *word &= !below_candidate | missing.get(w).copied().unwrap_or(0);
     }
     let rescan = first_set_from(wanted, candidate).is_some();
-    let mut found = |pairs| {
+    let mut scan = |pairs| {
         let need = wanted.iter().map(|w| w.count_ones()).sum();
-        scan_pairs(code, g, n, (&mut *wanted, need), pairs, u64::MAX).0 == Scan::Found
+        let limit = (u64::MAX, deepest);
+        scan_pairs(code, g, n, (&mut *wanted, need), pairs, limit).0
     };
-    if rescan {
+    let ended = if rescan {
         noted.rescan = s > 0;
-        return found(Pairs::All);
+        scan(Pairs::All)
+    } else {
+        let from = ahead.rest(n);
+        match scan(Pairs::PartInBlock(s)) {
+            Scan::Exhausted if from > 0 => scan(Pairs::BothBelow { s, from }),
+            ended => ended,
+        }
+    };
+    if let Scan::Beyond(part) = ended {
+        noted.beyond = Some(part);
     }
-    let from = ahead.rest(n);
-    found(Pairs::PartInBlock(s)) || (from > 0 && found(Pairs::BothBelow { s, from }))
+    ended == Scan::Found
 }
 
 /// Marks the options of heap n that touch the block from `s` on: take

@@ -32,6 +32,7 @@ mod bits;
 mod blocks;
 mod checks;
 mod finish;
+pub mod kept;
 mod marks;
 mod middle;
 mod pass;
@@ -126,7 +127,14 @@ mod tests {
             let scan = |wanted: &mut Vec<u64>, from, limit| {
                 let need = wanted.iter().map(|x| x.count_ones()).sum();
                 let below = Pairs::BothBelow { s, from };
-                scan_pairs(&code, &table[..], n, (wanted, need), below, limit)
+                scan_pairs(
+                    &code,
+                    &table[..],
+                    n,
+                    (wanted, need),
+                    below,
+                    (limit, usize::MAX),
+                )
             };
             let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];
             let mut whole = wanted.clone();

@@ -690,16 +690,21 @@ pub(super) fn pass_heap<V: Values>(
     // wanted ones sooner (BENCHMARKS.md).
     let tail = Pairs::Tail { s, skip: HEAD };
     let wanted = need(missing);
-    let (ended, read) = scan_pairs(code, g, n, (missing, wanted), tail, PASS_SCAN_PAIRS);
+    let limit = (PASS_SCAN_PAIRS, run.deepest);
+    let (ended, read) = scan_pairs(code, g, n, (missing, wanted), tail, limit);
     if ended == Scan::Found {
         return (c, read, 0);
     }
     let head = Pairs::Head { s, skip: HEAD };
     let wanted = need(missing);
-    let (head_ended, head_read) = scan_pairs(code, g, n, (missing, wanted), head, u64::MAX);
+    let limit = (u64::MAX, run.deepest);
+    let (head_ended, head_read) = scan_pairs(code, g, n, (missing, wanted), head, limit);
+    // Pairs the pass did not read, or could not (past what the run keeps:
+    // the finish's scan from there stops the run before the heap).
     let rest = match (head_ended, ended) {
         (Scan::Found, _) => 0,
-        (_, Scan::Stopped(from)) => from,
+        (_, Scan::Stopped(from) | Scan::Beyond(from)) => from,
+        (Scan::Beyond(from), _) => from,
         _ => 0,
     };
     (c, read + head_read, rest)

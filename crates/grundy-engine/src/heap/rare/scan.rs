@@ -101,20 +101,24 @@ pub(super) enum Scan {
     Exhausted,
     /// The pair limit was read; pairs from this smaller part on are left.
     Stopped(usize),
+    /// The pairs from this smaller part on were wanted, and the run does
+    /// not keep both their parts (`kept::Kept::deepest`).
+    Beyond(usize),
 }
 
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
 /// a = 1, 2, …, clearing the `wanted` values they reach, until all `need`
-/// of them are cleared or about `limit` pairs are read (whole chunks of a);
-/// with it, how many pairs were read. Pairs are tested many at a time
-/// without a branch per pair (`Wanted::scan`).
+/// of them are cleared or about `limit` pairs are read (whole chunks of a),
+/// reading no smaller part past `deepest`; with it, how many pairs were
+/// read. Pairs are tested many at a time without a branch per pair
+/// (`Wanted::scan`).
 pub(super) fn scan_pairs<V: Values>(
     code: &RareCode,
     g: V,
     n: usize,
     (wanted, need): (&mut [u64], u32),
     pairs: Pairs,
-    limit: u64,
+    (limit, deepest): (u64, usize),
 ) -> (Scan, u64) {
     if need == 0 {
         return (Scan::Found, 0);
@@ -122,7 +126,7 @@ pub(super) fn scan_pairs<V: Values>(
     BYTE_TABLE.with_borrow_mut(|table| {
         let mut set = Wanted::new(&mut table.0, wanted);
         let mut read = 0;
-        let ended = scan_with(code, g, n, &mut set, (&mut read, limit), pairs);
+        let ended = scan_with(code, g, n, &mut set, (&mut read, limit, deepest), pairs);
         // Leave the table all zero, and the bitset saying what is left.
         set.finish(wanted);
         (ended, read)
@@ -135,15 +139,20 @@ pub(super) fn scan_with<V: Values>(
     g: V,
     n: usize,
     wanted: &mut Wanted,
-    (read, limit): (&mut u64, u64),
+    (read, limit, deepest): (&mut u64, u64, usize),
     pairs: Pairs,
 ) -> Scan {
-    let range = |j: usize, diff: usize| n.checked_sub(j).and_then(|m| pairs.range(m, diff));
+    let range = |j: usize, diff: usize| {
+        let (lo, hi) = n.checked_sub(j).and_then(|m| pairs.range(m, diff))?;
+        Some((lo, hi.min(deepest)))
+    };
     let (a_min, a_max) = code
         .splits
         .iter()
-        .filter_map(|&(j, diff)| range(j, diff))
+        .filter_map(|&(j, diff)| n.checked_sub(j).and_then(|m| pairs.range(m, diff)))
         .fold((usize::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
+    let beyond = a_max > deepest;
+    let a_max = a_max.min(deepest);
     let mut a = a_min;
     while a <= a_max {
         let a_end = (a + SCAN_CHUNK - 1).min(a_max);
@@ -166,7 +175,10 @@ pub(super) fn scan_with<V: Values>(
             return Scan::Stopped(a);
         }
     }
-    Scan::Exhausted
+    match beyond {
+        true => Scan::Beyond(a_min.max(deepest + 1)),
+        false => Scan::Exhausted,
+    }
 }
 
 /// `Wanted::scan` over the pairs (`low[k]`, `high[len − 1 − k]`) of two

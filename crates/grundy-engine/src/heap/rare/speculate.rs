@@ -310,6 +310,10 @@ fn guess_run<V: Values>(
         bits.extend_from_slice(stretch.marks(n));
         let near = (ahead, &stretch.near);
         let (v, noted) = finish_heap(code, run, view, near, n, &mut bits, &mut wanted);
+        if noted.beyond.is_some() {
+            // Past what the run keeps: the check in order stops there.
+            break;
+        }
         out.values.push(v);
         out.noted.push(noted);
         out.reads.push(reads.map(|w| w.into_inner()));

@@ -2,6 +2,7 @@
 //! list and its marks, the value histogram, the counts; and how a call ends.
 
 use super::checks::Checked;
+use super::kept::{Beyond, Kept};
 use super::marks::MarkList;
 use crate::heap::storage::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
@@ -29,6 +30,9 @@ pub enum Outcome {
     Widen { n: u64, value: u32 },
     /// The GPU failed while running the block pass.
     Failed(String),
+    /// A heap needed a value the run does not keep; the table holds every
+    /// heap below it.
+    Beyond(Beyond),
     /// Memory for the next `heaps` values could not be had; the table holds
     /// every heap below its length.
     OutOfMemory { heaps: usize },
@@ -50,6 +54,10 @@ pub struct RareRun {
     pub counts: RareCounts,
     pub ahead: PassAhead,
     pub stretches: Stretches,
+    /// What the run keeps of its table (none: all of it), and the largest
+    /// smaller part its scans may read there (`set_kept`).
+    pub(super) kept: Option<Kept>,
+    pub(super) deepest: usize,
 }
 
 /// When a block's pass starts while the block before it is finished (from
@@ -193,9 +201,17 @@ impl RareRun {
             counts: RareCounts::default(),
             ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
+            kept: None,
+            deepest: usize::MAX,
         };
         run.rebuild(code, g);
         run
+    }
+
+    /// Keeps only `kept` of the table from now on (none: all of it).
+    pub fn set_kept(&mut self, code: &RareCode, kept: Option<Kept>) {
+        self.kept = kept;
+        self.deepest = kept.map_or(usize::MAX, |k| k.deepest(code));
     }
 
     pub(super) fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
@@ -217,7 +233,10 @@ impl RareRun {
     /// in Grundy's game near 2^25.5, when values of 256 appear, waiting for
     /// the rare list to double meant 1,221 such scans.
     pub(super) fn maybe_rechoose<V: Values>(&mut self, code: &RareCode, g: V) {
-        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER {
+        // A run past what it keeps of its table cannot list the rare heaps
+        // of another split: it keeps the split it has (slower, never wrong).
+        let forgets = self.kept.is_some_and(|k| g.len() > k.prefix + k.window);
+        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER || forgets {
             return;
         }
         let (split, count) = self.hist.best_split(code.parity);

@@ -39,10 +39,12 @@ impl Place {
 #[derive(Debug)]
 pub struct NoRoom;
 
-/// Values in a `Vec`, or in a memory-mapped file.
+/// Values in a `Vec`, in a memory-mapped file, or in memory reserved for
+/// a whole run of which only a prefix and a window are kept.
 pub enum Buf<T> {
     Mem(Vec<T>),
     File(Mapped<T>),
+    Sparse(Sparse<T>),
 }
 
 impl<T: Pod> Default for Buf<T> {
@@ -70,10 +72,11 @@ impl<T: Pod> Buf<T> {
         Ok(buf)
     }
 
-    /// Where the buffer lives (a new buffer made there joins it).
+    /// Where the buffer lives (a new buffer made there joins it). A sparse
+    /// buffer's table never widens (it is made two bytes a value) nor moves.
     pub fn place(&self) -> Place {
         match self {
-            Buf::Mem(_) => Place::Memory,
+            Buf::Mem(_) | Buf::Sparse(_) => Place::Memory,
             Buf::File(m) => Place::Folder(m.folder.clone()),
         }
     }
@@ -82,6 +85,7 @@ impl<T: Pod> Buf<T> {
         match self {
             Buf::Mem(v) => v.capacity(),
             Buf::File(m) => m.cap,
+            Buf::Sparse(m) => m.cap,
         }
     }
 
@@ -92,6 +96,10 @@ impl<T: Pod> Buf<T> {
                 grundy_core::interrupt::fallible(|| v.try_reserve(room)).map_err(|_| NoRoom)
             }
             Buf::File(m) => m.reserve(room).map_err(|_| NoRoom),
+            Buf::Sparse(m) => match m.len.checked_add(room) {
+                Some(need) if need <= m.cap => Ok(()),
+                _ => Err(NoRoom),
+            },
         }
     }
 
@@ -107,6 +115,7 @@ impl<T: Pod> Buf<T> {
                 }
                 m.write(&[v]);
             }
+            Buf::Sparse(m) => m.write(&[v]),
         }
     }
 
@@ -117,6 +126,12 @@ impl<T: Pod> Buf<T> {
                 m.reserve(values.len())?;
                 m.write(values);
             }
+            Buf::Sparse(m) => {
+                if m.len + values.len() > m.cap {
+                    return Err(std::io::Error::from(std::io::ErrorKind::OutOfMemory));
+                }
+                m.write(values);
+            }
         }
         Ok(())
     }
@@ -125,6 +140,7 @@ impl<T: Pod> Buf<T> {
         match self {
             Buf::Mem(v) => v.truncate(len),
             Buf::File(m) => m.len = m.len.min(len),
+            Buf::Sparse(m) => m.len = m.len.min(len),
         }
     }
 
@@ -136,6 +152,22 @@ impl<T: Pod> Buf<T> {
         match self {
             Buf::Mem(v) => v,
             Buf::File(m) => m.in_use(),
+            Buf::Sparse(m) => m.in_use(),
+        }
+    }
+
+    /// A buffer for `cap` values of which only some will be kept: memory
+    /// is reserved, not taken, and values given back with `forget` read
+    /// as zeros after.
+    pub fn sparse(cap: usize) -> std::io::Result<Buf<T>> {
+        Sparse::reserve(cap).map(Buf::Sparse)
+    }
+
+    /// Gives back the memory of values a..b (the whole pages inside), which
+    /// read as zeros after; nothing for other buffers.
+    pub fn forget(&mut self, a: usize, b: usize) {
+        if let Buf::Sparse(m) = self {
+            m.forget(a, b.min(m.len));
         }
     }
 }
@@ -275,6 +307,78 @@ impl<T: Pod> Mapped<T> {
         }
         self.len += values.len();
     }
+}
+
+/// Values in anonymous memory reserved for `cap` of them and taken only
+/// where written: a run that keeps a prefix and a window of its table gives
+/// the pages between them back (`forget`).
+pub struct Sparse<T> {
+    /// Read and written through raw pointers only, as `Mapped`'s.
+    map: MmapRaw,
+    len: usize,
+    cap: usize,
+    values: PhantomData<T>,
+}
+
+impl<T: Pod> Sparse<T> {
+    fn reserve(cap: usize) -> std::io::Result<Sparse<T>> {
+        let bytes = cap.max(1).checked_mul(std::mem::size_of::<T>());
+        let map = memmap2::MmapOptions::new()
+            .len(bytes.ok_or_else(too_large)?)
+            .no_reserve_swap()
+            .map_anon()?;
+        Ok(Sparse {
+            map: MmapRaw::from(map),
+            len: 0,
+            cap,
+            values: PhantomData,
+        })
+    }
+
+    fn in_use(&self) -> &[T] {
+        // SAFETY: the mapping holds `cap` values (at least `len`), is
+        // page-aligned, lives as long as `self` and is this buffer's alone;
+        // every byte pattern is a value of T (Pod), zeros included.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<T>(), self.len) }
+    }
+
+    /// Appends `values`, which must fit the reservation.
+    fn write(&mut self, values: &[T]) {
+        assert!(
+            self.len + values.len() <= self.cap,
+            "a sparse buffer is never grown"
+        );
+        // SAFETY: as `Mapped::write`: inside the mapping, past every value
+        // a slice lent out covers.
+        unsafe {
+            let at = self.map.as_mut_ptr().cast::<T>().add(self.len);
+            std::ptr::copy_nonoverlapping(values.as_ptr(), at, values.len());
+        }
+        self.len += values.len();
+    }
+
+    fn forget(&mut self, a: usize, b: usize) {
+        let size = std::mem::size_of::<T>();
+        let page = page_size();
+        let from = (a * size).div_ceil(page) * page;
+        let to = (b * size) / page * page;
+        if from < to {
+            // SAFETY: the range lies inside the mapping. Private anonymous
+            // pages given back read as zeros after: a thread reading them
+            // meanwhile reads a value or a zero, never freed memory, and
+            // the run never keeps a value read there (`rare::kept`).
+            let _ = unsafe {
+                self.map
+                    .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+            };
+        }
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096).max(1)
 }
 
 fn too_large() -> std::io::Error {

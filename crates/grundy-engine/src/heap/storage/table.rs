@@ -128,6 +128,16 @@ impl HeapTable {
         self.width_mut().truncate(len)
     }
 
+    /// Gives back the memory of values a..b of a sparse table, which read
+    /// as zeros after (`Buf::forget`); nothing for other tables.
+    pub fn forget(&mut self, a: usize, b: usize) {
+        match self {
+            HeapTable::Narrow(g) => g.forget(a, b),
+            HeapTable::Wide(g) => g.forget(a, b),
+            HeapTable::Escaped(_) => {}
+        }
+    }
+
     /// The values as u16, for the engines that hold two bytes per value.
     pub fn into_wide(self) -> Vec<u16> {
         match self {

@@ -1,0 +1,155 @@
+//! Runs that keep only a prefix and a window of their table
+//! (`SequenceRun::keeping`): the values they give, streamed out as each
+//! piece is done, are the whole table's; a heap that needs a value they do
+//! not keep stops the run before it, with the sizes that would have done.
+
+use grundy::engine::heap::rare::kept::Kept;
+use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::engine::heap::storage::table::HeapTable;
+use grundy::game::Code;
+
+/// G(0..=n) of `code` by rare values, the whole table kept.
+fn whole(code: &Code, n: u64) -> Vec<u16> {
+    let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
+    run.extend_on_cpu(n).unwrap();
+    run.table.into_wide()
+}
+
+/// G(0..=n) keeping `kept`, in pieces of `piece` heaps: each piece's values
+/// taken as it is done (as `--out` writes them), then the heaps past the
+/// window given back. Err: the run's message, with the values it gave.
+fn keeping(code: &Code, n: u64, kept: Kept, piece: u64) -> Result<Vec<u16>, (String, Vec<u16>)> {
+    let mut run = SequenceRun::keeping(code, kept, n).unwrap();
+    let mut out = Vec::new();
+    let mut to = 0;
+    while (out.len() as u64) <= n {
+        to = n.min(to + piece);
+        let extended = run.extend_on_cpu(to);
+        out.extend(run.table.values(out.len(), run.table.len()));
+        if let Err(e) = extended {
+            return Err((e.message().to_string(), out));
+        }
+        run.forget_past_window();
+    }
+    Ok(out)
+}
+
+/// The prefix and window a stopped run's message names.
+fn sizes_named(message: &str) -> Kept {
+    let said = |what: &str| -> usize {
+        let at = message.find(what).unwrap_or_else(|| panic!("{message}"));
+        let digits = message[at + what.len()..].split(' ').next().unwrap();
+        digits.parse().unwrap_or_else(|_| panic!("{message}"))
+    };
+    Kept {
+        prefix: said("a prefix of "),
+        window: said("a window of "),
+    }
+}
+
+/// Officers, Grundy's game, `.161`, `.167` and `.1777` to 2^18, from a
+/// prefix and a window of 4096 heaps, each stop's sizes taken for the next
+/// try: every try's values are the whole table's, as far as it went, and
+/// the last try reaches 2^18 (`.167` and `.1777` keeping 8,192 of its
+/// 262,145 heaps).
+#[test]
+fn a_prefix_and_a_window_give_the_whole_tables_values() {
+    let n = 1 << 18;
+    for text in ["0.6", "4!.0", "0.161", "0.167", "0.1777"] {
+        let code = Code::parse(text).unwrap();
+        let whole = whole(&code, n);
+        let mut kept = Kept {
+            prefix: 4096,
+            window: 4096,
+        };
+        let mut tries = 0;
+        let done = loop {
+            tries += 1;
+            assert!(tries < 40, "{text}: {kept:?}");
+            match keeping(&code, n, kept, 1 << 14) {
+                Ok(values) => break values,
+                Err((message, values)) => {
+                    assert!(values[..] == whole[..values.len()], "{text}: {message}");
+                    // What is named is the least that would have done for
+                    // that heap: the next try keeps twice what was short.
+                    let named = sizes_named(&message);
+                    assert!(named != kept, "{text}: the sizes named are the ones kept");
+                    let grow = |had: usize, least: usize| match least > had {
+                        true => least.max(2 * had),
+                        false => had,
+                    };
+                    kept = Kept {
+                        prefix: grow(kept.prefix, named.prefix),
+                        window: grow(kept.window, named.window),
+                    };
+                }
+            }
+        };
+        assert!(done == whole, "{text}: the values differ");
+        if ["0.167", "0.1777"].contains(&text) {
+            // Their rare heaps and scans stay short: most was given back.
+            assert!(kept.prefix + kept.window <= 1 << 13, "{text}: {kept:?}");
+        }
+    }
+}
+
+/// Memory given back reads as zeros: the heaps between the prefix and the
+/// window are no longer held (`.167`'s values there are not all 0).
+#[test]
+fn the_heaps_between_the_prefix_and_the_window_are_given_back() {
+    let code = Code::parse("0.167").unwrap();
+    let kept = Kept {
+        prefix: 4096,
+        window: 4096,
+    };
+    let mut run = SequenceRun::keeping(&code, kept, 1 << 17).unwrap();
+    run.extend_on_cpu(1 << 17).unwrap();
+    let before = run.table.values(1 << 15, 1 << 16);
+    assert!(before.iter().any(|&v| v != 0));
+    run.forget_past_window();
+    assert!(run.table.values(1 << 15, 1 << 16).iter().all(|&v| v == 0));
+    // The prefix and the window stay.
+    let whole = whole(&code, 1 << 17);
+    assert_eq!(run.table.values(0, 4096), whole[..4096]);
+    let last = whole.len() - 4096;
+    assert_eq!(run.table.values(last, whole.len()), whole[last..]);
+}
+
+/// A window too short for the rare heaps' partners, and a prefix too short
+/// for the scans: the run stops before the heap that needed more, naming
+/// it and the sizes that would have done, and every value it gave is the
+/// whole table's. The sizes it names then do.
+#[test]
+fn a_heap_that_needs_more_than_is_kept_stops_the_run_before_it() {
+    let code = Code::parse("0.6").unwrap();
+    let n = 1 << 17;
+    let whole = whole(&code, n);
+    for kept in [
+        // Officers' last rare heap is past 64: its partners reach past this window.
+        Kept {
+            prefix: 1 << 16,
+            window: 64,
+        },
+        // Scans read pairs whose smaller part passes 8.
+        Kept {
+            prefix: 8,
+            window: 1 << 16,
+        },
+    ] {
+        let (message, got) = keeping(&code, n, kept, 1 << 12).expect_err("a heap needs more");
+        assert!(!got.is_empty() && got[..] == whole[..got.len()], "{kept:?}");
+        let heap = got.len();
+        assert!(message.contains(&format!("heap {heap}")), "{message}");
+        assert!(message.contains("would have done"), "{message}");
+        let wider = sizes_named(&message);
+        assert!(
+            wider.prefix >= kept.prefix && wider.window >= kept.window,
+            "{message}"
+        );
+        // The sizes named carry the run past the heap that stopped it.
+        match keeping(&code, heap as u64 + 1, wider, 1 << 12) {
+            Ok(values) => assert!(values[..] == whole[..values.len()], "{message}"),
+            Err((e, values)) => assert!(values.len() > heap, "{message}; then: {e}"),
+        }
+    }
+}
