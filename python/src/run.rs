@@ -94,6 +94,7 @@ fn keyword(setting: Setting) -> Option<&'static str> {
         Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => None,
         Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => None,
         Setting::Workgroup | Setting::NoFill => None,
+        Setting::KeepPrefix | Setting::KeepWindow => None,
         other => Some(other.key()),
     }
 }

@@ -205,6 +205,7 @@ grundy octal 4.0 --min-diff 3 -n 500 --format digits --out -\n  \
 grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --checkpoint 1777.ck\n  \
 grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --resume 1777.ck\n  \
 grundy octal 4!.0 -n 4294967295 --memory 2G --format raw --out g.u16 --checkpoint g.ck\n  \
+grundy octal 0.167 -n 4294967295 --keep-prefix 1048576 --keep-window 1048576 --stats-out f.txt --checkpoint k.ck\n  \
 grundy octal 0.07 -n 1099511627775 --json\n\n\
 Algorithms: codes whose moves split a heap in two (and have no repeating tail) run by rare \
 values (sparse space, on the CPU; its block pass runs on the GPU with --backend gpu), which costs about (breaking digits x rare heaps) per heap \
@@ -371,9 +372,26 @@ pub struct SequenceArgs {
     /// Memory the run may use, e.g. 8G or 512M (default: what the machine or its memory cgroup has free, less an eighth). A table that does not fit is kept in a memory-mapped file beside --checkpoint (else --out, else here).
     #[arg(long, value_name = "SIZE", value_parser = grundy::engine::memory::parse_size)]
     pub memory: Option<u64>,
+    /// Keep only the values of heaps below HEAPS and of the last --keep-window heaps, in memory and in checkpoints: runs toward the records in gigabytes. Rare values on the CPU; the table goes to --out as it is computed; the statistics, --stats-at and --stats-out are counted as the run goes. A heap that needs a value not kept stops the run, naming the sizes that would have done. Alone, the window is as large.
+    #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
+    pub keep_prefix: Option<usize>,
+    /// Keep the values of the last HEAPS heaps (see --keep-prefix; alone, the prefix is as large).
+    #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
+    pub keep_window: Option<usize>,
 }
 
 impl SequenceArgs {
+    /// The prefix and the window a run keeps (none: the whole table).
+    pub fn kept(&self) -> Option<(usize, usize)> {
+        match (self.keep_prefix, self.keep_window) {
+            (None, None) => None,
+            (prefix, window) => {
+                let either = prefix.or(window).unwrap_or_default();
+                Some((prefix.unwrap_or(either), window.unwrap_or(either)))
+            }
+        }
+    }
+
     /// Where checkpoints go and the flag that named the file: --checkpoint,
     /// else the --resume file (a resumed run keeps saving to it).
     pub fn checkpoint_path(&self) -> Option<(&'static str, &std::path::Path)> {

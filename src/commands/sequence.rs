@@ -53,6 +53,9 @@ pub struct SequenceSummary {
     /// The first heap whose value was filled from the certified period
     /// instead of computed (null: every value computed).
     pub filled_from: Option<u64>,
+    /// The prefix and the window a run kept (--keep-prefix, --keep-window;
+    /// null: the whole table).
+    pub kept: Option<grundy::Kept>,
     /// Heaps loaded from --resume (0 for a fresh run), and the file.
     pub resumed_heaps: u64,
     pub resumed_from: Option<String>,
@@ -117,6 +120,17 @@ fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
     if let Some(bytes) = args.memory {
         sequence = sequence.memory(bytes);
     }
+    if let Some((prefix, window)) = args.kept() {
+        if args.format == Format::Npy {
+            return Err(Error::Input(format!(
+                "--format npy with --keep-prefix: NumPy's header is written from the whole \
+                 table at the end; expected a format that streams ({})",
+                "csv, raw, bfile, digits, latex or cgsuite"
+            )));
+        }
+        let at = args.stats_at.as_ref().map_or(Vec::new(), |at| at.heaps(n));
+        sequence = sequence.keep(prefix, window).stats_at(&at);
+    }
     match &args.out {
         // NumPy's header names the dtype, so the table is written at the end.
         Some(path) if args.format != Format::Npy => Ok(sequence.stream_to(path, args.format)),
@@ -150,25 +164,29 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     let plot = args.plot_style.target(args.plot.as_deref())?;
     let hooks = CliHooks::new(args.report.quiet);
     let table = builder.run_with(&hooks)?;
-    let sequence = table.filled();
-    if let (Some(path), Format::Npy) = (&args.out, args.format) {
-        write_npy(path, &sequence)?;
-    }
     let (split, rare) = table.rare();
-    write_side_outputs(args, &sequence, split)?;
+    // A run that kept only a prefix and a window has no whole sequence:
+    // its flags that need one were refused before it started.
+    if table.kept().is_none() {
+        let sequence = table.filled();
+        if let (Some(path), Format::Npy) = (&args.out, args.format) {
+            write_npy(path, &sequence)?;
+        }
+        write_side_outputs(args, &sequence, split)?;
+        if let Some(target) = &plot {
+            plot_sequence(target, code, &sequence, split, table.period())?;
+        }
+    }
     let started = std::time::Instant::now();
     let milestones = milestones_of(code, args, &table)?;
     let milestone_seconds = milestones.as_ref().map(|_| started.elapsed().as_secs_f64());
-    if let Some(target) = &plot {
-        plot_sequence(target, code, &sequence, split, table.period())?;
-    }
     let mut summary = summarise(set, args, &table, rare);
     summary.milestones = milestones;
     summary.milestone_seconds = milestone_seconds;
     if args.report.json {
         print_json(&summary)?;
     } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
-        print_summary(&summary, table.period(), &sequence);
+        print_summary(&summary, &table);
     }
     Ok(())
 }
@@ -249,6 +267,7 @@ fn summarise(
         certified: period.is_some_and(|p| p.certified),
         values_needed: period.map(|p| table.values_needed(&p)),
         filled_from: table.filled_from(),
+        kept: table.kept(),
         resumed_heaps: saves.resumed_heaps,
         resumed_from: shown(&args.resume),
         checkpoint_saves: saves.count,
@@ -266,8 +285,9 @@ fn summarise(
     }
 }
 
-fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
-    let first = g.values(0, g.len().min(100));
+fn print_summary(s: &SequenceSummary, table: &SequenceTable) {
+    let first = table.values(0, table.len().min(100));
+    let period = table.period();
     let summary = grundy::Summary {
         code: &s.code,
         min_diff: s.min_diff,
@@ -276,7 +296,7 @@ fn print_summary(s: &SequenceSummary, period: Option<Period>, g: &Filled) {
         engine: s.engine,
         seconds: s.seconds,
         first: &first,
-        more: g.len() > 100,
+        more: table.len() > 100,
         stats: &s.stats,
         rare: &s.rare,
         period,
@@ -303,6 +323,14 @@ fn print_outputs(s: &SequenceSummary) {
             s.n
         ),
         _ => {}
+    }
+    if let Some(kept) = s.kept {
+        grundy::outln!(
+            "kept        heaps 0..{} and the last {} (--keep-prefix, --keep-window); the \
+             statistics cover every heap",
+            kept.prefix,
+            kept.window
+        );
     }
     if let Some(from) = s.filled_from {
         grundy::outln!(

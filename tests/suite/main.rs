@@ -8,6 +8,7 @@ mod arrows;
 mod cli;
 mod cli_edges;
 mod cli_graph;
+mod cli_kept;
 mod cli_long;
 mod cli_tuples;
 mod cluster;

@@ -20,6 +20,8 @@ pub enum Setting {
     Ground,
     Heaps,
     K,
+    KeepPrefix,
+    KeepWindow,
     Max,
     MaxLegs,
     MaxLength,
@@ -41,12 +43,12 @@ pub enum Setting {
 }
 
 /// Every setting, for front ends that check they word each one.
-pub const ALL: [Setting; 28] = {
+pub const ALL: [Setting; 30] = {
     use Setting::*;
     [
-        Algorithm, Backend, Checkpoint, Dims, Faces, Force, Format, Ground, Heaps, K, Max, MaxLegs,
-        MaxLength, MaxN, Memory, Middle, MinDiff, Mkdir, Moves, N, NoFill, Out, Resume, Rule,
-        Shard, Solver, State, Workgroup,
+        Algorithm, Backend, Checkpoint, Dims, Faces, Force, Format, Ground, Heaps, K, KeepPrefix,
+        KeepWindow, Max, MaxLegs, MaxLength, MaxN, Memory, Middle, MinDiff, Mkdir, Moves, N,
+        NoFill, Out, Resume, Rule, Shard, Solver, State, Workgroup,
     ]
 };
 
@@ -72,6 +74,8 @@ impl Setting {
             Ground => "ground",
             Heaps => "heaps",
             K => "k",
+            KeepPrefix => "keep_prefix",
+            KeepWindow => "keep_window",
             Max => "max",
             MaxLegs => "max_legs",
             MaxLength => "max_length",

@@ -21,7 +21,7 @@ pub use edges::{EdgeGame, HackenbushValue, hackenbush, hackenbush_solved};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use play::{Position, play_sum};
-pub use sequence::{Saves, Sequence, SequenceTable, Values};
+pub use sequence::{Kept, Saves, Sequence, SequenceTable, Values};
 pub use summary::Summary;
 pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};

@@ -9,13 +9,17 @@ use grundy_core::analysis::milestones::Milestone;
 use grundy_core::analysis::period::{Period, PeriodRule};
 use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
 use grundy_core::analysis::stats::HeapStats;
+use grundy_core::analysis::tally::Tally;
 use grundy_core::error::{Error, Result};
 use grundy_core::export::{Format, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_core::interrupt;
+use grundy_core::setting::Setting;
 use grundy_engine::heap::driver::{Computed, SequenceDriver, SequenceJob};
+use grundy_engine::heap::keeping::KeptDriver;
 use grundy_engine::heap::rare::RareCounts;
+pub use grundy_engine::heap::rare::kept::Kept;
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::heap::storage::filled::{Filled, writer_for};
 use grundy_engine::heap::storage::table::{HeapTable, InMemory};
@@ -40,6 +44,10 @@ pub struct Sequence {
     backend: BackendChoice,
     /// Where the table is written as it is computed, and in what format.
     out: Option<(PathBuf, Format)>,
+    /// Keep only a prefix and a window of the table (`keep`), and the
+    /// heaps whose statistics such a run counts besides the powers of two.
+    keep: Option<Kept>,
+    stats_at: Vec<u64>,
 }
 
 impl Sequence {
@@ -63,7 +71,42 @@ impl Sequence {
             job: SequenceJob::new(Algorithm::Auto, 0),
             backend: BackendChoice::Cpu,
             out: None,
+            keep: None,
+            stats_at: Vec::new(),
         }
+    }
+
+    /// Keeps only the values of heaps below `prefix` and of the last
+    /// `window` heaps, in memory and in checkpoints: runs toward the
+    /// records in gigabytes instead of terabytes. Rare values only, on the
+    /// CPU, no period's fill. The values go to `stream_to` as they are
+    /// computed; the statistics, the rare summary, the period (where its
+    /// start lies in the window) and the milestones at every power of two
+    /// and at `stats_at` are counted as the run goes. A heap that needs a
+    /// value not kept stops the run before it, naming the sizes that
+    /// would have done.
+    ///
+    /// ```
+    /// use grundy::Sequence;
+    ///
+    /// let whole = Sequence::octal("0.167")?.heaps(100_000).run()?;
+    /// let kept = Sequence::octal("0.167")?.heaps(100_000).keep(4096, 4096).run()?;
+    /// assert_eq!(kept.stats(), whole.stats());
+    /// assert_eq!(kept.get(99_999), whole.get(99_999));
+    /// assert_eq!(kept.get(50_000), None); // given back
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn keep(mut self, prefix: usize, window: usize) -> Sequence {
+        self.keep = Some(Kept { prefix, window });
+        self
+    }
+
+    /// Heaps whose milestones a run that keeps part of its table counts,
+    /// besides every power of two from 1024 (a whole table's run gives
+    /// any heap's afterwards, `SequenceTable::milestones`).
+    pub fn stats_at(mut self, heaps: &[u64]) -> Sequence {
+        self.stats_at = heaps.to_vec();
+        self
     }
 
     /// Heaps 0..=n.
@@ -163,6 +206,9 @@ impl Sequence {
         if let Some((_, Format::Npy)) = self.out {
             return Err(npy_refused());
         }
+        if let Some(kept) = self.keep {
+            return self.run_kept(kept, hooks);
+        }
         let mut driver = self.job.start(&self.code, hooks)?;
         let backend = LazyBackend::new(self.backend, hooks)?;
         let mut writer = match &self.out {
@@ -199,6 +245,52 @@ impl Sequence {
     }
 }
 
+impl Sequence {
+    /// `run_with` for a run keeping only `kept` of its table.
+    fn run_kept(&self, kept: Kept, hooks: &dyn RunHooks) -> Result<SequenceTable> {
+        if self.backend == BackendChoice::Gpu {
+            return Err(Error::Input(format!(
+                "{} with {}: the rare values' pass of a run keeping part of its table runs on \
+                 the CPU (the card's reads the whole table); expected {} or {}",
+                Setting::Backend.is("gpu"),
+                Setting::KeepPrefix.named(),
+                Setting::Backend.is("cpu"),
+                Setting::Backend.is("auto")
+            )));
+        }
+        if let (Some(path), Some(_)) = (&self.job.resume, &self.out) {
+            return Err(Error::Input(format!(
+                "{} with {}: the heaps before the checkpoint's end were not kept, so the table \
+                 cannot be written whole; expected a resume without it (the statistics go on)",
+                Setting::Resume.is(path.display()),
+                Setting::Out.named()
+            )));
+        }
+        let mut driver = self.job.start_kept(&self.code, kept, &self.stats_at)?;
+        let mut writer = match &self.out {
+            Some((path, format)) => Some(writer_for(
+                path,
+                self.job.rules,
+                *format,
+                &self.code,
+                self.job.n + 1,
+            )?),
+            None => None,
+        };
+        {
+            let _listening = driver
+                .checkpoint()
+                .is_some()
+                .then(interrupt::Listening::start);
+            driver.compute(writer.as_mut(), hooks)?;
+        }
+        if let Some(w) = writer {
+            w.finish()?;
+        }
+        Ok(SequenceTable::of_kept(self.code.clone(), driver))
+    }
+}
+
 /// A computed Nim-sequence: its values (those filled from a certified
 /// period generated as they are read), its period, its rare values, and
 /// where and how it was computed.
@@ -212,6 +304,9 @@ pub struct SequenceTable {
     seconds: f64,
     saves: Saves,
     rare_counts: Option<RareCounts>,
+    /// For a run that kept only a prefix and a window: what it kept, and
+    /// the statistics it counted of every heap.
+    kept: Option<(Kept, Tally)>,
 }
 
 /// A run's checkpoint: the heaps it was resumed with, where it saved, and
@@ -226,6 +321,19 @@ pub struct Saves {
     pub seconds: f64,
 }
 
+impl Saves {
+    /// A run's saves: the heaps it resumed with, its file, and the saves
+    /// made and the seconds they took.
+    fn of(resumed_heaps: u64, checkpoint: Option<&Path>, (count, seconds): (u64, f64)) -> Saves {
+        Saves {
+            resumed_heaps,
+            checkpoint: checkpoint.map(Path::to_path_buf),
+            count,
+            seconds,
+        }
+    }
+}
+
 impl SequenceTable {
     /// The table a driver computed.
     fn of(
@@ -234,13 +342,7 @@ impl SequenceTable {
         backend: &LazyBackend,
         computed: Computed,
     ) -> SequenceTable {
-        let (count, seconds) = driver.saves();
-        let saves = Saves {
-            resumed_heaps: driver.resumed_heaps,
-            checkpoint: driver.checkpoint().map(Path::to_path_buf),
-            count,
-            seconds,
-        };
+        let saves = Saves::of(driver.resumed_heaps, driver.checkpoint(), driver.saves());
         let run = &mut driver.run;
         SequenceTable {
             ran: backend
@@ -254,6 +356,29 @@ impl SequenceTable {
             computed,
             code,
             saves,
+            kept: None,
+        }
+    }
+
+    /// The table a run that kept only part of it computed.
+    fn of_kept(code: Code, mut driver: KeptDriver) -> SequenceTable {
+        let saves = Saves::of(driver.resumed_heaps, driver.checkpoint(), driver.saves());
+        let period = driver.period();
+        let run = &mut driver.run;
+        SequenceTable {
+            ran: RanOn::cpu(),
+            engine: run.engine,
+            seconds: run.seconds,
+            parity: run.parity(),
+            rare_counts: run.rare_counts(),
+            table: std::mem::take(&mut run.table),
+            computed: Computed {
+                period,
+                filled_to: None,
+            },
+            code,
+            saves,
+            kept: Some((driver.kept(), std::mem::take(&mut driver.tally))),
         }
     }
     /// The table a checkpoint of `code` holds, as a run resumed from it
@@ -275,13 +400,33 @@ impl SequenceTable {
             table,
             saves: Saves::default(),
             rare_counts: None,
+            kept: None,
         })
     }
 
     /// The values as the engine reads them: those computed, then those
     /// filled from the certified period.
+    ///
+    /// # Panics
+    /// For a table that kept only a prefix and a window (`Sequence::keep`):
+    /// it has no whole sequence to read (`get` reads what it kept).
     pub fn filled(&self) -> Filled<'_> {
+        assert!(self.kept.is_none(), "{}", NOT_WHOLE);
         self.computed.sequence(&self.table)
+    }
+
+    /// What a run that kept only part of its table kept (none: all of it).
+    pub fn kept(&self) -> Option<Kept> {
+        self.kept.as_ref().map(|(kept, _)| *kept)
+    }
+
+    /// Whether heap n's value was kept.
+    fn holds(&self, n: u64) -> bool {
+        let len = self.table.len() as u64;
+        match &self.kept {
+            None => true,
+            Some((kept, _)) => n < kept.prefix as u64 || n + kept.window as u64 >= len,
+        }
     }
 
     /// The run's checkpoint: heaps resumed, where it saved, saves made.
@@ -306,7 +451,10 @@ impl SequenceTable {
 
     /// Heaps in the table (heap 0 included): the last heap is `len() - 1`.
     pub fn len(&self) -> u64 {
-        self.filled().len()
+        match self.kept {
+            Some(_) => self.table.len() as u64,
+            None => self.filled().len(),
+        }
     }
 
     /// Whether the table holds no heap (heaps were never asked for).
@@ -314,17 +462,31 @@ impl SequenceTable {
         self.len() == 0
     }
 
-    /// G(n), or none past the table.
+    /// G(n), or none past the table (or between the prefix and the window
+    /// of a table that kept only those).
     pub fn get(&self, n: u64) -> Option<u16> {
-        (n < self.len()).then(|| self.filled().get(n))
+        match self.kept {
+            Some(_) => (n < self.len() && self.holds(n)).then(|| self.table.get(n as usize)),
+            None => (n < self.len()).then(|| self.filled().get(n)),
+        }
     }
 
     /// G(a..b), `b` cut to the table's end.
+    ///
+    /// # Panics
+    /// Where a table that kept only a prefix and a window did not keep a
+    /// heap of a..b.
     pub fn values(&self, a: u64, b: u64) -> Vec<u16> {
         let b = b.min(self.len());
-        match a < b {
-            true => self.filled().values(a, b),
-            false => Vec::new(),
+        if a >= b {
+            return Vec::new();
+        }
+        match self.kept {
+            Some(_) => {
+                assert!((a..b).all(|n| self.holds(n)), "heaps {a}..{b}: {NOT_WHOLE}");
+                self.table.values(a as usize, b as usize)
+            }
+            None => self.filled().values(a, b),
         }
     }
 
@@ -343,17 +505,26 @@ impl SequenceTable {
     /// The first heap filled from the certified period (none: every heap
     /// computed).
     pub fn filled_from(&self) -> Option<u64> {
-        self.filled().filled_from()
+        match self.kept {
+            Some(_) => None,
+            None => self.filled().filled_from(),
+        }
     }
 
     /// The best rare/common split of the whole table and its rare heaps.
     pub fn rare(&self) -> (RareSplit, RareSummary) {
-        self.filled().rare_summary(self.parity)
+        match &self.kept {
+            Some((_, tally)) => tally.rare(),
+            None => self.filled().rare_summary(self.parity),
+        }
     }
 
     /// The largest value, the P-positions and the first heap of each value.
     pub fn stats(&self) -> HeapStats {
-        self.filled().stats()
+        match &self.kept {
+            Some((_, tally)) => tally.stats(),
+            None => self.filled().stats(),
+        }
     }
 
     /// The statistics at each heap of `at` in the table, as a run to
@@ -372,8 +543,18 @@ impl SequenceTable {
     /// assert_eq!(at[1].frequencies.iter().sum::<u64>(), 2049);
     /// # Ok::<(), grundy::Error>(())
     /// ```
+    ///
+    /// A table that kept only a prefix and a window gives those of `at` it
+    /// counted as it went: every power of two from 1024, and the heaps
+    /// `Sequence::stats_at` named.
     pub fn milestones(&self, at: &[u64]) -> Vec<Milestone> {
-        self.filled().milestones(self.parity, at)
+        match &self.kept {
+            Some((_, tally)) => {
+                let made = tally.milestones().iter();
+                made.filter(|m| at.contains(&m.n)).cloned().collect()
+            }
+            None => self.filled().milestones(self.parity, at),
+        }
     }
 
     /// The heap parity the rare split may flip on (`Some(t)` for codes
@@ -404,7 +585,11 @@ impl SequenceTable {
     /// memory are handed over as they are, without a copy; those filled from
     /// the certified period, kept in a file or stored apart are generated
     /// into the array.
+    ///
+    /// # Panics
+    /// For a table that kept only a prefix and a window.
     pub fn into_values(mut self) -> Values {
+        assert!(self.kept.is_none(), "{}", NOT_WHOLE);
         let len = self.len();
         if self.filled_from().is_none() && self.table.len() as u64 == len {
             match self.table.into_memory() {
@@ -433,11 +618,21 @@ impl SequenceTable {
         if format == Format::Npy {
             return Err(npy_refused());
         }
+        if self.kept.is_some() {
+            return Err(Error::Input(format!(
+                "{NOT_WHOLE}; expected the table streamed out as it was computed ({})",
+                Setting::Out.named()
+            )));
+        }
         let mut w = writer_for(path, rules, format, &self.code, self.len())?;
         self.filled().append_to(&mut w)?;
         w.finish()
     }
 }
+
+/// What a table that kept only a prefix and a window cannot give.
+const NOT_WHOLE: &str = "the run kept only a prefix and a window of the table \
+                         (Sequence::keep), not the heaps between";
 
 /// NumPy's format names its type in its header: written from a whole table.
 fn npy_refused() -> Error {

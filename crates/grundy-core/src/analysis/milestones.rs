@@ -124,6 +124,18 @@ fn milestone<T: Copy + Into<u32>, P: AsRef<[T]>>(
     piece: &(impl Fn(usize, usize) -> P + Sync),
 ) -> Milestone {
     let last = |split| last_rare_before(n + 1, piece, split);
+    milestone_of(n, (hist, stats), g0, parity, last)
+}
+
+/// The milestone at `n` from the counts of heaps 1..=n, the statistics of
+/// heaps 0..=n, G(0), and the last rare heap up to n under a split.
+pub fn milestone_of(
+    n: u64,
+    (hist, stats): (&ValueHistogram, &HeapStats),
+    g0: u32,
+    parity: Option<u32>,
+    last: impl FnOnce(RareSplit) -> Option<u64>,
+) -> Milestone {
     let (_, summary) = rare_split::summary_of(hist, Some(g0), parity, last);
     let mut frequencies = hist.counts();
     frequencies.truncate(stats.max_value as usize + 1);

@@ -4,3 +4,4 @@ pub mod milestones;
 pub mod period;
 pub mod rare_split;
 pub mod stats;
+pub mod tally;

@@ -81,7 +81,19 @@ fn last_difference<T: Copy + Eq>(g: &[T], p: usize) -> Option<usize> {
 /// The smallest period the table shows, with its preperiod; candidates are
 /// tried on every thread, the smallest that holds wins.
 pub fn find_period<T: Copy + Eq + Sync>(g: &[T], rule: &PeriodRule) -> Option<Period> {
-    let values = g.len() as u64;
+    find_period_from(0, g, rule)
+}
+
+/// `find_period` of a table of which only heaps `first..` are at hand (a
+/// run that keeps a window of its last heaps): a candidate counts only
+/// where a difference inside `g` shows where its periodic part starts,
+/// since what lies before `first` is unknown.
+pub fn find_period_from<T: Copy + Eq + Sync>(
+    first: u64,
+    g: &[T],
+    rule: &PeriodRule,
+) -> Option<Period> {
+    let values = first + g.len() as u64;
     let last = values.checked_sub(1)?;
     // Even with e = 0 the window needs m·p + t values: the largest p it
     // allows (values_needed grows with p).
@@ -94,14 +106,18 @@ pub fn find_period<T: Copy + Eq + Sync>(g: &[T], rule: &PeriodRule) -> Option<Pe
             hi = mid - 1;
         }
     }
-    let preperiod = |p: u64| last_difference(g, p as usize).map_or(0, |n| n as u64 + 1);
+    let preperiod = |p: u64| match last_difference(g, p as usize) {
+        Some(n) => Some(first + n as u64 + 1),
+        None => (first == 0).then_some(0),
+    };
     // Candidates a piece at a time per thread; the first piece that holds
     // one gives the smallest.
     const CANDIDATES: u64 = 1 << 12;
     let piece = |k: u64| {
         let first = 1 + k * CANDIDATES;
         (first..=lo.min(first + CANDIDATES - 1))
-            .map(|p| (p, preperiod(p)))
+            .filter(|&p| (p as usize) < g.len())
+            .filter_map(|p| Some((p, preperiod(p)?)))
             .find(|&(p, e)| rule.values_needed(p, e) <= values)
     };
     let (period, preperiod) = (0..lo.div_ceil(CANDIDATES))

@@ -10,13 +10,13 @@
 //! one O(V log V) pass.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Values per thread's piece when a whole table is counted.
 const PIECE: usize = 1 << 20;
 
 /// How heaps are split into rare and common positions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RareSplit {
     pub mask: u32,
     /// `Some(t)`: the position-parity variant with breaking digits at
@@ -98,7 +98,7 @@ impl RareSplit {
 }
 
 /// Values of heaps 1.. counted by value and by the parity of the heap.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValueHistogram {
     even: Vec<u64>,
     odd: Vec<u64>,

@@ -1,12 +1,12 @@
 //! Summary statistics of a heap table.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How many P-positions the summary lists (all of them go to `--p-out`).
 pub const P_LISTED: usize = 100;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeapStats {
     pub max_value: u16,
     /// The first heap whose value is `max_value`.
@@ -76,6 +76,13 @@ fn piece_stats<T: Copy + Into<u32>>(g: &[T], first: u64) -> HeapStats {
         }
     }
     s
+}
+
+impl Default for HeapStats {
+    /// The statistics of no heap.
+    fn default() -> HeapStats {
+        HeapStats::empty()
+    }
 }
 
 impl HeapStats {

@@ -4,12 +4,16 @@
 //! their SIMD scans; `brute`: the blocked kernels and the general engine),
 //! how far it may go (`bounds`), and the run from start to end: `driver`
 //! (the job, its checkpoints and fill) over `sequence` (each extension,
-//! by the engine that pays) and `checkpoint` (the file a run saves).
+//! by the engine that pays) and `checkpoint` (the file a run saves);
+//! `keeping` and `kept_checkpoint` for a run that keeps only a prefix and
+//! a window of its table (`rare::kept`).
 
 pub mod bounds;
 pub mod brute;
 pub mod checkpoint;
 pub mod driver;
+pub mod keeping;
+pub mod kept_checkpoint;
 pub mod rare;
 pub mod sequence;
 pub mod storage;

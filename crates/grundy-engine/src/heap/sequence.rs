@@ -10,7 +10,9 @@ use grundy_core::setting::Setting;
 use std::time::Instant;
 
 use crate::heap::rare::kept::{Beyond, Kept};
-use crate::heap::rare::{self, Outcome, PassAhead, Persist, RareCode, RareRun, Stretches};
+use crate::heap::rare::{
+    self, Outcome, PassAhead, Persist, RareCode, RareRun, RareState, Stretches,
+};
 use crate::heap::storage::paged::{Buf, Place};
 use crate::heap::storage::store::Store;
 use crate::heap::storage::table::HeapTable;
@@ -124,6 +126,35 @@ impl<'a> SequenceRun<'a> {
         run.kept = Some(kept);
         run.fits_to = Some(last);
         Ok(run)
+    }
+
+    /// `keeping`, going on from what a checkpoint saved: the values of the
+    /// prefix, and of the window from heap `window_from`, in place (the
+    /// heaps between read as zeros, never read), the rare-value state as
+    /// it was.
+    pub fn keeping_from(
+        code: &'a Code,
+        (kept, last): (Kept, u64),
+        (prefix, window_from, window): (&[u16], u64, &[u16]),
+        rare: RareState,
+    ) -> Result<SequenceRun<'a>> {
+        let mut run = SequenceRun::keeping(code, kept, last)?;
+        let rare_code = run.rare_code.as_ref().expect("rare values");
+        run.rare = Some(RareRun::resumed(rare_code, rare));
+        run.table.extend_words(prefix);
+        if !run.table.skip_to(window_from as usize) {
+            return Err(Error::Run(
+                "the table's memory could not be reserved".into(),
+            ));
+        }
+        run.table.extend_words(window);
+        Ok(run)
+    }
+
+    /// The rare-value state a checkpoint of a run keeping part of its
+    /// table saves (none before the first heap is computed).
+    pub fn rare_state(&self) -> Option<RareState> {
+        self.rare.as_ref().map(RareRun::saved)
     }
 
     /// Gives back the memory of the heaps between the prefix kept and the
@@ -359,13 +390,15 @@ impl<'a> SequenceRun<'a> {
         let code = self.rare_code.as_ref().expect("rare code");
         let (prefix, window) = beyond.would_do(kept, code);
         Error::Run(format!(
-            "{}, a value this run does not keep (the heaps below {} and the last {}): a \
-             prefix of {prefix} heaps and a window of {window} would have done; heaps \
-             0..={} are done",
+            "{}, a value this run does not keep (the heaps below {} and the last {}); heaps \
+             0..={} are done. It needs at least {} and {}: start again with as much or more \
+             (the heaps it would read were not kept)",
             beyond.what(),
             kept.prefix,
             kept.window,
-            beyond.heap().saturating_sub(1)
+            beyond.heap().saturating_sub(1),
+            Setting::KeepPrefix.is(prefix),
+            Setting::KeepWindow.is(window)
         ))
     }
 

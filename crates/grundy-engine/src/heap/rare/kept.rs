@@ -14,7 +14,7 @@ use grundy_core::kernel::rare::RareCode;
 
 /// The heaps whose values a run keeps: those below `prefix`, and the last
 /// `window` below the block being computed (with the block itself).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Kept {
     pub prefix: usize,
     pub window: usize,

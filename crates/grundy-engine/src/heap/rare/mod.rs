@@ -47,7 +47,7 @@ pub mod wide_scan;
 
 use blocks::{Blocks, MIN_BLOCK};
 pub use state::{
-    AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, Stretches,
+    AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, RareState, Stretches,
 };
 
 /// How long a stretch of blocks runs on a worker of the pool before the

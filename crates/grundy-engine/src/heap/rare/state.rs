@@ -60,6 +60,18 @@ pub struct RareRun {
     pub(super) deepest: usize,
 }
 
+/// The state of a rare-value run that a table does not give back when
+/// the run keeps only part of it: the split, the rare heaps and their
+/// values, the largest value, the value histogram.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RareState {
+    pub split: RareSplit,
+    pub rare: Vec<u64>,
+    pub rare_values: Vec<u32>,
+    pub max_value: u32,
+    pub hist: ValueHistogram,
+}
+
 /// When a block's pass starts while the block before it is finished (from
 /// the heaps below that block: the finish then covers both).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -189,23 +201,48 @@ impl RareRun {
         let (split, _) = hist.best_split(code.parity);
         // Heap 0 is not in the histogram.
         let max_value = hist.max_value().max(if g.is_empty() { 0 } else { g.at(0) });
-        let mut run = RareRun {
+        let state = RareState {
             split,
             rare: Vec::new(),
             rare_values: Vec::new(),
-            hist,
-            rare_at_choice: 0,
             max_value,
-            marks_past_rare: MarkList::default(),
+            hist,
+        };
+        let mut run = RareRun::resumed(code, state);
+        run.rebuild(code, g);
+        run
+    }
+
+    /// What a checkpoint of a run that keeps part of its table holds of
+    /// this state (the rest is rebuilt from it).
+    pub fn saved(&self) -> RareState {
+        RareState {
+            split: self.split,
+            rare: self.rare.iter().map(|&r| r as u64).collect(),
+            rare_values: self.rare_values.clone(),
+            max_value: self.max_value,
+            hist: self.hist.clone(),
+        }
+    }
+
+    /// The state a checkpoint saved (`saved`), for a run going on from it.
+    pub fn resumed(code: &RareCode, state: RareState) -> RareRun {
+        let rare: Vec<usize> = state.rare.iter().map(|&r| r as usize).collect();
+        RareRun {
+            split: state.split,
+            marks_past_rare: MarkList::new(code, &rare, &state.rare_values),
+            rare_at_choice: rare.len(),
+            rare,
+            rare_values: state.rare_values,
+            hist: state.hist,
+            max_value: state.max_value,
             checks: Checked::default(),
             counts: RareCounts::default(),
             ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
             kept: None,
             deepest: usize::MAX,
-        };
-        run.rebuild(code, g);
-        run
+        }
     }
 
     /// Keeps only `kept` of the table from now on (none: all of it).

@@ -163,6 +163,19 @@ impl<T: Pod> Buf<T> {
         Sparse::reserve(cap).map(Buf::Sparse)
     }
 
+    /// Moves a sparse buffer's end to `len` without writing the values
+    /// between (they read as zeros): a run resumed past the heaps it gave
+    /// back. False for other buffers, and past the reservation.
+    pub fn skip_to(&mut self, len: usize) -> bool {
+        match self {
+            Buf::Sparse(m) if m.len <= len && len <= m.cap => {
+                m.len = len;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Gives back the memory of values a..b (the whole pages inside), which
     /// read as zeros after; nothing for other buffers.
     pub fn forget(&mut self, a: usize, b: usize) {

@@ -128,6 +128,23 @@ impl HeapTable {
         self.width_mut().truncate(len)
     }
 
+    /// Appends two-byte values to a two-byte table (a sparse one: the
+    /// values a checkpoint kept).
+    pub fn extend_words(&mut self, values: &[u16]) {
+        for &v in values {
+            self.push(v);
+        }
+    }
+
+    /// Moves a sparse table's end to `len` without writing the values
+    /// between (`Buf::skip_to`); false for other tables.
+    pub fn skip_to(&mut self, len: usize) -> bool {
+        match self {
+            HeapTable::Wide(g) => g.skip_to(len),
+            _ => false,
+        }
+    }
+
     /// Gives back the memory of values a..b of a sparse table, which read
     /// as zeros after (`Buf::forget`); nothing for other tables.
     pub fn forget(&mut self, a: usize, b: usize) {
