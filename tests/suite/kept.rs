@@ -165,3 +165,58 @@ fn a_heap_that_needs_more_than_is_kept_stops_the_run_before_it() {
         }
     }
 }
+
+/// Every rare-value game of the published list of unsolved octal games to
+/// 2^16, keeping 4,096 heaps of each kind in pieces of 4,096: each run's
+/// values are the whole table's as far as it went, and a run that stopped
+/// did so for a heap that needed more, said so.
+#[test]
+fn the_unsolved_list_to_2_16_keeping_a_prefix_and_a_window() {
+    let kept = Kept {
+        prefix: 4096,
+        window: 4096,
+    };
+    let mut whole_runs = 0;
+    for text in grundy::UNSOLVED {
+        let code = Code::parse(text).unwrap();
+        let Ok(mut run) = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()) else {
+            continue;
+        };
+        let n = 1 << 16;
+        run.extend_on_cpu(n).unwrap();
+        let whole = run.table.into_wide();
+        match keeping(&code, n, kept, 4096) {
+            Ok(values) => {
+                assert!(values == whole, "{text}: the values differ");
+                whole_runs += 1;
+            }
+            Err((message, values)) => {
+                assert!(values[..] == whole[..values.len()], "{text}: {message}");
+                assert!(message.contains("start again"), "{text}: {message}");
+            }
+        }
+    }
+    // (Each of them gave back the heaps from 4,096 to 2^16 − 4,096.)
+    assert!(whole_runs >= 10, "{whole_runs} codes ran to 2^16");
+}
+
+/// The middle pairs (parts near half the heap, which spare `.1777` most of
+/// its scans) are read only while the prefix holds them: past twice the
+/// prefix no heap is settled by them, where a whole table settles most.
+#[test]
+fn the_middle_pairs_are_read_only_while_the_prefix_holds_them() {
+    let code = Code::parse("0.1777").unwrap();
+    let n = 1 << 17;
+    let settled = |run: &SequenceRun| run.rare_counts().unwrap().settled_by_middle;
+    let mut whole = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+    whole.extend_on_cpu(n).unwrap();
+    let kept = Kept {
+        prefix: 4096,
+        window: 4096,
+    };
+    let mut run = SequenceRun::keeping(&code, kept, n).unwrap();
+    run.extend_on_cpu(n).unwrap();
+    assert!(run.table.values(0, n as usize + 1) == whole.table.clone().into_wide());
+    assert!(settled(&whole) > n / 4, "{}", settled(&whole));
+    assert!(settled(&run) <= 2 * 4096, "{}", settled(&run));
+}

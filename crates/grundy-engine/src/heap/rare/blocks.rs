@@ -5,7 +5,7 @@ use super::bits::words_for;
 use super::finish::{RareNear, finish_heap, settle_small};
 use super::kept::Beyond;
 use super::marks::FarMarks;
-use super::middle::{MiddleHits, MiddleWindow};
+use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
 use super::state::{AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareRun, Stretches};
@@ -118,8 +118,13 @@ impl Blocks {
             _ => block_end(s, self.block),
         };
         let started = self.started.take();
+        // The middle pairs (parts near half the heap): not where a run
+        // keeping part of its table gave them back.
+        let kept = run.kept;
+        let middle_kept = |e| kept.is_none_or(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
         let ahead = if in_order {
-            BlockAhead::in_order_with(code, g.view(), (s, e), self.middle.take(), run.max_value)
+            let middle = (self.middle.take(), middle_kept(e));
+            BlockAhead::in_order_with(code, g.view(), (s, e), middle, run.max_value)
         } else {
             let ahead = match block_pass(code, run, g.view(), (s, e), gpu, started) {
                 Ok(ahead) => ahead,
@@ -144,12 +149,9 @@ impl Blocks {
         };
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
-        // (Not in a run that keeps part of its table: the middle lies
-        // between its prefix and its window.)
-        let middle_kept = run.kept.is_none();
-        let window = (middle_kept && e < self.in_order_until.min(end)).then(|| {
-            MiddleWindow::copy(code, g, s, e, block_end(e, in_order_len(e)), run.max_value)
-        });
+        let next_end = block_end(e, in_order_len(e));
+        let window = (middle_kept(next_end) && e < self.in_order_until.min(end))
+            .then(|| MiddleWindow::copy(code, g, s, e, next_end, run.max_value));
         let (widened, next_hits) = self.finish(code, run, g, (&ahead, e), window);
         if widened.is_some() {
             return widened;

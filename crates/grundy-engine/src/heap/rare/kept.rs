@@ -49,6 +49,14 @@ impl Kept {
         take.max(last_rare.map_or(0, |r| split + r))
     }
 
+    /// Whether the middle pairs of the heaps below `end` (parts near half
+    /// the heap, `middle::middle_pairs`: at most half the heap, the
+    /// largest `diff` and `pairs` more) lie in the prefix.
+    pub fn holds_middle(&self, code: &RareCode, end: usize, pairs: usize) -> bool {
+        let diff = code.splits.iter().map(|&(_, d)| d).max().unwrap_or(0);
+        end / 2 + diff + pairs + 2 <= self.prefix
+    }
+
     /// What a heap from `s` on needs that is not kept, before any is
     /// computed: a partner past the window.
     pub fn short_for(&self, code: &RareCode, last_rare: Option<usize>, s: usize) -> Option<Beyond> {

@@ -195,13 +195,14 @@ impl BlockAhead {
         code: &RareCode,
         g: V,
         (s, e): (usize, usize),
-        middle: Option<MiddleHits>,
+        (middle, may_collect): (Option<MiddleHits>, bool),
         max: u32,
     ) -> BlockAhead {
         let mut ahead = BlockAhead::in_order(s);
         ahead.middle = match middle {
             Some(hits) if hits.first == s && hits.end() == e => Some(hits),
-            _ => Some(MiddleHits::collect(code, g, 0, s, s..e, max)),
+            _ if may_collect => Some(MiddleHits::collect(code, g, 0, s, s..e, max)),
+            _ => None,
         };
         ahead
     }
