@@ -66,8 +66,10 @@ pub struct SequenceRun<'a> {
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
-    /// What the run keeps of its table (none: all of it; `keep_only`).
+    /// What the run keeps of its table (none: all of it; `keeping`), and
+    /// the end of the heaps it gave back.
     kept: Option<Kept>,
+    forgotten_to: usize,
 }
 
 /// The code as rare values read it when `algorithm` may use them; an input
@@ -104,25 +106,18 @@ impl<'a> SequenceRun<'a> {
             seconds: 0.0,
             fits_to: None,
             kept: None,
+            forgotten_to: 0,
         })
     }
 
     /// A fresh run by rare values that keeps only `kept` of a table of
-    /// heaps `0..=last`: two bytes a value in memory reserved for all of
-    /// them, taken only where kept (`forget_past_window` gives the rest
-    /// back). An input error for a code rare values cannot run.
+    /// heaps `0..=last`: one byte a value while they fit it, then two, in
+    /// memory reserved for all of them and taken only where kept
+    /// (`forget_past_window` gives the rest back). An input error for a
+    /// code rare values cannot run.
     pub fn keeping(code: &'a Code, kept: Kept, last: u64) -> Result<SequenceRun<'a>> {
-        let cap = usize::try_from(last).ok().and_then(|l| l.checked_add(1));
-        let buf = cap
-            .ok_or_else(|| std::io::Error::other("too many heaps"))
-            .and_then(Buf::sparse)
-            .map_err(|e| {
-                Error::Run(format!(
-                    "memory for a table of {} heaps could not be reserved: {e}",
-                    last + 1
-                ))
-            })?;
-        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::Wide(buf))?;
+        let table = sparse_table(last, false)?;
+        let mut run = SequenceRun::new(code, Algorithm::Rare, table)?;
         run.kept = Some(kept);
         run.fits_to = Some(last);
         Ok(run)
@@ -139,6 +134,9 @@ impl<'a> SequenceRun<'a> {
         rare: RareState,
     ) -> Result<SequenceRun<'a>> {
         let mut run = SequenceRun::keeping(code, kept, last)?;
+        if prefix.iter().chain(window).any(|&v| v > u8::MAX as u16) {
+            run.table = sparse_table(last, true)?;
+        }
         let rare_code = run.rare_code.as_ref().expect("rare values");
         run.rare = Some(RareRun::resumed(rare_code, rare));
         run.table.extend_words(prefix);
@@ -147,6 +145,7 @@ impl<'a> SequenceRun<'a> {
                 "the table's memory could not be reserved".into(),
             ));
         }
+        run.forgotten_to = window_from as usize;
         run.table.extend_words(window);
         Ok(run)
     }
@@ -164,6 +163,7 @@ impl<'a> SequenceRun<'a> {
         let end = self.table.len().saturating_sub(kept.window);
         if end > kept.prefix {
             self.table.forget(kept.prefix, end);
+            self.forgotten_to = self.forgotten_to.max(end);
         }
     }
 
@@ -304,8 +304,15 @@ impl<'a> SequenceRun<'a> {
                 break outcome;
             }
             // One byte, then one byte with the larger values kept apart,
-            // then two bytes.
-            self.table.widen();
+            // then two bytes; for a table that keeps part of its values,
+            // one byte then two.
+            match self.kept {
+                Some(kept) => {
+                    let last = self.fits_to.unwrap_or(self.table.len() as u64);
+                    widen_kept(&mut self.table, (kept, self.forgotten_to), last)?
+                }
+                None => self.table.widen(),
+            }
         };
         let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
         self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };
@@ -437,6 +444,44 @@ impl<'a> SequenceRun<'a> {
     }
 }
 
+/// `table`, keeping `kept` of its values and having given back those
+/// below `forgotten_to` past the prefix, two bytes a value: the prefix and
+/// the heaps not given back copied, none between.
+fn widen_kept(table: &mut HeapTable, (kept, forgotten_to): (Kept, usize), last: u64) -> Result<()> {
+    let len = table.len();
+    let mut wide = sparse_table(last, true)?;
+    let prefix = kept.prefix.min(len);
+    wide.extend_words(&table.values(0, prefix));
+    let from = forgotten_to.clamp(prefix, len);
+    if !wide.skip_to(from) {
+        return Err(Error::Run(
+            "the table's memory could not be reserved".into(),
+        ));
+    }
+    wide.extend_words(&table.values(from, len));
+    *table = wide;
+    Ok(())
+}
+
+/// An empty table for heaps `0..=last` in memory reserved, not taken:
+/// two bytes a value when `wide`, else one.
+fn sparse_table(last: u64, wide: bool) -> Result<HeapTable> {
+    let reserved = |e: std::io::Error| {
+        Error::Run(format!(
+            "memory for a table of {} heaps could not be reserved: {e}",
+            last + 1
+        ))
+    };
+    let cap = usize::try_from(last)
+        .ok()
+        .and_then(|l| l.checked_add(1))
+        .ok_or_else(|| reserved(std::io::Error::other("too many heaps")))?;
+    Ok(match wide {
+        true => HeapTable::Wide(Buf::sparse(cap).map_err(reserved)?),
+        false => HeapTable::Narrow(Buf::sparse(cap).map_err(reserved)?),
+    })
+}
+
 /// One call of the rare-value engine on a table, at the table's width.
 struct RareStep<'a, 'r> {
     code: &'a RareCode,
@@ -458,5 +503,46 @@ impl OnStore for RareStep<'_, '_> {
         run.stretches = self.stretches;
         run.set_kept(code, self.kept);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kept table widened to two bytes a value after heaps were given
+    /// back (as when a value passes 255) keeps its prefix and window, and
+    /// the run goes on to the whole table's values.
+    #[test]
+    fn a_kept_table_widened_past_what_it_gave_back_goes_on_the_same() {
+        let code = Code::parse("0.167").unwrap();
+        let kept = Kept {
+            prefix: 4096,
+            window: 2048,
+        };
+        let mut run = SequenceRun::keeping(&code, kept, 40_000).unwrap();
+        let mut out = Vec::new();
+        let piece = |run: &mut SequenceRun, out: &mut Vec<u16>, to: u64| {
+            run.extend_on_cpu(to).unwrap();
+            out.extend(run.table.values(out.len(), run.table.len()));
+            run.forget_past_window();
+        };
+        for to in (1024..20_000).step_by(1024) {
+            piece(&mut run, &mut out, to);
+        }
+        assert!(!run.table.is_widest());
+        let before = run.table.values(0, 4096);
+        let len = run.table.len();
+        widen_kept(&mut run.table, (kept, run.forgotten_to), 40_000).unwrap();
+        assert!(run.table.is_widest());
+        assert_eq!(run.table.values(0, 4096), before);
+        assert_eq!(run.table.values(len - 2048, len), out[len - 2048..]);
+        assert!(run.table.values(8192, len - 4096).iter().all(|&v| v == 0));
+        for to in (20_480..=40_000).step_by(1024).chain([40_000]) {
+            piece(&mut run, &mut out, to);
+        }
+        let mut whole = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+        whole.extend_on_cpu(40_000).unwrap();
+        assert!(out == whole.table.into_wide());
     }
 }

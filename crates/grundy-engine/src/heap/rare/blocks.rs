@@ -8,7 +8,9 @@ use super::marks::FarMarks;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
-use super::state::{AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareRun, Stretches};
+use super::state::{
+    AUTO_STRETCH_THREADS, BlockPlan, Outcome, PassAhead, Persist, RareRun, Stretches,
+};
 use super::view::PassView;
 use crate::heap::storage::growing::{Growing, grow_while_reading};
 use crate::heap::storage::store::{Store, Values};
@@ -81,6 +83,35 @@ pub(super) struct Blocks {
 }
 
 impl Blocks {
+    /// The blocks of a call that goes on with `plan` (none: the first).
+    pub(super) fn with(plan: Option<BlockPlan>) -> Blocks {
+        let plan = plan.unwrap_or(BlockPlan {
+            block: MIN_BLOCK,
+            ..BlockPlan::default()
+        });
+        Blocks {
+            block: plan.block,
+            in_order_until: plan.in_order_until,
+            alone_until: plan.alone_until,
+            wasted: plan.wasted,
+            pass_cost: plan.pass_cost,
+            in_order_cost: plan.in_order_cost,
+            ..Blocks::default()
+        }
+    }
+
+    /// What the next call goes on with.
+    pub(super) fn plan(&self) -> BlockPlan {
+        BlockPlan {
+            block: self.block,
+            in_order_until: self.in_order_until,
+            alone_until: self.alone_until,
+            wasted: self.wasted,
+            pass_cost: self.pass_cost,
+            in_order_cost: self.in_order_cost,
+        }
+    }
+
     /// Computes the next block of heaps, up to `end`; `Some` when the run
     /// must stop there.
     pub(super) fn next<S: Store>(

@@ -45,7 +45,7 @@ pub mod wide_bits;
 pub mod wide_checks;
 pub mod wide_scan;
 
-use blocks::{Blocks, MIN_BLOCK};
+use blocks::Blocks;
 pub use state::{
     AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, RareState, Stretches,
 };
@@ -68,10 +68,28 @@ pub fn extend<S: Store>(
     if g.is_empty() && end > 0 {
         g.push(0);
     }
-    let mut blocks = Blocks {
-        block: MIN_BLOCK,
-        ..Blocks::default()
-    };
+    // A run keeping part of its table calls this every piece: its blocks
+    // go on as the last call left them (a pass started ahead does not
+    // carry over: the caller gives heaps back between calls). A whole
+    // table's run, whose calls are far apart, starts its blocks afresh, as
+    // it always has (carried over, its timed rules sent Officers' first
+    // 2·10^5 heaps in order one run in three).
+    let plan = run.plan.take().filter(|_| run.kept.is_some());
+    let mut blocks = Blocks::with(plan);
+    let outcome = extend_blocks(code, (run, &mut blocks), g, (end, persist), gpu, hooks);
+    run.plan = Some(blocks.plan());
+    outcome
+}
+
+/// `extend`'s loop over blocks.
+fn extend_blocks<S: Store>(
+    code: &RareCode,
+    (run, blocks): (&mut RareRun, &mut Blocks),
+    g: &mut S,
+    (end, persist): (usize, Persist),
+    gpu: &mut Option<GpuPass>,
+    hooks: &dyn RunHooks,
+) -> Outcome {
     while g.len() < end {
         // The blocks run on a worker of the pool, stretch by stretch: each
         // block's pass then starts there, and no thread waits to be woken

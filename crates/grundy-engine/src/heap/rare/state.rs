@@ -58,6 +58,21 @@ pub struct RareRun {
     /// smaller part its scans may read there (`set_kept`).
     pub(super) kept: Option<Kept>,
     pub(super) deepest: usize,
+    /// What the blocks of the last call learned.
+    pub(super) plan: Option<BlockPlan>,
+}
+
+/// What a run's blocks learned that the next call of the engine goes on
+/// with (a run that keeps part of its table calls it every piece): the
+/// block's size, where blocks go in order or alone, the costs a heap.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BlockPlan {
+    pub(super) block: usize,
+    pub(super) in_order_until: usize,
+    pub(super) alone_until: usize,
+    pub(super) wasted: u32,
+    pub(super) pass_cost: f64,
+    pub(super) in_order_cost: f64,
 }
 
 /// The state of a rare-value run that a table does not give back when
@@ -242,6 +257,7 @@ impl RareRun {
             stretches: Stretches::Auto,
             kept: None,
             deepest: usize::MAX,
+            plan: None,
         }
     }
 

@@ -128,8 +128,8 @@ impl HeapTable {
         self.width_mut().truncate(len)
     }
 
-    /// Appends two-byte values to a two-byte table (a sparse one: the
-    /// values a checkpoint kept).
+    /// Appends values (a sparse table's: the values a checkpoint kept, of
+    /// a width the table holds).
     pub fn extend_words(&mut self, values: &[u16]) {
         for &v in values {
             self.push(v);
@@ -140,8 +140,9 @@ impl HeapTable {
     /// between (`Buf::skip_to`); false for other tables.
     pub fn skip_to(&mut self, len: usize) -> bool {
         match self {
+            HeapTable::Narrow(g) => g.skip_to(len),
             HeapTable::Wide(g) => g.skip_to(len),
-            _ => false,
+            HeapTable::Escaped(_) => false,
         }
     }
 
