@@ -58,11 +58,11 @@ pub struct KeptSaved {
 }
 
 impl KeptSaved {
-    /// Where a window saved at `heaps` starts.
+    /// Where a window saved at `heaps` starts (at `heaps`, empty, while
+    /// the prefix holds them all).
     pub fn window_from(kept: Kept, heaps: u64) -> u64 {
-        heaps
-            .saturating_sub(kept.window as u64)
-            .max(kept.prefix as u64)
+        let from = heaps.saturating_sub(kept.window as u64);
+        from.max(kept.prefix as u64).min(heaps)
     }
 }
 

@@ -9,7 +9,7 @@ use grundy_core::setting::Marked;
 use grundy_core::setting::Setting;
 use std::time::Instant;
 
-use crate::heap::rare::kept::{Beyond, Kept};
+use crate::heap::rare::kept::{Beyond, Gap, Kept};
 use crate::heap::rare::{
     self, Outcome, PassAhead, Persist, RareCode, RareRun, RareState, Stretches,
 };
@@ -296,6 +296,10 @@ impl<'a> SequenceRun<'a> {
                 ahead: self.pass_ahead,
                 stretches: self.stretches,
                 kept: self.kept,
+                gap: Gap {
+                    from: self.kept.map_or(0, |k| k.prefix),
+                    to: self.forgotten_to,
+                },
                 to_persist: (to, persist),
                 pass: &mut pass,
                 hooks,
@@ -489,6 +493,7 @@ struct RareStep<'a, 'r> {
     ahead: PassAhead,
     stretches: Stretches,
     kept: Option<Kept>,
+    gap: Gap,
     to_persist: (u64, Persist),
     pass: &'a mut Option<GpuPass<'r>>,
     hooks: &'a dyn RunHooks,
@@ -501,7 +506,7 @@ impl OnStore for RareStep<'_, '_> {
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
         run.ahead = self.ahead;
         run.stretches = self.stretches;
-        run.set_kept(code, self.kept);
+        run.set_kept(self.kept, self.gap);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }
 }

@@ -3,7 +3,7 @@
 
 use super::bits::words_for;
 use super::finish::{RareNear, finish_heap, settle_small};
-use super::kept::Beyond;
+use super::kept::{Beyond, Kept};
 use super::marks::FarMarks;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
@@ -125,10 +125,7 @@ impl Blocks {
     ) -> Option<Outcome> {
         let clock = std::time::Instant::now();
         let s = g.len();
-        if let Some(short) = run
-            .kept
-            .and_then(|k| k.short_for(code, run.rare.last().copied(), s))
-        {
+        if let Some(short) = Kept::short_for(code, run.rare.last().copied(), (s, run.gap)) {
             return Some(Outcome::Beyond(short));
         }
         // No block is longer than the heaps below it. Blocks in order are
@@ -151,8 +148,9 @@ impl Blocks {
         let started = self.started.take();
         // The middle pairs (parts near half the heap): not where a run
         // keeping part of its table gave them back.
-        let kept = run.kept;
-        let middle_kept = |e| kept.is_none_or(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
+        let (kept, gap) = (run.kept, run.gap);
+        let middle_kept =
+            |e| gap.is_empty() || kept.is_some_and(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
         let ahead = if in_order {
             let middle = (self.middle.take(), middle_kept(e));
             BlockAhead::in_order_with(code, g.view(), (s, e), middle, run.max_value)
@@ -241,7 +239,7 @@ impl Blocks {
                 max_value: pass.max,
                 checked: &checked,
                 learn,
-                deepest: run.deepest,
+                gap: run.gap,
             }
         };
         let now = view(ahead);

@@ -6,6 +6,7 @@ use super::bits::{
     LocalMarks, clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits,
     set_bit, unmarked_below, words_for,
 };
+use super::kept::Gap;
 use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
 use super::pass::BlockAhead;
 use super::scan::{Pairs, Scan, scan_pairs};
@@ -130,7 +131,7 @@ pub(super) fn finish_heap<V: Values>(
             return (c, noted);
         }
     }
-    if scan_left(code, (g, run.deepest), ahead, n, wanted, &mut noted) {
+    if scan_left(code, (g, run.gap), ahead, n, wanted, &mut noted) {
         return (c, noted);
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
@@ -148,12 +149,12 @@ pub(super) fn finish_heap<V: Values>(
 /// otherwise (a mark from the block covered c′) the values from c′ on were
 /// never looked for, and every pair is scanned.
 ///
-/// A scan that needed pairs past what the run keeps (`deepest`) notes the
+/// A scan that needed pairs the run gave back (`gap`) notes the
 /// first of them in `noted.beyond` and reads as not found: the caller
 /// stops before the heap.
 pub(super) fn scan_left<V: Values>(
     code: &RareCode,
-    (g, deepest): (V, usize),
+    (g, gap): (V, Gap),
     ahead: &BlockAhead,
     n: usize,
     wanted: &mut [u64],
@@ -170,7 +171,7 @@ pub(super) fn scan_left<V: Values>(
     let rescan = first_set_from(wanted, candidate).is_some();
     let mut scan = |pairs| {
         let need = wanted.iter().map(|w| w.count_ones()).sum();
-        let limit = (u64::MAX, deepest);
+        let limit = (u64::MAX, gap);
         scan_pairs(code, g, n, (&mut *wanted, need), pairs, limit).0
     };
     let ended = if rescan {

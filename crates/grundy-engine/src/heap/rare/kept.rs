@@ -6,9 +6,9 @@
 //! options n − j and the rare pairs' partners n − j − r (at most the
 //! window back while j + r, for the last rare heap r, is at most the
 //! window), and the split pairs (a, n − j − a) its scans reach: both parts
-//! are kept while a is below the prefix and at most the window less j.
-//! Scans stop there (`Kept::deepest`); a heap whose scan needed more is
-//! never guessed: the run stops before it.
+//! are kept while neither lies among the heaps given back (`Gap`). Scans
+//! stop at the first pair that has one there (`Gap::deepest`); a heap whose
+//! scan needed more is never guessed: the run stops before it.
 
 use grundy_core::kernel::rare::RareCode;
 
@@ -30,17 +30,38 @@ pub enum Beyond {
     Partner { heap: u64, distance: u64 },
 }
 
-impl Kept {
-    /// The largest smaller part a scan may read: a pair (a, m − a), with
-    /// m = n − j at least s − j, has both parts kept when a is below the
-    /// prefix and at most the window less j.
-    pub fn deepest(&self, code: &RareCode) -> usize {
-        let j = code.splits.iter().map(|&(j, _)| j).max().unwrap_or(0);
-        self.prefix
-            .saturating_sub(1)
-            .min(self.window.saturating_sub(j))
+/// The heaps a run gave back so far, `from..to` (none when `to` is not
+/// past `from`): those between its prefix and its window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gap {
+    pub from: usize,
+    pub to: usize,
+}
+
+impl Gap {
+    pub fn is_empty(self) -> bool {
+        self.to <= self.from
     }
 
+    /// The largest smaller part a such that every pair (a′, m − a′) with
+    /// a′ from 1 to a has both parts outside the gap (`usize::MAX`: all).
+    /// A part a′ is in it from `from` on, and its partner from
+    /// a′ = m + 1 − `to` on until m − `from`.
+    pub fn deepest(self, m: usize) -> usize {
+        if self.is_empty() || m <= self.from {
+            return usize::MAX;
+        }
+        let first_lost = self.from.min((m + 1).saturating_sub(self.to).max(1));
+        first_lost - 1
+    }
+
+    /// Whether any of heaps lo..hi was given back.
+    pub fn meets(self, (lo, hi): (usize, usize)) -> bool {
+        !self.is_empty() && lo < self.to && hi > self.from
+    }
+}
+
+impl Kept {
     /// The farthest back a heap's marks read: a take's j, or j + r for the
     /// last rare heap r.
     pub fn reach(code: &RareCode, last_rare: Option<usize>) -> usize {
@@ -57,14 +78,19 @@ impl Kept {
         end / 2 + diff + pairs + 2 <= self.prefix
     }
 
-    /// What a heap from `s` on needs that is not kept, before any is
-    /// computed: a partner past the window.
-    pub fn short_for(&self, code: &RareCode, last_rare: Option<usize>, s: usize) -> Option<Beyond> {
+    /// What a heap from `s` on needs that was given back (`gap`), before
+    /// any is computed: a take or a rare heap's partner there.
+    pub fn short_for(
+        code: &RareCode,
+        last_rare: Option<usize>,
+        (s, gap): (usize, Gap),
+    ) -> Option<Beyond> {
         let distance = Kept::reach(code, last_rare);
-        (distance > self.window).then_some(Beyond::Partner {
-            heap: s as u64,
-            distance: distance as u64,
-        })
+        gap.meets((s.saturating_sub(distance), s))
+            .then_some(Beyond::Partner {
+                heap: s as u64,
+                distance: distance as u64,
+            })
     }
 }
 
@@ -107,21 +133,40 @@ mod tests {
 
     #[test]
     fn scans_stop_where_both_parts_of_a_pair_are_still_kept() {
-        // Grundy's game: split only (j = 0); Officers: take 1 then split.
-        let grundy = RareCode::new(&Code::parse("4!.0").unwrap()).unwrap();
         let officers = RareCode::new(&Code::parse("0.6").unwrap()).unwrap();
         let kept = |prefix, window| Kept { prefix, window };
-        assert_eq!(kept(1000, 5000).deepest(&grundy), 999);
-        assert_eq!(kept(1000, 500).deepest(&grundy), 500);
-        assert_eq!(kept(1000, 500).deepest(&officers), 499);
+        // Heaps 1000..8000 given back.
+        let gap = Gap {
+            from: 1000,
+            to: 8000,
+        };
+        assert_eq!(Gap::default().deepest(50_000), usize::MAX);
+        // Below the gap's start every pair is kept.
+        assert_eq!(gap.deepest(1000), usize::MAX);
+        // m = 8500: parts from 501 on have their partner in the gap.
+        assert_eq!(gap.deepest(8500), 500);
+        // m = 20,000: the smaller part reaches the gap first.
+        assert_eq!(gap.deepest(20_000), 999);
+        // m = 5000: partners in the gap at once.
+        assert_eq!(gap.deepest(5000), 0);
+        let brute = |m: usize| {
+            let lost = |x: usize| (1000..8000).contains(&x);
+            (1..=m / 2)
+                .find(|&a| lost(a) || lost(m - a))
+                .map_or(usize::MAX, |a| a - 1)
+        };
+        for m in [999, 1000, 1001, 1500, 2500, 8000, 8999, 9000, 9001, 30_000] {
+            let (d, b) = (gap.deepest(m), brute(m));
+            assert!(d == b || (d >= m / 2 && b == usize::MAX), "m {m}: {d} {b}");
+        }
         // A heap whose last rare heap is 300 reads 301 back in Officers.
         assert_eq!(Kept::reach(&officers, Some(300)), 301);
-        assert!(kept(1000, 301).short_for(&officers, Some(300), 9).is_none());
-        let short = kept(1000, 300).short_for(&officers, Some(300), 9).unwrap();
+        assert!(Kept::short_for(&officers, Some(300), (8301, gap)).is_none());
+        let short = Kept::short_for(&officers, Some(300), (8300, gap)).unwrap();
         assert_eq!(
             short,
             Beyond::Partner {
-                heap: 9,
+                heap: 8300,
                 distance: 301
             }
         );

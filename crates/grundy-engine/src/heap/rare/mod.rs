@@ -120,6 +120,7 @@ fn extend_blocks<S: Store>(
 mod tests {
     use super::RareCode;
     use super::bits::transpose64;
+    use super::kept::Gap;
     use super::scan::{Pairs, Scan, scan_pairs};
     use crate::heap::xorshift;
     use grundy_core::hooks::Silent;
@@ -151,7 +152,7 @@ mod tests {
                     n,
                     (wanted, need),
                     below,
-                    (limit, usize::MAX),
+                    (limit, Gap::default()),
                 )
             };
             let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];

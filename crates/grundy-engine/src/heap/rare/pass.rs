@@ -691,14 +691,14 @@ pub(super) fn pass_heap<V: Values>(
     // wanted ones sooner (BENCHMARKS.md).
     let tail = Pairs::Tail { s, skip: HEAD };
     let wanted = need(missing);
-    let limit = (PASS_SCAN_PAIRS, run.deepest);
+    let limit = (PASS_SCAN_PAIRS, run.gap);
     let (ended, read) = scan_pairs(code, g, n, (missing, wanted), tail, limit);
     if ended == Scan::Found {
         return (c, read, 0);
     }
     let head = Pairs::Head { s, skip: HEAD };
     let wanted = need(missing);
-    let limit = (u64::MAX, run.deepest);
+    let limit = (u64::MAX, run.gap);
     let (head_ended, head_read) = scan_pairs(code, g, n, (missing, wanted), head, limit);
     // Pairs the pass did not read, or could not (past what the run keeps:
     // the finish's scan from there stops the run before the heap).

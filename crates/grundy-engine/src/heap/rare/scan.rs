@@ -1,6 +1,7 @@
 //! Scans of split pairs for the rare values a heap still wants, in
 //! chunks, stopping when none is left or at a limit.
 
+use crate::heap::rare::kept::Gap;
 use crate::heap::rare::wide_scan::Wanted;
 use crate::heap::storage::store::Values;
 use grundy_core::kernel::rare::RareCode;
@@ -102,15 +103,15 @@ pub(super) enum Scan {
     /// The pair limit was read; pairs from this smaller part on are left.
     Stopped(usize),
     /// The pairs from this smaller part on were wanted, and the run does
-    /// not keep both their parts (`kept::Kept::deepest`).
+    /// not keep both their parts (`kept::Gap::deepest`).
     Beyond(usize),
 }
 
 /// Scans the split pairs `pairs` of heap n in order of the smaller part
 /// a = 1, 2, …, clearing the `wanted` values they reach, until all `need`
 /// of them are cleared or about `limit` pairs are read (whole chunks of a),
-/// reading no smaller part past `deepest`; with it, how many pairs were
-/// read. Pairs are tested many at a time without a branch per pair
+/// reading no pair with a part among the heaps given back (`gap`); with
+/// it, how many pairs were read. Pairs are tested many at a time without a branch per pair
 /// (`Wanted::scan`).
 pub(super) fn scan_pairs<V: Values>(
     code: &RareCode,
@@ -118,7 +119,7 @@ pub(super) fn scan_pairs<V: Values>(
     n: usize,
     (wanted, need): (&mut [u64], u32),
     pairs: Pairs,
-    (limit, deepest): (u64, usize),
+    (limit, gap): (u64, Gap),
 ) -> (Scan, u64) {
     if need == 0 {
         return (Scan::Found, 0);
@@ -126,7 +127,7 @@ pub(super) fn scan_pairs<V: Values>(
     BYTE_TABLE.with_borrow_mut(|table| {
         let mut set = Wanted::new(&mut table.0, wanted);
         let mut read = 0;
-        let ended = scan_with(code, g, n, &mut set, (&mut read, limit, deepest), pairs);
+        let ended = scan_with(code, g, n, &mut set, (&mut read, limit, gap), pairs);
         // Leave the table all zero, and the bitset saying what is left.
         set.finish(wanted);
         (ended, read)
@@ -139,20 +140,32 @@ pub(super) fn scan_with<V: Values>(
     g: V,
     n: usize,
     wanted: &mut Wanted,
-    (read, limit, deepest): (&mut u64, u64, usize),
+    (read, limit, gap): (&mut u64, u64, Gap),
     pairs: Pairs,
 ) -> Scan {
+    // Each digit's pairs up to the last whose parts were both kept, and
+    // the first part past them of a digit that has more.
     let range = |j: usize, diff: usize| {
-        let (lo, hi) = n.checked_sub(j).and_then(|m| pairs.range(m, diff))?;
-        Some((lo, hi.min(deepest)))
+        let m = n.checked_sub(j)?;
+        let (lo, hi) = pairs.range(m, diff)?;
+        let deepest = gap.deepest(m);
+        (lo <= deepest).then(|| (lo, hi.min(deepest)))
     };
+    let beyond = code
+        .splits
+        .iter()
+        .filter_map(|&(j, diff)| {
+            let m = n.checked_sub(j)?;
+            let (lo, hi) = pairs.range(m, diff)?;
+            let deepest = gap.deepest(m);
+            (hi > deepest).then(|| lo.max(deepest + 1))
+        })
+        .min();
     let (a_min, a_max) = code
         .splits
         .iter()
-        .filter_map(|&(j, diff)| n.checked_sub(j).and_then(|m| pairs.range(m, diff)))
+        .filter_map(|&(j, diff)| range(j, diff))
         .fold((usize::MAX, 0), |(lo, hi), (l, h)| (lo.min(l), hi.max(h)));
-    let beyond = a_max > deepest;
-    let a_max = a_max.min(deepest);
     let mut a = a_min;
     while a <= a_max {
         let a_end = (a + SCAN_CHUNK - 1).min(a_max);
@@ -176,8 +189,8 @@ pub(super) fn scan_with<V: Values>(
         }
     }
     match beyond {
-        true => Scan::Beyond(a_min.max(deepest + 1)),
-        false => Scan::Exhausted,
+        Some(part) => Scan::Beyond(part),
+        None => Scan::Exhausted,
     }
 }
 

@@ -2,7 +2,7 @@
 //! list and its marks, the value histogram, the counts; and how a call ends.
 
 use super::checks::Checked;
-use super::kept::{Beyond, Kept};
+use super::kept::{Beyond, Gap, Kept};
 use super::marks::MarkList;
 use crate::heap::storage::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
@@ -54,10 +54,10 @@ pub struct RareRun {
     pub counts: RareCounts,
     pub ahead: PassAhead,
     pub stretches: Stretches,
-    /// What the run keeps of its table (none: all of it), and the largest
-    /// smaller part its scans may read there (`set_kept`).
+    /// What the run keeps of its table (none: all of it), and the heaps it
+    /// gave back so far (`set_kept`).
     pub(super) kept: Option<Kept>,
-    pub(super) deepest: usize,
+    pub(super) gap: Gap,
     /// What the blocks of the last call learned.
     pub(super) plan: Option<BlockPlan>,
 }
@@ -256,15 +256,15 @@ impl RareRun {
             ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
             kept: None,
-            deepest: usize::MAX,
+            gap: Gap::default(),
             plan: None,
         }
     }
 
-    /// Keeps only `kept` of the table from now on (none: all of it).
-    pub fn set_kept(&mut self, code: &RareCode, kept: Option<Kept>) {
-        self.kept = kept;
-        self.deepest = kept.map_or(usize::MAX, |k| k.deepest(code));
+    /// Keeps only `kept` of the table (none: all of it), the heaps `gap`
+    /// given back.
+    pub fn set_kept(&mut self, kept: Option<Kept>, gap: Gap) {
+        (self.kept, self.gap) = (kept, gap);
     }
 
     pub(super) fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
@@ -286,10 +286,9 @@ impl RareRun {
     /// in Grundy's game near 2^25.5, when values of 256 appear, waiting for
     /// the rare list to double meant 1,221 such scans.
     pub(super) fn maybe_rechoose<V: Values>(&mut self, code: &RareCode, g: V) {
-        // A run past what it keeps of its table cannot list the rare heaps
-        // of another split: it keeps the split it has (slower, never wrong).
-        let forgets = self.kept.is_some_and(|k| g.len() > k.prefix + k.window);
-        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER || forgets {
+        // A run that gave heaps back cannot list the rare heaps of another
+        // split: it keeps the split it has (slower, never wrong).
+        if self.rare.len() < self.rare_at_choice + RECHOOSE_AFTER || !self.gap.is_empty() {
             return;
         }
         let (split, count) = self.hist.best_split(code.parity);

@@ -15,6 +15,6 @@ pub(super) struct PassView<'a> {
     /// Whether the pass marks a heap wholly now and then to learn which
     /// sources to check (`checks::Checked::wanted`).
     pub(super) learn: bool,
-    /// The largest smaller part a scan may read (`kept::Kept::deepest`).
-    pub(super) deepest: usize,
+    /// The heaps the run gave back, which no scan reads (`kept::Gap`).
+    pub(super) gap: super::kept::Gap,
 }
