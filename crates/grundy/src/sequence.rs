@@ -83,8 +83,8 @@ impl Sequence {
     /// computed; the statistics, the rare summary, the period (where its
     /// start lies in the window) and the milestones at every power of two
     /// and at `stats_at` are counted as the run goes. A heap that needs a
-    /// value not kept stops the run before it, naming the sizes that
-    /// would have done.
+    /// value given back stops the run before it (`Error::Run`), naming the
+    /// least prefix and window that would have held that value.
     ///
     /// ```
     /// use grundy::Sequence;
