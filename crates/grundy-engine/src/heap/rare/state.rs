@@ -265,6 +265,20 @@ impl RareRun {
     /// given back.
     pub fn set_kept(&mut self, kept: Option<Kept>, gap: Gap) {
         (self.kept, self.gap) = (kept, gap);
+        self.with_high_bits();
+    }
+
+    /// For a run that keeps part of its table, the split's mask with every
+    /// bit above the largest value set: the heaps done keep their class,
+    /// and a new largest value with one new bit is common, so its heap needs
+    /// no scan of every pair (which a run that gave heaps back could not
+    /// read; under the split chosen before it, `.167`'s first 64 at heap
+    /// 332,129,728 and Grundy's game's first 256 were rare).
+    fn with_high_bits(&mut self) {
+        if self.kept.is_some() {
+            let above = (self.max_value + 1).next_power_of_two();
+            self.split.mask |= 0xffff & !(above - 1);
+        }
     }
 
     pub(super) fn rebuild<V: Values>(&mut self, code: &RareCode, g: V) {
@@ -294,6 +308,7 @@ impl RareRun {
         let (split, count) = self.hist.best_split(code.parity);
         if split != self.split && count as usize + RECHOOSE_AFTER < self.rare.len() {
             self.split = split;
+            self.with_high_bits();
             self.rebuild(code, g);
         } else {
             self.rare_at_choice = self.rare.len();
