@@ -230,3 +230,22 @@ fn the_middle_pairs_are_read_only_while_the_prefix_holds_them() {
     // Before heaps were given back, and while the prefix held them.
     assert!(settled(&run) <= 4 * 4096, "{}", settled(&run));
 }
+
+/// Grundy's game's first 256 comes at heap 7,250,049, long after heaps
+/// were given back: rare under the split chosen before it, its heap would
+/// read every pair. With the mask's bits above the largest value set, it
+/// is common, and the run keeping 2^20 heaps of each goes past it with the
+/// whole table's values.
+#[test]
+fn a_new_largest_value_past_the_heaps_given_back_is_common() {
+    let code = Code::parse("4!.0").unwrap();
+    let n = 7_300_000;
+    let kept = Kept {
+        prefix: 1 << 20,
+        window: 1 << 20,
+    };
+    let got = keeping(&code, n, kept, 1 << 20).unwrap_or_else(|(e, _)| panic!("{e}"));
+    let whole = whole(&code, n);
+    assert_eq!(whole[7_250_049], 256);
+    assert!(got == whole, "the values differ");
+}
