@@ -116,7 +116,11 @@ impl<'a> SequenceRun<'a> {
     /// (`forget_past_window` gives the rest back). An input error for a
     /// code rare values cannot run.
     pub fn keeping(code: &'a Code, kept: Kept, last: u64) -> Result<SequenceRun<'a>> {
-        let table = sparse_table(last, false)?;
+        SequenceRun::keeping_in(code, (kept, last), sparse_table(last, false)?)
+    }
+
+    /// `keeping`, on `table` (reserved for heaps `0..=last`).
+    fn keeping_in(code: &'a Code, (kept, last): (Kept, u64), table: HeapTable) -> Result<Self> {
         let mut run = SequenceRun::new(code, Algorithm::Rare, table)?;
         run.kept = Some(kept);
         run.fits_to = Some(last);
@@ -133,20 +137,13 @@ impl<'a> SequenceRun<'a> {
         (prefix, window_from, window): (&[u16], u64, &[u16]),
         rare: RareState,
     ) -> Result<SequenceRun<'a>> {
-        let mut run = SequenceRun::keeping(code, kept, last)?;
-        if prefix.iter().chain(window).any(|&v| v > u8::MAX as u16) {
-            run.table = sparse_table(last, true)?;
-        }
+        let wide = prefix.iter().chain(window).any(|&v| v > u8::MAX as u16);
+        let from = window_from as usize;
+        let table = kept_table((last, wide), (prefix, from, window))?;
+        let mut run = SequenceRun::keeping_in(code, (kept, last), table)?;
         let rare_code = run.rare_code.as_ref().expect("rare values");
         run.rare = Some(RareRun::resumed(rare_code, rare));
-        run.table.extend_words(prefix);
-        if !run.table.skip_to(window_from as usize) {
-            return Err(Error::Run(
-                "the table's memory could not be reserved".into(),
-            ));
-        }
-        run.forgotten_to = window_from as usize;
-        run.table.extend_words(window);
+        run.forgotten_to = from;
         Ok(run)
     }
 
@@ -453,18 +450,29 @@ impl<'a> SequenceRun<'a> {
 /// the heaps not given back copied, none between.
 fn widen_kept(table: &mut HeapTable, (kept, forgotten_to): (Kept, usize), last: u64) -> Result<()> {
     let len = table.len();
-    let mut wide = sparse_table(last, true)?;
-    let prefix = kept.prefix.min(len);
-    wide.extend_words(&table.values(0, prefix));
-    let from = forgotten_to.clamp(prefix, len);
-    if !wide.skip_to(from) {
+    let prefix = table.values(0, kept.prefix.min(len));
+    let from = forgotten_to.clamp(prefix.len(), len);
+    let window = table.values(from, len);
+    *table = kept_table((last, true), (&prefix, from, &window))?;
+    Ok(())
+}
+
+/// A table of heaps `0..=last`, two bytes a value when `wide`, holding
+/// `prefix`, then from heap `from` on `window` (the heaps between never
+/// written: they hold no memory).
+fn kept_table(
+    (last, wide): (u64, bool),
+    (prefix, from, window): (&[u16], usize, &[u16]),
+) -> Result<HeapTable> {
+    let mut table = sparse_table(last, wide)?;
+    table.extend_words(prefix);
+    if !table.skip_to(from) {
         return Err(Error::Run(
             "the table's memory could not be reserved".into(),
         ));
     }
-    wide.extend_words(&table.values(from, len));
-    *table = wide;
-    Ok(())
+    table.extend_words(window);
+    Ok(table)
 }
 
 /// An empty table for heaps `0..=last` in memory reserved, not taken:

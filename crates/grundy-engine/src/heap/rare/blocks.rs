@@ -61,23 +61,13 @@ impl Started {
 /// What carries from one block of a run to the next.
 #[derive(Default)]
 pub(super) struct Blocks {
-    /// Heaps in the next block that has a pass.
-    pub(super) block: usize,
-    /// Heaps below this go in order (a block's pass was wasted work).
-    pub(super) in_order_until: usize,
-    /// No pass is started ahead for the blocks below this (a pass started
-    /// ahead was wasted work: its wider window moved c too often).
-    pub(super) alone_until: usize,
-    /// Blocks in a row whose pass was wasted work.
-    pub(super) wasted: u32,
+    /// The block's size, where blocks go in order or alone, the costs a
+    /// heap: what the next call of the engine goes on with.
+    pub(super) plan: BlockPlan,
     /// The next block's middle pairs, when it goes in order.
     pub(super) middle: Option<MiddleHits>,
     /// The next block's pass, started while this one is finished.
     pub(super) started: Option<Started>,
-    /// Wall nanoseconds per heap of the last blocks with a pass and of the
-    /// last blocks in order (0: none yet).
-    pub(super) pass_cost: f64,
-    pub(super) in_order_cost: f64,
     pub(super) bits: Vec<u64>,
     pub(super) wanted: Vec<u64>,
 }
@@ -90,25 +80,8 @@ impl Blocks {
             ..BlockPlan::default()
         });
         Blocks {
-            block: plan.block,
-            in_order_until: plan.in_order_until,
-            alone_until: plan.alone_until,
-            wasted: plan.wasted,
-            pass_cost: plan.pass_cost,
-            in_order_cost: plan.in_order_cost,
+            plan,
             ..Blocks::default()
-        }
-    }
-
-    /// What the next call goes on with.
-    pub(super) fn plan(&self) -> BlockPlan {
-        BlockPlan {
-            block: self.block,
-            in_order_until: self.in_order_until,
-            alone_until: self.alone_until,
-            wasted: self.wasted,
-            pass_cost: self.pass_cost,
-            in_order_cost: self.in_order_cost,
         }
     }
 
@@ -134,16 +107,16 @@ impl Blocks {
         // pairs (parts near half its heaps) lie below this one.
         let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
         let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
-        if s < self.in_order_until && !self.in_order_pays() {
-            self.in_order_until = s;
+        if s < self.plan.in_order_until && !self.in_order_pays() {
+            self.plan.in_order_until = s;
         }
-        let in_order = s < self.in_order_until;
+        let in_order = s < self.plan.in_order_until;
         // A block whose pass was started ahead keeps the bounds it was
         // started with.
         let e = match &self.started {
             Some(started) if !in_order && started.bounds().0 == s => started.bounds().1,
             _ if in_order => block_end(s, in_order_len(s)),
-            _ => block_end(s, self.block),
+            _ => block_end(s, self.plan.block),
         };
         let started = self.started.take();
         // The middle pairs (parts near half the heap): not where a run
@@ -164,8 +137,8 @@ impl Blocks {
             }
             // The next block's pass, from the heaps below this one, while
             // this one is finished (its finish then covers both blocks).
-            let next = (s, e, block_end(e, self.block));
-            let ahead_pays = e >= self.in_order_until.max(self.alone_until);
+            let next = (s, e, block_end(e, self.plan.block));
+            let ahead_pays = e >= self.plan.in_order_until.max(self.plan.alone_until);
             self.started = ahead_pays
                 .then(|| start_next(code, run, g.view(), next, gpu))
                 .flatten();
@@ -179,7 +152,7 @@ impl Blocks {
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
         let next_end = block_end(e, in_order_len(e));
-        let window = (middle_kept(next_end) && e < self.in_order_until.min(end))
+        let window = (middle_kept(next_end) && e < self.plan.in_order_until.min(end))
             .then(|| MiddleWindow::copy(code, g, s, e, next_end, run.max_value));
         let (widened, next_hits) = self.finish(code, run, g, (&ahead, e), window);
         if widened.is_some() {
@@ -287,7 +260,8 @@ impl Blocks {
     /// rescans spread over the cores in stretches (BENCHMARKS-log.md, "The
     /// finish in stretches").
     pub(super) fn in_order_pays(&self) -> bool {
-        self.in_order_cost == 0.0 || self.in_order_cost <= IN_ORDER_MARGIN * self.pass_cost
+        self.plan.in_order_cost == 0.0
+            || self.plan.in_order_cost <= IN_ORDER_MARGIN * self.plan.pass_cost
     }
 
     /// Notes a block's wall time a heap (`cost`), in order or with a pass.
@@ -296,8 +270,8 @@ impl Blocks {
     /// process, say), which would keep blocks from going in order.
     fn note_cost(&mut self, in_order: bool, cost: f64) {
         let last = match in_order {
-            true => &mut self.in_order_cost,
-            false => &mut self.pass_cost,
+            true => &mut self.plan.in_order_cost,
+            false => &mut self.plan.pass_cost,
         };
         *last = match *last {
             0.0 => cost,
@@ -309,7 +283,7 @@ impl Blocks {
     /// Sizes the next block with a pass from this one's pairs per heap.
     pub(super) fn resize(&mut self, ahead: &BlockAhead, heaps: usize) {
         let per_heap = (ahead.totals().0 / heaps as u64).max(1);
-        self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+        self.plan.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
     }
 
     /// Counts the block s..e in `run`, and sends the next blocks in order
@@ -332,15 +306,17 @@ impl Blocks {
         if ahead.rescans.load(Relaxed) as usize * ratio > e - s {
             // Each wasted pass in a row doubles the heaps before the next:
             // without a pass started ahead when this one was, else in order.
-            let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
+            let blocks = IN_ORDER_BLOCKS << self.plan.wasted.min(MAX_BACK_OFF);
             match ahead.below < s {
-                true => self.alone_until = e + blocks * self.block,
-                false if self.in_order_pays() => self.in_order_until = e + blocks * self.block,
+                true => self.plan.alone_until = e + blocks * self.plan.block,
+                false if self.in_order_pays() => {
+                    self.plan.in_order_until = e + blocks * self.plan.block
+                }
                 false => {}
             }
-            self.wasted += 1;
+            self.plan.wasted += 1;
         } else {
-            self.wasted = 0;
+            self.plan.wasted = 0;
         }
     }
 }

@@ -66,7 +66,7 @@ impl Kept {
     /// last rare heap r.
     pub fn reach(code: &RareCode, last_rare: Option<usize>) -> usize {
         let take = code.takes.iter().map(|&(j, _)| j).max().unwrap_or(0);
-        let split = code.splits.iter().map(|&(j, _)| j).max().unwrap_or(0);
+        let split = largest_split(code);
         take.max(last_rare.map_or(0, |r| split + r))
     }
 
@@ -105,7 +105,7 @@ impl Beyond {
     /// The least prefix and window that would have held what it needed,
     /// given what `kept` holds and the code's largest split offset `j`.
     pub fn would_do(&self, kept: Kept, code: &RareCode) -> (u64, u64) {
-        let j = code.splits.iter().map(|&(j, _)| j).max().unwrap_or(0) as u64;
+        let j = largest_split(code) as u64;
         let (prefix, window) = (kept.prefix as u64, kept.window as u64);
         match *self {
             Beyond::Scan { part, .. } => (prefix.max(part + 1), window.max(part + j)),
@@ -124,6 +124,11 @@ impl Beyond {
             ),
         }
     }
+}
+
+/// The largest j of the code's breaking digits (0: none).
+fn largest_split(code: &RareCode) -> usize {
+    code.splits.iter().map(|&(j, _)| j).max().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub fn extend<S: Store>(
     let plan = run.plan.take().filter(|_| run.kept.is_some());
     let mut blocks = Blocks::with(plan);
     let outcome = extend_blocks(code, (run, &mut blocks), g, (end, persist), gpu, hooks);
-    run.plan = Some(blocks.plan());
+    run.plan = Some(blocks.plan);
     outcome
 }
 

@@ -63,14 +63,20 @@ pub struct RareRun {
 }
 
 /// What a run's blocks learned that the next call of the engine goes on
-/// with (a run that keeps part of its table calls it every piece): the
-/// block's size, where blocks go in order or alone, the costs a heap.
+/// with (a run that keeps part of its table calls it every piece).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BlockPlan {
+    /// Heaps in the next block that has a pass.
     pub(super) block: usize,
+    /// Heaps below this go in order (a block's pass was wasted work).
     pub(super) in_order_until: usize,
+    /// No pass is started ahead for the blocks below this (a pass started
+    /// ahead was wasted work: its wider window moved c too often).
     pub(super) alone_until: usize,
+    /// Blocks in a row whose pass was wasted work.
     pub(super) wasted: u32,
+    /// Wall nanoseconds per heap of the last blocks with a pass and of the
+    /// last blocks in order (0: none yet).
     pub(super) pass_cost: f64,
     pub(super) in_order_cost: f64,
 }
