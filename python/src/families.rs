@@ -393,7 +393,9 @@ pub fn play_json(
 /// as a numpy array.
 #[pyfunction]
 #[pyo3(signature = (codes, budget, dir, unsolved = false, start = 1024, max_n = 1 << 32,
-    backend = "cpu", progress = None))]
+    backend = "cpu", keep_prefix = grundy::hunt::KEEP.prefix,
+    keep_window = grundy::hunt::KEEP.window, keep_past = grundy::hunt::KEEP_PAST,
+    progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn hunt<'py>(
     py: Python<'py>,
@@ -404,6 +406,9 @@ pub fn hunt<'py>(
     start: u64,
     max_n: u64,
     backend: &str,
+    keep_prefix: usize,
+    keep_window: usize,
+    keep_past: u64,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let budget = std::time::Duration::try_from_secs_f64(budget)
@@ -429,7 +434,14 @@ pub fn hunt<'py>(
     let hunt = grundy::Hunt::new(dir, budget)
         .start(start)
         .max_n(max_n)
-        .backend(backend_of(backend)?);
+        .backend(backend_of(backend)?)
+        .keep(
+            Some(grundy::Kept {
+                prefix: keep_prefix,
+                window: keep_window,
+            }),
+            keep_past,
+        );
     let rows = run(py, progress, |hooks| {
         let rows = hunt.run_codes(&list, hooks, &mut |_| {})?;
         match rows.last().map(|row| row.end) {

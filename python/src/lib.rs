@@ -29,7 +29,7 @@ pub(crate) fn backend_of(name: &str) -> PyResult<BackendChoice> {
 #[pyo3(signature = (code, n, *, until_periodic = None, min_diff = None,
     algorithm = "auto".to_string(), backend = "auto".to_string(), fill = true,
     checkpoint = None, checkpoint_every = 300.0, resume = None, memory = None, folder = None,
-    progress = None))]
+    keep_prefix = None, keep_window = None, stats_at = Vec::new(), progress = None))]
 #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
 fn octal(
     py: Python<'_>,
@@ -45,8 +45,15 @@ fn octal(
     resume: Option<String>,
     memory: Option<u64>,
     folder: Option<String>,
+    keep_prefix: Option<usize>,
+    keep_window: Option<usize>,
+    stats_at: Vec<u64>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
+    // Either alone keeps as many heaps in the other, as on the command line.
+    let kept = keep_prefix
+        .or(keep_window)
+        .map(|either| (keep_prefix.unwrap_or(either), keep_window.unwrap_or(either)));
     let args = RunArgs {
         n,
         until_periodic,
@@ -58,6 +65,8 @@ fn octal(
         resume,
         memory,
         folder,
+        kept,
+        stats_at,
     };
     table_of(py, parse_code(code, min_diff)?, &args, progress)
 }
@@ -93,6 +102,8 @@ fn subtraction(
         resume,
         memory: None,
         folder: None,
+        kept: None,
+        stats_at: Vec::new(),
     };
     table_of(py, sequence, &args, progress)
 }

@@ -94,7 +94,6 @@ fn keyword(setting: Setting) -> Option<&'static str> {
         Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => None,
         Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => None,
         Setting::Workgroup | Setting::NoFill => None,
-        Setting::KeepPrefix | Setting::KeepWindow => None,
         other => Some(other.key()),
     }
 }
@@ -106,7 +105,7 @@ pub fn py_err(e: Error) -> PyErr {
         Error::Input(_) => PyValueError::new_err(said),
         Error::WontFit(_) | Error::OutOfMemory(_) => PyMemoryError::new_err(said),
         Error::Stopped(_) | Error::Interrupted { .. } => PyKeyboardInterrupt::new_err(said),
-        Error::Run(_) => PyRuntimeError::new_err(said),
+        Error::Run(_) | Error::NotKept(_) => PyRuntimeError::new_err(said),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use grundy::HeapEngine;
-use grundy::analysis::milestones::{Milestone, StatsAt, milestones};
+use grundy::analysis::milestones::{FIRST_POWER, Milestone, StatsAt, milestones, powers_of_two};
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::RareSummary;
 use grundy::analysis::stats::HeapStats;
@@ -23,7 +23,7 @@ use crate::run::{py_err, run};
 /// A computed Nim-sequence (`grundy.octal`, `grundy.subtraction`).
 #[pyclass(frozen, module = "grundy")]
 pub struct Table {
-    values: Values,
+    held: Held,
     min_diff: u32,
     ran: RanOn,
     engine: HeapEngine,
@@ -47,25 +47,76 @@ pub struct Table {
     parity: Option<u32>,
 }
 
+/// The values a table holds.
+enum Held {
+    Whole(Values),
+    /// A run that kept only a prefix and a window (`keep_prefix`): their
+    /// values, and the milestones it counted as it went.
+    Kept {
+        prefix: Vec<u16>,
+        window_from: u64,
+        window: Vec<u16>,
+        milestones: Vec<Milestone>,
+    },
+}
+
+/// What a table that kept only a prefix and a window cannot give.
+const NOT_WHOLE: &str = "the run kept only a prefix and a window of the table (keep_prefix, \
+                         keep_window)";
+
 #[pymethods]
 impl Table {
     /// G(0..=n) as a numpy array (uint8, or uint16 when a value passes
     /// 255) over the table's memory: no copy, read-only.
     #[getter]
-    fn values<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
+    fn values<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let owner = slf.clone().into_any();
         // SAFETY: the table is frozen, so its values never move or change,
         // and the array keeps `owner` (the table) alive as its base.
-        let array = match &slf.get().values {
-            Values::Bytes(v) => unsafe {
+        let array = match &slf.get().held {
+            Held::Whole(Values::Bytes(v)) => unsafe {
                 PyArray1::borrow_from_array(&ArrayView1::from(&v[..]), owner).into_any()
             },
-            Values::Words(v) => unsafe {
+            Held::Whole(Values::Words(v)) => unsafe {
                 PyArray1::borrow_from_array(&ArrayView1::from(&v[..]), owner).into_any()
             },
+            Held::Kept { .. } => {
+                return Err(PyValueError::new_err(format!(
+                    "values: {NOT_WHOLE}; expected .prefix and .window"
+                )));
+            }
         };
         let _ = array.call_method1("setflags", (false,));
-        array
+        Ok(array)
+    }
+
+    /// For a run that kept only a prefix and a window: the prefix's values,
+    /// G(0..keep_prefix) (uint16; None for a whole table).
+    #[getter]
+    fn prefix<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<u16>>> {
+        match &self.held {
+            Held::Kept { prefix, .. } => Some(PyArray1::from_slice(py, prefix)),
+            Held::Whole(_) => None,
+        }
+    }
+
+    /// For a run that kept only a prefix and a window: the window's values,
+    /// G(window_from..=n) (uint16; None for a whole table).
+    #[getter]
+    fn window<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray1<u16>>> {
+        match &self.held {
+            Held::Kept { window, .. } => Some(PyArray1::from_slice(py, window)),
+            Held::Whole(_) => None,
+        }
+    }
+
+    /// The first heap of `window` (None for a whole table).
+    #[getter]
+    fn window_from(&self) -> Option<u64> {
+        match &self.held {
+            Held::Kept { window_from, .. } => Some(*window_from),
+            Held::Whole(_) => None,
+        }
     }
 
     /// The largest value.
@@ -129,12 +180,17 @@ impl Table {
 
     /// The heaps of value 0, as a numpy array (uint64).
     #[getter]
-    fn p_positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        let zeros: Vec<u64> = match &self.values {
-            Values::Bytes(v) => zero_heaps(v),
-            Values::Words(v) => zero_heaps(v),
+    fn p_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let zeros: Vec<u64> = match &self.held {
+            Held::Whole(Values::Bytes(v)) => zero_heaps(v),
+            Held::Whole(Values::Words(v)) => zero_heaps(v),
+            Held::Kept { .. } => {
+                return Err(PyValueError::new_err(format!(
+                    "p_positions: {NOT_WHOLE}; expected milestones()'s p_positions, their count"
+                )));
+            }
         };
-        PyArray1::from_vec(py, zeros)
+        Ok(PyArray1::from_vec(py, zeros))
     }
 
     /// The statistics at each heap of `at` ("pow2": every power of two
@@ -142,7 +198,8 @@ impl Table {
     /// heap reports them: columns a `pandas.DataFrame` takes (n, max_value,
     /// first_max_at, p_positions, rare_mask, rare_count, last_rare) and
     /// `frequencies`, a numpy array per heap (`frequencies[v]`: heaps whose
-    /// value is v).
+    /// value is v). A run that kept only a prefix and a window counted them
+    /// at every power of two, at `stats_at` and at n.
     #[pyo3(signature = (at = None))]
     fn milestones<'py>(
         &self,
@@ -161,18 +218,16 @@ impl Table {
                 })?),
             };
         let heaps = at.heaps(self.n);
-        let found = py.detach(|| match &self.values {
-            Values::Bytes(v) => milestones(v, self.parity, &heaps),
-            Values::Words(v) => milestones(v, self.parity, &heaps),
-        });
+        let found = match &self.held {
+            Held::Whole(Values::Bytes(v)) => py.detach(|| milestones(v, self.parity, &heaps)),
+            Held::Whole(Values::Words(v)) => py.detach(|| milestones(v, self.parity, &heaps)),
+            Held::Kept { milestones, .. } => counted(milestones, &heaps)?,
+        };
         milestone_columns(py, &found)
     }
 
     fn __len__(&self) -> usize {
-        match &self.values {
-            Values::Bytes(v) => v.len(),
-            Values::Words(v) => v.len(),
-        }
+        self.n as usize + 1
     }
 
     /// The command's summary.
@@ -204,12 +259,30 @@ impl Table {
 }
 
 impl Table {
+    /// G(n), for n in the prefix when the run kept only part of its table.
     fn get(&self, n: usize) -> u16 {
-        match &self.values {
-            Values::Bytes(v) => u16::from(v[n]),
-            Values::Words(v) => v[n],
+        match &self.held {
+            Held::Whole(Values::Bytes(v)) => u16::from(v[n]),
+            Held::Whole(Values::Words(v)) => v[n],
+            Held::Kept { prefix, .. } => prefix[n],
         }
     }
+}
+
+/// The milestones a kept run counted at `heaps`, each of which it must have.
+fn counted(made: &[Milestone], heaps: &[u64]) -> PyResult<Vec<Milestone>> {
+    let at = |n: &u64| made.iter().find(|m| m.n == *n).cloned();
+    heaps
+        .iter()
+        .map(|n| {
+            at(n).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "at {n}: {NOT_WHOLE}, which counted the statistics only at every power of \
+                     two from 1024, at stats_at and at n; expected one of those"
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Milestones as columns, the frequencies as arrays.
@@ -253,6 +326,10 @@ pub struct RunArgs {
     pub resume: Option<String>,
     pub memory: Option<u64>,
     pub folder: Option<String>,
+    /// The prefix and the window a run keeps (none: the whole table).
+    pub kept: Option<(usize, usize)>,
+    /// Heaps where a run keeping part of its table counts the statistics.
+    pub stats_at: Vec<u64>,
 }
 
 /// `sequence` with the caller's settings.
@@ -295,6 +372,9 @@ fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
     if let Some(folder) = &args.folder {
         sequence = sequence.folder(folder);
     }
+    if let Some((prefix, window)) = args.kept {
+        sequence = sequence.keep(prefix, window).stats_at(&args.stats_at);
+    }
     Ok(sequence)
 }
 
@@ -335,8 +415,28 @@ pub fn table_of(
         filled_from: table.filled_from(),
         seconds: table.seconds(),
         parity: table.rare_parity(),
-        values: py.detach(|| table.into_values()),
+        held: py.detach(|| held_of(table, &args.stats_at)),
     })
+}
+
+/// What Python keeps of `table`: its values, or what it kept and the
+/// milestones it counted.
+fn held_of(table: grundy::SequenceTable, stats_at: &[u64]) -> Held {
+    let Some(kept) = table.kept() else {
+        return Held::Whole(table.into_values());
+    };
+    let len = table.len();
+    let prefix_end = len.min(kept.prefix as u64);
+    let window_from = len.saturating_sub(kept.window as u64).max(prefix_end);
+    let mut at = powers_of_two(FIRST_POWER, len.saturating_sub(1));
+    at.extend(stats_at);
+    at.push(len.saturating_sub(1));
+    Held::Kept {
+        prefix: table.values(0, prefix_end),
+        window_from,
+        window: table.values(window_from, len),
+        milestones: table.milestones(&at),
+    }
 }
 
 pub fn parse_code(code: &str, min_diff: Option<u32>) -> PyResult<Sequence> {

@@ -443,6 +443,15 @@ pub struct HuntArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
+    /// Runs past --keep-past heaps keep only the values of heaps below HEAPS and of the last --keep-window heaps (codes whose runs take rare values, on the CPU): their checkpoints stop growing with N. A heap that needs a value not kept ends its code (not-kept), naming the sizes that would have done; the hunt goes on.
+    #[arg(long, value_name = "HEAPS", default_value_t = grundy::hunt::KEEP.prefix)]
+    pub keep_prefix: usize,
+    /// The last heaps a run past --keep-past keeps (see --keep-prefix).
+    #[arg(long, value_name = "HEAPS", default_value_t = grundy::hunt::KEEP.window)]
+    pub keep_window: usize,
+    /// Runs to at most N heaps keep the whole table (--keep-past at least --max-n: whole tables throughout).
+    #[arg(long, value_name = "N", default_value_t = grundy::hunt::KEEP_PAST)]
+    pub keep_past: u64,
     /// Where to compute: auto takes a real GPU for a brute-force code's runs from 2^16 heaps when there is one; rare values stay on the CPU.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendChoice,

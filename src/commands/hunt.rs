@@ -13,7 +13,7 @@ use super::survey_parts::shard_of;
 use crate::cli::HuntArgs;
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::{Hunt, HuntEnd, HuntRow, UNSOLVED, export, interrupt};
+use grundy::{Hunt, HuntEnd, HuntRow, Kept, UNSOLVED, export, interrupt};
 
 /// The JSON summary: the hunt's settings and its rows.
 #[derive(Serialize)]
@@ -49,7 +49,14 @@ pub fn hunt(args: &HuntArgs) -> Result<()> {
         .start(args.start)
         .max_n(args.max_n)
         .backend(args.backend)
-        .algorithm(args.algorithm);
+        .algorithm(args.algorithm)
+        .keep(
+            Some(Kept {
+                prefix: args.keep_prefix,
+                window: args.keep_window,
+            }),
+            args.keep_past,
+        );
     let rows = {
         let _listening = interrupt::Listening::start();
         run_all(&hunt, &codes, &hooks, args.quiet)?

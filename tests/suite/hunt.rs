@@ -214,3 +214,88 @@ fn shards_cover_the_unsolved_list_once_and_damaged_rows_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("0.6.row") && err.contains("checksum"), "{err}");
 }
+
+/// The figures of a row that do not depend on how the run kept its table.
+fn found(row: &serde_json::Value) -> serde_json::Value {
+    let mut row = row.clone();
+    for key in ["seconds", "resumed_heaps", "engine"] {
+        row.as_object_mut().unwrap().remove(key);
+    }
+    row
+}
+
+#[test]
+fn a_hunt_past_keep_past_keeps_a_prefix_and_a_window_with_the_same_rows() {
+    let codes = ["0.6", "4!.0", "0.161", "0.167", "0.1777"];
+    let run = |name: &str, keep: &[&str]| {
+        let dir = tmp(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut args = codes.to_vec();
+        args.extend(["--budget", "600", "--max-n", "1048576"]);
+        args.extend_from_slice(keep);
+        (hunt(&dir, &args), dir)
+    };
+    let (whole, whole_dir) = run("hunt-whole", &["--keep-past", "1048576"]);
+    // Grundy's game's last rare heap below 2^20 is 82,860: it and its
+    // partners n - 82,860 are kept.
+    let kept_args = ["--keep-past", "16384"];
+    let sizes = ["--keep-prefix", "131072", "--keep-window", "131072"];
+    let (kept, kept_dir) = run("hunt-kept", &[&kept_args[..], &sizes[..]].concat());
+    for (i, code) in codes.iter().enumerate() {
+        let (a, b) = (&whole["rows"][i], &kept["rows"][i]);
+        assert_eq!(a["end"], "max-n", "{code}");
+        assert_eq!(found(a), found(b), "{code}");
+        let freq = |dir: &Path| std::fs::read_to_string(dir.join(format!("{code}.freq"))).unwrap();
+        assert_eq!(freq(&whole_dir), freq(&kept_dir), "{code}: every milestone");
+        let ckpt = |dir: &Path| {
+            std::fs::metadata(dir.join(format!("{code}.ckpt")))
+                .unwrap()
+                .len()
+        };
+        assert!(ckpt(&whole_dir) > 1_048_576, "{code}: the whole table");
+        assert!(ckpt(&kept_dir) < ckpt(&whole_dir), "{code}");
+        let kept_bytes = ckpt(&kept_dir);
+        assert!(
+            kept_bytes < 2 * 262_144 + 65_536,
+            "{code}: {kept_bytes} bytes"
+        );
+    }
+}
+
+#[test]
+fn a_code_that_needs_more_than_is_kept_ends_not_kept_and_the_hunt_goes_on() {
+    let dir = tmp("hunt-not-kept");
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "0.6",
+        "0.167",
+        "--budget",
+        "600",
+        "--max-n",
+        "524288",
+        "--keep-past",
+        "4096",
+        "--keep-prefix",
+        "2048",
+        "--keep-window",
+        "65536",
+    ];
+    let mut all = vec!["hunt", "--dir", s(&dir), "--backend", "cpu"];
+    all.extend_from_slice(&args);
+    let out = grundy(&all);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("0.6: ") && err.contains("It needs at least --keep-prefix"),
+        "{err}"
+    );
+    assert!(err.contains("delete its files"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not-kept"));
+    // A later hunt leaves it as it ended.
+    let v = hunt(&dir, &args);
+    let officers = &v["rows"][0];
+    assert_eq!(officers["end"], "not-kept");
+    let reached = officers["n"].as_u64().unwrap();
+    assert!((65_536..524_288).contains(&reached), "{officers}");
+    assert_eq!(v["rows"][1]["end"], "max-n");
+}

@@ -22,6 +22,11 @@ pub enum Error {
     /// The caller's run hooks asked the run to stop; what was computed is
     /// kept (and saved, with a checkpoint): exit status 1.
     Stopped(String),
+    /// A run keeping only a prefix and a window of its table reached a heap
+    /// that needs a value it gave back; the heaps before are saved with a
+    /// checkpoint, and the message names the sizes that would have held
+    /// it: exit status 1.
+    NotKept(String),
 }
 
 impl Error {
@@ -33,6 +38,7 @@ impl Error {
             | Error::WontFit(m)
             | Error::OutOfMemory(m)
             | Error::Stopped(m)
+            | Error::NotKept(m)
             | Error::Interrupted { message: m, .. } => m,
         }
     }
@@ -45,7 +51,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) | Error::WontFit(_) => 2,
-            Error::Run(_) | Error::OutOfMemory(_) | Error::Stopped(_) => 1,
+            Error::Run(_) | Error::OutOfMemory(_) | Error::Stopped(_) | Error::NotKept(_) => 1,
             Error::Interrupted { status, .. } => *status,
         }
     }

@@ -6,7 +6,10 @@
 //!
 //! The folder holds, per code, its checkpoint (`NAME.ckpt`), its row
 //! (`NAME.row`: `CRC32 JSON`, what the hunt found and the seconds spent so
-//! far) and its frequency file at every power of two (`NAME.freq`).
+//! far) and its frequency file at every power of two (`NAME.freq`). Past
+//! `keep_past` heaps a code whose runs take rare values keeps only a prefix
+//! and a window of its table (`Sequence::keep`), so its checkpoint stops
+//! growing with N.
 
 use grundy_core::setting::{Marked, Setting};
 use std::path::{Path, PathBuf};
@@ -20,7 +23,9 @@ use grundy_core::error::{Error, Result};
 use grundy_core::export::{self, AtomicFile, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, StopAlso};
+use grundy_engine::heap::rare::kept::Kept;
 use grundy_engine::heap::sequence::Algorithm;
+use grundy_engine::heap::{keeping, kept_checkpoint};
 use grundy_engine::survey::{PROBE_HEAPS, Shard, balanced_shards, checkpoint, estimated_costs};
 use grundy_engine::{BackendChoice, HeapEngine};
 
@@ -51,6 +56,11 @@ pub enum HuntEnd {
     MaxN,
     /// The caller stopped the hunt (a signal, Ctrl-C).
     Stopped,
+    /// A heap needed a value the kept prefix and window did not hold (the
+    /// notice said which sizes would have); the hunt goes on with the
+    /// other codes and leaves this one, whose files must be deleted to
+    /// hunt it again.
+    NotKept,
 }
 
 impl HuntEnd {
@@ -61,6 +71,7 @@ impl HuntEnd {
             HuntEnd::Budget => "budget",
             HuntEnd::MaxN => "max-n",
             HuntEnd::Stopped => "stopped",
+            HuntEnd::NotKept => "not-kept",
         }
     }
 }
@@ -93,14 +104,29 @@ pub struct Hunt {
     max_n: u64,
     backend: BackendChoice,
     algorithm: Algorithm,
+    keep: Option<Kept>,
+    keep_past: u64,
 }
+
+/// What a hunt's codes keep past `KEEP_PAST` heaps: a prefix and a window
+/// of 2^22 heaps each (16 MiB of checkpoint, two bytes a value), which
+/// hold `.167` to 2^32 and the unsolved list's rare heaps.
+pub const KEEP: Kept = Kept {
+    prefix: 1 << 22,
+    window: 1 << 22,
+};
+
+/// The largest N a hunt's codes keep their whole table to (a checkpoint of
+/// at most 128 MiB).
+pub const KEEP_PAST: u64 = 1 << 26;
 
 /// A checkpoint is saved at least this often (a killed hunt loses less).
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
 impl Hunt {
     /// A hunt keeping its state in `dir` (created if missing), each code
-    /// given `budget` in all, from N = 1024 to at most 2^32, on the CPU.
+    /// given `budget` in all, from N = 1024 to at most 2^32, on the CPU,
+    /// keeping `KEEP` of the tables past `KEEP_PAST` heaps.
     pub fn new(dir: impl Into<PathBuf>, budget: Duration) -> Hunt {
         Hunt {
             dir: dir.into(),
@@ -109,7 +135,18 @@ impl Hunt {
             max_n: 1 << 32,
             backend: BackendChoice::Cpu,
             algorithm: Algorithm::Auto,
+            keep: Some(KEEP),
+            keep_past: KEEP_PAST,
         }
+    }
+
+    /// Runs to more than `past` heaps keep only `kept` of their table
+    /// (none: the whole table), for codes whose runs took rare values and
+    /// with the rare values' pass on the CPU. A code whose checkpoint kept
+    /// part of its table goes on keeping the same.
+    pub fn keep(mut self, kept: Option<Kept>, past: u64) -> Hunt {
+        (self.keep, self.keep_past) = (kept, past);
+        self
     }
 
     /// The first N (then doubled).
@@ -156,6 +193,9 @@ impl Hunt {
     /// Hunts `code` for what is left of its budget and saves its row: the
     /// row a former hunt saved when the code is solved or its budget spent.
     pub fn run_code(&self, code: &Code, hooks: &dyn RunHooks) -> Result<HuntRow> {
+        if let Some(kept) = self.keep {
+            keeping::check_sizes(kept)?;
+        }
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::Input(format!("{}: {e}", self.dir.display())))?;
         let files = self.files(code);
@@ -169,7 +209,8 @@ impl Hunt {
         let started = Instant::now();
         let resumed = resumable_heaps(&files.checkpoint, code)?;
         let deadline = started + left;
-        let (table, end, engine) = self.double(code, &files, (resumed, deadline), hooks)?;
+        let rare = before_engine.as_deref() == Some(HeapEngine::Rare.describe());
+        let (table, end, engine) = self.double(code, &files, (resumed, deadline, rare), hooks)?;
         // Every power of two, then the last heap: the row's own figures.
         let mut milestones = table.milestones(&milestone_heaps(table.len() - 1));
         export::write_to(&files.frequencies, OutputRules::default(), |w| {
@@ -211,18 +252,22 @@ impl Hunt {
 
     /// Whether a saved row leaves nothing to do.
     fn is_done(&self, row: &HuntRow) -> bool {
-        row.certified || row.seconds >= self.budget.as_secs_f64() || row.at.n >= self.max_n
+        row.certified
+            || row.end == HuntEnd::NotKept
+            || row.seconds >= self.budget.as_secs_f64()
+            || row.at.n >= self.max_n
     }
 
-    /// Runs `code`, whose checkpoint holds `done` heaps, to doubling N
-    /// until solved, `max_n` or `deadline`: the table reached, why it ended
-    /// there, and the engine of the last stage this hunt finished (none:
-    /// no stage finished).
+    /// Runs `code`, whose checkpoint holds `done` heaps (with `rare`
+    /// values, when the last stage took them), to doubling N until solved,
+    /// `max_n` or `deadline`: the table reached, why it ended there, and
+    /// the engine of the last stage this hunt finished (none: no stage
+    /// finished).
     fn double(
         &self,
         code: &Code,
         files: &HuntFiles,
-        (done, deadline): (u64, Instant),
+        (done, deadline, mut rare): (u64, Instant, bool),
         hooks: &dyn RunHooks,
     ) -> Result<(SequenceTable, HuntEnd, Option<HeapEngine>)> {
         let once = OnceEach {
@@ -239,14 +284,26 @@ impl Hunt {
         }
         let mut engine = None;
         loop {
-            match self.sequence(code, files, target).run_with(&stop) {
+            match self.sequence(code, files, (target, rare))?.run_with(&stop) {
                 Ok(table) if table.period().is_some_and(|p| p.certified) => {
                     return Ok((table, HuntEnd::Solved, engine));
                 }
                 Ok(table) if target >= self.max_n => return Ok((table, HuntEnd::MaxN, engine)),
                 Ok(table) => {
                     engine = Some(table.engine());
+                    rare = table.engine() == HeapEngine::Rare;
                     target = target.saturating_mul(2).min(self.max_n);
+                }
+                // The heaps before are saved; the hunt goes on without it.
+                Err(e @ Error::NotKept(_)) if files.checkpoint.exists() => {
+                    let again = "delete its files in the hunt's folder to hunt it again";
+                    hooks.notice(Marked(&format!(
+                        "{}: {}; {again}",
+                        code.name(),
+                        e.message()
+                    )));
+                    let table = SequenceTable::from_checkpoint(&files.checkpoint, code)?;
+                    return Ok((table, HuntEnd::NotKept, engine));
                 }
                 // A signal's stop is its own error; either way the
                 // checkpoint holds the heaps reached.
@@ -263,18 +320,40 @@ impl Hunt {
         }
     }
 
-    /// The run of `code` to heap `n`, from the folder's checkpoint if any.
-    fn sequence(&self, code: &Code, files: &HuntFiles, n: u64) -> Sequence {
-        let sequence = Sequence::of(code.clone())
+    /// The run of `code` to heap `n`, from the folder's checkpoint if any,
+    /// keeping part of its table where `kept_for` says.
+    fn sequence(&self, code: &Code, files: &HuntFiles, (n, rare): (u64, bool)) -> Result<Sequence> {
+        let mut sequence = Sequence::of(code.clone())
             .heaps(n)
             .algorithm(self.algorithm)
             .backend(self.backend)
             .checkpoint(&files.checkpoint, SAVE_EVERY)
             .folder(&self.dir);
-        match files.checkpoint.exists() {
+        if let Some(kept) = self.kept_for(code, &files.checkpoint, (n, rare))? {
+            sequence = sequence.keep(kept.prefix, kept.window);
+        }
+        Ok(match files.checkpoint.exists() {
             true => sequence.resume(&files.checkpoint),
             false => sequence,
+        })
+    }
+
+    /// What a run of `code` to heap `n` keeps: what its checkpoint kept,
+    /// else `keep` past `keep_past` heaps when the last stage took `rare`
+    /// values and their pass runs on the CPU (a card's pass reads the whole
+    /// table), else the whole table.
+    fn kept_for(
+        &self,
+        code: &Code,
+        checkpoint: &Path,
+        (n, rare): (u64, bool),
+    ) -> Result<Option<Kept>> {
+        if kept_checkpoint::is_kept(checkpoint) {
+            return Ok(Some(kept_checkpoint::load(checkpoint, code)?.kept));
         }
+        let cpu = self.backend != BackendChoice::Gpu;
+        let pays = n > self.keep_past && rare && cpu && self.algorithm != Algorithm::Naive;
+        Ok(self.keep.filter(|_| pays))
     }
 }
 
@@ -327,6 +406,9 @@ pub struct HuntFiles {
 fn resumable_heaps(path: &Path, code: &Code) -> Result<u64> {
     if !path.exists() {
         return Ok(0);
+    }
+    if kept_checkpoint::is_kept(path) {
+        return Ok(kept_checkpoint::load(path, code)?.heaps);
     }
     let loaded = grundy_engine::heap::checkpoint::load(path, code)?;
     Ok(loaded.table.len() as u64)

@@ -385,6 +385,9 @@ impl SequenceTable {
     /// and stopped at once would give it (its period looked for, nothing
     /// computed): the heaps a stopped run reached, read back.
     pub fn from_checkpoint(path: &Path, code: &Code) -> Result<SequenceTable> {
+        if grundy_engine::heap::kept_checkpoint::is_kept(path) {
+            return SequenceTable::from_kept_checkpoint(path, code);
+        }
         let table = grundy_engine::heap::checkpoint::load(path, code)?.table;
         let period = table.period(&PeriodRule::for_code(code));
         Ok(SequenceTable {
@@ -402,6 +405,16 @@ impl SequenceTable {
             rare_counts: None,
             kept: None,
         })
+    }
+
+    /// `from_checkpoint` for a checkpoint of a run that kept part of its
+    /// table: what it kept, and the statistics of every heap.
+    fn from_kept_checkpoint(path: &Path, code: &Code) -> Result<SequenceTable> {
+        let kept = grundy_engine::heap::kept_checkpoint::load(path, code)?.kept;
+        let mut job = SequenceJob::new(Algorithm::Auto, 0);
+        job.resume = Some(path.to_path_buf());
+        let driver = job.start_kept(code, kept, &[])?;
+        Ok(SequenceTable::of_kept(code.clone(), driver))
     }
 
     /// The values as the engine reads them: those computed, then those
@@ -545,13 +558,20 @@ impl SequenceTable {
     /// ```
     ///
     /// A table that kept only a prefix and a window gives those of `at` it
-    /// counted as it went: every power of two from 1024, and the heaps
-    /// `Sequence::stats_at` named.
+    /// counted as it went: every power of two from 1024, the heaps
+    /// `Sequence::stats_at` named, and its last heap.
     pub fn milestones(&self, at: &[u64]) -> Vec<Milestone> {
         match &self.kept {
             Some((_, tally)) => {
                 let made = tally.milestones().iter();
-                made.filter(|m| at.contains(&m.n)).cloned().collect()
+                let mut made: Vec<Milestone> =
+                    made.filter(|m| at.contains(&m.n)).cloned().collect();
+                let last = tally.heaps().checked_sub(1);
+                let missing = |n| made.last().is_none_or(|m: &Milestone| m.n != n);
+                if last.is_some_and(|n| at.contains(&n) && missing(n)) {
+                    made.push(tally.milestone());
+                }
+                made
             }
             None => self.filled().milestones(self.parity, at),
         }

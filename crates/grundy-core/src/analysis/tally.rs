@@ -121,8 +121,8 @@ impl Tally {
         self.last_at.iter().enumerate().filter_map(rare_at).max()
     }
 
-    /// The milestone at the last heap counted.
-    fn milestone(&self) -> Milestone {
+    /// The milestone at the last heap counted (at least one).
+    pub fn milestone(&self) -> Milestone {
         let n = self.heaps - 1;
         let last = |split| self.last_rare(split);
         milestone_of(

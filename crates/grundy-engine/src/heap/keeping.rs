@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::LazyBackend;
+use crate::heap::checkpoint;
 use crate::heap::driver::SequenceJob;
 use crate::heap::kept_checkpoint::{self, KeptSaved};
 use crate::heap::rare::kept::Kept;
-use crate::heap::rare::{RareCode, rare_parity};
+use crate::heap::rare::{RareCode, RareRun, rare_parity};
 use crate::heap::sequence::{Algorithm, SequenceRun, WORKING};
 use crate::memory;
 use grundy_core::analysis::milestones::{FIRST_POWER, powers_of_two};
@@ -66,7 +67,7 @@ impl SequenceJob {
         due.extend(at.iter().filter(|&&h| h <= self.n));
         let (run, tally, resumed_heaps) = match &self.resume {
             Some(path) => {
-                let mut saved = resumed_kept(path, code, kept)?;
+                let mut saved = resumed_kept(path, code, kept, &due)?;
                 let values = (&saved.prefix[..], saved.window_from, &saved.window[..]);
                 let last = self.n.max(saved.heaps);
                 let run = SequenceRun::keeping_from(code, (kept, last), values, saved.rare)?;
@@ -100,17 +101,7 @@ impl SequenceJob {
 
     /// What a run keeping `kept` refuses before any work.
     fn check_kept(&self, code: &Code, kept: Kept) -> Result<()> {
-        for (setting, heaps) in [
-            (Setting::KeepPrefix, kept.prefix),
-            (Setting::KeepWindow, kept.window),
-        ] {
-            if heaps < MIN_KEPT {
-                return Err(Error::Input(format!(
-                    "{}: expected at least {MIN_KEPT} heaps",
-                    setting.is(heaps)
-                )));
-            }
-        }
+        check_sizes(kept)?;
         let rare = RareCode::new(code)
             .ok()
             .filter(|_| self.algorithm != Algorithm::Naive);
@@ -144,6 +135,22 @@ impl SequenceJob {
     }
 }
 
+/// Refuses a prefix or a window under `MIN_KEPT` heaps.
+pub fn check_sizes(kept: Kept) -> Result<()> {
+    for (setting, heaps) in [
+        (Setting::KeepPrefix, kept.prefix),
+        (Setting::KeepWindow, kept.window),
+    ] {
+        if heaps < MIN_KEPT {
+            return Err(Error::Input(format!(
+                "{}: expected at least {MIN_KEPT} heaps",
+                setting.is(heaps)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Heaps computed between two moments the heaps past the window are
 /// given back: a piece the window's size, within limits.
 fn piece_len(kept: Kept) -> u64 {
@@ -156,15 +163,11 @@ pub fn kept_memory(kept: Kept) -> u64 {
     2 * (kept.prefix as u64 + kept.window as u64 + piece_len(kept)) + WORKING
 }
 
-/// The checkpoint at `path`, which must keep what `kept` says.
-fn resumed_kept(path: &Path, code: &Code, kept: Kept) -> Result<KeptSaved> {
+/// The checkpoint at `path`, which must keep what `kept` says, or hold the
+/// whole table (milestones due at `due` among its heaps).
+fn resumed_kept(path: &Path, code: &Code, kept: Kept, due: &[u64]) -> Result<KeptSaved> {
     if !kept_checkpoint::is_kept(path) {
-        return Err(Error::Input(format!(
-            "{}: a checkpoint of the whole table; expected one written with {} (or resume it \
-             without)",
-            Setting::Resume.is(path.display()),
-            Setting::KeepPrefix.named()
-        )));
+        return from_whole(path, code, kept, due);
     }
     let saved = kept_checkpoint::load(path, code)?;
     if saved.kept != kept {
@@ -177,6 +180,29 @@ fn resumed_kept(path: &Path, code: &Code, kept: Kept) -> Result<KeptSaved> {
         )));
     }
     Ok(saved)
+}
+
+/// What a run keeping `kept` needs to go on from the whole table a
+/// checkpoint at `path` holds: its prefix and window, the rare-value state
+/// a whole run resumed from it would build, and the statistics of every
+/// heap, with the milestones due at `due`.
+fn from_whole(path: &Path, code: &Code, kept: Kept, due: &[u64]) -> Result<KeptSaved> {
+    let table = checkpoint::load(path, code)?.table;
+    let (len, heaps) = (table.len(), table.len() as u64);
+    let values = table.values(0, len);
+    let rare_code = RareCode::new(code).map_err(Error::Input)?;
+    let mut tally = Tally::new(rare_parity(code), due);
+    tally.add(0, &values);
+    let from = KeptSaved::window_from(kept, heaps);
+    Ok(KeptSaved {
+        kept,
+        heaps,
+        prefix: values[..len.min(kept.prefix)].to_vec(),
+        window_from: from,
+        window: values[from as usize..].to_vec(),
+        rare: RareRun::new(&rare_code, &values[..]).saved(),
+        tally,
+    })
 }
 
 impl KeptDriver<'_> {
@@ -330,7 +356,11 @@ impl KeptDriver<'_> {
             Ok(()) => {
                 let path = self.saves.path.as_ref().expect("a checkpoint").display();
                 let holds = self.saves.heaps.saturating_sub(1);
-                Error::Run(format!("{}; {path} holds heaps 0..={holds}", e.message()))
+                let message = format!("{}; {path} holds heaps 0..={holds}", e.message());
+                match e {
+                    Error::NotKept(_) => Error::NotKept(message),
+                    _ => Error::Run(message),
+                }
             }
             Err(saving) => Error::Run(format!(
                 "{}; the checkpoint could not be saved: {}",

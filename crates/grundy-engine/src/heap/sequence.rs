@@ -397,7 +397,7 @@ impl<'a> SequenceRun<'a> {
         let kept = self.kept.expect("only a run that keeps part of its table");
         let code = self.rare_code.as_ref().expect("rare code");
         let (prefix, window) = beyond.would_do(kept, code);
-        Error::Run(format!(
+        Error::NotKept(format!(
             "{}, a value this run does not keep (the heaps below {} and the last {}); heaps \
              0..={} are done. It needs at least {} and {}: start again with as much or more \
              (the heaps it would read were not kept)",
