@@ -107,6 +107,9 @@ def octal(
     resume: Union[str, os.PathLike, None] = None,
     memory: Size = None,
     folder: Union[str, os.PathLike, None] = None,
+    keep_prefix: Optional[int] = None,
+    keep_window: Optional[int] = None,
+    stats_at: Optional[Iterable[int]] = None,
     progress: Progress = None,
 ) -> Table:
     """The Nim-sequence G(0..=n) of a take-and-break game.
@@ -129,6 +132,15 @@ def octal(
     ``.rare_count``, ``.last_rare``, ``.max_value``, ``.first_max_at``,
     ``.p_positions``, ``.backend``, ``.engine`` and ``.seconds`` beside it.
 
+    ``keep_prefix=P, keep_window=W`` (either alone: both) keep only the
+    values of heaps below P and of the last W heaps, as ``--keep-prefix``
+    and ``--keep-window`` do: runs toward the records in megabytes. The
+    table then has ``.prefix`` and ``.window`` (numpy arrays, the window's
+    first heap ``.window_from``) instead of ``.values``, and ``.milestones``
+    at every power of two from 1024, at the heaps of ``stats_at`` and at n.
+    A heap that needs a value not kept raises ``RuntimeError`` naming the
+    sizes that would have done.
+
     >>> t = octal("0.07", n=100)
     >>> (t.period, t.preperiod, t.certified)
     (34, 53, True)
@@ -146,6 +158,9 @@ def octal(
         resume=_path(resume),
         memory=_size("memory", memory),
         folder=_path(folder),
+        keep_prefix=None if keep_prefix is None else _count("keep_prefix", keep_prefix),
+        keep_window=None if keep_window is None else _count("keep_window", keep_window),
+        stats_at=[_count("stats_at", h) for h in (stats_at or [])],
         progress=progress,
     )
 
@@ -404,6 +419,9 @@ def hunt(
     start: int = 1024,
     max_n: int = 1 << 32,
     backend: str = "cpu",
+    keep_prefix: int = 1 << 22,
+    keep_window: int = 1 << 22,
+    keep_past: int = 1 << 26,
     progress: Progress = None,
 ) -> dict:
     """Hunts periods (``grundy hunt``): each code, and with ``unsolved=True``
@@ -412,7 +430,10 @@ def hunt(
     hunt in ``dir``) are spent. ``dir`` keeps each code's checkpoint, row and
     frequency file, so a later hunt with a larger budget goes on from there.
     One row per code as columns ``pandas.DataFrame`` takes, ``frequencies``
-    a numpy array per code (heaps 0..=n of each value)."""
+    a numpy array per code (heaps 0..=n of each value). Runs past
+    ``keep_past`` heaps keep only ``keep_prefix`` and ``keep_window`` heaps
+    of their table (codes whose runs take rare values), so the checkpoints
+    stop growing; a code that needs more ends ``"not-kept"``."""
     if isinstance(codes, str):
         codes = [codes]
     return _grundy.hunt(
@@ -423,6 +444,9 @@ def hunt(
         start=_count("start", start, 1),
         max_n=_count("max_n", max_n, 1),
         backend=backend,
+        keep_prefix=_count("keep_prefix", keep_prefix),
+        keep_window=_count("keep_window", keep_window),
+        keep_past=_count("keep_past", keep_past),
         progress=progress,
     )
 

@@ -11,7 +11,16 @@ class Table:
 
     @property
     def values(self) -> numpy.ndarray:
-        """G(0..=n): read-only, uint8 or uint16, over the table's memory (its base is the table)."""
+        """G(0..=n): read-only, uint8 or uint16, over the table's memory (its base is the table).
+        A run that kept only a prefix and a window raises ValueError: read prefix and window."""
+    @property
+    def prefix(self) -> Optional[numpy.ndarray]:
+        """A run keeping part of its table: G(0..keep_prefix) (uint16); else None."""
+    @property
+    def window(self) -> Optional[numpy.ndarray]:
+        """A run keeping part of its table: G(window_from..=n) (uint16); else None."""
+    @property
+    def window_from(self) -> Optional[int]: ...
     @property
     def code(self) -> str: ...
     @property
@@ -61,7 +70,9 @@ def octal(code: str, n: int, *, until_periodic: Optional[int] = None,
           min_diff: Optional[int] = None, algorithm: str = "auto", backend: str = "auto",
           fill: bool = True, checkpoint: Optional[str] = None, checkpoint_every: float = 300.0,
           resume: Optional[str] = None, memory: Optional[int] = None,
-          folder: Optional[str] = None, progress: Progress = None) -> Table: ...
+          folder: Optional[str] = None, keep_prefix: Optional[int] = None,
+          keep_window: Optional[int] = None, stats_at: list[int] = [],
+          progress: Progress = None) -> Table: ...
 def subtraction(subtract: list[int], n: int, *, min_diff: Optional[int] = None,
                 backend: str = "auto", checkpoint: Optional[str] = None,
                 resume: Optional[str] = None, progress: Progress = None) -> Table: ...
@@ -86,5 +97,7 @@ def play_json(positions: list[list[str]], limit: Optional[int] = None) -> str: .
 
 def hunt(
     codes: list, budget: float, dir: Optional[str], unsolved: bool = False, start: int = 1024,
-    max_n: int = 4294967296, backend: str = "cpu", progress: Optional[Callable[..., Any]] = None,
+    max_n: int = 4294967296, backend: str = "cpu", keep_prefix: int = 4194304,
+    keep_window: int = 4194304, keep_past: int = 67108864,
+    progress: Optional[Callable[..., Any]] = None,
 ) -> dict: ...

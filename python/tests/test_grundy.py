@@ -435,3 +435,46 @@ def test_hunt_rows_as_columns_go_on_with_a_larger_budget(tmp_path):
     assert (tmp_path / "0.6.freq").read_text().startswith("# grundy: frequencies of 0.6")
     with pytest.raises(ValueError, match="budget"):
         grundy.hunt("0.6", budget=0, dir=tmp_path)
+
+
+def test_a_run_keeping_a_prefix_and_a_window_has_the_whole_runs_figures():
+    """keep_prefix and keep_window: the prefix and the window are the whole
+    table's values there, the statistics and milestones are the same, and
+    what was not kept is refused by name."""
+    whole = grundy.octal("0.167", 200_000, backend="cpu")
+    kept = grundy.octal("0.167", 200_000, backend="cpu", keep_prefix=8192,
+                        keep_window=8192, stats_at=[150_000])
+    assert whole.prefix is None and whole.window is None
+    assert numpy.array_equal(kept.prefix, whole.values[:8192])
+    assert kept.window_from == 200_001 - 8192
+    assert numpy.array_equal(kept.window, whole.values[kept.window_from:])
+    assert len(kept) == len(whole) == 200_001
+    for key in ("max_value", "first_max_at", "rare_mask", "rare_count", "last_rare", "period"):
+        assert getattr(kept, key) == getattr(whole, key), key
+    at = [1024, 131072, 150_000, 200_000]
+    a, b = whole.milestones(at), kept.milestones(at)
+    assert a["n"] == b["n"] == at
+    assert a["rare_mask"] == b["rare_mask"] and a["p_positions"] == b["p_positions"]
+    assert all(numpy.array_equal(x, y) for x, y in zip(a["frequencies"], b["frequencies"]))
+    with pytest.raises(ValueError, match="prefix"):
+        kept.values
+    with pytest.raises(ValueError, match="p_positions"):
+        kept.p_positions
+    with pytest.raises(ValueError, match="at 5000"):
+        kept.milestones([5000])
+    with pytest.raises(RuntimeError, match=r"It needs at least keep_prefix=\d+ and keep_window="):
+        grundy.octal("0.6", 300_000, backend="cpu", keep_prefix=2048, keep_window=65536)
+
+
+def test_a_hunt_keeping_part_of_its_tables_finds_the_same_rows(tmp_path):
+    """Past keep_past, the hunt's runs keep a prefix and a window: the same
+    rows as a hunt keeping whole tables, and a smaller checkpoint."""
+    args = dict(budget=600, max_n=1 << 19, start=1 << 14)
+    whole = grundy.hunt("0.167", dir=tmp_path / "whole", keep_past=1 << 19, **args)
+    kept = grundy.hunt("0.167", dir=tmp_path / "kept", keep_past=1 << 15,
+                       keep_prefix=16384, keep_window=16384, **args)
+    for key in ("n", "end", "max_value", "rare_mask", "rare_count", "last_rare"):
+        assert whole[key] == kept[key], key
+    assert numpy.array_equal(whole["frequencies"][0], kept["frequencies"][0])
+    size = lambda name: (tmp_path / name / "0.167.ckpt").stat().st_size
+    assert size("kept") < size("whole") / 4
