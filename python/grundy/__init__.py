@@ -30,10 +30,11 @@ if not os.path.isabs(os.environ.get("XDG_RUNTIME_DIR", "")):
     os.environ.setdefault("NODEVICE_SELECT", "1")
 
 from . import _grundy  # noqa: E402
-from ._grundy import Table, __version__
+from ._grundy import Table, __commit__, __version__
 
 __all__ = [
     "Table",
+    "__commit__",
     "__version__",
     "arrows",
     "bipodes",

@@ -5,6 +5,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy
 
 __version__: str
+__commit__: str
 
 class Table:
     """A computed Nim-sequence: G(0..=n) and what the run found."""

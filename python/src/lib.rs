@@ -136,6 +136,18 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::survey, m)?)?;
     m.add_function(wrap_pyfunction!(families::hunt, m)?)?;
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__version__", python_version())?;
+    m.add("__commit__", grundy::COMMIT)?;
     Ok(())
+}
+
+/// The library's version with the commit as a PEP 440 local label
+/// (`0.1.0+g1a2b3c4d5e6f`, `.changes` for uncommitted changes), or the
+/// version alone when the commit is not known.
+fn python_version() -> String {
+    match grundy::COMMIT.strip_suffix("+changes") {
+        _ if grundy::COMMIT == "unknown commit" => grundy::VERSION.to_string(),
+        Some(head) => format!("{}+g{head}.changes", grundy::VERSION),
+        None => format!("{}+g{}", grundy::VERSION, grundy::COMMIT),
+    }
 }

@@ -478,3 +478,18 @@ def test_a_hunt_keeping_part_of_its_tables_finds_the_same_rows(tmp_path):
     assert numpy.array_equal(whole["frequencies"][0], kept["frequencies"][0])
     size = lambda name: (tmp_path / name / "0.167.ckpt").stat().st_size
     assert size("kept") < size("whole") / 4
+
+
+def test_the_version_names_the_commit():
+    """__version__ is the library's version with the commit as a local
+    label; __commit__ is the commit itself, or says it is not known."""
+    import re
+
+    commit = grundy.__commit__
+    if commit == "unknown commit":
+        assert re.fullmatch(r"\d+\.\d+\.\d+", grundy.__version__)
+        return
+    match = re.fullmatch(r"([0-9a-f]{12})(\+changes)?", commit)
+    assert match, commit
+    label = f"+g{match.group(1)}" + (".changes" if match.group(2) else "")
+    assert grundy.__version__.endswith(label), (grundy.__version__, commit)

@@ -19,13 +19,15 @@ pub use grundy::engine::graph::solve::Solver;
 use grundy::engine::heap::sequence::Algorithm;
 use grundy::export::{Format, TableFormat};
 
-/// `grundy --version`: the crate version and the wgpu backends this build
-/// carries (Vulkan on Linux and Windows, Metal on macOS, DX12 on Windows).
+/// `grundy --version`: the version, the commit it was built from and the
+/// wgpu backends this build carries (Vulkan on Linux and Windows, Metal on
+/// macOS, DX12 on Windows).
 pub fn long_version() -> String {
     let names = grundy::gpu::context::compiled_backends();
     format!(
-        "{} (wgpu 30; GPU backends compiled in: {})",
+        "{} (commit {}; wgpu 30; GPU backends compiled in: {})",
         env!("CARGO_PKG_VERSION"),
+        grundy::COMMIT,
         if names.is_empty() {
             "none, the CPU only".to_string()
         } else {
@@ -138,6 +140,11 @@ pub enum Command {
                             grundy completions fish > ~/.config/fish/completions/grundy.fish"
     )]
     Completions(CompletionsArgs),
+    /// The manual pages (roff), made from the same definitions as --help: grundy(1) on stdout, or a page for every command written into DIR.
+    #[command(after_help = "Examples:\n  grundy man | man -l -\n  \
+                            grundy man --dir ~/.local/share/man/man1   # then: man grundy-octal\n  \
+                            sudo grundy man --dir /usr/local/share/man/man1")]
+    Man(ManArgs),
     /// Time the same work on the GPU and the CPU and print the ratio.
     #[command(
         after_help = "Examples:\n  grundy bench\n  grundy bench --quick --json\n  \
@@ -145,6 +152,13 @@ pub enum Command {
                             grundy bench --out bench.csv   # appends one row per workload"
     )]
     Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write grundy.1 and a page per command (grundy-octal.1, grundy-play-sum.1, ...) into DIR, created if missing, instead of printing grundy.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

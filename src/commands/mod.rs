@@ -5,6 +5,7 @@ pub mod edges;
 pub mod graph;
 pub mod graph_batches;
 pub mod hunt;
+pub mod man;
 pub mod output;
 pub mod play;
 pub mod progress;
@@ -59,6 +60,7 @@ pub fn run(cli: Cli) -> Result<()> {
             clap_complete::generate(args.shell, &mut cmd, "grundy", &mut std::io::stdout());
             Ok(())
         }
+        Command::Man(args) => man::man(&args),
         Command::Bench(args) => crate::bench::run(&args),
     }
 }
@@ -96,6 +98,8 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
         Command::Bench(a) => vec![("--out", a.out.as_deref())],
         Command::Cycles(a) => vec![("--out", a.out.as_deref())],
         Command::Hackenbush(_) | Command::Play(_) | Command::Completions(_) => Vec::new(),
+        // Pages go into a folder, each checked as it is written.
+        Command::Man(_) => Vec::new(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line as a user meets it: outputs, exit statuses, files.
 
+use std::path::Path;
 use std::process::Command;
 
 use crate::common::{grundy, json, skip_without_gpu, tmp};
@@ -248,6 +249,16 @@ fn help_has_examples_and_version_names_backends() {
     let out = grundy(&["--version"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with(&format!("grundy {}", env!("CARGO_PKG_VERSION"))));
+    // The commit it was built from, as git names it (none without git).
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let commit = format!("(commit {}", head.as_deref().unwrap_or("unknown commit"));
+    assert!(text.contains(&commit), "{text} names {commit}");
     let here = if cfg!(target_os = "macos") {
         "Metal"
     } else {
@@ -567,4 +578,40 @@ fn bench_on_a_gpu_ends_with_its_verdict() {
         verdict.contains("GPU at ") && verdict.ends_with(" of 3 workloads"),
         "{said}"
     );
+}
+
+/// `man/` holds what `grundy man --dir` writes now: a page per command,
+/// made from the same definitions as `--help`.
+#[test]
+fn the_man_pages_in_the_repository_are_current() {
+    let dir = tmp("man-pages");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = grundy(&["man", "--dir", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names = |d: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let stale = "man/ is stale: run `cargo run --release -- man --dir man`";
+    assert_eq!(names(&dir), names(&kept), "{stale}");
+    assert!(names(&dir).len() > 20 && names(&dir).contains(&"grundy-octal.1".into()));
+    for name in names(&dir) {
+        let (now, then) = (
+            std::fs::read(dir.join(&name)),
+            std::fs::read(kept.join(&name)),
+        );
+        assert!(now.unwrap() == then.unwrap(), "{name}: {stale}");
+    }
+    let top = grundy(&["man"]);
+    assert!(String::from_utf8_lossy(&top.stdout).starts_with(".ie \\n(.g .ds Aq"));
+    assert_eq!(top.stdout, std::fs::read(kept.join("grundy.1")).unwrap());
 }

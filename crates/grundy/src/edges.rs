@@ -134,9 +134,11 @@ pub struct HackenbushValue {
     pub value: u8,
     /// Positions (edge sets still grounded) solved.
     pub positions: usize,
+    /// Edges of the picture.
     pub edges: usize,
     /// The ground vertices, as given.
     pub ground: Vec<usize>,
+    /// Seconds the solve took.
     pub seconds: f64,
 }
 

@@ -57,6 +57,7 @@ pub struct GraphValue {
     pub solver: Solver,
     /// Where it ran.
     pub ran_on: RanOn,
+    /// Seconds the solve took.
     pub seconds: f64,
     /// `table[mask]` = G of the subset `mask`, when asked for (dense only).
     pub table: Option<Vec<u8>>,

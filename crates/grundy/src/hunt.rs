@@ -79,15 +79,21 @@ impl HuntEnd {
 /// What the hunt found for one code, at the last heap it reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HuntRow {
+    /// The code, as CGSuite writes it.
     pub code: String,
+    /// Why the hunt of this code ended where it did.
     pub end: HuntEnd,
+    /// The engine of the last stage (`HeapEngine::describe`).
     pub engine: String,
     /// The statistics at the last heap reached (`at.n`): the same figures
     /// as the frequency file's last milestone.
     #[serde(flatten)]
     pub at: Milestone,
+    /// The period found at the last heap (none: none found).
     pub period: Option<u64>,
+    /// The first heap of the periodic part.
     pub preperiod: Option<u64>,
+    /// Whether the periodicity theorem certifies the period.
     pub certified: bool,
     /// Seconds spent on this code by every hunt in the folder.
     pub seconds: f64,
@@ -167,6 +173,7 @@ impl Hunt {
         self
     }
 
+    /// Rare values where they pay (`Auto`), always, or never.
     pub fn algorithm(mut self, algorithm: Algorithm) -> Hunt {
         self.algorithm = algorithm;
         self
@@ -397,8 +404,12 @@ impl RunHooks for OnceEach<'_> {
 /// The files a hunt keeps of one code.
 #[derive(Clone, Debug)]
 pub struct HuntFiles {
+    /// `NAME.ckpt`: the run's checkpoint (a whole table's, or past
+    /// `keep_past` what a kept run keeps).
     pub checkpoint: PathBuf,
+    /// `NAME.row`: `CRC32 JSON`, the row and the seconds spent so far.
     pub row: PathBuf,
+    /// `NAME.freq`: the frequencies at every power of two.
     pub frequencies: PathBuf,
 }
 

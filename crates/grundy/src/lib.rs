@@ -4,7 +4,8 @@
 //! of printing it. Progress, notices and stopping go through one
 //! `RunHooks` value. The chapter below (docs/library.md) is its guide; its
 //! examples run as doctests.
-#![doc = include_str!("../../../docs/library.md")]
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 pub mod edges;
 #[doc(hidden)]
@@ -25,6 +26,14 @@ pub use sequence::{Kept, Saves, Sequence, SequenceTable, Values};
 pub use summary::Summary;
 pub use survey::{Survey, SurveyRows};
 pub use tuples::{TupleGame, TupleTable};
+
+/// The library's version (semantic versioning: see the README's "Versions").
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit the library was built from: 12 hex digits of git's HEAD
+/// (`+changes` when tracked files differed from it), or "unknown commit"
+/// for a build outside the repository without a packaged commit.
+pub const COMMIT: &str = env!("GRUNDY_COMMIT");
 
 // The layers below, for programs that need more than the builders (and for
 // the command line, the tests and the benchmarks).

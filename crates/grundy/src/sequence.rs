@@ -315,9 +315,11 @@ pub struct SequenceTable {
 pub struct Saves {
     /// Heaps loaded from the checkpoint resumed (0 for a fresh run).
     pub resumed_heaps: u64,
+    /// Where it saved (none: no checkpoint).
     pub checkpoint: Option<PathBuf>,
     /// Saves made, and the seconds they took (apart from the computing).
     pub count: u64,
+    /// Seconds the saves took.
     pub seconds: f64,
 }
 
@@ -668,5 +670,6 @@ fn npy_refused() -> Error {
 pub enum Values {
     /// Every value is below 256.
     Bytes(Vec<u8>),
+    /// Some value passes 255.
     Words(Vec<u16>),
 }

@@ -10,19 +10,27 @@ use grundy_engine::{HeapEngine, RanOn};
 
 /// What the summary says of a run.
 pub struct Summary<'a> {
+    /// The code, as CGSuite writes it.
     pub code: &'a str,
+    /// The least difference two-heap splits must leave (1: none asked).
     pub min_diff: u32,
     /// The last heap.
     pub n: u64,
+    /// Where it ran.
     pub ran: &'a RanOn,
+    /// The engine that computed the last values.
     pub engine: HeapEngine,
+    /// Seconds spent computing.
     pub seconds: f64,
-    /// G of the first heaps (100 at most: the line shows them), and
-    /// whether more follow.
+    /// G of the first heaps (100 at most: the line shows them).
     pub first: &'a [u16],
+    /// Whether more heaps follow them.
     pub more: bool,
+    /// The largest value, the P-positions, the first heap of each value.
     pub stats: &'a HeapStats,
+    /// The rare/common split and its rare heaps.
     pub rare: &'a RareSummary,
+    /// The period found (none: none).
     pub period: Option<Period>,
 }
 

@@ -224,6 +224,7 @@ impl Survey {
 /// A survey's rows, in the list's order, with how they were made.
 #[derive(Clone, Debug)]
 pub struct SurveyRows {
+    /// One row per code.
     pub rows: Vec<SurveyRow>,
     /// The engine of each row.
     pub engines: Vec<HeapEngine>,
@@ -231,6 +232,7 @@ pub struct SurveyRows {
     pub resumed: usize,
     /// The GPU when any code ran there.
     pub ran: Ran,
+    /// The GPU's name, when a code ran there.
     pub adapter: Option<String>,
     /// What the run asked of the GPU (none when no code ran there).
     pub gpu: Option<GpuCounters>,

@@ -37,7 +37,9 @@ pub struct TupleTable {
     kern: TupleKernel,
     shift: u32,
     table: Vec<u32>,
+    /// Where it ran.
     pub ran_on: RanOn,
+    /// Seconds the table took.
     pub seconds: f64,
 }
 
