@@ -386,7 +386,7 @@ pub struct SequenceArgs {
     /// Memory the run may use, e.g. 8G or 512M (default: what the machine or its memory cgroup has free, less an eighth). A table that does not fit is kept in a memory-mapped file beside --checkpoint (else --out, else here).
     #[arg(long, value_name = "SIZE", value_parser = grundy::engine::memory::parse_size)]
     pub memory: Option<u64>,
-    /// Keep only the values of heaps below HEAPS and of the last --keep-window heaps, in memory and in checkpoints: runs toward the records in gigabytes. Rare values on the CPU; the table goes to --out as it is computed; the statistics, --stats-at and --stats-out are counted as the run goes. A heap that needs a value not kept stops the run, naming the sizes that would have done. Alone, the window is as large.
+    /// Keep only the values of heaps below HEAPS and of the last --keep-window heaps, in memory and in checkpoints: runs toward the records in gigabytes. Rare values on the CPU; the table goes to --out as it is computed; the statistics, --stats-at and --stats-out are counted as the run goes. A heap that needs a value not kept is never guessed: with --format raw --out FILE the run reads the heaps it gave back from FILE and keeps more from then on (within --memory); otherwise it stops, naming the sizes that would have done. Alone, the window is as large.
     #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
     pub keep_prefix: Option<usize>,
     /// Keep the values of the last HEAPS heaps (see --keep-prefix; alone, the prefix is as large).

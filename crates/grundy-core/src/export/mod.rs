@@ -144,6 +144,25 @@ impl AtomicFile {
         sync_folder(&self.path).map_err(failed)
     }
 
+    /// Reads back `buf.len()` bytes at `offset` of what was written so far
+    /// (a file renamed into place at the end; not a device or a FIFO).
+    pub fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        let tmp = self
+            .tmp
+            .as_ref()
+            .ok_or_else(|| io::Error::other("a device or FIFO cannot be read back"))?;
+        self.out.as_mut().ok_or_else(closed)?.flush()?;
+        let mut file = std::fs::File::open(tmp)?;
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(buf)
+    }
+
+    /// Whether what was written can be read back (`read_at`).
+    pub fn can_read_back(&self) -> bool {
+        self.tmp.is_some() && self.out.is_some()
+    }
+
     /// Overwrites `bytes` at `offset` (a header field) and returns to the end.
     pub fn patch(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
         use std::io::{Seek, SeekFrom};
@@ -452,6 +471,8 @@ pub struct SequenceWriter {
     /// The count the header promised (raw format), and where its digits are.
     promised: u64,
     count_at: u64,
+    /// Where the values begin (raw format: past the header).
+    values_at: u64,
     /// What a write error names: the output's path, or stdout.
     shown: String,
 }
@@ -493,6 +514,7 @@ impl SequenceWriter {
             written: 0,
             promised: count,
             count_at: header_len.saturating_sub(1 + RAW_COUNT_DIGITS as u64),
+            values_at: header_len,
             shown,
         })
     }
@@ -516,6 +538,35 @@ impl SequenceWriter {
     /// Heaps written so far.
     pub fn written(&self) -> usize {
         self.written
+    }
+
+    /// Whether values written can be read back by position (`read_back`):
+    /// raw `u16` values in a file.
+    pub fn can_read_back(&self) -> bool {
+        matches!(&self.sink, Sink::File(file) if file.can_read_back()) && self.format == Format::Raw
+    }
+
+    /// G(a..b), read back from what was written (`can_read_back`; `b` at
+    /// most `written()`).
+    pub fn read_back(&mut self, a: usize, b: usize) -> Result<Vec<u16>> {
+        let shown = self.shown.clone();
+        let cannot = move |why: String| Error::Run(format!("reading back {shown}: {why}"));
+        if !self.can_read_back() || a > b || b > self.written {
+            return Err(cannot(format!(
+                "heaps {a}..{b} were not written as raw values"
+            )));
+        }
+        let Sink::File(file) = &mut self.sink else {
+            unreachable!("can_read_back: a file")
+        };
+        let mut bytes = vec![0u8; 2 * (b - a)];
+        let at = self.values_at + 2 * a as u64;
+        file.read_at(at, &mut bytes)
+            .map_err(|e| cannot(e.to_string()))?;
+        Ok(bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect())
     }
 
     /// Ends the table: trailer, the raw header's count, rename into place.

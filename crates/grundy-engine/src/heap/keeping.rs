@@ -25,7 +25,7 @@ use grundy_core::export::{OutputRules, SequenceWriter};
 use grundy_core::game::Code;
 use grundy_core::hooks::{NoStop, RunHooks, StopAlso};
 use grundy_core::interrupt;
-use grundy_core::setting::Setting;
+use grundy_core::setting::{Marked, Setting};
 use grundy_gpu::heap::GpuTuning;
 
 /// The fewest heaps a prefix or a window may keep.
@@ -42,6 +42,8 @@ pub struct KeptDriver<'a> {
     saves: KeptSaves,
     /// Heaps the checkpoint resumed held (0 for a fresh run).
     pub resumed_heaps: u64,
+    /// The memory the run may take (none: what the machine has).
+    memory: Option<u64>,
 }
 
 /// Where the run's checkpoint stands.
@@ -65,18 +67,18 @@ impl SequenceJob {
         self.check_kept(code, kept)?;
         let mut due = powers_of_two(FIRST_POWER, self.n);
         due.extend(at.iter().filter(|&&h| h <= self.n));
-        let (run, tally, resumed_heaps) = match &self.resume {
+        let (run, tally, resumed_heaps, kept) = match &self.resume {
             Some(path) => {
                 let mut saved = resumed_kept(path, code, kept, &due)?;
                 let values = (&saved.prefix[..], saved.window_from, &saved.window[..]);
                 let last = self.n.max(saved.heaps);
-                let run = SequenceRun::keeping_from(code, (kept, last), values, saved.rare)?;
+                let run = SequenceRun::keeping_from(code, (saved.kept, last), values, saved.rare)?;
                 saved.tally.also_due(&due);
-                (run, saved.tally, saved.heaps)
+                (run, saved.tally, saved.heaps, saved.kept)
             }
             None => {
                 let tally = Tally::new(rare_parity(code), &due);
-                (SequenceRun::keeping(code, kept, self.n)?, tally, 0)
+                (SequenceRun::keeping(code, kept, self.n)?, tally, 0, kept)
             }
         };
         let path = self.checkpoint.clone().or_else(|| self.resume.clone());
@@ -96,6 +98,7 @@ impl SequenceJob {
                 seconds: 0.0,
             },
             resumed_heaps,
+            memory: self.memory,
         })
     }
 
@@ -163,17 +166,18 @@ pub fn kept_memory(kept: Kept) -> u64 {
     2 * (kept.prefix as u64 + kept.window as u64 + piece_len(kept)) + WORKING
 }
 
-/// The checkpoint at `path`, which must keep what `kept` says, or hold the
-/// whole table (milestones due at `due` among its heaps).
+/// The checkpoint at `path`, which must keep at least what `kept` says (a
+/// run that read heaps back keeps more), or hold the whole table
+/// (milestones due at `due` among its heaps).
 fn resumed_kept(path: &Path, code: &Code, kept: Kept, due: &[u64]) -> Result<KeptSaved> {
     if !kept_checkpoint::is_kept(path) {
         return from_whole(path, code, kept, due);
     }
     let saved = kept_checkpoint::load(path, code)?;
-    if saved.kept != kept {
+    if saved.kept.prefix < kept.prefix || saved.kept.window < kept.window {
         return Err(Error::Input(format!(
-            "{}: the run it holds keeps {} and {}; expected the same (the heaps past them \
-             were not kept)",
+            "{}: the run it holds keeps {} and {}; expected at most those (the heaps past \
+             them were not kept)",
             Setting::Resume.is(path.display()),
             Setting::KeepPrefix.is(saved.kept.prefix),
             Setting::KeepWindow.is(saved.kept.window)
@@ -250,6 +254,9 @@ impl KeptDriver<'_> {
             let (extended, asked) = self.extend_piece(piece_to, hooks);
             self.take_new(writer)?;
             if let Err(e) = extended {
+                if matches!(e, Error::NotKept(_)) && self.read_back(writer, hooks)? {
+                    continue;
+                }
                 return Err(self.failed(e, hooks));
             }
             self.run.forget_past_window();
@@ -296,6 +303,42 @@ impl KeptDriver<'_> {
         }
         self.tally.add(a as u64, &values);
         Ok(())
+    }
+
+    /// After a heap needed a value the run gave back: where the table goes
+    /// to a file that can be read by position (raw values), keeps from here
+    /// on the sizes that would have held it (each to the next power of two,
+    /// within the memory allowed), the heaps given back read from the file;
+    /// whether it did, so that the piece goes on from that heap.
+    fn read_back(
+        &mut self,
+        writer: &mut Option<&mut SequenceWriter>,
+        hooks: &dyn RunHooks,
+    ) -> Result<bool> {
+        let (Some(w), Some(needed)) = (writer.as_deref_mut(), self.run.would_do()) else {
+            return Ok(false);
+        };
+        let grown = Kept {
+            prefix: needed.prefix.next_power_of_two().max(self.kept.prefix),
+            window: needed.window.next_power_of_two().max(self.kept.window),
+        };
+        let bytes = kept_memory(grown);
+        let fits = self.memory.is_none_or(|budget| bytes <= budget + WORKING)
+            && memory::check_fits("", bytes).is_ok();
+        if grown == self.kept || !fits || !w.can_read_back() {
+            return Ok(false);
+        }
+        self.run.keep_more(grown, |a, b| w.read_back(a, b))?;
+        hooks.notice(Marked(&format!(
+            "heap {} needed heaps this run had given back: read them back from {}, keeping {} \
+             and {} from here on",
+            self.run.table.len(),
+            Setting::Out.named(),
+            Setting::KeepPrefix.is(grown.prefix),
+            Setting::KeepWindow.is(grown.window)
+        )));
+        self.kept = grown;
+        Ok(true)
     }
 
     /// Saves what the run keeps, when heaps were done since the last save.

@@ -70,6 +70,8 @@ pub struct SequenceRun<'a> {
     /// the end of the heaps it gave back.
     kept: Option<Kept>,
     forgotten_to: usize,
+    /// What the heap that stopped a run keeping part of its table needed.
+    missed: Option<Beyond>,
 }
 
 /// The code as rare values read it when `algorithm` may use them; an input
@@ -107,6 +109,7 @@ impl<'a> SequenceRun<'a> {
             fits_to: None,
             kept: None,
             forgotten_to: 0,
+            missed: None,
         })
     }
 
@@ -162,6 +165,46 @@ impl<'a> SequenceRun<'a> {
             self.table.forget(kept.prefix, end);
             self.forgotten_to = self.forgotten_to.max(end);
         }
+    }
+
+    /// The least sizes that would have held what the heap that stopped the
+    /// run needed (none: no heap stopped it for that).
+    pub fn would_do(&self) -> Option<Kept> {
+        let (kept, missed) = (self.kept?, self.missed?);
+        let (prefix, window) = missed.would_do(kept, self.rare_code.as_ref()?);
+        Some(Kept {
+            prefix: prefix as usize,
+            window: window as usize,
+        })
+    }
+
+    /// Keeps `grown` (at least what it keeps now) from here on: the heaps
+    /// it gave back that `grown` keeps are read by `read_back(a, b)`
+    /// (G(a..b)), the rest copied.
+    pub fn keep_more(
+        &mut self,
+        grown: Kept,
+        mut read_back: impl FnMut(usize, usize) -> Result<Vec<u16>>,
+    ) -> Result<()> {
+        let kept = self.kept.expect("a run keeping part of its table");
+        let len = self.table.len();
+        let lost = (kept.prefix, self.forgotten_to.max(kept.prefix));
+        let prefix_end = len.min(grown.prefix);
+        let from = len.saturating_sub(grown.window).max(prefix_end);
+        let table = &self.table;
+        let mut gather = |(a, b): (usize, usize)| -> Result<Vec<u16>> {
+            let clip = |x: usize, y: usize| (x.clamp(a, b), y.clamp(a, b));
+            let ((p, q), (r, t)) = (clip(lost.0, lost.1), clip(lost.1, usize::MAX));
+            let mut values = table.values(a, p);
+            values.extend(if p < q { read_back(p, q)? } else { Vec::new() });
+            values.extend(table.values(r, t));
+            Ok(values)
+        };
+        let (prefix, window) = (gather((0, prefix_end))?, gather((from, len))?);
+        let last = self.fits_to.unwrap_or(len as u64);
+        self.table = kept_table((last, self.table.is_widest()), (&prefix, from, &window))?;
+        (self.kept, self.forgotten_to, self.missed) = (Some(grown), from, None);
+        Ok(())
     }
 
     /// The game being computed.
@@ -381,7 +424,10 @@ impl<'a> SequenceRun<'a> {
                 "G({n}) = {value} is larger than 65535, the most a u16 table holds"
             ))),
             Outcome::Failed(why) => Err(Error::Run(why)),
-            Outcome::Beyond(beyond) => Err(self.beyond(beyond)),
+            Outcome::Beyond(beyond) => {
+                self.missed = Some(beyond);
+                Err(self.beyond(beyond))
+            }
             Outcome::OutOfMemory { heaps } => Err(Error::OutOfMemory(format!(
                 "out of memory: room for {heaps} more values ({}) could not be had after heap \
                  {}; ask for fewer heaps or free memory",
