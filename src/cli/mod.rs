@@ -457,10 +457,10 @@ pub struct HuntArgs {
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
-    /// Runs past --keep-past heaps keep only the values of heaps below HEAPS and of the last --keep-window heaps (codes whose runs take rare values, on the CPU): their checkpoints stop growing with N. A heap that needs a value not kept ends its code (not-kept), naming the sizes that would have done; the hunt goes on.
+    /// Runs past --keep-past heaps keep only the values of heaps below HEAPS and of the last --keep-window heaps (codes whose runs take rare values, on the CPU; the window at least twice the code's last rare heap, and only where the two hold at most a quarter of the heaps): their checkpoints stop growing with N. A heap that needs a value not kept ends its code (not-kept), naming the sizes that would have done; the hunt goes on.
     #[arg(long, value_name = "HEAPS", default_value_t = grundy::hunt::KEEP.prefix)]
     pub keep_prefix: usize,
-    /// The last heaps a run past --keep-past keeps (see --keep-prefix).
+    /// The least last heaps a run past --keep-past keeps (see --keep-prefix).
     #[arg(long, value_name = "HEAPS", default_value_t = grundy::hunt::KEEP.window)]
     pub keep_window: usize,
     /// Runs to at most N heaps keep the whole table (--keep-past at least --max-n: whole tables throughout).

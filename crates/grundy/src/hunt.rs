@@ -114,9 +114,10 @@ pub struct Hunt {
     keep_past: u64,
 }
 
-/// What a hunt's codes keep past `KEEP_PAST` heaps: a prefix and a window
-/// of 2^22 heaps each (16 MiB of checkpoint, two bytes a value), which
-/// hold `.167` to 2^32 and the unsolved list's rare heaps.
+/// The least a hunt's codes keep past `KEEP_PAST` heaps: a prefix and a
+/// window of 2^22 heaps each (16 MiB of checkpoint, two bytes a value),
+/// the window widened to twice a code's last rare heap (Grundy's game has
+/// rare heaps to 48,399,022, so it keeps a window of 2^27 from 2^30 on).
 pub const KEEP: Kept = Kept {
     prefix: 1 << 22,
     window: 1 << 22,
@@ -146,9 +147,11 @@ impl Hunt {
         }
     }
 
-    /// Runs to more than `past` heaps keep only `kept` of their table
-    /// (none: the whole table), for codes whose runs took rare values and
-    /// with the rare values' pass on the CPU. A code whose checkpoint kept
+    /// Runs to more than `past` heaps keep only a prefix and a window of
+    /// their table, at least `kept` (none: the whole table), for codes whose
+    /// runs took rare values and with the rare values' pass on the CPU: the
+    /// window at least twice the code's last rare heap, and only where the
+    /// two hold at most a quarter of the heaps. A code whose checkpoint kept
     /// part of its table goes on keeping the same.
     pub fn keep(mut self, kept: Option<Kept>, past: u64) -> Hunt {
         (self.keep, self.keep_past) = (kept, past);
@@ -209,6 +212,9 @@ impl Hunt {
         let before = load_row(&files.row, code)?;
         let spent = before.as_ref().map_or(0.0, |row| row.seconds);
         let before_engine = before.as_ref().map(|row| row.engine.clone());
+        let last = before
+            .as_ref()
+            .map_or(LastStage::default(), LastStage::of_row);
         if let Some(row) = before.filter(|row| self.is_done(row)) {
             return Ok(row);
         }
@@ -216,8 +222,7 @@ impl Hunt {
         let started = Instant::now();
         let resumed = resumable_heaps(&files.checkpoint, code)?;
         let deadline = started + left;
-        let rare = before_engine.as_deref() == Some(HeapEngine::Rare.describe());
-        let (table, end, engine) = self.double(code, &files, (resumed, deadline, rare), hooks)?;
+        let (table, end, engine) = self.double(code, &files, (resumed, deadline, last), hooks)?;
         // Every power of two, then the last heap: the row's own figures.
         let mut milestones = table.milestones(&milestone_heaps(table.len() - 1));
         export::write_to(&files.frequencies, OutputRules::default(), |w| {
@@ -265,16 +270,15 @@ impl Hunt {
             || row.at.n >= self.max_n
     }
 
-    /// Runs `code`, whose checkpoint holds `done` heaps (with `rare`
-    /// values, when the last stage took them), to doubling N until solved,
-    /// `max_n` or `deadline`: the table reached, why it ended there, and
-    /// the engine of the last stage this hunt finished (none: no stage
-    /// finished).
+    /// Runs `code`, whose checkpoint holds `done` heaps (`last` says how
+    /// its last stage went), to doubling N until solved, `max_n` or
+    /// `deadline`: the table reached, why it ended there, and the engine
+    /// of the last stage this hunt finished (none: no stage finished).
     fn double(
         &self,
         code: &Code,
         files: &HuntFiles,
-        (done, deadline, mut rare): (u64, Instant, bool),
+        (done, deadline, mut last): (u64, Instant, LastStage),
         hooks: &dyn RunHooks,
     ) -> Result<(SequenceTable, HuntEnd, Option<HeapEngine>)> {
         let once = OnceEach {
@@ -291,14 +295,14 @@ impl Hunt {
         }
         let mut engine = None;
         loop {
-            match self.sequence(code, files, (target, rare))?.run_with(&stop) {
+            match self.sequence(code, files, (target, last))?.run_with(&stop) {
                 Ok(table) if table.period().is_some_and(|p| p.certified) => {
                     return Ok((table, HuntEnd::Solved, engine));
                 }
                 Ok(table) if target >= self.max_n => return Ok((table, HuntEnd::MaxN, engine)),
                 Ok(table) => {
                     engine = Some(table.engine());
-                    rare = table.engine() == HeapEngine::Rare;
+                    last = LastStage::of_table(&table);
                     target = target.saturating_mul(2).min(self.max_n);
                 }
                 // The heaps before are saved; the hunt goes on without it.
@@ -329,14 +333,19 @@ impl Hunt {
 
     /// The run of `code` to heap `n`, from the folder's checkpoint if any,
     /// keeping part of its table where `kept_for` says.
-    fn sequence(&self, code: &Code, files: &HuntFiles, (n, rare): (u64, bool)) -> Result<Sequence> {
+    fn sequence(
+        &self,
+        code: &Code,
+        files: &HuntFiles,
+        (n, last): (u64, LastStage),
+    ) -> Result<Sequence> {
         let mut sequence = Sequence::of(code.clone())
             .heaps(n)
             .algorithm(self.algorithm)
             .backend(self.backend)
             .checkpoint(&files.checkpoint, SAVE_EVERY)
             .folder(&self.dir);
-        if let Some(kept) = self.kept_for(code, &files.checkpoint, (n, rare))? {
+        if let Some(kept) = self.kept_for(code, &files.checkpoint, (n, last))? {
             sequence = sequence.keep(kept.prefix, kept.window);
         }
         Ok(match files.checkpoint.exists() {
@@ -345,22 +354,62 @@ impl Hunt {
         })
     }
 
-    /// What a run of `code` to heap `n` keeps: what its checkpoint kept,
-    /// else `keep` past `keep_past` heaps when the last stage took `rare`
-    /// values and their pass runs on the CPU (a card's pass reads the whole
-    /// table), else the whole table.
+    /// What a run of `code` to heap `n` keeps: what its checkpoint kept;
+    /// else, past `keep_past` heaps, when the last stage took rare values
+    /// and their pass runs on the CPU (a card's pass reads the whole
+    /// table), `keep` with a window at least twice the last rare heap (its
+    /// partners are read near every heap) where that holds at most a
+    /// quarter of the heaps; else the whole table.
     fn kept_for(
         &self,
         code: &Code,
         checkpoint: &Path,
-        (n, rare): (u64, bool),
+        (n, last): (u64, LastStage),
     ) -> Result<Option<Kept>> {
         if kept_checkpoint::is_kept(checkpoint) {
             return Ok(Some(kept_checkpoint::load(checkpoint, code)?.kept));
         }
         let cpu = self.backend != BackendChoice::Gpu;
-        let pays = n > self.keep_past && rare && cpu && self.algorithm != Algorithm::Naive;
-        Ok(self.keep.filter(|_| pays))
+        let may = n > self.keep_past && last.rare && cpu && self.algorithm != Algorithm::Naive;
+        let Some(keep) = self.keep.filter(|_| may) else {
+            return Ok(None);
+        };
+        let partners = last.last_rare.map_or(0, |r| (2 * r).next_power_of_two());
+        let kept = Kept {
+            prefix: keep.prefix,
+            window: keep
+                .window
+                .max(usize::try_from(partners).unwrap_or(usize::MAX)),
+        };
+        let pays = 4 * (kept.prefix as u64).saturating_add(kept.window as u64) <= n;
+        Ok(pays.then_some(kept))
+    }
+}
+
+/// What the hunt knows of a code's last stage: whether it took rare
+/// values, and its last rare heap.
+#[derive(Clone, Copy, Debug, Default)]
+struct LastStage {
+    rare: bool,
+    last_rare: Option<u64>,
+}
+
+impl LastStage {
+    /// As the row a former hunt saved says.
+    fn of_row(row: &HuntRow) -> LastStage {
+        LastStage {
+            rare: row.engine == HeapEngine::Rare.describe(),
+            last_rare: row.at.last_rare,
+        }
+    }
+
+    /// As the stage's table says.
+    fn of_table(table: &SequenceTable) -> LastStage {
+        let rare = table.engine() == HeapEngine::Rare;
+        LastStage {
+            rare,
+            last_rare: rare.then(|| table.rare().1.last_rare).flatten(),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::LazyBackend;
 use crate::heap::checkpoint;
 use crate::heap::driver::SequenceJob;
-use crate::heap::kept_checkpoint::{self, KeptSaved};
+use crate::heap::kept_checkpoint::{self, KeptSaved, ToSave};
 use crate::heap::rare::kept::Kept;
 use crate::heap::rare::{RareCode, RareRun, rare_parity};
 use crate::heap::sequence::{Algorithm, SequenceRun, WORKING};
@@ -352,20 +352,14 @@ impl KeptDriver<'_> {
             return Ok(());
         }
         let started = Instant::now();
-        let from = KeptSaved::window_from(self.kept, heaps);
-        let saved = KeptSaved {
+        let saved = ToSave {
             kept: self.kept,
             heaps,
-            prefix: self
-                .run
-                .table
-                .values(0, heaps.min(self.kept.prefix as u64) as usize),
-            window_from: from,
-            window: self.run.table.values(from as usize, heaps as usize),
             rare,
-            tally: self.tally.clone(),
+            tally: &self.tally,
+            table: &self.run.table,
         };
-        kept_checkpoint::save(path, self.saves.rules, self.run.code(), &saved)?;
+        kept_checkpoint::save(path, self.saves.rules, self.run.code(), saved)?;
         self.saves.heaps = heaps;
         self.saves.count += 1;
         self.saves.seconds += started.elapsed().as_secs_f64();

@@ -66,10 +66,26 @@ impl KeptSaved {
     }
 }
 
-/// Writes `saved` to `path` whole (a temporary name, renamed).
-pub fn save(path: &Path, rules: OutputRules, code: &Code, saved: &KeptSaved) -> Result<()> {
+/// What a save writes: the run's state, and the table whose prefix and
+/// window it keeps.
+pub struct ToSave<'a> {
+    pub kept: Kept,
+    /// Heaps done: 0..heaps.
+    pub heaps: u64,
+    pub rare: RareState,
+    pub tally: &'a Tally,
+    pub table: &'a HeapTable,
+}
+
+/// Values written at a time: a save holds no copy of the table.
+const SAVE_PIECE: usize = 1 << 20;
+
+/// Writes `saved` to `path` whole (a temporary name, renamed), the values
+/// read from the table a piece at a time.
+pub fn save(path: &Path, rules: OutputRules, code: &Code, saved: ToSave) -> Result<()> {
     let failed = |e: std::io::Error| Error::Run(format!("writing {}: {e}", path.display()));
     let json = |e: serde_json::Error| Error::Run(format!("writing {}: {e}", path.display()));
+    let window_from = KeptSaved::window_from(saved.kept, saved.heaps);
     let header = Header {
         format: FORMAT.into(),
         code: code.text.clone(),
@@ -77,24 +93,40 @@ pub fn save(path: &Path, rules: OutputRules, code: &Code, saved: &KeptSaved) -> 
         prefix: saved.kept.prefix as u64,
         window: saved.kept.window as u64,
         heaps: saved.heaps,
-        window_from: saved.window_from,
+        window_from,
     };
     let line = serde_json::to_string(&header).map_err(json)? + "\n";
     let body = Body {
-        rare: saved.rare.clone(),
+        rare: saved.rare,
         tally: saved.tally.clone(),
     };
-    let mut rest = serde_json::to_vec(&body).map_err(json)?;
-    rest.push(b'\n');
-    for v in saved.prefix.iter().chain(&saved.window) {
-        rest.extend_from_slice(&v.to_le_bytes());
-    }
+    let mut body = serde_json::to_vec(&body).map_err(json)?;
+    body.push(b'\n');
     let mut file = AtomicFile::create(path, rules)?;
-    let mut write = |bytes: &[u8]| file.write_all(bytes).map_err(failed);
-    write(line.as_bytes())?;
-    write(&crc32fast::hash(line.as_bytes()).to_le_bytes())?;
-    write(&rest)?;
-    write(&crc32fast::hash(&rest).to_le_bytes())?;
+    file.write_all(line.as_bytes()).map_err(failed)?;
+    file.write_all(&crc32fast::hash(line.as_bytes()).to_le_bytes())
+        .map_err(failed)?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut write = |bytes: &[u8]| {
+        crc.update(bytes);
+        file.write_all(bytes).map_err(failed)
+    };
+    write(&body)?;
+    let prefix_end = saved.heaps.min(saved.kept.prefix as u64);
+    for (a, b) in [(0, prefix_end), (window_from, saved.heaps)] {
+        for from in (a as usize..b as usize).step_by(SAVE_PIECE) {
+            let to = (from + SAVE_PIECE).min(b as usize);
+            let values = saved.table.values(from, to);
+            write(
+                &values
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )?;
+        }
+    }
+    file.write_all(&crc.finalize().to_le_bytes())
+        .map_err(failed)?;
     file.commit()
 }
 

@@ -180,30 +180,28 @@ impl<'a> SequenceRun<'a> {
 
     /// Keeps `grown` (at least what it keeps now) from here on: the heaps
     /// it gave back that `grown` keeps are read by `read_back(a, b)`
-    /// (G(a..b)), the rest copied.
+    /// (G(a..b)) and written back in place.
     pub fn keep_more(
         &mut self,
         grown: Kept,
         mut read_back: impl FnMut(usize, usize) -> Result<Vec<u16>>,
     ) -> Result<()> {
         let kept = self.kept.expect("a run keeping part of its table");
-        let len = self.table.len();
-        let lost = (kept.prefix, self.forgotten_to.max(kept.prefix));
-        let prefix_end = len.min(grown.prefix);
-        let from = len.saturating_sub(grown.window).max(prefix_end);
-        let table = &self.table;
-        let mut gather = |(a, b): (usize, usize)| -> Result<Vec<u16>> {
-            let clip = |x: usize, y: usize| (x.clamp(a, b), y.clamp(a, b));
-            let ((p, q), (r, t)) = (clip(lost.0, lost.1), clip(lost.1, usize::MAX));
-            let mut values = table.values(a, p);
-            values.extend(if p < q { read_back(p, q)? } else { Vec::new() });
-            values.extend(table.values(r, t));
-            Ok(values)
-        };
-        let (prefix, window) = (gather((0, prefix_end))?, gather((from, len))?);
-        let last = self.fits_to.unwrap_or(len as u64);
-        self.table = kept_table((last, self.table.is_widest()), (&prefix, from, &window))?;
-        (self.kept, self.forgotten_to, self.missed) = (Some(grown), from, None);
+        let (len, lost_to) = (self.table.len(), self.forgotten_to.max(kept.prefix));
+        let window_from = len.saturating_sub(grown.window).max(grown.prefix);
+        let wanted = [
+            (kept.prefix, grown.prefix.min(lost_to)),
+            (window_from.max(kept.prefix), lost_to),
+        ];
+        for (a, b) in wanted.into_iter().filter(|(a, b)| a < b) {
+            if !self.table.put(a, &read_back(a, b)?) {
+                return Err(Error::Run(format!(
+                    "heaps {a}..{b} read back could not be put in the table"
+                )));
+            }
+        }
+        self.forgotten_to = lost_to.min(window_from);
+        (self.kept, self.missed) = (Some(grown), None);
         Ok(())
     }
 

@@ -176,6 +176,18 @@ impl<T: Pod> Buf<T> {
         }
     }
 
+    /// Writes `values` over values `at..` of a sparse buffer, below its
+    /// end (values given back, wanted again); false for other buffers.
+    pub fn put(&mut self, at: usize, values: &[T]) -> bool {
+        match self {
+            Buf::Sparse(m) if at + values.len() <= m.len => {
+                m.put(at, values);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Gives back the memory of values a..b (the whole pages inside), which
     /// read as zeros after; nothing for other buffers.
     pub fn forget(&mut self, a: usize, b: usize) {
@@ -368,6 +380,17 @@ impl<T: Pod> Sparse<T> {
             std::ptr::copy_nonoverlapping(values.as_ptr(), at, values.len());
         }
         self.len += values.len();
+    }
+
+    /// Writes `values` over heaps `at..` (below the end).
+    fn put(&mut self, at: usize, values: &[T]) {
+        assert!(at + values.len() <= self.len, "values put past the end");
+        // SAFETY: inside the mapping (below `len`), and `&mut self` means
+        // no slice of it is lent out.
+        unsafe {
+            let to = self.map.as_mut_ptr().cast::<T>().add(at);
+            std::ptr::copy_nonoverlapping(values.as_ptr(), to, values.len());
+        }
     }
 
     fn forget(&mut self, a: usize, b: usize) {

@@ -146,6 +146,20 @@ impl HeapTable {
         }
     }
 
+    /// Writes `values` over values `at..` of a sparse table (values given
+    /// back, wanted again: `Buf::put`); false for other tables, or for a
+    /// value too large for a table of one byte a value.
+    pub fn put(&mut self, at: usize, values: &[u16]) -> bool {
+        match self {
+            HeapTable::Narrow(g) => {
+                let bytes: Option<Vec<u8>> = values.iter().map(|&v| u8::try_from(v).ok()).collect();
+                bytes.is_some_and(|bytes| g.put(at, &bytes))
+            }
+            HeapTable::Wide(g) => g.put(at, values),
+            HeapTable::Escaped(_) => false,
+        }
+    }
+
     /// Gives back the memory of values a..b of a sparse table, which read
     /// as zeros after (`Buf::forget`); nothing for other tables.
     pub fn forget(&mut self, a: usize, b: usize) {
