@@ -21,7 +21,7 @@ for code in ${CODES:-0.6 0.161 0.167 0.1777 4!.0}; do
         --keep-window "$window" >"$dir/kept.json" 2>"$dir/kept.err"
     same=differ
     if cmp -s "$dir/whole.u16" "$dir/kept.u16" &&
-        [[ $(jq -c "$figures" "$dir/whole.json") == $(jq -c "$figures" "$dir/kept.json") ]]; then
+        [[ "$(jq -c "$figures" "$dir/whole.json")" == "$(jq -c "$figures" "$dir/kept.json")" ]]; then
         same=same
     fi
     printf '%-7s whole %8.2f s  kept %8.2f s  %s  kept at the end %s  read back %d times\n' \
