@@ -21,6 +21,15 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
 }
 
+/// Runs this script again when `path` changes; a path that does not exist
+/// is not watched (cargo would run the script, and rebuild the crate, on
+/// every build).
+fn watch(path: &Path) {
+    if path.exists() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+}
+
 /// `git` run in `dir`: its output, when it succeeds.
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new("git")
@@ -43,11 +52,16 @@ fn from_checkout(manifest: &Path) -> Option<String> {
     }
     for dir in ["--absolute-git-dir", "--git-common-dir"] {
         if let Some(git_dir) = git(manifest, &["rev-parse", dir]) {
-            let git_dir = top.join(git_dir);
+            // A relative answer is relative to where git ran.
+            let git_dir = manifest.join(git_dir);
             for watched in ["HEAD", "index", "packed-refs", "refs"] {
-                println!("cargo:rerun-if-changed={}", git_dir.join(watched).display());
+                watch(&git_dir.join(watched));
             }
         }
+    }
+    // Edits to the sources change `+changes` before git's index sees them.
+    for sources in ["crates", "src", "python/src"] {
+        watch(&top.join(sources));
     }
     let head = git(manifest, &["rev-parse", "--short=12", "HEAD"])?;
     let status = git(&top, &["status", "--porcelain", "--untracked-files=no"]);
@@ -60,7 +74,7 @@ fn from_checkout(manifest: &Path) -> Option<String> {
 /// The commit `cargo package` wrote into `.cargo_vcs_info.json`.
 fn from_package(manifest: &Path) -> Option<String> {
     let path = manifest.join(".cargo_vcs_info.json");
-    println!("cargo:rerun-if-changed={}", path.display());
+    watch(&path);
     let text = std::fs::read_to_string(path).ok()?;
     let at = text.find("\"sha1\"")?;
     let sha = text[at + 6..].split('"').nth(1)?;

@@ -50,10 +50,7 @@ fn octal(
     stats_at: Vec<u64>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
-    // Either alone keeps as many heaps in the other, as on the command line.
-    let kept = keep_prefix
-        .or(keep_window)
-        .map(|either| (keep_prefix.unwrap_or(either), keep_window.unwrap_or(either)));
+    let kept = grundy::Kept::either(keep_prefix, keep_window);
     let args = RunArgs {
         n,
         until_periodic,

@@ -327,7 +327,7 @@ pub struct RunArgs {
     pub memory: Option<u64>,
     pub folder: Option<String>,
     /// The prefix and the window a run keeps (none: the whole table).
-    pub kept: Option<(usize, usize)>,
+    pub kept: Option<grundy::Kept>,
     /// Heaps where a run keeping part of its table counts the statistics.
     pub stats_at: Vec<u64>,
 }
@@ -372,8 +372,8 @@ fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
     if let Some(folder) = &args.folder {
         sequence = sequence.folder(folder);
     }
-    if let Some((prefix, window)) = args.kept {
-        sequence = sequence.keep(prefix, window).stats_at(&args.stats_at);
+    if let Some(kept) = args.kept {
+        sequence = sequence.keep(kept.prefix, kept.window).stats_at(&args.stats_at);
     }
     Ok(sequence)
 }
@@ -427,7 +427,7 @@ fn held_of(table: grundy::SequenceTable, stats_at: &[u64]) -> Held {
     };
     let len = table.len();
     let prefix_end = len.min(kept.prefix as u64);
-    let window_from = len.saturating_sub(kept.window as u64).max(prefix_end);
+    let window_from = table.window_from().unwrap_or(len);
     let mut at = powers_of_two(FIRST_POWER, len.saturating_sub(1));
     at.extend(stats_at);
     at.push(len.saturating_sub(1));

@@ -396,14 +396,8 @@ pub struct SequenceArgs {
 
 impl SequenceArgs {
     /// The prefix and the window a run keeps (none: the whole table).
-    pub fn kept(&self) -> Option<(usize, usize)> {
-        match (self.keep_prefix, self.keep_window) {
-            (None, None) => None,
-            (prefix, window) => {
-                let either = prefix.or(window).unwrap_or_default();
-                Some((prefix.unwrap_or(either), window.unwrap_or(either)))
-            }
-        }
+    pub fn kept(&self) -> Option<grundy::Kept> {
+        grundy::Kept::either(self.keep_prefix, self.keep_window)
     }
 
     /// Where checkpoints go and the flag that named the file: --checkpoint,

@@ -120,7 +120,7 @@ fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
     if let Some(bytes) = args.memory {
         sequence = sequence.memory(bytes);
     }
-    if let Some((prefix, window)) = args.kept() {
+    if let Some(grundy::Kept { prefix, window }) = args.kept() {
         if args.format == Format::Npy {
             return Err(Error::Input(format!(
                 "--format npy with --keep-prefix: NumPy's header is written from the whole \

@@ -367,7 +367,7 @@ impl Hunt {
         (n, last): (u64, LastStage),
     ) -> Result<Option<Kept>> {
         if kept_checkpoint::is_kept(checkpoint) {
-            return Ok(Some(kept_checkpoint::load(checkpoint, code)?.kept));
+            return Ok(Some(kept_checkpoint::header(checkpoint, code)?.0));
         }
         let cpu = self.backend != BackendChoice::Gpu;
         let may = n > self.keep_past && last.rare && cpu && self.algorithm != Algorithm::Naive;
@@ -468,7 +468,7 @@ fn resumable_heaps(path: &Path, code: &Code) -> Result<u64> {
         return Ok(0);
     }
     if kept_checkpoint::is_kept(path) {
-        return Ok(kept_checkpoint::load(path, code)?.heaps);
+        return Ok(kept_checkpoint::header(path, code)?.1);
     }
     let loaded = grundy_engine::heap::checkpoint::load(path, code)?;
     Ok(loaded.table.len() as u64)

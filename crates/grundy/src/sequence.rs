@@ -18,6 +18,7 @@ use grundy_core::interrupt;
 use grundy_core::setting::Setting;
 use grundy_engine::heap::driver::{Computed, SequenceDriver, SequenceJob};
 use grundy_engine::heap::keeping::KeptDriver;
+use grundy_engine::heap::kept_checkpoint::KeptSaved;
 use grundy_engine::heap::rare::RareCounts;
 pub use grundy_engine::heap::rare::kept::Kept;
 use grundy_engine::heap::sequence::Algorithm;
@@ -83,8 +84,11 @@ impl Sequence {
     /// computed; the statistics, the rare summary, the period (where its
     /// start lies in the window) and the milestones at every power of two
     /// and at `stats_at` are counted as the run goes. A heap that needs a
-    /// value given back stops the run before it (`Error::Run`), naming the
-    /// least prefix and window that would have held that value.
+    /// value given back is never guessed: with the table streamed as raw
+    /// values (`stream_to`, `Format::Raw`) the run reads the heaps back
+    /// from that file and keeps more from then on; otherwise it stops
+    /// before the heap (`Error::NotKept`), naming the least prefix and
+    /// window that would have held that value.
     ///
     /// ```
     /// use grundy::Sequence;
@@ -412,7 +416,7 @@ impl SequenceTable {
     /// `from_checkpoint` for a checkpoint of a run that kept part of its
     /// table: what it kept, and the statistics of every heap.
     fn from_kept_checkpoint(path: &Path, code: &Code) -> Result<SequenceTable> {
-        let kept = grundy_engine::heap::kept_checkpoint::load(path, code)?.kept;
+        let (kept, _) = grundy_engine::heap::kept_checkpoint::header(path, code)?;
         let mut job = SequenceJob::new(Algorithm::Auto, 0);
         job.resume = Some(path.to_path_buf());
         let driver = job.start_kept(code, kept, &[])?;
@@ -435,12 +439,18 @@ impl SequenceTable {
         self.kept.as_ref().map(|(kept, _)| *kept)
     }
 
+    /// For a table that kept only a prefix and a window: the window's first
+    /// heap (past the prefix; the table's end while the prefix holds all).
+    pub fn window_from(&self) -> Option<u64> {
+        let (kept, _) = self.kept.as_ref()?;
+        Some(KeptSaved::window_from(*kept, self.table.len() as u64))
+    }
+
     /// Whether heap n's value was kept.
     fn holds(&self, n: u64) -> bool {
-        let len = self.table.len() as u64;
-        match &self.kept {
-            None => true,
-            Some((kept, _)) => n < kept.prefix as u64 || n + kept.window as u64 >= len,
+        match (&self.kept, self.window_from()) {
+            (Some((kept, _)), Some(from)) => n < kept.prefix as u64 || n >= from,
+            _ => true,
         }
     }
 

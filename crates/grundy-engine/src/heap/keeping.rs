@@ -125,16 +125,22 @@ impl SequenceJob {
                 Setting::MaxN.named()
             )));
         }
-        let what = format!("a run keeping {} and {} heaps", kept.prefix, kept.window);
-        let bytes = kept_memory(kept);
-        match self.memory {
-            Some(budget) if bytes > budget + WORKING => Err(Error::WontFit(format!(
-                "{what} needs about {} of memory; expected {} or more",
-                memory::human(bytes),
-                Setting::Memory.is(memory::human(bytes - WORKING))
-            ))),
-            _ => memory::check_fits(&what, bytes),
-        }
+        fits(kept, self.memory)
+    }
+}
+
+/// Refuses sizes whose memory (`kept_memory`) does not fit `budget` (none:
+/// what the machine has).
+fn fits(kept: Kept, budget: Option<u64>) -> Result<()> {
+    let what = format!("a run keeping {} and {} heaps", kept.prefix, kept.window);
+    let bytes = kept_memory(kept);
+    match budget {
+        Some(budget) if bytes > budget + WORKING => Err(Error::WontFit(format!(
+            "{what} needs about {} of memory; expected {} or more",
+            memory::human(bytes),
+            Setting::Memory.is(memory::human(bytes - WORKING))
+        ))),
+        _ => memory::check_fits(&what, bytes),
     }
 }
 
@@ -322,10 +328,7 @@ impl KeptDriver<'_> {
             prefix: needed.prefix.next_power_of_two().max(self.kept.prefix),
             window: needed.window.next_power_of_two().max(self.kept.window),
         };
-        let bytes = kept_memory(grown);
-        let fits = self.memory.is_none_or(|budget| bytes <= budget + WORKING)
-            && memory::check_fits("", bytes).is_ok();
-        if grown == self.kept || !fits || !w.can_read_back() {
+        if grown == self.kept || fits(grown, self.memory).is_err() || !w.can_read_back() {
             return Ok(false);
         }
         self.run.keep_more(grown, |a, b| w.read_back(a, b))?;

@@ -144,31 +144,63 @@ pub fn is_kept(path: &Path) -> bool {
 /// and its first heaps against the rules. Anything that does not hold is
 /// refused, naming the file and what was expected.
 pub fn load(path: &Path, code: &Code) -> Result<KeptSaved> {
-    let bad = |why: &str| {
+    let bad = refusal(path);
+    let bytes = std::fs::read(path).map_err(unreadable(path))?;
+    let (header, body, values) = split(&bytes).ok_or_else(|| bad("damaged or cut short"))?;
+    check_code(&header, code, &bad)?;
+    let saved = saved_of(header, body, values).ok_or_else(|| bad("its sizes do not agree"))?;
+    check_prefix(code, &saved.prefix).map_err(|why| bad(&why))?;
+    Ok(saved)
+}
+
+/// What the checkpoint at `path` of `code` keeps and the heaps it holds,
+/// read from its header alone (its own checksum checked): the rest is
+/// read and checked when a run resumes from it (`load`).
+pub fn header(path: &Path, code: &Code) -> Result<(Kept, u64)> {
+    let bad = refusal(path);
+    let file = std::fs::File::open(path).map_err(unreadable(path))?;
+    let mut head = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, HEADER_MOST), &mut head)
+        .map_err(unreadable(path))?;
+    let (header, _) = header_of(&head).ok_or_else(|| bad("damaged or cut short"))?;
+    check_code(&header, code, &bad)?;
+    let kept = kept_of(&header).ok_or_else(|| bad("its sizes do not agree"))?;
+    Ok((kept, header.heaps))
+}
+
+/// The bytes a header line and its checksum take at most.
+const HEADER_MOST: u64 = 1 << 16;
+
+/// The refusal of a checkpoint at `path`, saying why.
+fn refusal(path: &Path) -> impl Fn(&str) -> Error + '_ {
+    move |why: &str| {
         Error::Input(format!(
             "{}: {why}; expected a checkpoint written by {} with {}",
             Setting::Resume.is(path.display()),
             Setting::Checkpoint.named(),
             Setting::KeepPrefix.named()
         ))
-    };
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::Input(format!("{}: {e}", Setting::Resume.is(path.display()))))?;
-    let (header, body, values) = split(&bytes).ok_or_else(|| bad("damaged or cut short"))?;
+    }
+}
+
+fn unreadable(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::Input(format!("{}: {e}", Setting::Resume.is(path.display())))
+}
+
+/// A checkpoint of another game is refused.
+fn check_code(header: &Header, code: &Code, bad: &dyn Fn(&str) -> Error) -> Result<()> {
     if header.code != code.text || header.min_diff != code.min_diff {
         return Err(bad(&format!(
             "it is of {} (min-diff {}), not {}",
             header.code, header.min_diff, code.text
         )));
     }
-    let saved = saved_of(header, body, values).ok_or_else(|| bad("its sizes do not agree"))?;
-    check_prefix(code, &saved.prefix).map_err(|why| bad(&why))?;
-    Ok(saved)
+    Ok(())
 }
 
-/// The header, the body and the values of a checkpoint's bytes, each
-/// checksum checked.
-fn split(bytes: &[u8]) -> Option<(Header, Body, &[u8])> {
+/// The header at the start of a checkpoint's bytes, its checksum checked,
+/// and the bytes after it.
+fn header_of(bytes: &[u8]) -> Option<(Header, &[u8])> {
     let line_end = bytes.iter().position(|&b| b == b'\n')? + 1;
     let (line, rest) = bytes.split_at(line_end);
     let (crc, rest) = rest.split_first_chunk::<4>()?;
@@ -176,9 +208,21 @@ fn split(bytes: &[u8]) -> Option<(Header, Body, &[u8])> {
         return None;
     }
     let header: Header = serde_json::from_slice(line).ok()?;
-    if header.format != FORMAT {
-        return None;
-    }
+    (header.format == FORMAT).then_some((header, rest))
+}
+
+/// What a header says is kept.
+fn kept_of(header: &Header) -> Option<Kept> {
+    Some(Kept {
+        prefix: usize::try_from(header.prefix).ok()?,
+        window: usize::try_from(header.window).ok()?,
+    })
+}
+
+/// The header, the body and the values of a checkpoint's bytes, each
+/// checksum checked.
+fn split(bytes: &[u8]) -> Option<(Header, Body, &[u8])> {
+    let (header, rest) = header_of(bytes)?;
     let (rest, crc) = rest.split_last_chunk::<4>()?;
     if crc32fast::hash(rest) != u32::from_le_bytes(*crc) {
         return None;
@@ -190,10 +234,7 @@ fn split(bytes: &[u8]) -> Option<(Header, Body, &[u8])> {
 
 /// The saved state, when its parts agree with each other.
 fn saved_of(header: Header, body: Body, values: &[u8]) -> Option<KeptSaved> {
-    let kept = Kept {
-        prefix: usize::try_from(header.prefix).ok()?,
-        window: usize::try_from(header.window).ok()?,
-    };
+    let kept = kept_of(&header)?;
     let heaps = header.heaps;
     let in_prefix = heaps.min(header.prefix);
     let sizes_agree = header.window_from == KeptSaved::window_from(kept, heaps)

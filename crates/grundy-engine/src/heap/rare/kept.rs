@@ -62,6 +62,16 @@ impl Gap {
 }
 
 impl Kept {
+    /// What a run keeps when it is given a prefix, a window or both: either
+    /// alone keeps as many heaps in the other (none: the whole table).
+    pub fn either(prefix: Option<usize>, window: Option<usize>) -> Option<Kept> {
+        let either = prefix.or(window)?;
+        Some(Kept {
+            prefix: prefix.unwrap_or(either),
+            window: window.unwrap_or(either),
+        })
+    }
+
     /// The farthest back a heap's marks read: a take's j, or j + r for the
     /// last rare heap r.
     pub fn reach(code: &RareCode, last_rare: Option<usize>) -> usize {
