@@ -3,8 +3,8 @@
 //! exists) and on the CPU twin.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::engine::Backend;
-use grundy::gpu::Runner;
+use grundy::internals::engine::Backend;
+use grundy::internals::gpu::Runner;
 use grundy_cli::bench::edges::{edge_suite, time_edges};
 
 fn edge_kernels(c: &mut Criterion) {

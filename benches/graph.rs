@@ -4,10 +4,10 @@
 //! recursion over vertex sets that Dailly's program used.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::engine::Backend;
-use grundy::engine::graph::memo::MemoSolver;
 use grundy::game::{Graph, GraphCode};
-use grundy::gpu::Runner;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::graph::memo::MemoSolver;
+use grundy::internals::gpu::Runner;
 use grundy_cli::bench::graphs::{graph_suite, memo_recursion_baseline, time_graph};
 
 fn graph_kernel(c: &mut Criterion) {

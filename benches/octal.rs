@@ -4,11 +4,11 @@
 //! force on the same codes; the survey of every 2-digit code.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::engine::Backend;
-use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
-use grundy::gpu::Runner;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::heap::sequence::Algorithm;
+use grundy::internals::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::internals::gpu::Runner;
 use grundy_cli::bench::heaps::{Workload, suite, time_workload};
 use grundy_cli::bench::rare::{rare_suite, time_rare};
 
@@ -70,7 +70,8 @@ fn survey(c: &mut Criterion) {
         ] {
             group.bench_function(format!("2 digits to 8192 ({name})"), |b| {
                 b.iter(|| {
-                    let wg = grundy::gpu::survey::workgroup_for(&ctx, None).expect("a workgroup");
+                    let wg = grundy::internals::gpu::survey::workgroup_for(&ctx, None)
+                        .expect("a workgroup");
                     survey_rows_gpu(&ctx, &codes, 8192, algorithm, wg, &|_, _| {}).expect("runs")
                 })
             });

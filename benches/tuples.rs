@@ -3,8 +3,8 @@
 //! the CPU twins, and the CPU walking every option instead of split sets.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use grundy::engine::Backend;
-use grundy::gpu::Runner;
+use grundy::internals::engine::Backend;
+use grundy::internals::gpu::Runner;
 use grundy_cli::bench::tables::{time_tuples, tuple_suite};
 
 fn tuple_kernels(c: &mut Criterion) {

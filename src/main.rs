@@ -11,7 +11,7 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // SAFETY: no other thread has started yet.
-    unsafe { grundy::gpu::context::quiet_device_select() };
+    unsafe { grundy::device::quiet_device_select() };
     grundy::interrupt::install();
     grundy::interrupt::set_words(&grundy_cli::front::CliWords);
     let cli = grundy_cli::cli::parse();

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use grundy::game::delete_nim::Rule;
 use grundy::play::Position;
+use grundy::setting::{Setting, seconds};
 use grundy::{EdgeGame, GraphGame, Survey, TupleGame};
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2};
@@ -326,13 +327,13 @@ fn position_of(words: &[String]) -> grundy::Result<Position> {
     let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
     let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());
     let heaps = |i: usize| -> grundy::Result<Vec<u64>> {
-        grundy::engine::play::parse_heaps(arg(i).ok_or_else(|| bad("expected heaps"))?)
+        grundy::play::parse_heaps(arg(i).ok_or_else(|| bad("expected heaps"))?)
     };
     let need = |i: usize, what: &str| arg(i).ok_or_else(|| bad(&format!("expected {what}")));
     match words.first().map(String::as_str) {
         Some("octal") => Position::heaps(need(1, "a code")?, &heaps(2)?),
         Some("subtraction") => {
-            let set = grundy::engine::play::parse_heaps(need(1, "a subtraction set")?)?;
+            let set = grundy::play::parse_heaps(need(1, "a subtraction set")?)?;
             let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
             Position::subtraction(&set, &heaps(2)?)
         }
@@ -411,12 +412,7 @@ pub fn hunt<'py>(
     keep_past: u64,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let budget = std::time::Duration::try_from_secs_f64(budget)
-        .ok()
-        .filter(|b| !b.is_zero())
-        .ok_or_else(|| {
-            PyValueError::new_err(format!("budget {budget}: expected positive seconds"))
-        })?;
+    let budget = seconds(Setting::Budget, budget).map_err(|m| py_err(grundy::Error::Input(m)))?;
     let mut list = Vec::new();
     let texts = codes.iter().map(String::as_str);
     for text in texts.chain(

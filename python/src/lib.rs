@@ -109,7 +109,7 @@ fn subtraction(
 /// `1000000`), or a `ValueError` naming the argument.
 #[pyfunction]
 fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
-    grundy::engine::memory::parse_size(text)
+    grundy::memory::parse_size(text)
         .map_err(|e| PyValueError::new_err(format!("{argument}={e}")))
 }
 
@@ -117,6 +117,7 @@ fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A full disk raises in the caller instead of ending the interpreter.
     grundy::interrupt::unwind_on_full_disk();
+    machine_from_env()?;
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(octal, m)?)?;
     m.add_function(wrap_pyfunction!(subtraction, m)?)?;
@@ -135,6 +136,27 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
     m.add("__version__", python_version())?;
     m.add("__commit__", grundy::COMMIT)?;
+    Ok(())
+}
+
+/// What `GRUNDY_SIMD` and `GRUNDY_GPU_MAX_BINDING` ask of this machine, as
+/// the command line reads them: set for the process at import; a bad
+/// value raises `ValueError` naming the variable.
+fn machine_from_env() -> PyResult<()> {
+    let bad = |name: &str, text: &str, why: String| {
+        PyValueError::new_err(format!("{name}={text}: {why}"))
+    };
+    use grundy::device::{cap_binding, choose_simd, parse_binding, parse_simd};
+    if let Ok(text) = std::env::var("GRUNDY_SIMD") {
+        let chosen = parse_simd(&text).and_then(choose_simd);
+        chosen.map_err(|why| bad("GRUNDY_SIMD", &text, why))?;
+    }
+    let name = "GRUNDY_GPU_MAX_BINDING";
+    if let Some(text) = std::env::var_os(name).filter(|t| !t.is_empty()) {
+        let text = text.to_string_lossy();
+        let capped = parse_binding(&text).and_then(cap_binding);
+        capped.map_err(|why| bad(name, &text, why))?;
+    }
     Ok(())
 }
 

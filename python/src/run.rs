@@ -94,6 +94,8 @@ fn keyword(setting: Setting) -> Option<&'static str> {
         Setting::Force | Setting::Mkdir | Setting::Format | Setting::Ground => None,
         Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => None,
         Setting::Workgroup | Setting::NoFill => None,
+        Setting::Codes | Setting::Graphs => None,
+        Setting::Legs | Setting::Spiders => None,
         other => Some(other.key()),
     }
 }

@@ -2,14 +2,14 @@
 //! numpy array over the table's own memory (the array's base is the
 //! table), with the period, rare values and statistics beside them.
 
-use std::time::Duration;
 
 use grundy::HeapEngine;
 use grundy::analysis::milestones::{FIRST_POWER, Milestone, StatsAt, milestones, powers_of_two};
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::RareSummary;
 use grundy::analysis::stats::HeapStats;
-use grundy::engine::RanOn;
+use grundy::RanOn;
+use grundy::setting::{Setting, seconds};
 use grundy::{Algorithm, Sequence, Values};
 use numpy::PyArray1;
 use numpy::ndarray::ArrayView1;
@@ -352,15 +352,8 @@ fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
         sequence = sequence.until_periodic(max_n);
     }
     if let Some(path) = &args.checkpoint {
-        let every = Duration::try_from_secs_f64(args.checkpoint_every)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "checkpoint_every {}: expected a positive number of seconds",
-                    args.checkpoint_every
-                ))
-            })?;
+        let every = seconds(Setting::CheckpointEvery, args.checkpoint_every)
+            .map_err(|m| py_err(grundy::Error::Input(m)))?;
         sequence = sequence.checkpoint(path, every);
     }
     if let Some(path) = &args.resume {

@@ -493,3 +493,21 @@ def test_the_version_names_the_commit():
     assert match, commit
     label = f"+g{match.group(1)}" + (".changes" if match.group(2) else "")
     assert grundy.__version__.endswith(label), (grundy.__version__, commit)
+
+
+def test_the_checks_the_library_makes_are_worded_as_keywords(tmp_path):
+    # One check in the library for each: the module only words it.
+    refusals = [
+        (lambda: grundy.octal("0.6", n=10, checkpoint=str(tmp_path / "c.ck"), checkpoint_every=0),
+         "checkpoint_every=0: expected a positive number of seconds, at most 31536000"),
+        (lambda: grundy.hunt(["0.6"], budget=-1, dir=str(tmp_path / "hunt")),
+         "budget=-1: expected a positive number of seconds, at most 31536000 (a year)"),
+        (lambda: grundy.survey(n=10, prefix="0", digits=9),
+         "digits=9: expected 1 to 6 (or `codes = FILE`)"),
+    ]
+    for call, words in refusals:
+        with pytest.raises(ValueError) as refused:
+            call()
+        said = str(refused.value)
+        assert said.startswith(words), said
+        assert "--" not in said and "\ue000" not in said, said

@@ -7,12 +7,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use grundy::engine::Backend;
-use grundy::engine::edges::arrows_dense;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::error::{Error, Result};
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::edges::arrows_dense;
+use grundy::internals::engine::edges::arrows_memo::ArrowMemo;
 
 /// An edge-game workload: a dense table (GPU and CPU) or a spider table
 /// (the decomposition solver, CPU).

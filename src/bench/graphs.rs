@@ -10,12 +10,12 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
-use grundy::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
-use grundy::engine::graph::grid_levels::GridLevels;
-use grundy::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
-use grundy::engine::{Backend, GpuFrom, Ran};
 use grundy::error::{Error, Result};
 use grundy::game::{Graph, GraphCode};
+use grundy::internals::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
+use grundy::internals::engine::graph::grid_levels::GridLevels;
+use grundy::internals::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
+use grundy::internals::engine::{Backend, GpuFrom, Ran};
 
 /// A graph workload: the dense table of a code on a graph, and the memo
 /// solver on the same graph.

@@ -7,10 +7,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use grundy::engine::{Backend, extend_heap_table};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::gpu::heap::GpuTuning;
+use grundy::internals::engine::{Backend, extend_heap_table};
+use grundy::internals::gpu::heap::GpuTuning;
 
 /// One workload: a code computed to heap `n`.
 #[derive(Clone, Copy, Debug)]

@@ -17,13 +17,13 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow};
-use grundy::engine::heap::rare::{PassAhead, RareCounts, Stretches};
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::storage::table::HeapTable;
-use grundy::engine::{BackendChoice, LazyBackend};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::gpu::heap::GpuTuning;
+use grundy::internals::engine::heap::rare::{PassAhead, RareCounts, Stretches};
+use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::internals::engine::heap::storage::table::HeapTable;
+use grundy::internals::engine::{BackendChoice, LazyBackend};
+use grundy::internals::gpu::heap::GpuTuning;
 
 /// A code to heap `n` by rare values.
 #[derive(Clone, Copy, Debug)]
@@ -136,7 +136,7 @@ pub struct LongBenchRow {
     pub gpu_alone_seconds: Option<f64>,
     /// The GPU run's blocks in flight, its waits on the card and the
     /// card's idle time, and the host's finish time.
-    pub gpu_counters: Option<grundy::gpu::GpuCounters>,
+    pub gpu_counters: Option<grundy::internals::gpu::GpuCounters>,
     pub gpu_finish_seconds: Option<f64>,
 }
 
@@ -247,7 +247,12 @@ fn long_row(
 fn time_gpu(
     w: &LongWorkload,
     gpu: &LazyBackend,
-) -> Result<(f64, RareCounts, Vec<u16>, Option<grundy::gpu::GpuCounters>)> {
+) -> Result<(
+    f64,
+    RareCounts,
+    Vec<u16>,
+    Option<grundy::internals::gpu::GpuCounters>,
+)> {
     let before = gpu.opened().and_then(|b| b.gpu_counters());
     let (seconds, counts, table) = time_long(w, gpu, PassAhead::Auto)?;
     let after = gpu.opened().and_then(|b| b.gpu_counters());

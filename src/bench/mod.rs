@@ -12,8 +12,8 @@ pub mod survey;
 pub mod tables;
 
 use crate::cli::BenchArgs;
-use grundy::engine::{Backend, BackendChoice};
 use grundy::error::{Error, Result};
+use grundy::internals::engine::{Backend, BackendChoice};
 use grundy::setting::Marked;
 use part::{Setup, run_part};
 use report::CsvRow;
@@ -76,7 +76,7 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, 
         grundy::outln!(
             "CPU: {} threads (rayon), SIMD path {} (GRUNDY_SIMD chooses a narrower one)",
             rayon::current_num_threads(),
-            grundy::engine::heap::rare::simd::chosen().name()
+            grundy::internals::engine::heap::rare::simd::chosen().name()
         );
     }
     Ok((gpu, adapter, software, why_none))
@@ -128,7 +128,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         "software_adapter": software,
         "gpu": counters,
         "cpu_threads": threads,
-        "simd": grundy::engine::heap::rare::simd::chosen(),
+        "simd": grundy::internals::engine::heap::rare::simd::chosen(),
     });
     if let serde_json::Value::Object(head) = head {
         report.extend(head);

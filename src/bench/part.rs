@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::report::CsvRow;
 use crate::cli::BenchPart;
-use grundy::engine::Backend;
 use grundy::error::{Error, Result};
+use grundy::internals::engine::Backend;
 
 /// What a part is run with.
 pub struct Setup<'a> {

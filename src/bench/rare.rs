@@ -8,11 +8,11 @@ use serde::Serialize;
 
 use super::heaps::{Workload, time_workload};
 use super::report::{Columns, CsvRow, opt};
-use grundy::engine::Backend;
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::storage::table::HeapTable;
 use grundy::error::{Error, Result};
 use grundy::game::Code;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::internals::engine::heap::storage::table::HeapTable;
 
 /// A long-sequence workload: the same code to the same heap by rare values
 /// (CPU) and by the blocked brute force (GPU and CPU).

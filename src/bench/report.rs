@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use grundy::engine::Backend;
 use grundy::error::Result;
+use grundy::internals::engine::Backend;
 
 /// Runs `run` until a quarter second has passed (at least once) and
 /// returns the mean seconds per run with the last result: runs of a

@@ -7,12 +7,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use grundy::engine::Backend;
-use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::gpu::survey::workgroup_for;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::heap::sequence::Algorithm;
+use grundy::internals::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::internals::gpu::survey::workgroup_for;
 
 #[derive(Serialize, Debug, Clone)]
 pub struct SurveyBenchRow {

@@ -5,10 +5,10 @@ use crate::cli::BenchPart;
 use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
-use grundy::engine::{Backend, tuples::table as tuple_table};
 use grundy::error::{Error, Result};
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
+use grundy::internals::engine::{Backend, tuples::table as tuple_table};
 use grundy::kernel::tuples::TupleKernel;
 
 /// A table workload: rectangles (boxes) or a Delete Nim rule.

@@ -14,16 +14,16 @@ pub use output::{PlotStyle, Report, TableOutput};
 pub use play::{PLAY_HELP, PlayArgs, PlayGame};
 pub use tables::*;
 
-use grundy::engine::BackendChoice;
-pub use grundy::engine::graph::solve::Solver;
-use grundy::engine::heap::sequence::Algorithm;
+use grundy::Algorithm;
+use grundy::BackendChoice;
+pub use grundy::Solver;
 use grundy::export::{Format, TableFormat};
 
 /// `grundy --version`: the version, the commit it was built from and the
 /// wgpu backends this build carries (Vulkan on Linux and Windows, Metal on
 /// macOS, DX12 on Windows).
 pub fn long_version() -> String {
-    let names = grundy::gpu::context::compiled_backends();
+    let names = grundy::device::compiled_backends();
     format!(
         "{} (commit {}; wgpu 30; GPU backends compiled in: {})",
         env!("CARGO_PKG_VERSION"),
@@ -384,7 +384,7 @@ pub struct SequenceArgs {
     #[command(flatten)]
     pub plot_style: PlotStyle,
     /// Memory the run may use, e.g. 8G or 512M (default: what the machine or its memory cgroup has free, less an eighth). A table that does not fit is kept in a memory-mapped file beside --checkpoint (else --out, else here).
-    #[arg(long, value_name = "SIZE", value_parser = grundy::engine::memory::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = grundy::memory::parse_size)]
     pub memory: Option<u64>,
     /// Keep only the values of heaps below HEAPS and of the last --keep-window heaps, in memory and in checkpoints: runs toward the records in gigabytes. Rare values on the CPU; the table goes to --out as it is computed; the statistics, --stats-at and --stats-out are counted as the run goes. A heap that needs a value not kept is never guessed: with --format raw --out FILE the run reads the heaps it gave back from FILE and keeps more from then on (within --memory); otherwise it stops, naming the sizes that would have done. Alone, the window is as large.
     #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
@@ -447,7 +447,7 @@ pub struct HuntArgs {
     pub max_n: u64,
     /// Run only the K-th of N shards of the code list (K from 0 to N-1), codes dealt so that each shard gets as many unsolved ones (each spends its whole budget); inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<grundy::engine::survey::Shard>,
+    pub shard: Option<grundy::survey::Shard>,
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,
@@ -498,7 +498,7 @@ pub struct SurveyArgs {
     pub n: Option<u64>,
     /// Run only the K-th of N shards of the code list (K from 0 to N-1; the codes dealt by estimated cost, costliest first, each to the shard with the least so far) and write it as a part for `survey merge`. Inside a Slurm array job the slice comes from SLURM_ARRAY_TASK_ID when this is not given.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<grundy::engine::survey::Shard>,
+    pub shard: Option<grundy::survey::Shard>,
     /// Rare values where they pay (auto), always, or never.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: Algorithm,

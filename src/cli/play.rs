@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use grundy::engine::play::MoveLimit;
+use grundy::play::MoveLimit;
 
 pub const PLAY_HELP: &str = "The position is a sum of components: heaps, the connected components of a \
 graph (join graphs with +), the components of a Game of Arrows, rectangles, or the components of \

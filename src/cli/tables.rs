@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::output::{Report, TableOutput};
-use grundy::engine::BackendChoice;
-use grundy::engine::edges::solve::ArrowSolver;
+use grundy::ArrowSolver;
+use grundy::BackendChoice;
 
 pub const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
 size; with --min-diff D the pieces' sides along the cut must differ by at least D (D = 1 is Grundy's \

@@ -1,24 +1,19 @@
 //! `arrows`, `cycles` and `hackenbush`: the edge games.
 
-use std::time::Instant;
-
 use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
 use super::graph_batches::{BatchOutput, run_batch};
-use super::output::{
-    plot_table, print_json, print_wrote, progress_bar, reject_stdout_clash, shows_text,
-};
+use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
-use grundy::EdgeGame;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
-use grundy::engine::edges::solve::{ArrowSolver, EdgeRun};
-use grundy::engine::graph::batch::BatchGame;
-use grundy::engine::{BackendChoice, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export;
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
+use grundy::graph_batch::BatchGame;
+use grundy::{ArrowSolver, EdgeRun};
+use grundy::{BackendChoice, RanOn};
+use grundy::{EdgeGame, SpiderTable};
 
 /// The JSON summary of `arrows` and `cycles` on one graph.
 #[derive(Serialize)]
@@ -258,49 +253,19 @@ struct SpiderSummary {
 }
 
 fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
-    let plot = args
-        .table
-        .output
-        .plot_style
-        .target(args.table.output.plot.as_deref())?;
-    if !(3..=4).contains(&args.legs) {
-        return Err(Error::Input(format!(
-            "--legs {}: expected 3 or 4",
-            args.legs
-        )));
-    }
-    if max == 0 {
-        return Err(Error::Input(
-            "--spiders 0: expected legs of at least 1 edge".into(),
-        ));
-    }
-    let rule = if args.trimmed {
-        ArrowRule::Trimmed
-    } else {
-        ArrowRule::Arrows
-    };
-    let rows = leg_tuples(args.legs, max);
-    let begin = Instant::now();
-    let bar = progress_bar(rows.len() as u64, args.table.output.report.quiet, "spiders");
-    let mut memo = ArrowMemo::new();
-    let mut values = Vec::with_capacity(rows.len());
-    for (i, legs) in rows.iter().enumerate() {
-        let game = spider(legs, rule);
-        values.push(
-            memo.value_of_state(&game, &vec![0; game.edges.len()])
-                .map_err(Error::Run)?,
-        );
-        bar.set_position(i as u64 + 1);
-    }
-    bar.finish_and_clear();
-    let seconds = begin.elapsed().as_secs_f64();
-    let names = &["a", "b", "c", "d"][..args.legs];
-    if let Some(path) = &args.table.output.out {
+    let output = &args.table.output;
+    let plot = output.plot_style.target(output.plot.as_deref())?;
+    let table = SpiderTable::new(args.legs, max)?.trimmed(args.trimmed);
+    let spiders = table.run_with(&CliHooks::new(output.report.quiet))?;
+    if let Some(path) = &output.out {
         let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
-        let format = args.table.output.format;
-        export::write_table(path, crate::front::output_rules(), format, &what, |w| {
-            write_spiders(w, names, &rows, &values)
-        })?;
+        export::write_table(
+            path,
+            crate::front::output_rules(),
+            output.format,
+            &what,
+            |w| spiders.write_csv(w),
+        )?;
     }
     let title = format!(
         "{} on {}-legged spiders, legs 1..={max}",
@@ -308,22 +273,22 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         args.legs
     );
     if let Some(target) = &plot {
-        let coords: Vec<u32> = rows.iter().flatten().map(|&l| l as u32).collect();
-        let vals: Vec<u32> = values.iter().map(|&g| g as u32).collect();
+        let names = &["a", "b", "c", "d"][..args.legs];
+        let coords: Vec<u32> = spiders.legs.iter().flatten().map(|&l| l as u32).collect();
+        let vals: Vec<u32> = spiders.values.iter().map(|&g| g as u32).collect();
         // a spider's value does not depend on the order of its legs
-        let quiet = args.table.output.report.quiet;
+        let quiet = output.report.quiet;
         plot_table(target, title.clone(), names, &coords, &vals, true, quiet)?;
     }
-    let output = &args.table.output;
     let shown = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.display().to_string());
     let summary = SpiderSummary {
-        rule,
+        rule: table.rule(),
         legs: args.legs,
         max,
-        rows: rows.len(),
-        p_positions: values.iter().filter(|&&g| g == 0).count(),
-        pieces: memo.pieces(),
-        seconds,
+        rows: spiders.legs.len(),
+        p_positions: spiders.p_positions(),
+        pieces: spiders.pieces,
+        seconds: spiders.seconds,
         out: shown(&output.out),
         plot: shown(&output.plot),
     };
@@ -331,23 +296,9 @@ fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
         return print_json(&summary);
     }
     if shows_text(false, output.report.quiet, output.out.as_deref()) {
-        print_spiders(&title, &summary, &rows, &values, output.out.is_none());
+        let table = output.out.is_none();
+        print_spiders(&title, &summary, &spiders.legs, &spiders.values, table);
         print_wrote(output.out.as_deref());
-    }
-    Ok(())
-}
-
-/// The spider table's CSV: the legs, then G.
-fn write_spiders(
-    w: &mut dyn std::io::Write,
-    names: &[&str],
-    rows: &[Vec<usize>],
-    values: &[u16],
-) -> std::io::Result<()> {
-    writeln!(w, "{},g", names.join(","))?;
-    for (legs, g) in rows.iter().zip(values) {
-        let cols: Vec<String> = legs.iter().map(usize::to_string).collect();
-        writeln!(w, "{},{g}", cols.join(","))?;
     }
     Ok(())
 }
@@ -356,22 +307,6 @@ fn game_name(args: &ArrowsArgs) -> &'static str {
     match args.trimmed {
         true => "Trimmed Game of Arrows",
         false => "Game of Arrows",
-    }
-}
-
-/// Every nondecreasing tuple of `legs` leg lengths from 1 to `max`.
-fn leg_tuples(legs: usize, max: usize) -> Vec<Vec<usize>> {
-    let mut rows = Vec::new();
-    let mut tuple = vec![1usize; legs];
-    loop {
-        rows.push(tuple.clone());
-        let Some(i) = (0..tuple.len()).rev().find(|&i| tuple[i] < max) else {
-            return rows;
-        };
-        tuple[i] += 1;
-        for j in i + 1..tuple.len() {
-            tuple[j] = tuple[i];
-        }
     }
 }
 

@@ -10,14 +10,14 @@ use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, sh
 use crate::cli::{BipodesArgs, GraphArgs, PodesArgs, TableOutput};
 use crate::plot::{self, PlotTarget};
 use grundy::GraphGame;
-use grundy::engine::RanOn;
-use grundy::engine::graph::batch::BatchGame;
-use grundy::engine::graph::driver::GraphRows;
-use grundy::engine::graph::solve::{Solver, corner_masks};
+use grundy::RanOn;
+use grundy::Solver;
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
 use grundy::game::GraphCode;
 use grundy::game::graph::Graph;
+use grundy::graph::{GraphRows, corner_masks};
+use grundy::graph_batch::BatchGame;
 
 /// The JSON summary of `graph`.
 #[derive(Serialize)]

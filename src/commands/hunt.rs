@@ -2,18 +2,17 @@
 //! the hunt's folder, sharded as surveys are; a row per code.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
-use super::survey::codes_in;
 use super::survey_parts::shard_of;
 use crate::cli::HuntArgs;
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::{Hunt, HuntEnd, HuntRow, Kept, UNSOLVED, export, interrupt};
+use grundy::setting::{Setting, seconds};
+use grundy::{Hunt, HuntEnd, HuntRow, Kept, Survey, UNSOLVED, export, interrupt};
 
 /// The JSON summary: the hunt's settings and its rows.
 #[derive(Serialize)]
@@ -24,20 +23,9 @@ struct HuntSummary<'a> {
     rows: &'a [HuntRow],
 }
 
-/// The largest --budget: a year.
-const MAX_BUDGET: f64 = 365.0 * 24.0 * 3600.0;
-
 pub fn hunt(args: &HuntArgs) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
-    let budget = Some(args.budget)
-        .filter(|b| b.is_finite() && *b > 0.0 && *b <= MAX_BUDGET)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| {
-            Error::Input(format!(
-                "--budget {}: expected a positive number of seconds, at most a year",
-                args.budget
-            ))
-        })?;
+    let budget = seconds(Setting::Budget, args.budget).map_err(Error::Input)?;
     let hooks = CliHooks::new(args.quiet);
     let list = codes_of(args)?;
     let shard = shard_of(args.shard, &hooks)?;
@@ -95,7 +83,7 @@ fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
         texts.push(Code::parse(text).map_err(|e| Error::Input(format!("code '{text}': {e}")))?);
     }
     if let Some(path) = &args.codes_file {
-        texts.extend(codes_in(path)?);
+        texts.extend(Survey::codes_in(path)?.code_list().iter().cloned());
     }
     if args.unsolved {
         texts.extend(

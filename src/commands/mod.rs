@@ -22,13 +22,31 @@ use grundy::export::OutputRules;
 use grundy::game::Code;
 use output::parse_set;
 
+/// What `GRUNDY_SIMD` and `GRUNDY_GPU_MAX_BINDING` ask of this machine,
+/// set for the process before any work; a bad value is refused.
+fn machine_from_env() -> Result<()> {
+    let bad = |name: &str, text: &str, why: String| Error::Input(format!("{name}={text}: {why}"));
+    use grundy::device::{cap_binding, choose_simd, parse_binding, parse_simd};
+    if let Ok(text) = std::env::var("GRUNDY_SIMD") {
+        let chosen = parse_simd(&text).and_then(choose_simd);
+        chosen.map_err(|why| bad("GRUNDY_SIMD", &text, why))?;
+    }
+    let name = "GRUNDY_GPU_MAX_BINDING";
+    if let Some(text) = std::env::var_os(name).filter(|t| !t.is_empty()) {
+        let text = text.to_string_lossy();
+        let capped = parse_binding(&text).and_then(cap_binding);
+        capped.map_err(|why| bad(name, &text, why))?;
+    }
+    Ok(())
+}
+
 pub fn run(cli: Cli) -> Result<()> {
     progress::set_log_every(log_every(cli.log_every)?);
     crate::front::set_output_rules(OutputRules {
         force: cli.force,
         create_folders: cli.mkdir,
     });
-    grundy::engine::heap::rare::simd::from_env().map_err(Error::Input)?;
+    machine_from_env()?;
     check_outputs(&outputs_of(&cli.command))?;
     match cli.command {
         Command::Octal(args) => {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
-use grundy::engine::memory;
+use grundy::memory;
 
 /// Milliseconds between log lines (0: none). Set once from `--log-every`.
 static EVERY_MS: AtomicU64 = AtomicU64::new(60_000);

@@ -2,7 +2,6 @@
 //! is computed, checkpointed and resumable, summarised for a researcher.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::Serialize;
 
@@ -10,16 +9,17 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::SequenceArgs;
 use crate::plot::{self, PlotTarget};
+use grundy::Algorithm;
 use grundy::analysis::milestones::{Milestone, StatsAt};
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
-use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::heap::storage::filled::Filled;
-use grundy::engine::{HeapEngine, RanOn};
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format};
 use grundy::game::Code;
+use grundy::sequence::{Filled, PassAhead, Stretches, Tuning};
+use grundy::setting::{Setting, seconds};
+use grundy::{HeapEngine, RanOn};
 use grundy::{Sequence, SequenceTable};
 
 /// The JSON summary of a Nim-sequence run.
@@ -38,7 +38,7 @@ pub struct SequenceSummary {
     /// Bytes per value the table held in memory.
     pub bytes_per_value: u64,
     /// The SIMD path of the rare values' wide steps (`GRUNDY_SIMD`).
-    pub simd: grundy::engine::heap::rare::simd::Simd,
+    pub simd: grundy::device::Simd,
     #[serde(flatten)]
     pub stats: HeapStats,
     /// The best rare/common split of the whole table (`5`, or `5p0` for the
@@ -66,7 +66,7 @@ pub struct SequenceSummary {
     /// How the rare values' blocks went (null for the other engines): the
     /// pass's heaps, those whose pass started ahead, the blocks in flight
     /// at most, the in-order finish's time and its waits on the pass.
-    pub rare_blocks: Option<grundy::engine::heap::rare::RareCounts>,
+    pub rare_blocks: Option<grundy::sequence::RareCounts>,
     pub seconds: f64,
     pub out: Option<String>,
     pub rare_out: Option<String>,
@@ -82,20 +82,33 @@ pub struct SequenceSummary {
     pub stats_out: Option<String>,
 }
 
+/// How a run spreads its work, as `GRUNDY_PASS_AHEAD` and
+/// `GRUNDY_STRETCHES` force it (`1` always, `0` never; else the default).
+fn tuning_from_env() -> Tuning {
+    let switch = |name: &str| match std::env::var(name).as_deref() {
+        Ok("1") => Some(true),
+        Ok("0") => Some(false),
+        _ => None,
+    };
+    Tuning {
+        pass_ahead: match switch("GRUNDY_PASS_AHEAD") {
+            Some(true) => PassAhead::Always,
+            Some(false) => PassAhead::Never,
+            None => PassAhead::Auto,
+        },
+        stretches: match switch("GRUNDY_STRETCHES") {
+            Some(true) => Stretches::Always,
+            Some(false) => Stretches::Never,
+            None => Stretches::Auto,
+        },
+    }
+}
+
 /// The library's sequence the arguments ask for: how far, how, and where
 /// the table, its checkpoint and its file go.
 fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
     reject_stdout_clash(args.report.json, args.out.as_deref())?;
-    let every = Duration::try_from_secs_f64(args.checkpoint_every)
-        .ok()
-        .filter(|d| !d.is_zero() && d.as_secs() <= MAX_CHECKPOINT_EVERY)
-        .ok_or_else(|| {
-            Error::Input(format!(
-                "--checkpoint-every {:?}: expected a positive number of seconds, at most \
-                 {MAX_CHECKPOINT_EVERY} (a year)",
-                args.checkpoint_every
-            ))
-        })?;
+    let every = seconds(Setting::CheckpointEvery, args.checkpoint_every).map_err(Error::Input)?;
     let n = match (args.n, args.until_periodic) {
         (Some(n), _) => n,
         (None, true) => 1024.min(args.max_n),
@@ -107,6 +120,7 @@ fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
         .backend(args.backend)
         .fill(!args.no_fill)
         .folder(table_folder(args))
+        .tuning(tuning_from_env())
         .output_rules(crate::front::output_rules());
     if args.until_periodic {
         sequence = sequence.until_periodic(args.max_n);
@@ -137,9 +151,6 @@ fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
         _ => Ok(sequence),
     }
 }
-
-/// The longest --checkpoint-every: a year.
-const MAX_CHECKPOINT_EVERY: u64 = 365 * 24 * 3600;
 
 /// The folder a table kept in a file goes to: the checkpoint's, else the
 /// output's (when it is a file to be: not stdout, a device or a FIFO), else
@@ -259,7 +270,7 @@ fn summarise(
         algorithm: args.algorithm,
         engine: table.engine(),
         bytes_per_value: table.bytes_per_value(),
-        simd: grundy::engine::heap::rare::simd::chosen(),
+        simd: grundy::device::simd(),
         stats: table.stats(),
         rare,
         period: period.map(|p| p.period),

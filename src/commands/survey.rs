@@ -9,14 +9,10 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::plot;
-use grundy::engine::survey::checkpoint::list_crc32;
-use grundy::engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
-use grundy::engine::{HeapEngine, Ran};
 use grundy::error::{Error, Result};
 use grundy::export::{self, TableFormat};
-use grundy::game::Code;
-use grundy::gpu::GpuCounters;
-use grundy::{Survey, SurveyRows};
+use grundy::survey::Shard;
+use grundy::{GpuCounters, HeapEngine, Ran, Survey, SurveyRow, SurveyRows};
 
 #[derive(Serialize)]
 struct SurveySummary {
@@ -45,53 +41,13 @@ struct SurveySummary {
     resumed_codes: usize,
 }
 
-/// The codes of a file (one per line, `#` comments, blank lines skipped),
-/// parsed; a bad line is named by its number.
-pub(crate) fn codes_in(path: &Path) -> Result<Vec<Code>> {
-    let bad = |why: String| Error::Input(format!("--codes {}: {why}", path.display()));
-    let lines = grundy::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
-    let mut codes = Vec::new();
-    for (number, line) in lines {
-        let text = line.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            continue;
-        }
-        let code = Code::parse(text).map_err(|e| {
-            bad(format!(
-                "line {number}: {} is not a code ({e})",
-                grundy::input::quoted(text)
-            ))
-        })?;
-        codes.push(code);
+/// The survey a survey's arguments name (the survey checks its codes
+/// against N before any work).
+fn survey_of(args: &SurveyArgs) -> Result<Survey> {
+    match (&args.codes, args.digits) {
+        (Some(path), _) => Survey::codes_in(path),
+        (None, k) => Survey::all(&args.prefix, k.unwrap_or(0)),
     }
-    if codes.is_empty() {
-        return Err(bad(
-            "no codes found; expected one code per line, such as 0.07".into(),
-        ));
-    }
-    Ok(codes)
-}
-
-/// The largest --codes file read.
-const MAX_CODES_BYTES: u64 = 64 << 20;
-
-/// The codes a survey's arguments name (the survey checks them against N
-/// before any work).
-fn codes_of(args: &SurveyArgs) -> Result<Vec<Code>> {
-    let codes: Vec<Code> = match (&args.codes, args.digits) {
-        (Some(path), _) => codes_in(path)?,
-        (None, Some(k)) if (1..=MAX_DIGITS).contains(&k) => all_codes(&args.prefix, k)
-            .iter()
-            .map(|t| Code::parse(t).map_err(|e| Error::Input(format!("survey code '{t}': {e}"))))
-            .collect::<Result<_>>()?,
-        (None, k) => {
-            return Err(Error::Input(format!(
-                "--digits {}: expected 1 to {MAX_DIGITS} (or --codes FILE)",
-                k.unwrap_or(0)
-            )));
-        }
-    };
-    Ok(codes)
 }
 
 pub fn survey(args: &SurveyArgs) -> Result<()> {
@@ -100,10 +56,9 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     }
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = args.plot_style.target(args.plot.as_deref())?;
-    let list = codes_of(args)?;
     let hooks = CliHooks::new(args.quiet);
     let shard = survey_parts::shard_of(args.shard, &hooks)?;
-    let mut survey = Survey::of(list.clone())
+    let mut survey = survey_of(args)?
         .heaps(args.heaps())
         .algorithm(args.algorithm)
         .backend(args.backend, args.workgroup)
@@ -120,8 +75,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     }
     let run = survey.run_with(&hooks)?;
     if let Some(path) = &args.out {
-        let slice = shard.zip(run.places.as_deref());
-        write_rows(path, args, slice, &list, &run.rows)?;
+        write_rows(path, args, &survey, &run)?;
     }
     if let Some(target) = &plot {
         let title = format!(
@@ -137,43 +91,18 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
 }
 
 /// --out: the rows as CSV (or LaTeX), or a shard's part.
-fn write_rows(
-    path: &Path,
-    args: &SurveyArgs,
-    slice: Option<(Shard, &[usize])>,
-    list: &[Code],
-    rows: &[SurveyRow],
-) -> Result<()> {
-    let csv = rows_csv(rows)?;
-    match slice {
-        Some((shard, places)) => {
-            let header = part_header(args, shard, list);
-            let text = survey_parts::part_text(header, &placed_csv(&csv, places))?;
-            export::write_to(path, crate::front::output_rules(), |w| {
-                w.write_all(text.as_bytes())
-            })
-        }
-        None => {
-            let what = format!("a survey of {} codes to heap {}", list.len(), args.heaps());
-            export::write_table(
-                path,
-                crate::front::output_rules(),
-                args.format,
-                &what,
-                |w| w.write_all(csv.as_bytes()),
-            )
-        }
+fn write_rows(path: &Path, args: &SurveyArgs, survey: &Survey, run: &SurveyRows) -> Result<()> {
+    let rules = crate::front::output_rules();
+    if run.places.is_some() {
+        let text = survey.part(run)?;
+        return export::write_to(path, rules, |w| w.write_all(text.as_bytes()));
     }
-}
-
-/// The rows as the survey's CSV text.
-fn rows_csv(rows: &[SurveyRow]) -> Result<String> {
-    let mut csv = csv::Writer::from_writer(Vec::new());
-    for row in rows {
-        csv.serialize(row).map_err(|e| Error::Run(e.to_string()))?;
-    }
-    let bytes = csv.into_inner().map_err(|e| Error::Run(e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| Error::Run(e.to_string()))
+    let csv = run.csv()?;
+    let codes = survey.code_list().len();
+    let what = format!("a survey of {codes} codes to heap {}", args.heaps());
+    export::write_table(path, rules, args.format, &what, |w| {
+        w.write_all(csv.as_bytes())
+    })
 }
 
 /// A sharded run needs a file for its part, in CSV.
@@ -190,32 +119,6 @@ fn check_part(args: &SurveyArgs, shard: Shard) -> Result<()> {
         )));
     }
     Ok(())
-}
-
-/// What a part records of its survey.
-fn part_header(args: &SurveyArgs, shard: Shard, list: &[Code]) -> survey_parts::PartHeader {
-    let names: Vec<String> = list.iter().map(|c| c.name()).collect();
-    survey_parts::PartHeader {
-        format: survey_parts::PART_FORMAT,
-        shard: shard.index,
-        shards: shard.count,
-        list_codes: list.len() as u64,
-        list_crc32: list_crc32(names.iter().map(|s| s.as_str())),
-        n: args.heaps(),
-        algorithm: args.algorithm,
-        rows: 0,
-        csv_crc32: 0,
-    }
-}
-
-/// A part's CSV: each row led by its code's place in the whole list.
-fn placed_csv(csv: &str, places: &[usize]) -> String {
-    let mut lines = csv.lines();
-    let mut text = format!("place,{}\n", lines.next().unwrap_or(""));
-    for (line, place) in lines.zip(places) {
-        text += &format!("{place},{line}\n");
-    }
-    text
 }
 
 fn summarise(args: &SurveyArgs, run: &SurveyRows) -> SurveySummary {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// from modules of a lower rank (and itself).
 const LAYERS: &[(&str, u32)] = &[
     ("setting", 0),
+    ("fault", 0),
     ("error", 1),
     ("input", 1),
     ("interrupt", 1),
@@ -132,7 +133,9 @@ fn as_one_crate(code: &str, prefix: &str) -> String {
         .replace("grundy_engine::", "crate::engine::")
         .replace("grundy_cli::", "crate::")
         .replace("grundy_engine as", "crate::engine as")
-        .replace("grundy_gpu as", "crate::gpu as");
+        .replace("grundy_gpu as", "crate::gpu as")
+        .replace("grundy::internals::engine", "crate::engine")
+        .replace("grundy::internals::gpu", "crate::gpu");
     for module in [
         "engine",
         "gpu",
@@ -571,4 +574,66 @@ fn the_checks_see_what_they_check() {
         ]
     );
     assert!(modules().len() > 60);
+}
+
+/// The paths past the library's door that `code` names: the engine and GPU
+/// crates, by any of their names.
+fn past_the_door(code: &str) -> Vec<&'static str> {
+    [
+        "grundy::internals",
+        "grundy::engine",
+        "grundy::gpu",
+        "grundy_engine",
+        "grundy_gpu",
+    ]
+    .into_iter()
+    .filter(|name| code.contains(name))
+    .collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The command line (but its `bench`) and the Python module reach the
+/// engine only through the `grundy` crate's builders and types, and the
+/// crate's root hands out neither lower crate whole but in `internals`.
+#[test]
+fn the_front_ends_go_through_the_library() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut leaks = Vec::new();
+    for dir in ["src", "python/src"] {
+        for path in rust_files(&root.join(dir)) {
+            if path.starts_with(root.join("src/bench")) {
+                continue;
+            }
+            let found = past_the_door(&code_of(&path));
+            if !found.is_empty() {
+                leaks.push(format!("{}: {found:?}", path.display()));
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "{leaks:#?}");
+    let lib = code_of(&root.join("crates/grundy/src/lib.rs"));
+    let (outside, inside) = lib.split_at(lib.find("pub mod internals").expect("the internals"));
+    for whole in ["grundy_engine as", "grundy_gpu as"] {
+        assert!(!outside.contains(whole), "the root re-exports {whole}");
+        assert!(inside.contains(whole), "internals lacks {whole}");
+    }
+    // The check sees what it checks.
+    assert_eq!(
+        past_the_door("use grundy::engine::memory;"),
+        ["grundy::engine"]
+    );
+    assert!(past_the_door("use grundy::memory;").is_empty());
 }

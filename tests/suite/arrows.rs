@@ -2,12 +2,12 @@
 //! the dense solver against the seed's propositions and theorems, the GPU
 //! against the CPU twin, the trimming theorem on random trees.
 
-use grundy::engine::Backend;
-use grundy::engine::edges::arrows_dense::solve_dense;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, spider, standard_faces, trim};
 use grundy::game::graph::{path, pode};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::edges::arrows_dense::solve_dense;
+use grundy::internals::engine::edges::arrows_memo::ArrowMemo;
 
 use crate::common::{Rng, gpu_or_skip};
 
@@ -201,7 +201,7 @@ fn gpu_tables_equal_the_cpu_twin_on_random_graphs() {
         let start = empty(&game);
         let cpu = solve_dense(&game, &start, &Backend::Cpu, true, &grundy::hooks::Silent).unwrap();
         let run = solve_dense(&game, &start, &gpu, true, &crate::common::NoNotice).unwrap();
-        assert_eq!(run.backend, grundy::engine::Ran::Gpu);
+        assert_eq!(run.backend, grundy::internals::engine::Ran::Gpu);
         assert_eq!(
             (run.value, run.states),
             (cpu.value, cpu.states),

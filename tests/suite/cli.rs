@@ -510,7 +510,7 @@ fn without_an_adapter_gpu_is_an_error_and_auto_falls_back() {
 
 #[test]
 fn auto_runs_on_the_gpu_when_there_is_one() {
-    match grundy::gpu::Runner::open() {
+    match grundy::internals::gpu::Runner::open() {
         Ok(Some(ctx)) if ctx.is_software() => {
             // A software adapter is no GPU: auto runs on the CPU (tests/trust.rs).
             let v = json(&grundy(&SMALL_BRUTE_FORCE));

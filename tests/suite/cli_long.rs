@@ -443,7 +443,8 @@ fn survey_workgroup_is_checked_and_reported() {
 fn dawson() -> impl Fn(u64) -> u16 {
     let code = grundy::game::Code::parse("0.07").unwrap();
     let code = grundy::kernel::heap::HeapKernelCode::new(&code).unwrap();
-    let g = grundy::engine::cpu_blocked(&code, Vec::new(), 200, &grundy::hooks::Silent).unwrap();
+    let g = grundy::internals::engine::cpu_blocked(&code, Vec::new(), 200, &grundy::hooks::Silent)
+        .unwrap();
     move |n| match n {
         0..53 => g[n as usize],
         _ => g[(53 + (n - 53) % 34) as usize],

@@ -3,10 +3,10 @@
 //! `GRUNDY_REQUIRE_GPU=1` they fail instead.
 
 use crate::common::{Rng, gpu_or_skip, random_kernel_code};
-use grundy::engine::{Backend, cpu_blocked};
 use grundy::game::Code;
-use grundy::gpu::Runner;
-use grundy::gpu::heap::{GpuTuning, block_limit, extend};
+use grundy::internals::engine::{Backend, cpu_blocked};
+use grundy::internals::gpu::Runner;
+use grundy::internals::gpu::heap::{GpuTuning, block_limit, extend};
 use grundy::kernel::heap::HeapKernelCode;
 
 fn ctx(backend: &Backend) -> &Runner {

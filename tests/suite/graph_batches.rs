@@ -6,11 +6,11 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::common::{grundy, json, tmp};
-use grundy::engine::Backend;
-use grundy::engine::graph::dense::{DenseTuning, solve_dense};
-use grundy::engine::graph::memo::tree_code;
 use grundy::game::graph_families::trees;
 use grundy::game::{Graph, GraphCode};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::graph::dense::{DenseTuning, solve_dense};
+use grundy::internals::engine::graph::memo::tree_code;
 
 /// The CSV rows `args` writes to stdout, as field lists (header first).
 fn rows(args: &[&str]) -> Vec<Vec<String>> {

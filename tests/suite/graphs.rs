@@ -7,18 +7,18 @@
 use std::collections::HashMap;
 
 use crate::common::{Rng, gpu_or_skip};
-use grundy::engine::Backend;
-use grundy::engine::graph::dense::{
-    DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
-    solve_dense,
-};
-use grundy::engine::graph::grid_levels::GridLevels;
-use grundy::engine::graph::memo::MemoSolver;
-use grundy::engine::graph::reach::solve_reachable;
-use grundy::engine::heap::brute::general;
 use grundy::game::graph::{self, Graph};
 use grundy::game::graph::{bipode_of, pode_of, pode_rows};
 use grundy::game::{Code, GraphCode};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::graph::dense::{
+    DenseTuning, cpu_dense, cpu_dense_connected, for_each_option, moves_table, reachable_levels,
+    solve_dense,
+};
+use grundy::internals::engine::graph::grid_levels::GridLevels;
+use grundy::internals::engine::graph::memo::MemoSolver;
+use grundy::internals::engine::graph::reach::solve_reachable;
+use grundy::internals::engine::heap::brute::general;
 use grundy::kernel::graph::GraphKernel;
 
 fn code(text: &str) -> GraphCode {
@@ -590,7 +590,7 @@ fn gpu_equals_cpu_on_random_graphs() {
         let run = solve_dense(&g, &c, &backend, true, &tuning, &notices).unwrap();
         assert_eq!(
             run.backend,
-            grundy::engine::Ran::Gpu,
+            grundy::internals::engine::Ran::Gpu,
             "{} on {} vertices: {:?}",
             c.text,
             g.n(),

@@ -1,8 +1,8 @@
 //! Green Hackenbush (the lecture notes on impartial games (2007)) against the principles that value it exactly.
 
-use grundy::engine::edges::hackenbush::Hackenbush;
 use grundy::game::Graph;
 use grundy::game::graph::path;
+use grundy::internals::engine::edges::hackenbush::Hackenbush;
 
 use crate::common::Rng;
 

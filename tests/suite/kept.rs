@@ -3,10 +3,10 @@
 //! piece is done, are the whole table's; a heap that needs a value they do
 //! not keep stops the run before it, with the sizes that would have done.
 
-use grundy::engine::heap::rare::kept::Kept;
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::storage::table::HeapTable;
 use grundy::game::Code;
+use grundy::internals::engine::heap::rare::kept::Kept;
+use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::setting::Setting;
 
 /// G(0..=n) of `code` by rare values, the whole table kept.

@@ -6,17 +6,17 @@
 
 use std::collections::HashMap;
 
-use grundy::engine::Backend;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
-use grundy::engine::graph::dense::for_each_option;
-use grundy::engine::graph::memo::MemoSolver;
-use grundy::engine::tuples::table::solve;
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::graph::pode;
 use grundy::game::graph_families::trees;
 use grundy::game::rect::Rect;
 use grundy::game::{Graph, GraphCode};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::edges::arrows_memo::ArrowMemo;
+use grundy::internals::engine::graph::dense::for_each_option;
+use grundy::internals::engine::graph::memo::MemoSolver;
+use grundy::internals::engine::tuples::table::solve;
 use grundy::kernel::tuples::TupleKernel;
 
 // ---------------------------------------------------------------- Mathews
@@ -435,7 +435,7 @@ fn erratum_schrage_section_4_pieces_differ_by_d() {
     // game is 4.0, where G(2) = 1, while Grundy's game (4!.0) has G(2) = 0.
     // With |K - 2I| >= d (the pieces differ by d) it is Grundy's game.
     let table = |c: &str| {
-        grundy::engine::heap::brute::general::sequence(
+        grundy::internals::engine::heap::brute::general::sequence(
             &grundy::game::Code::parse(c).unwrap(),
             10,
             &grundy::hooks::Silent,
@@ -463,7 +463,7 @@ fn erratum_schrage_section_2_successors_exclude_i_zero() {
         })
         .collect();
     assert!(solutions.is_empty(), "{solutions:?}");
-    let grundys = grundy::engine::heap::brute::general::sequence(
+    let grundys = grundy::internals::engine::heap::brute::general::sequence(
         &grundy::game::Code::parse("4!.0").unwrap(),
         3,
         &grundy::hooks::Silent,
@@ -540,8 +540,12 @@ fn erratum_abuku_theorem_5_6_needs_equal_heaps() {
 fn schrage_q2_one_and_two_wide_rectangles_are_grundys_game() {
     let rects = shapes(2, 1, 60);
     let code = grundy::game::Code::parse("4!.0").unwrap();
-    let line =
-        grundy::engine::heap::brute::general::sequence(&code, 60, &grundy::hooks::Silent).unwrap();
+    let line = grundy::internals::engine::heap::brute::general::sequence(
+        &code,
+        60,
+        &grundy::hooks::Silent,
+    )
+    .unwrap();
     for n in 1..=60u32 {
         let g = u32::from(line[n as usize]);
         assert_eq!(rects[&vec![1, n]], g, "G(1, {n})");

@@ -3,12 +3,12 @@
 //! reaches a P-position (checked by solvers that do not share play's code).
 
 use crate::common::{Rng, grundy, json, random_kernel_code};
-use grundy::engine::Backend;
-use grundy::engine::edges::arrows_memo::ArrowMemo;
-use grundy::engine::graph::dense::{DenseTuning, solve_dense};
-use grundy::engine::play::{Play, arrows_play, graph_play, heap_play, parse_heaps};
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::{Code, Graph, GraphCode};
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::edges::arrows_memo::ArrowMemo;
+use grundy::internals::engine::graph::dense::{DenseTuning, solve_dense};
+use grundy::internals::engine::play::{Play, arrows_play, graph_play, heap_play, parse_heaps};
 
 fn mex(values: &[u32]) -> u32 {
     (0..).find(|v| !values.contains(v)).unwrap()
@@ -26,8 +26,12 @@ fn the_moves_of_a_heap_have_the_engines_value_as_their_mex() {
     codes.push(Code::parse("0.{2+}").unwrap());
     codes.push(Code::parse("4.0").unwrap().with_min_diff(3));
     for code in &codes {
-        let g = grundy::engine::heap::brute::general::sequence(code, 40, &grundy::hooks::Silent)
-            .unwrap();
+        let g = grundy::internals::engine::heap::brute::general::sequence(
+            code,
+            40,
+            &grundy::hooks::Silent,
+        )
+        .unwrap();
         for h in 0..=40u64 {
             let mut options = Vec::new();
             let complete = code.for_each_move(h, u64::MAX, &mut |take, left| {
@@ -85,8 +89,12 @@ fn every_heap_move_to_a_zero_nim_sum_is_listed_and_nothing_else() {
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        let g = grundy::engine::heap::brute::general::sequence(&code, 30, &grundy::hooks::Silent)
-            .unwrap();
+        let g = grundy::internals::engine::heap::brute::general::sequence(
+            &code,
+            30,
+            &grundy::hooks::Silent,
+        )
+        .unwrap();
         let r = heap_play(&code, &parse_heaps(&text).unwrap(), code.text.clone()).unwrap();
         let sum = heaps.iter().fold(0, |s, &h| s ^ g[h as usize] as u32);
         assert_eq!(r.nim_sum, sum);
@@ -136,7 +144,7 @@ fn graph_winning_moves_reach_positions_the_dense_table_calls_p() {
             let r = graph_play(&code, spec).unwrap();
             assert_eq!(r.nim_sum, run.value as u32, "{code_text} {spec}");
             let mut zero_options = 0;
-            grundy::engine::graph::dense::for_each_option(&g, &code, g.all(), |rest| {
+            grundy::internals::engine::graph::dense::for_each_option(&g, &code, g.all(), |rest| {
                 zero_options += usize::from(table[rest as usize] == 0);
             });
             assert_eq!(r.winning_moves.len(), zero_options, "{code_text} {spec}");

@@ -5,13 +5,13 @@
 //! winning move reaches what a separate run calls a P-position.
 
 use crate::common::{grundy, json};
-use grundy::engine::Backend;
-use grundy::engine::edges::hackenbush::Hackenbush;
-use grundy::engine::tuples::table::solve;
 use grundy::game::Graph;
 use grundy::game::arrows::cycles_game;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::edges::hackenbush::Hackenbush;
+use grundy::internals::engine::tuples::table::solve;
 use grundy::kernel::tuples::TupleKernel;
 use serde_json::Value;
 

@@ -4,16 +4,16 @@
 use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::analysis::rare_split::rare_positions;
-use grundy::engine::heap::rare::{
+use grundy::game::Code;
+use grundy::hooks::Silent;
+use grundy::internals::engine::heap::rare::{
     self as rare, Outcome, PassAhead, Persist, RareCode, RareCounts, RareRun, Stretches,
 };
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::storage::escaped::Escaped;
-use grundy::engine::heap::storage::table::HeapTable;
-use grundy::engine::{HeapEngine, cpu_blocked};
-use grundy::game::Code;
-use grundy::gpu::heap::GpuTuning;
-use grundy::hooks::Silent;
+use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::internals::engine::heap::storage::escaped::Escaped;
+use grundy::internals::engine::heap::storage::table::HeapTable;
+use grundy::internals::engine::{HeapEngine, cpu_blocked};
+use grundy::internals::gpu::heap::GpuTuning;
 use grundy::kernel::heap::HeapKernelCode;
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
@@ -42,7 +42,10 @@ fn run_from(
     let done = run
         .extend(
             n,
-            (&grundy::engine::LazyBackend::cpu(), &GpuTuning::default()),
+            (
+                &grundy::internals::engine::LazyBackend::cpu(),
+                &GpuTuning::default(),
+            ),
             &grundy::hooks::Silent,
         )
         .unwrap();

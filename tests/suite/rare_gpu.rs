@@ -3,14 +3,14 @@
 //! brute force, and checkpoints resumed on the GPU path.
 
 use crate::common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
-use grundy::engine::heap::rare::{AUTO_STRETCH_THREADS, RareCode, RareRun};
-use grundy::engine::heap::sequence::{Algorithm, SequenceRun};
-use grundy::engine::heap::storage::escaped::Escaped;
-use grundy::engine::heap::storage::table::HeapTable;
-use grundy::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
 use grundy::game::Code;
-use grundy::gpu::heap::GpuTuning;
-use grundy::gpu::rare::{GpuPass, Table};
+use grundy::internals::engine::heap::rare::{AUTO_STRETCH_THREADS, RareCode, RareRun};
+use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
+use grundy::internals::engine::heap::storage::escaped::Escaped;
+use grundy::internals::engine::heap::storage::table::HeapTable;
+use grundy::internals::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
+use grundy::internals::gpu::heap::GpuTuning;
+use grundy::internals::gpu::rare::{GpuPass, Table};
 use grundy::kernel::heap::HeapKernelCode;
 use grundy::kernel::rare::rare_pass::rare_pass;
 use grundy::kernel::rare::{MAX_WORDS, PassParams, TABLE_PIECES};

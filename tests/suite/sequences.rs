@@ -4,9 +4,9 @@
 
 use crate::common::{Rng, random_kernel_code};
 use grundy::analysis::period::{PeriodRule, find_period};
-use grundy::engine::cpu_blocked;
-use grundy::engine::heap::brute::general;
 use grundy::game::Code;
+use grundy::internals::engine::cpu_blocked;
+use grundy::internals::engine::heap::brute::general;
 use grundy::kernel::heap::HeapKernelCode;
 
 fn blocked(code: &str, n: u32) -> Vec<u16> {

@@ -4,7 +4,7 @@
 use std::process::Output;
 
 use crate::common::{grundy_with_env, tmp};
-use grundy::engine::heap::rare::simd::{Simd, detected};
+use grundy::internals::engine::heap::rare::simd::{Simd, detected};
 
 fn grundy_with(path: &str, args: &[&str]) -> Output {
     grundy_with_env(args, &[("GRUNDY_SIMD", path)])

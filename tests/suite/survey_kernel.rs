@@ -4,11 +4,11 @@
 //! equals the twin, and a GPU survey writes the same rows as the CPU survey.
 
 use crate::common::{Rng, gpu_or_skip};
-use grundy::engine::Backend;
-use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::game::Code;
-use grundy::gpu::survey::GpuSurvey;
+use grundy::internals::engine::Backend;
+use grundy::internals::engine::heap::sequence::Algorithm;
+use grundy::internals::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
+use grundy::internals::gpu::survey::GpuSurvey;
 use grundy::kernel::survey::survey_block::survey_block;
 use grundy::kernel::survey::{
     MODE_RARE, STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode, choose_mode, runs_on_kernel,
@@ -81,8 +81,12 @@ fn general(codes: &[Code], n: u32) -> Vec<Vec<u16>> {
     codes
         .iter()
         .map(|code| {
-            grundy::engine::heap::brute::general::sequence(code, n as u64, &grundy::hooks::Silent)
-                .unwrap()
+            grundy::internals::engine::heap::brute::general::sequence(
+                code,
+                n as u64,
+                &grundy::hooks::Silent,
+            )
+            .unwrap()
         })
         .collect()
 }
@@ -240,9 +244,12 @@ fn the_twin_in_rare_mode_equals_the_general_engine() {
 fn choose_mode_takes_rare_values_where_they_pay() {
     let mode_of = |text: &str, n: u32| {
         let code = Code::parse(text).unwrap();
-        let g =
-            grundy::engine::heap::brute::general::sequence(&code, n as u64, &grundy::hooks::Silent)
-                .unwrap();
+        let g = grundy::internals::engine::heap::brute::general::sequence(
+            &code,
+            n as u64,
+            &grundy::hooks::Silent,
+        )
+        .unwrap();
         choose_mode(&code, &g, n as usize, false)
     };
     // .106's sparse split is the position-parity one (breaking digit 3: t = 1).
@@ -282,7 +289,7 @@ fn gpu_survey_rows_equal_cpu_survey_rows() {
     let cpu = survey_rows(&codes, n, Algorithm::Auto, &|_, _| {}).unwrap();
     for algorithm in [Algorithm::Auto, Algorithm::Naive] {
         let before = ctx.counters().submits;
-        let workgroup = grundy::gpu::survey::workgroup_for(&ctx, None).unwrap();
+        let workgroup = grundy::internals::gpu::survey::workgroup_for(&ctx, None).unwrap();
         let (gpu, on_gpu) =
             survey_rows_gpu(&ctx, &codes, n, algorithm, workgroup, &|_, _| {}).unwrap();
         assert!(on_gpu && ctx.counters().submits > before);
@@ -295,9 +302,9 @@ fn gpu_survey_rows_equal_cpu_survey_rows() {
         // .16 runs past the first round: in rare mode unless told not to
         let at = texts.iter().position(|t| t == "0.16").unwrap();
         let want = if algorithm == Algorithm::Naive {
-            grundy::engine::HeapEngine::Blocked
+            grundy::internals::engine::HeapEngine::Blocked
         } else {
-            grundy::engine::HeapEngine::Rare
+            grundy::internals::engine::HeapEngine::Rare
         };
         assert_eq!(gpu[at].1, want);
     }

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::common::{crc32, grundy, tmp};
-use grundy::engine::heap::sequence::Algorithm;
-use grundy::engine::survey::{balanced_shards, estimated_costs};
 use grundy::game::Code;
+use grundy::internals::engine::heap::sequence::Algorithm;
+use grundy::internals::engine::survey::{balanced_shards, estimated_costs};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

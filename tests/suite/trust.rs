@@ -6,7 +6,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use crate::common::{grundy, json, partials, skip_without_gpu, tmp, wait_within};
-use grundy::gpu::Runner;
+use grundy::internals::gpu::Runner;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

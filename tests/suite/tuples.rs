@@ -4,11 +4,11 @@
 
 use std::collections::HashMap;
 
-use grundy::engine::heap::brute::general;
-use grundy::engine::tuples::table::{cpu_table, solve};
 use grundy::game::Code;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
+use grundy::internals::engine::heap::brute::general;
+use grundy::internals::engine::tuples::table::{cpu_table, solve};
 use grundy::kernel::tuples::LevelPlan;
 use grundy::kernel::tuples::TupleKernel;
 
@@ -406,7 +406,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     for kern in kernels {
         let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &grundy::hooks::Silent).unwrap();
         let run = solve(&kern, &backend, &crate::common::NoNotice).unwrap();
-        assert_eq!(run.backend, grundy::engine::Ran::Gpu);
+        assert_eq!(run.backend, grundy::internals::engine::Ran::Gpu);
         assert_eq!(run.table, cpu, "{:?}", kern.rule);
     }
 }

@@ -265,10 +265,7 @@ pub fn fallible<T>(reserve: impl FnOnce() -> T) -> T {
 static FAIL_OVER: AtomicUsize = AtomicUsize::new(usize::MAX);
 
 fn read_failing_allocations() {
-    if let Some(bytes) = std::env::var("GRUNDY_FAIL_ALLOCATIONS_OVER")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(bytes) = crate::fault::allocations_over() {
         FAIL_OVER.store(bytes, Ordering::SeqCst);
     }
 }

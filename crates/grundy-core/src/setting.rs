@@ -12,16 +12,22 @@ use std::fmt::Display;
 pub enum Setting {
     Algorithm,
     Backend,
+    Budget,
     Checkpoint,
+    CheckpointEvery,
+    Codes,
+    Digits,
     Dims,
     Faces,
     Force,
     Format,
+    Graphs,
     Ground,
     Heaps,
     K,
     KeepPrefix,
     KeepWindow,
+    Legs,
     Max,
     MaxLegs,
     MaxLength,
@@ -38,17 +44,52 @@ pub enum Setting {
     Rule,
     Shard,
     Solver,
+    Spiders,
     State,
     Workgroup,
 }
 
 /// Every setting, for front ends that check they word each one.
-pub const ALL: [Setting; 30] = {
+pub const ALL: [Setting; 37] = {
     use Setting::*;
     [
-        Algorithm, Backend, Checkpoint, Dims, Faces, Force, Format, Ground, Heaps, K, KeepPrefix,
-        KeepWindow, Max, MaxLegs, MaxLength, MaxN, Memory, Middle, MinDiff, Mkdir, Moves, N,
-        NoFill, Out, Resume, Rule, Shard, Solver, State, Workgroup,
+        Algorithm,
+        Backend,
+        Budget,
+        Checkpoint,
+        CheckpointEvery,
+        Codes,
+        Digits,
+        Dims,
+        Faces,
+        Force,
+        Format,
+        Graphs,
+        Ground,
+        Heaps,
+        K,
+        KeepPrefix,
+        KeepWindow,
+        Legs,
+        Max,
+        MaxLegs,
+        MaxLength,
+        MaxN,
+        Memory,
+        Middle,
+        MinDiff,
+        Mkdir,
+        Moves,
+        N,
+        NoFill,
+        Out,
+        Resume,
+        Rule,
+        Shard,
+        Solver,
+        Spiders,
+        State,
+        Workgroup,
     ]
 };
 
@@ -66,16 +107,22 @@ impl Setting {
         match self {
             Algorithm => "algorithm",
             Backend => "backend",
+            Budget => "budget",
             Checkpoint => "checkpoint",
+            CheckpointEvery => "checkpoint_every",
+            Codes => "codes",
+            Digits => "digits",
             Dims => "dims",
             Faces => "faces",
             Force => "force",
             Format => "format",
+            Graphs => "graphs",
             Ground => "ground",
             Heaps => "heaps",
             K => "k",
             KeepPrefix => "keep_prefix",
             KeepWindow => "keep_window",
+            Legs => "legs",
             Max => "max",
             MaxLegs => "max_legs",
             MaxLength => "max_length",
@@ -92,6 +139,7 @@ impl Setting {
             Rule => "rule",
             Shard => "shard",
             Solver => "solver",
+            Spiders => "spiders",
             State => "state",
             Workgroup => "workgroup",
         }
@@ -110,6 +158,24 @@ impl Setting {
     fn from_key(key: &str) -> Option<Setting> {
         ALL.into_iter().find(|s| s.key() == key)
     }
+}
+
+/// The longest interval a setting of seconds takes (a checkpoint's, a
+/// hunt's budget): a year.
+pub const MAX_SECONDS: u64 = 365 * 24 * 3600;
+
+/// `value` seconds for `setting`: a positive number of seconds, at most a
+/// year; the error names the setting and its value.
+pub fn seconds(setting: Setting, value: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero() && d.as_secs_f64() <= MAX_SECONDS as f64)
+        .ok_or_else(|| {
+            format!(
+                "{}: expected a positive number of seconds, at most {MAX_SECONDS} (a year)",
+                setting.is(value)
+            )
+        })
 }
 
 /// How a front end words a marked setting.

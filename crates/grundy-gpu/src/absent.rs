@@ -17,6 +17,19 @@ pub mod context {
         Vec::new()
     }
 
+    /// The smallest cap `cap_binding` takes.
+    pub const MIN_BINDING_CAP: u64 = 16;
+
+    /// Checked as the real one checks it; there is no GPU to plan for.
+    pub fn cap_binding(bytes: u64) -> std::result::Result<(), String> {
+        match bytes < MIN_BINDING_CAP {
+            true => Err(format!(
+                "expected a number of bytes, at least {MIN_BINDING_CAP}"
+            )),
+            false => Ok(()),
+        }
+    }
+
     /// Nothing to quiet without a Vulkan loader.
     ///
     /// # Safety

@@ -82,30 +82,34 @@ pub fn is_software(info: &wgpu::AdapterInfo) -> bool {
     info.device_type == wgpu::DeviceType::Cpu
 }
 
-/// Lowers the largest binding and buffer runs plan with to this many
-/// bytes, so that tests run the table pieces of a long run on lavapipe.
-pub const MAX_BINDING_VAR: &str = "GRUNDY_GPU_MAX_BINDING";
+/// The smallest cap `cap_binding` takes.
+pub const MIN_BINDING_CAP: u64 = 16;
 
-/// `limits` with `MAX_BINDING_VAR`'s cap, when it is set and not empty
-/// (the device is still opened with the adapter's own limits).
-fn planned_limits(mut limits: wgpu::Limits) -> Result<wgpu::Limits> {
-    let text = std::env::var_os(MAX_BINDING_VAR).unwrap_or_default();
-    let text = text.to_string_lossy();
-    if text.is_empty() {
-        return Ok(limits);
+static BINDING_CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+/// Lowers the largest binding and buffer this process's runs plan with to
+/// `bytes` (at least `MIN_BINDING_CAP`), so that tests run the table
+/// pieces of a long run on lavapipe; set once, before the first GPU opens
+/// (the command line's and Python's `GRUNDY_GPU_MAX_BINDING`).
+pub fn cap_binding(bytes: u64) -> std::result::Result<(), String> {
+    if bytes < MIN_BINDING_CAP {
+        return Err(format!(
+            "expected a number of bytes, at least {MIN_BINDING_CAP}"
+        ));
     }
-    let cap: u64 = text
-        .trim()
-        .parse()
-        .ok()
-        .filter(|&b| b >= 16)
-        .ok_or_else(|| {
-            Error::Input(format!(
-                "{MAX_BINDING_VAR}={text}: expected a number of bytes, at least 16"
-            ))
-        })?;
-    limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(cap);
-    limits.max_buffer_size = limits.max_buffer_size.min(cap);
+    match *BINDING_CAP.get_or_init(|| bytes) == bytes {
+        true => Ok(()),
+        false => Err("the binding cap is set once, before the first run".into()),
+    }
+}
+
+/// `limits` with `cap_binding`'s cap, when one was set (the device is
+/// still opened with the adapter's own limits).
+fn planned_limits(mut limits: wgpu::Limits) -> Result<wgpu::Limits> {
+    if let Some(&cap) = BINDING_CAP.get() {
+        limits.max_storage_buffer_binding_size = limits.max_storage_buffer_binding_size.min(cap);
+        limits.max_buffer_size = limits.max_buffer_size.min(cap);
+    }
     Ok(limits)
 }
 
@@ -115,7 +119,7 @@ pub struct GpuContext {
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     /// The limits runs plan with: the device's, less what
-    /// `GRUNDY_GPU_MAX_BINDING` takes off.
+    /// `cap_binding` takes off.
     pub limits: wgpu::Limits,
     /// Timestamp queries work: kernel times are measured.
     pub timestamps: bool,

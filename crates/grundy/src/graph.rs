@@ -7,9 +7,12 @@ use grundy_core::error::{Error, Result};
 use grundy_core::game::GraphCode;
 use grundy_core::game::graph::Graph;
 use grundy_core::hooks::{RunHooks, Silent};
-use grundy_engine::graph::driver::{GraphJob, GraphRows, solve_graph};
+use grundy_engine::graph::driver::{GraphJob, solve_graph};
 use grundy_engine::graph::families::{FamilyTable, bipode_table, pode_table};
 use grundy_engine::graph::solve::Solver;
+
+pub use grundy_engine::graph::driver::GraphRows;
+pub use grundy_engine::graph::solve::corner_masks;
 use grundy_engine::{BackendChoice, RanOn};
 
 /// An octal code on a graph of up to 64 vertices: a move takes vertices

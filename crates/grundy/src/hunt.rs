@@ -11,7 +11,7 @@
 //! and a window of its table (`Sequence::keep`), so its checkpoint stops
 //! growing with N.
 
-use grundy_core::setting::{Marked, Setting};
+use grundy_core::setting::{Marked, Setting, seconds};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -203,6 +203,7 @@ impl Hunt {
     /// Hunts `code` for what is left of its budget and saves its row: the
     /// row a former hunt saved when the code is solved or its budget spent.
     pub fn run_code(&self, code: &Code, hooks: &dyn RunHooks) -> Result<HuntRow> {
+        seconds(Setting::Budget, self.budget.as_secs_f64()).map_err(Error::Input)?;
         if let Some(kept) = self.keep {
             keeping::check_sizes(kept)?;
         }

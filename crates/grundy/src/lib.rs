@@ -11,20 +11,26 @@ pub mod edges;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod graph;
+pub mod graph_batch;
 pub mod hunt;
 pub mod play;
 pub mod sequence;
+pub mod spiders;
 pub mod summary;
 pub mod survey;
+pub mod survey_parts;
 pub mod tuples;
 
 pub use edges::{EdgeGame, HackenbushValue, hackenbush, hackenbush_solved};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
+pub use graph_batch::{GraphBatch, GraphBatchRows};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use play::{Position, play_sum};
 pub use sequence::{Kept, Saves, Sequence, SequenceTable, Values};
+pub use spiders::{SpiderTable, Spiders};
 pub use summary::Summary;
 pub use survey::{Survey, SurveyRows};
+pub use survey_parts::{MergedSurvey, SurveyMerge};
 pub use tuples::{TupleGame, TupleTable};
 
 /// The library's version (semantic versioning: see the README's "Versions").
@@ -35,19 +41,31 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// for a build outside the repository without a packaged commit.
 pub const COMMIT: &str = env!("GRUNDY_COMMIT");
 
-// The layers below, for programs that need more than the builders (and for
-// the command line, the tests and the benchmarks).
+// The core's layers (games, kernels' CPU twins, analysis, files), for
+// programs that need more than the builders.
 pub use grundy_core::{
     analysis, error, export, game, hooks, input, interrupt, kernel, out, outln, setting,
 };
-pub use grundy_engine as engine;
-pub use grundy_gpu as gpu;
+
+pub mod device;
+pub mod memory;
 
 pub use analysis::milestones::{Milestone, powers_of_two};
-pub use engine::edges::solve::{ArrowSolver, EdgeRun};
-pub use engine::graph::solve::Solver;
-pub use engine::heap::sequence::Algorithm;
-pub use engine::survey::SurveyRow;
-pub use engine::{BackendChoice, HeapEngine};
 pub use error::{Error, Result};
+pub use grundy_engine::edges::solve::{ArrowSolver, EdgeRun};
+pub use grundy_engine::graph::solve::Solver;
+pub use grundy_engine::heap::sequence::Algorithm;
+pub use grundy_engine::survey::SurveyRow;
+pub use grundy_engine::{BackendChoice, HeapEngine, Ran, RanOn};
+pub use grundy_gpu::GpuCounters;
 pub use hooks::{RunHooks, Silent};
+
+/// The engine and GPU crates whole, for the command line's `bench`, the
+/// tests and the benchmarks, which time and check what the builders hide.
+/// Not the library's API: it changes with the engine (feature
+/// `internals`).
+#[cfg(feature = "internals")]
+pub mod internals {
+    pub use grundy_engine as engine;
+    pub use grundy_gpu as gpu;
+}

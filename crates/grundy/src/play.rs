@@ -8,9 +8,9 @@ use std::path::Path;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::delete_nim::Rule;
 use grundy_core::game::{Code, GraphCode};
-use grundy_engine::play::{self as engine, MoveLimit, Part};
+use grundy_engine::play::{self as engine, Part};
 
-pub use grundy_engine::play::{Component, Play, PlayReport, WinningMove};
+pub use grundy_engine::play::{Component, MoveLimit, Play, PlayReport, WinningMove, parse_heaps};
 
 /// One game's position: its components and their values, ready to report
 /// alone (`report`) or to add to a sum (`play_sum`).
@@ -34,6 +34,12 @@ impl Position {
     pub fn heaps(code: &str, heaps: &[u64]) -> Result<Position> {
         let code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
         Ok(Position(engine::heap_part(&code, heaps, code.name())?))
+    }
+
+    /// Heaps of a parsed take-and-break code (one with a minimum
+    /// difference, say), each heap a component.
+    pub fn code(code: &Code, heaps: &[u64]) -> Result<Position> {
+        Ok(Position(engine::heap_part(code, heaps, code.name())?))
     }
 
     /// Heaps of the subtraction game whose moves take a number in `set`.
@@ -78,6 +84,12 @@ impl Position {
     /// (`0` or `0,3`).
     pub fn hackenbush(graph: &str, ground: &str) -> Result<Position> {
         Ok(Position(engine::hackenbush_part(graph, ground)?))
+    }
+
+    /// Why the position cannot be a component of a sum (the Game of Cycles
+    /// with faces: its value is an outcome, not a Grundy value).
+    pub fn not_summable(&self) -> Option<&str> {
+        self.0.not_summable.as_deref()
     }
 
     /// The components' values, the nim-sum, the outcome, and the winning

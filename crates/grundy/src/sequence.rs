@@ -19,10 +19,12 @@ use grundy_core::setting::Setting;
 use grundy_engine::heap::driver::{Computed, SequenceDriver, SequenceJob};
 use grundy_engine::heap::keeping::KeptDriver;
 use grundy_engine::heap::kept_checkpoint::KeptSaved;
-use grundy_engine::heap::rare::RareCounts;
+use grundy_engine::heap::storage::filled::writer_for;
+
 pub use grundy_engine::heap::rare::kept::Kept;
-use grundy_engine::heap::sequence::Algorithm;
-use grundy_engine::heap::storage::filled::{Filled, writer_for};
+pub use grundy_engine::heap::rare::{PassAhead, RareCounts, Stretches, Tuning};
+pub use grundy_engine::heap::sequence::Algorithm;
+pub use grundy_engine::heap::storage::filled::Filled;
 use grundy_engine::heap::storage::table::{HeapTable, InMemory};
 use grundy_engine::{BackendChoice, HeapEngine, LazyBackend, RanOn};
 
@@ -75,6 +77,14 @@ impl Sequence {
             keep: None,
             stats_at: Vec::new(),
         }
+    }
+
+    /// How the run spreads its work over the cores and the card (passes
+    /// started ahead, blocks finished in stretches): the same table
+    /// whatever it says; the default chooses by the figures measured.
+    pub fn tuning(mut self, tuning: Tuning) -> Sequence {
+        self.job.tuning = tuning;
+        self
     }
 
     /// Keeps only the values of heaps below `prefix` and of the last

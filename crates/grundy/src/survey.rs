@@ -2,7 +2,7 @@
 //! certificate, largest value, P-positions, rare split), as `grundy survey`
 //! computes them, with its checkpoint and resume.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use grundy_core::error::{Error, Result};
@@ -13,11 +13,13 @@ use grundy_core::setting::{Marked, Setting};
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::survey::checkpoint::SurveyKey;
 use grundy_engine::survey::driver::{SurveyDriver, SurveyJob};
-use grundy_engine::survey::{
-    MAX_DIGITS, PROBE_HEAPS, Shard, SurveyRow, all_codes, balanced_shards, estimated_costs,
-};
+use grundy_engine::survey::{PROBE_HEAPS, balanced_shards, estimated_costs};
+
+pub use grundy_engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
 use grundy_engine::{Backend, BackendChoice, GpuFrom, HeapEngine, Ran};
 use grundy_gpu::GpuCounters;
+
+use crate::survey_parts::{PartHeader, part_text};
 
 /// A survey to run.
 ///
@@ -59,11 +61,56 @@ impl Survey {
     pub fn all(prefix: &str, digits: u32) -> Result<Survey> {
         if !(1..=MAX_DIGITS).contains(&digits) {
             return Err(Error::Input(format!(
-                "digits {digits}: expected 1 to {MAX_DIGITS}"
+                "{}: expected 1 to {MAX_DIGITS} (or {})",
+                Setting::Digits.is(digits),
+                Setting::Codes.is("FILE")
             )));
         }
         let texts = all_codes(prefix, digits);
-        Survey::codes(&texts)
+        let codes = texts
+            .iter()
+            .map(|t| Code::parse(t).map_err(|e| Error::Input(format!("survey code '{t}': {e}"))))
+            .collect::<Result<Vec<Code>>>()?;
+        Ok(Survey::of(codes))
+    }
+
+    /// The codes of the file at `path`, one per line (`#` comments and
+    /// blank lines skipped), in its order; a bad line is named by its
+    /// number.
+    pub fn codes_in(path: &Path) -> Result<Survey> {
+        Ok(Survey::of(codes_in(path)?))
+    }
+
+    /// The survey's codes, in its order.
+    pub fn code_list(&self) -> &[Code] {
+        &self.codes
+    }
+
+    /// Heaps 0..=n of every code.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// The part file of a sharded run's `rows` (`shard` set), for
+    /// `SurveyMerge`: a header line recording the survey, the slice and a
+    /// checksum, then the rows as CSV, each led by its code's place in the
+    /// whole list.
+    pub fn part(&self, rows: &SurveyRows) -> Result<String> {
+        let (Some(shard), Some(places)) = (self.shard, rows.places.as_deref()) else {
+            return Err(Error::Input(format!(
+                "a part is a shard's rows; expected {}",
+                Setting::Shard.is("K/N")
+            )));
+        };
+        let names: Vec<String> = self.codes.iter().map(|c| c.name()).collect();
+        let header = PartHeader::of(shard, &names, self.n, self.algorithm);
+        let csv = rows.csv()?;
+        let mut lines = csv.lines();
+        let mut placed = format!("place,{}\n", lines.next().unwrap_or(""));
+        for (line, place) in lines.zip(places) {
+            placed += &format!("{place},{line}\n");
+        }
+        part_text(header, &placed)
     }
 
     /// Parsed codes.
@@ -221,6 +268,35 @@ impl Survey {
     }
 }
 
+/// The codes of a file, one per line, parsed.
+fn codes_in(path: &Path) -> Result<Vec<Code>> {
+    let bad = |why: String| Error::Input(format!("{}: {why}", Setting::Codes.is(path.display())));
+    let lines = grundy_core::input::read_lines(path, MAX_CODES_BYTES).map_err(bad)?;
+    let mut codes = Vec::new();
+    for (number, line) in lines {
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let code = Code::parse(text).map_err(|e| {
+            bad(format!(
+                "line {number}: {} is not a code ({e})",
+                grundy_core::input::quoted(text)
+            ))
+        })?;
+        codes.push(code);
+    }
+    if codes.is_empty() {
+        return Err(bad(
+            "no codes found; expected one code per line, such as 0.07".into(),
+        ));
+    }
+    Ok(codes)
+}
+
+/// The largest file of codes read.
+const MAX_CODES_BYTES: u64 = 64 << 20;
+
 /// A survey's rows, in the list's order, with how they were made.
 #[derive(Clone, Debug)]
 pub struct SurveyRows {
@@ -243,4 +319,16 @@ pub struct SurveyRows {
     pub seconds: f64,
     /// For a shard, the place in the whole list of each row's code.
     pub places: Option<Vec<usize>>,
+}
+
+impl SurveyRows {
+    /// The rows as the survey's CSV (header line included).
+    pub fn csv(&self) -> Result<String> {
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        for row in &self.rows {
+            csv.serialize(row).map_err(|e| Error::Run(e.to_string()))?;
+        }
+        let bytes = csv.into_inner().map_err(|e| Error::Run(e.to_string()))?;
+        String::from_utf8(bytes).map_err(|e| Error::Run(e.to_string()))
+    }
 }

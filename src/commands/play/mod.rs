@@ -1,5 +1,5 @@
 //! `grundy play`: who wins a position that is a sum of components, and every
-//! winning move (`engine::play` finds them); this reads the games from the
+//! winning move (`grundy::play` finds them); this reads the games from the
 //! command line and prints the report.
 
 mod print;
@@ -8,9 +8,9 @@ use clap::Parser;
 
 use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
-use grundy::engine::play::{self as engine, Part, parse_heaps};
 use grundy::error::{Error, Result};
-use grundy::game::{Code, GraphCode};
+use grundy::game::Code;
+use grundy::play::{Position, parse_heaps, play_sum};
 
 pub fn play(args: &PlayArgs) -> Result<()> {
     let report = match &args.game {
@@ -19,9 +19,9 @@ pub fn play(args: &PlayArgs) -> Result<()> {
                 .iter()
                 .map(|text| sum_component(text))
                 .collect::<Result<Vec<_>>>()?;
-            engine::sum_report(parts, args.limit, true)?
+            play_sum(parts, args.limit.0)?
         }
-        game => engine::report(part_of(game)?, args.limit)?,
+        game => part_of(game)?.report(args.limit.0)?,
     };
     if args.json {
         print_json(&report)
@@ -32,7 +32,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 }
 
 /// One game's position, ready to report or to add to a sum.
-fn part_of(game: &PlayGame) -> Result<Part> {
+fn part_of(game: &PlayGame) -> Result<Position> {
     match game {
         PlayGame::Octal {
             code,
@@ -43,28 +43,25 @@ fn part_of(game: &PlayGame) -> Result<Part> {
             if let Some(d) = min_diff {
                 code = code.with_min_diff(*d);
             }
-            engine::heap_part(&code, &parse_heaps(heaps)?, code.name())
+            Position::code(&code, &parse_heaps(heaps)?)
         }
         PlayGame::Subtraction { set, heaps } => {
-            engine::subtraction_part(&parse_set(set)?, &parse_heaps(heaps)?)
+            Position::subtraction(&parse_set(set)?, &parse_heaps(heaps)?)
         }
-        PlayGame::Graph { code, spec } => {
-            let code = GraphCode::parse(code).map_err(Error::Input)?;
-            engine::graph_part(&code, spec)
-        }
+        PlayGame::Graph { code, spec } => Position::graph(code, spec),
         PlayGame::Arrows {
             spec,
             state,
             trimmed,
-        } => engine::arrows_part(spec, state.as_deref(), *trimmed),
-        PlayGame::Rect { boxes, min_diff } => engine::rect_part(boxes, *min_diff),
-        PlayGame::DeleteNim { rule, k, heaps } => engine::delete_nim_part(*rule, *k, heaps),
-        PlayGame::Hackenbush { graph, ground } => engine::hackenbush_part(graph, ground),
+        } => Position::arrows(spec, state.as_deref(), *trimmed),
+        PlayGame::Rect { boxes, min_diff } => Position::rect(boxes, *min_diff),
+        PlayGame::DeleteNim { rule, k, heaps } => Position::delete_nim(*rule, *k, heaps),
+        PlayGame::Hackenbush { graph, ground } => Position::hackenbush(graph, ground),
         PlayGame::Cycles {
             graph,
             faces,
             state,
-        } => engine::cycles_part(graph, faces.as_deref(), state.as_deref()),
+        } => Position::cycles(graph, faces.as_deref(), state.as_deref()),
         PlayGame::Sum { .. } => Err(Error::Input(
             "a sum inside a sum: list its components in the outer sum instead".into(),
         )),
@@ -80,7 +77,7 @@ struct SumComponent {
 }
 
 /// Parses one component of a sum ('octal 0.07 5,9') and its position.
-fn sum_component(text: &str) -> Result<Part> {
+fn sum_component(text: &str) -> Result<Position> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let parsed = SumComponent::try_parse_from(&words).map_err(|e| {
         let message = e.to_string();
@@ -98,7 +95,7 @@ fn sum_component(text: &str) -> Result<Part> {
         Error::Input(m) => Error::Input(format!("component '{text}': {m}")),
         other => other,
     })?;
-    if let Some(why) = &part.not_summable {
+    if let Some(why) = part.not_summable() {
         return Err(Error::Input(format!("component '{text}': {why}")));
     }
     Ok(part)

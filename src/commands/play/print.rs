@@ -1,6 +1,6 @@
 //! `play`'s report as text.
 
-use grundy::engine::play::PlayReport;
+use grundy::play::PlayReport;
 
 /// The components, the nim-sum, the outcome and the winning moves listed.
 pub fn print_report(r: &PlayReport) {

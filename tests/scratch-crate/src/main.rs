@@ -10,7 +10,7 @@ fn main() -> Result<(), grundy::Error> {
     let period = table.period().expect("0.07 is periodic");
     assert!(period.certified);
     println!("period {} from heap {}", period.period, period.preperiod);
-    assert_eq!(grundy::gpu::WITH_WGPU, cfg!(feature = "gpu"));
-    println!("GPU compiled in: {}", grundy::gpu::WITH_WGPU);
+    assert_eq!(grundy::device::WITH_WGPU, cfg!(feature = "gpu"));
+    println!("GPU compiled in: {}", grundy::device::WITH_WGPU);
     Ok(())
 }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
-use grundy::engine::Backend;
 use grundy::game::Code;
-use grundy::gpu::Runner;
+use grundy::internals::engine::Backend;
+use grundy::internals::gpu::Runner;
 
 /// Runs the `grundy` binary with `args`.
 pub fn grundy(args: &[&str]) -> Output {

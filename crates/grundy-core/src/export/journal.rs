@@ -127,7 +127,7 @@ fn hex(bytes: &[u8]) -> String {
 fn log() -> &'static Option<Mutex<File>> {
     static LOG: OnceLock<Option<Mutex<File>>> = OnceLock::new();
     LOG.get_or_init(|| {
-        let path = std::env::var_os("GRUNDY_RECORD_WRITES")?;
+        let path = crate::fault::record_writes()?;
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -150,16 +150,7 @@ fn record(line: impl FnOnce() -> String) {
 fn failing_write() -> io::Result<()> {
     static FAIL: OnceLock<Option<(u64, i32)>> = OnceLock::new();
     static WRITES: AtomicU64 = AtomicU64::new(0);
-    let fail = FAIL.get_or_init(|| {
-        let text = std::env::var("GRUNDY_FAIL_WRITE").ok()?;
-        let (k, error) = text.split_once(':')?;
-        let code = match error {
-            "ENOSPC" => 28,
-            "EIO" => 5,
-            _ => return None,
-        };
-        Some((k.parse().ok()?, code))
-    });
+    let fail = FAIL.get_or_init(crate::fault::failing_write);
     let Some((k, code)) = *fail else {
         return Ok(());
     };

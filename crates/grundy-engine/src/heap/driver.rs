@@ -7,11 +7,12 @@
 use crate::heap::bounds::{Reach, check_last_heap};
 use grundy_core::export::OutputRules;
 use grundy_core::setting::Marked;
-use grundy_core::setting::Setting;
+use grundy_core::setting::{Setting, seconds};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use crate::heap::rare::Tuning;
 use crate::heap::sequence::{Algorithm, SequenceRun, WORKING};
 use crate::heap::storage::filled::Filled;
 use crate::heap::storage::paged::Place;
@@ -48,6 +49,8 @@ pub struct SequenceJob {
     pub folder: PathBuf,
     /// What the checkpoint may replace, and whether its folder may be made.
     pub rules: OutputRules,
+    /// How the run spreads its work (the same table whatever it says).
+    pub tuning: Tuning,
 }
 
 impl SequenceJob {
@@ -64,6 +67,7 @@ impl SequenceJob {
             memory: None,
             folder: PathBuf::from("."),
             rules: OutputRules::default(),
+            tuning: Tuning::default(),
         }
     }
 
@@ -84,10 +88,8 @@ impl SequenceJob {
             None => (Setting::N, self.n),
         };
         check_last_heap(&name.named(), last, Reach::Any)?;
-        if self.checkpoint.is_some() && self.every.is_zero() {
-            return Err(Error::Input(
-                "checkpoints every 0 s: expected a positive interval".into(),
-            ));
+        if self.checkpoint.is_some() {
+            seconds(Setting::CheckpointEvery, self.every.as_secs_f64()).map_err(Error::Input)?;
         }
         Ok(())
     }
@@ -258,7 +260,8 @@ impl SequenceJob {
         if let Some(why) = crate::heap::brute::general::unsupported(code) {
             return Err(Error::Input(why));
         }
-        let mut run = SequenceRun::new(code, self.algorithm, HeapTable::default())?;
+        let mut run =
+            SequenceRun::new(code, self.algorithm, HeapTable::default())?.tuned(self.tuning);
         if !self.may_fill(code) && !run.uses_rare_values() {
             check_last_heap("heap", self.target(), Reach::BruteForce)?;
         }

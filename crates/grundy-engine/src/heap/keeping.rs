@@ -72,13 +72,19 @@ impl SequenceJob {
                 let mut saved = resumed_kept(path, code, kept, &due)?;
                 let values = (&saved.prefix[..], saved.window_from, &saved.window[..]);
                 let last = self.n.max(saved.heaps);
-                let run = SequenceRun::keeping_from(code, (saved.kept, last), values, saved.rare)?;
+                let run = SequenceRun::keeping_from(code, (saved.kept, last), values, saved.rare)?
+                    .tuned(self.tuning);
                 saved.tally.also_due(&due);
                 (run, saved.tally, saved.heaps, saved.kept)
             }
             None => {
                 let tally = Tally::new(rare_parity(code), &due);
-                (SequenceRun::keeping(code, kept, self.n)?, tally, 0, kept)
+                (
+                    SequenceRun::keeping(code, kept, self.n)?.tuned(self.tuning),
+                    tally,
+                    0,
+                    kept,
+                )
             }
         };
         let path = self.checkpoint.clone().or_else(|| self.resume.clone());

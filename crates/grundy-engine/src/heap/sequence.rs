@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::heap::rare::kept::{Beyond, Gap, Kept};
 use crate::heap::rare::{
-    self, Outcome, PassAhead, Persist, RareCode, RareRun, RareState, Stretches,
+    self, Outcome, PassAhead, Persist, RareCode, RareRun, RareState, Stretches, Tuning,
 };
 use crate::heap::storage::paged::{Buf, Place};
 use crate::heap::storage::store::Store;
@@ -95,8 +95,8 @@ impl<'a> SequenceRun<'a> {
         let rare_code = rare_code_for(code, algorithm)?;
         Ok(SequenceRun {
             code,
-            pass_ahead: PassAhead::from_env(),
-            stretches: Stretches::from_env(),
+            pass_ahead: PassAhead::Auto,
+            stretches: Stretches::Auto,
             algorithm,
             rare_code,
             rare: None,
@@ -111,6 +111,13 @@ impl<'a> SequenceRun<'a> {
             forgotten_to: 0,
             missed: None,
         })
+    }
+
+    /// The run with `tuning`'s pass ahead and stretches.
+    pub fn tuned(mut self, tuning: Tuning) -> SequenceRun<'a> {
+        self.pass_ahead = tuning.pass_ahead;
+        self.stretches = tuning.stretches;
+        self
     }
 
     /// A fresh run by rare values that keeps only `kept` of a table of

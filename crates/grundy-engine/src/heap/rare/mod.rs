@@ -48,6 +48,7 @@ pub mod wide_scan;
 use blocks::Blocks;
 pub use state::{
     AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, RareState, Stretches,
+    Tuning,
 };
 
 /// How long a stretch of blocks runs on a worker of the pool before the

@@ -1,8 +1,9 @@
 //! Which SIMD path the rare values' wide steps take (`wide_scan`,
-//! `wide_bits`): the widest this CPU has, or a narrower one that
-//! `GRUNDY_SIMD=avx512|avx2|portable|plain` asks for, so one machine can
-//! measure and test every path. Asking for a path wider than the CPU has is
-//! an error. The steps are written once in portable SIMD (`fearless_simd`),
+//! `wide_bits`): the widest this CPU has, or a narrower one a front end
+//! chooses for the process (`choose`; the command line's and Python's
+//! `GRUNDY_SIMD=avx512|avx2|portable|plain`), so one machine can measure
+//! and test every path. Asking for a path wider than the CPU has is an
+//! error. The steps are written once in portable SIMD (`fearless_simd`),
 //! but for AVX-512's scans (intrinsics); `portable` is that code at 128-bit
 //! registers: what ARM runs (NEON), and on x86 the SSE4.2 path of a CPU
 //! without AVX2.
@@ -60,37 +61,54 @@ pub fn detected() -> Simd {
     Simd::Plain
 }
 
-/// The path asked for by `GRUNDY_SIMD` (unset: the widest), checked
-/// against the CPU: an error names the bad value or the missing feature.
-pub fn from_env() -> Result<Simd, String> {
-    let Ok(asked) = std::env::var("GRUNDY_SIMD") else {
-        return Ok(detected());
-    };
-    let path = match asked.trim() {
+/// The path named `text` (`avx512`, `avx2`, `portable`, `plain`), checked
+/// against the CPU: an error says what was expected.
+pub fn parse(text: &str) -> Result<Simd, String> {
+    let path = match text.trim() {
         "plain" => Simd::Plain,
         "portable" => Simd::Portable,
         "avx2" => Simd::Avx2,
         "avx512" => Simd::Avx512,
-        other => {
-            return Err(format!(
-                "GRUNDY_SIMD={other}: expected avx512, avx2, portable or plain"
-            ));
-        }
+        _ => return Err("expected avx512, avx2, portable or plain".into()),
     };
     if path > detected() {
         return Err(format!(
-            "GRUNDY_SIMD={asked}: this CPU's widest path is {}; expected that or a narrower one",
+            "this CPU's widest path is {}; expected that or a narrower one",
             detected().name()
         ));
     }
     Ok(path)
 }
 
-/// The path the wide steps take in this process (`from_env`; the widest
-/// when the variable is bad, which `commands` refuses before any work).
+static CHOSEN: OnceLock<Simd> = OnceLock::new();
+
+/// Makes `path` the one every wide step of this process takes, before the
+/// first takes one (the steps look it up once): an error when `path` is
+/// wider than the CPU's, or another path was chosen or used already.
+pub fn choose(path: Simd) -> Result<(), String> {
+    if path > detected() {
+        return Err(format!(
+            "{}: this CPU's widest path is {}; expected that or a narrower one",
+            path.name(),
+            detected().name()
+        ));
+    }
+    let now = *CHOSEN.get_or_init(|| path);
+    match now == path {
+        true => Ok(()),
+        false => Err(format!(
+            "{}: this process already takes the {} path; the SIMD path is chosen once, \
+             before the first run",
+            path.name(),
+            now.name()
+        )),
+    }
+}
+
+/// The path the wide steps take in this process: the one chosen, else the
+/// widest the CPU has.
 pub fn chosen() -> Simd {
-    static CHOSEN: OnceLock<Simd> = OnceLock::new();
-    *CHOSEN.get_or_init(|| from_env().unwrap_or_else(|_| detected()))
+    *CHOSEN.get_or_init(detected)
 }
 
 /// The level the code written in portable SIMD runs at on `path`: on x86,

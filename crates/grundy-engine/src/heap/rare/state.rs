@@ -108,17 +108,6 @@ pub enum PassAhead {
     Never,
 }
 
-impl PassAhead {
-    /// `GRUNDY_PASS_AHEAD`: `1` always, `0` never, else auto.
-    pub fn from_env() -> PassAhead {
-        match env_switch("GRUNDY_PASS_AHEAD") {
-            Some(true) => PassAhead::Always,
-            Some(false) => PassAhead::Never,
-            None => PassAhead::Auto,
-        }
-    }
-}
-
 /// When a block's heaps are finished in stretches on guesses, by several
 /// cores at once (`speculate`), instead of one by one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,25 +131,16 @@ pub enum Stretches {
 /// unmeasured.
 pub const AUTO_STRETCH_THREADS: usize = 2;
 
-impl Stretches {
-    /// `GRUNDY_STRETCHES`: `1` always, `0` never, else auto.
-    pub fn from_env() -> Stretches {
-        match env_switch("GRUNDY_STRETCHES") {
-            Some(true) => Stretches::Always,
-            Some(false) => Stretches::Never,
-            None => Stretches::Auto,
-        }
-    }
-}
-
-/// An environment variable that forces a choice: `1` on, `0` off, anything
-/// else (or unset) leaves it to the run.
-fn env_switch(name: &str) -> Option<bool> {
-    match std::env::var(name).as_deref() {
-        Ok("1") => Some(true),
-        Ok("0") => Some(false),
-        _ => None,
-    }
+/// How a run of rare values spreads its work, beside its results: where
+/// a block's pass starts and whether its heaps finish in stretches. The
+/// tables are the same whatever it says; the front ends may read it from
+/// the environment (`GRUNDY_PASS_AHEAD`, `GRUNDY_STRETCHES`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tuning {
+    /// When a block's pass starts while the block before it is finished.
+    pub pass_ahead: PassAhead,
+    /// When a block's heaps are finished in stretches on guesses.
+    pub stretches: Stretches,
 }
 
 /// How the heaps of a run went (for tests, benchmarks and `--json`'s

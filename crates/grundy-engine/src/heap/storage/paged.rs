@@ -439,12 +439,7 @@ fn tempfile_in(folder: &Path) -> std::io::Result<File> {
 /// BYTES, as on a full disk, so that tests reach that path (read once).
 fn disk_room() -> u64 {
     static ROOM: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *ROOM.get_or_init(|| {
-        std::env::var("GRUNDY_FAIL_TABLE_FILE_OVER")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(u64::MAX)
-    })
+    *ROOM.get_or_init(|| grundy_core::fault::table_file_over().unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]
