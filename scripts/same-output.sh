@@ -42,6 +42,11 @@ commands=(
     "octal 0.6 -n 10 --checkpoint e.ck --checkpoint-every 0"
     "hunt 0.6 --budget 0 --dir h"
     "survey --codes nofile -n 10"
+    "octal 0.07 -n 2000 --plot seq.svg"
+    "survey --digits 1 -n 500 --plot survey.svg"
+    "octal 0.07 -n 100 --out made/here/f.csv --mkdir"
+    "octal 0.07 -n 100 --out missing/f.csv"
+    "rect --max 12 --out rect.csv --plot rect.png"
 )
 run() { # BUILD DIR: every command, its outputs in DIR
     local bin=$1 dir=$2 i=0

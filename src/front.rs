@@ -1,10 +1,6 @@
 //! The command line as a front end of the library: the flag it names for
-//! each setting the library's messages mark, and the output rules its
-//! `--force` and `--mkdir` ask for, set once per process.
+//! each setting the library's messages mark.
 
-use std::sync::OnceLock;
-
-use grundy::export::OutputRules;
 use grundy::setting::{Setting, Words};
 
 /// The command line's words: a setting is its flag (`--memory 4G`, `-n 9`).
@@ -24,21 +20,10 @@ impl Words for CliWords {
 pub fn flag(setting: Setting) -> String {
     match setting {
         Setting::N => "-n".to_string(),
+        // A graph's every position goes to the table's file.
+        Setting::Rows => "--out".to_string(),
         other => format!("--{}", other.key().replace('_', "-")),
     }
-}
-
-static RULES: OnceLock<OutputRules> = OnceLock::new();
-
-/// What `--force` and `--mkdir` allow this process's outputs (set before
-/// any command runs).
-pub fn set_output_rules(rules: OutputRules) {
-    let _ = RULES.set(rules);
-}
-
-/// The output rules this process was started with (none given: neither).
-pub fn output_rules() -> OutputRules {
-    RULES.get().copied().unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -95,7 +95,7 @@ fn keyword(setting: Setting) -> Option<&'static str> {
         Setting::Moves | Setting::Out | Setting::Shard | Setting::Solver => None,
         Setting::Workgroup | Setting::NoFill => None,
         Setting::Codes | Setting::Graphs => None,
-        Setting::Legs | Setting::Spiders => None,
+        Setting::Legs | Setting::Spiders | Setting::Rows => None,
         other => Some(other.key()),
     }
 }

@@ -22,8 +22,10 @@ impl PlotStyle {
     pub fn target(
         &self,
         path: Option<&std::path::Path>,
+        rules: grundy::export::OutputRules,
     ) -> grundy::error::Result<Option<crate::plot::PlotTarget>> {
-        crate::plot::PlotTarget::optional(path, self.size, self.font_size)
+        let target = crate::plot::PlotTarget::optional(path, self.size, self.font_size)?;
+        Ok(target.map(|t| crate::plot::PlotTarget { rules, ..t }))
     }
 }
 

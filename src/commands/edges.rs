@@ -7,7 +7,7 @@ use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
 use grundy::error::{Error, Result};
-use grundy::export;
+use grundy::export::{self, OutputRules};
 use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
 use grundy::graph_batch::BatchGame;
@@ -57,13 +57,13 @@ fn play(
     Ok((game, run))
 }
 
-pub fn arrows(args: &ArrowsArgs) -> Result<()> {
+pub fn arrows(args: &ArrowsArgs, rules: OutputRules) -> Result<()> {
     reject_stdout_clash(
         args.table.output.report.json,
         args.table.output.out.as_deref(),
     )?;
     if let Some(max) = args.spiders {
-        return spider_table(args, max);
+        return spider_table(args, max, rules);
     }
     if let Some(source) = &args.graphs {
         let output = &args.table.output;
@@ -71,6 +71,7 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
             out: output.out.as_deref(),
             json: output.report.json,
             quiet: args.table.output.report.quiet,
+            rules,
         };
         let game = BatchGame::Arrows {
             trimmed: args.trimmed,
@@ -125,15 +126,19 @@ pub fn arrows(args: &ArrowsArgs) -> Result<()> {
         trimming,
         faces: None,
     };
-    write_and_report(args, &summary)
+    write_and_report(args, &summary, rules)
 }
 
 /// One graph's row to `--out`, and its summary on stdout unless the row
 /// went there.
-fn write_and_report(args: &ArrowsArgs, summary: &EdgeGameSummary) -> Result<()> {
+fn write_and_report(
+    args: &ArrowsArgs,
+    summary: &EdgeGameSummary,
+    rules: OutputRules,
+) -> Result<()> {
     let out = args.table.output.out.as_deref();
     if let Some(path) = out {
-        write_summary_row(path, summary)?;
+        write_summary_row(path, summary, rules)?;
     }
     if out.is_some_and(grundy::export::is_stdout) {
         return Ok(());
@@ -142,8 +147,12 @@ fn write_and_report(args: &ArrowsArgs, summary: &EdgeGameSummary) -> Result<()> 
 }
 
 /// `--out` of one graph: one CSV row (graph,vertices,edges,state,g,outcome).
-fn write_summary_row(path: &std::path::Path, s: &EdgeGameSummary) -> Result<()> {
-    export::write_to(path, crate::front::output_rules(), |w| {
+fn write_summary_row(
+    path: &std::path::Path,
+    s: &EdgeGameSummary,
+    rules: OutputRules,
+) -> Result<()> {
+    export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
         csv.write_record(["graph", "vertices", "edges", "state", "g", "outcome"])?;
         csv.write_record([
@@ -252,20 +261,14 @@ struct SpiderSummary {
     plot: Option<String>,
 }
 
-fn spider_table(args: &ArrowsArgs, max: usize) -> Result<()> {
+fn spider_table(args: &ArrowsArgs, max: usize, rules: OutputRules) -> Result<()> {
     let output = &args.table.output;
-    let plot = output.plot_style.target(output.plot.as_deref())?;
+    let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
     let table = SpiderTable::new(args.legs, max)?.trimmed(args.trimmed);
     let spiders = table.run_with(&CliHooks::new(output.report.quiet))?;
     if let Some(path) = &output.out {
         let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
-        export::write_table(
-            path,
-            crate::front::output_rules(),
-            output.format,
-            &what,
-            |w| spiders.write_csv(w),
-        )?;
+        export::write_table(path, rules, output.format, &what, |w| spiders.write_csv(w))?;
     }
     let title = format!(
         "{} on {}-legged spiders, legs 1..={max}",
@@ -335,12 +338,13 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
     }
 }
 
-pub fn cycles(args: &CyclesArgs) -> Result<()> {
+pub fn cycles(args: &CyclesArgs, rules: OutputRules) -> Result<()> {
     if let Some(source) = &args.graphs {
         let batch = BatchOutput {
             out: args.out.as_deref(),
             json: args.report.json,
             quiet: args.report.quiet,
+            rules,
         };
         return run_batch(BatchGame::Cycles, "Game of Cycles".into(), source, batch);
     }

@@ -13,7 +13,7 @@ use grundy::GraphGame;
 use grundy::RanOn;
 use grundy::Solver;
 use grundy::error::{Error, Result};
-use grundy::export::{self, TableFormat};
+use grundy::export::{self, OutputRules, TableFormat};
 use grundy::game::GraphCode;
 use grundy::game::graph::Graph;
 use grundy::graph::{GraphRows, corner_masks};
@@ -43,7 +43,7 @@ pub struct GraphSummary {
     pub plot: Option<String>,
 }
 
-pub fn graph(args: &GraphArgs) -> Result<()> {
+pub fn graph(args: &GraphArgs, rules: OutputRules) -> Result<()> {
     reject_stdout_clash(args.report.json, args.out.as_deref())?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     if let Some(source) = &args.graphs {
@@ -56,11 +56,12 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
             out: args.out.as_deref(),
             json: args.report.json,
             quiet: args.report.quiet,
+            rules,
         };
         return run_batch(game, name, source, output);
     }
     let g = Graph::parse(args.graph.as_deref().unwrap_or_default()).map_err(Error::Input)?;
-    let plot = args.plot_style.target(args.plot.as_deref())?;
+    let plot = args.plot_style.target(args.plot.as_deref(), rules)?;
     let game = GraphGame::of(code.clone(), g.clone())
         .solver(args.solver)
         .backend(args.backend)
@@ -88,7 +89,7 @@ pub fn graph(args: &GraphArgs) -> Result<()> {
         plot_graph(target, &g, &code, &rows, &solved.corners)?;
     }
     if let Some(path) = &args.out {
-        write_rows(path, &rows, args.moves)?;
+        write_rows(path, &rows, args.moves, rules)?;
     }
     if args.report.json {
         print_json(&summary)
@@ -141,11 +142,11 @@ fn plot_graph(
 }
 
 /// `--out`: mask, size, g (and moves) per row.
-fn write_rows(path: &Path, rows: &GraphRows, with_moves: bool) -> Result<()> {
-    export::write_to(path, crate::front::output_rules(), |w| {
+fn write_rows(path: &Path, rows: &GraphRows, moves: bool, rules: OutputRules) -> Result<()> {
+    export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
         let mut header = vec!["mask", "size", "g"];
-        if with_moves {
+        if moves {
             header.push("moves");
         }
         csv.write_record(&header).map_err(csv_error)?;
@@ -332,10 +333,10 @@ fn print_table_summary(rows: usize, pieces: u64, seconds: f64, out: Option<&Path
     print_wrote(out);
 }
 
-pub fn podes(args: &PodesArgs) -> Result<()> {
+pub fn podes(args: &PodesArgs, rules: OutputRules) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.report.json, output.out.as_deref())?;
-    let plot = output.plot_style.target(output.plot.as_deref())?;
+    let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let limits = (args.max_legs, args.max_length);
     let table = grundy::podes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
@@ -350,7 +351,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
         }
     };
     if let Some(path) = &output.out {
-        write_podes((path, output.format), &rows, long, &lengths)?;
+        write_podes((path, output.format, rules), &rows, long, &lengths)?;
     }
     if let Some(target) = &plot {
         let names: Vec<&str> = match long {
@@ -389,7 +390,7 @@ pub fn podes(args: &PodesArgs) -> Result<()> {
 
 /// `--out`: the legs (and long legs, or each length's count) and G.
 fn write_podes(
-    (path, format): (&Path, TableFormat),
+    (path, format, rules): (&Path, TableFormat, OutputRules),
     rows: &[(Vec<usize>, u8)],
     long: bool,
     lengths: &[String],
@@ -398,24 +399,18 @@ fn write_podes(
         true => "legs,long_legs".to_string(),
         false => format!("legs,{}", lengths.join(",")),
     };
-    export::write_table(
-        path,
-        crate::front::output_rules(),
-        format,
-        "G of k-podes",
-        |w| {
-            writeln!(w, "{header},g")?;
-            for (counts, v) in rows {
-                let k: usize = counts.iter().sum();
-                let cols: Vec<String> = match long {
-                    true => vec![counts[1].to_string()],
-                    false => counts.iter().map(|c| c.to_string()).collect(),
-                };
-                writeln!(w, "{k},{},{v}", cols.join(","))?;
-            }
-            Ok(())
-        },
-    )
+    export::write_table(path, rules, format, "G of k-podes", |w| {
+        writeln!(w, "{header},g")?;
+        for (counts, v) in rows {
+            let k: usize = counts.iter().sum();
+            let cols: Vec<String> = match long {
+                true => vec![counts[1].to_string()],
+                false => counts.iter().map(|c| c.to_string()).collect(),
+            };
+            writeln!(w, "{k},{},{v}", cols.join(","))?;
+        }
+        Ok(())
+    })
 }
 
 /// The pode table as text: by legs and long legs (lengths up to 2), else
@@ -448,10 +443,10 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
     }
 }
 
-pub fn bipodes(args: &BipodesArgs) -> Result<()> {
+pub fn bipodes(args: &BipodesArgs, rules: OutputRules) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.report.json, output.out.as_deref())?;
-    let plot = output.plot_style.target(output.plot.as_deref())?;
+    let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
     let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
     let limits = (args.max, args.middle);
     let table = grundy::bipodes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
@@ -462,19 +457,13 @@ pub fn bipodes(args: &BipodesArgs) -> Result<()> {
             code.text,
             edges_text(args.middle)
         );
-        export::write_table(
-            path,
-            crate::front::output_rules(),
-            output.format,
-            &what,
-            |w| {
-                writeln!(w, "a1,a2,b1,b2,g")?;
-                for ([a1, a2, b1, b2], v) in &rows {
-                    writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
-                }
-                Ok(())
-            },
-        )?;
+        export::write_table(path, rules, output.format, &what, |w| {
+            writeln!(w, "a1,a2,b1,b2,g")?;
+            for ([a1, a2, b1, b2], v) in &rows {
+                writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
+            }
+            Ok(())
+        })?;
     }
     if let Some(target) = &plot {
         let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();

@@ -11,7 +11,7 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use grundy::GraphBatch;
 use grundy::error::Result;
-use grundy::export;
+use grundy::export::{self, OutputRules};
 use grundy::graph_batch::BatchGame;
 
 /// Where a batch's rows go and how it reports.
@@ -19,6 +19,8 @@ pub struct BatchOutput<'a> {
     pub out: Option<&'a Path>,
     pub json: bool,
     pub quiet: bool,
+    /// What the rows' file may replace, and whether its folders are made.
+    pub rules: OutputRules,
 }
 
 /// The JSON summary of a batch.
@@ -40,7 +42,7 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
     let batch = GraphBatch::new(game, source)?;
     let rows = batch.run_with(&CliHooks::new(output.quiet))?;
     if let Some(path) = output.out {
-        export::write_to(path, crate::front::output_rules(), |w| rows.write_csv(w))?;
+        export::write_to(path, output.rules, |w| rows.write_csv(w))?;
     }
     let summary = BatchSummary {
         game: name,

@@ -10,6 +10,7 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts::shard_of;
 use crate::cli::HuntArgs;
 use grundy::error::{Error, Result};
+use grundy::export::OutputRules;
 use grundy::game::Code;
 use grundy::setting::{Setting, seconds};
 use grundy::{Hunt, HuntEnd, HuntRow, Kept, Survey, UNSOLVED, export, interrupt};
@@ -23,7 +24,7 @@ struct HuntSummary<'a> {
     rows: &'a [HuntRow],
 }
 
-pub fn hunt(args: &HuntArgs) -> Result<()> {
+pub fn hunt(args: &HuntArgs, rules: OutputRules) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let budget = seconds(Setting::Budget, args.budget).map_err(Error::Input)?;
     let hooks = CliHooks::new(args.quiet);
@@ -50,7 +51,7 @@ pub fn hunt(args: &HuntArgs) -> Result<()> {
         run_all(&hunt, &codes, &hooks, args.quiet)?
     };
     if let Some(path) = &args.out {
-        write_rows(path, &rows)?;
+        write_rows(path, &rows, rules)?;
     }
     if args.json {
         print_json(&HuntSummary {
@@ -144,7 +145,7 @@ fn row_line(row: Option<&HuntRow>) -> String {
 }
 
 /// The rows' CSV (frequencies apart: they are in each code's NAME.freq).
-fn write_rows(path: &Path, rows: &[HuntRow]) -> Result<()> {
+fn write_rows(path: &Path, rows: &[HuntRow], rules: OutputRules) -> Result<()> {
     #[derive(Serialize)]
     struct CsvRow<'a> {
         code: &'a str,
@@ -163,7 +164,7 @@ fn write_rows(path: &Path, rows: &[HuntRow]) -> Result<()> {
         seconds: f64,
         resumed_heaps: u64,
     }
-    export::write_to(path, crate::front::output_rules(), |w| {
+    export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
         for r in rows {
             csv.serialize(CsvRow {

@@ -42,34 +42,34 @@ fn machine_from_env() -> Result<()> {
 
 pub fn run(cli: Cli) -> Result<()> {
     progress::set_log_every(log_every(cli.log_every)?);
-    crate::front::set_output_rules(OutputRules {
+    let rules = OutputRules {
         force: cli.force,
         create_folders: cli.mkdir,
-    });
+    };
     machine_from_env()?;
-    check_outputs(&outputs_of(&cli.command))?;
+    check_outputs(&outputs_of(&cli.command), rules)?;
     match cli.command {
         Command::Octal(args) => {
             let mut code = Code::parse(&args.code).map_err(|e| Error::Input(e.to_string()))?;
             if let Some(d) = args.min_diff {
                 code = code.with_min_diff(d);
             }
-            sequence::sequence(&code, None, &args.seq)
+            sequence::sequence(&code, None, &args.seq, rules)
         }
-        Command::Survey(args) => survey::survey(&args),
-        Command::Hunt(args) => hunt::hunt(&args),
+        Command::Survey(args) => survey::survey(&args, rules),
+        Command::Hunt(args) => hunt::hunt(&args, rules),
         Command::Subtraction(args) => {
             let set = parse_set(&args.set)?;
             let code = Code::subtraction(&set).map_err(Error::Input)?;
-            sequence::sequence(&code, Some(set), &args.seq)
+            sequence::sequence(&code, Some(set), &args.seq, rules)
         }
-        Command::Graph(args) => graph::graph(&args),
-        Command::Podes(args) => graph::podes(&args),
-        Command::Bipodes(args) => graph::bipodes(&args),
-        Command::Rect(args) => tuples::rect(&args),
-        Command::DeleteNim(args) => tuples::delete_nim(&args),
-        Command::Arrows(args) => edges::arrows(&args),
-        Command::Cycles(args) => edges::cycles(&args),
+        Command::Graph(args) => graph::graph(&args, rules),
+        Command::Podes(args) => graph::podes(&args, rules),
+        Command::Bipodes(args) => graph::bipodes(&args, rules),
+        Command::Rect(args) => tuples::rect(&args, rules),
+        Command::DeleteNim(args) => tuples::delete_nim(&args, rules),
+        Command::Arrows(args) => edges::arrows(&args, rules),
+        Command::Cycles(args) => edges::cycles(&args, rules),
         Command::Hackenbush(args) => edges::hackenbush(&args),
         Command::Play(args) => play::play(&args),
         Command::Completions(args) => {
@@ -140,10 +140,10 @@ fn sequence_outputs(a: &crate::cli::SequenceArgs) -> Vec<(&'static str, Option<&
 }
 
 /// Checks the outputs a command was given (flag, path) before any work.
-pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
+pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)], rules: OutputRules) -> Result<()> {
     let given: Vec<(&str, &Path)> = outputs
         .iter()
         .filter_map(|&(flag, path)| path.map(|p| (flag, p)))
         .collect();
-    grundy::export::target::check_outputs(&given, crate::front::output_rules())
+    grundy::export::target::check_outputs(&given, rules)
 }

@@ -15,7 +15,7 @@ use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
 use grundy::error::{Error, Result};
-use grundy::export::{self, Format};
+use grundy::export::{self, Format, OutputRules};
 use grundy::game::Code;
 use grundy::sequence::{Filled, PassAhead, Stretches, Tuning};
 use grundy::setting::{Setting, seconds};
@@ -106,7 +106,7 @@ fn tuning_from_env() -> Tuning {
 
 /// The library's sequence the arguments ask for: how far, how, and where
 /// the table, its checkpoint and its file go.
-fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
+fn builder_of(code: &Code, args: &SequenceArgs, rules: OutputRules) -> Result<Sequence> {
     reject_stdout_clash(args.report.json, args.out.as_deref())?;
     let every = seconds(Setting::CheckpointEvery, args.checkpoint_every).map_err(Error::Input)?;
     let n = match (args.n, args.until_periodic) {
@@ -121,7 +121,7 @@ fn builder_of(code: &Code, args: &SequenceArgs) -> Result<Sequence> {
         .fill(!args.no_fill)
         .folder(table_folder(args))
         .tuning(tuning_from_env())
-        .output_rules(crate::front::output_rules());
+        .output_rules(rules);
     if args.until_periodic {
         sequence = sequence.until_periodic(args.max_n);
     }
@@ -170,9 +170,14 @@ fn table_folder(args: &SequenceArgs) -> PathBuf {
     }
 }
 
-pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Result<()> {
-    let builder = builder_of(code, args)?;
-    let plot = args.plot_style.target(args.plot.as_deref())?;
+pub fn sequence(
+    code: &Code,
+    set: Option<Vec<u32>>,
+    args: &SequenceArgs,
+    rules: OutputRules,
+) -> Result<()> {
+    let builder = builder_of(code, args, rules)?;
+    let plot = args.plot_style.target(args.plot.as_deref(), rules)?;
     let hooks = CliHooks::new(args.report.quiet);
     let table = builder.run_with(&hooks)?;
     let (split, rare) = table.rare();
@@ -181,15 +186,15 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
     if table.kept().is_none() {
         let sequence = table.filled();
         if let (Some(path), Format::Npy) = (&args.out, args.format) {
-            write_npy(path, &sequence)?;
+            write_npy(path, &sequence, rules)?;
         }
-        write_side_outputs(args, &sequence, split)?;
+        write_side_outputs(args, &sequence, split, rules)?;
         if let Some(target) = &plot {
             plot_sequence(target, code, &sequence, split, table.period())?;
         }
     }
     let started = std::time::Instant::now();
-    let milestones = milestones_of(code, args, &table)?;
+    let milestones = milestones_of(code, args, &table, rules)?;
     let milestone_seconds = milestones.as_ref().map(|_| started.elapsed().as_secs_f64());
     let mut summary = summarise(set, args, &table, rare);
     summary.milestones = milestones;
@@ -203,9 +208,9 @@ pub fn sequence(code: &Code, set: Option<Vec<u32>>, args: &SequenceArgs) -> Resu
 }
 
 /// `--format npy`: uint8 values, or uint16 when one passes 255.
-fn write_npy(path: &Path, sequence: &Filled) -> Result<()> {
+fn write_npy(path: &Path, sequence: &Filled, rules: OutputRules) -> Result<()> {
     let wide = sequence.has_wide_values();
-    export::write_to(path, crate::front::output_rules(), |w| {
+    export::write_to(path, rules, |w| {
         let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
         grundy::export::npy::write(w, sequence.len() as usize, wide, values)
     })
@@ -217,6 +222,7 @@ fn milestones_of(
     code: &Code,
     args: &SequenceArgs,
     table: &SequenceTable,
+    rules: OutputRules,
 ) -> Result<Option<Vec<Milestone>>> {
     let at = match (&args.stats_at, &args.stats_out) {
         (Some(at), _) => at.clone(),
@@ -225,7 +231,7 @@ fn milestones_of(
     };
     let milestones = table.milestones(&at.heaps(table.len() - 1));
     if let Some(path) = &args.stats_out {
-        export::write_to(path, crate::front::output_rules(), |w| {
+        export::write_to(path, rules, |w| {
             grundy::analysis::milestones::write_frequencies(w, &code.text, &milestones)
         })?;
     }
@@ -234,16 +240,21 @@ fn milestones_of(
 
 /// --rare-out (the rare heaps under `split`, heap 0 included when rare) and
 /// --p-out.
-fn write_side_outputs(args: &SequenceArgs, sequence: &Filled, split: RareSplit) -> Result<()> {
+fn write_side_outputs(
+    args: &SequenceArgs,
+    sequence: &Filled,
+    split: RareSplit,
+    rules: OutputRules,
+) -> Result<()> {
     if let Some(path) = &args.rare_out {
-        export::write_to(path, crate::front::output_rules(), |w| {
+        export::write_to(path, rules, |w| {
             writeln!(w, "n,g")?;
             let rare = |n, v| split.is_rare(n, v);
             sequence.for_each_where(rare, |n, v| writeln!(w, "{n},{v}"))
         })?;
     }
     if let Some(path) = &args.p_out {
-        export::write_to(path, crate::front::output_rules(), |w| {
+        export::write_to(path, rules, |w| {
             writeln!(w, "n")?;
             sequence.for_each_where(|_, v| v == 0, |n, _| writeln!(w, "{n}"))
         })?;

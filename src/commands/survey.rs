@@ -10,7 +10,7 @@ use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::plot;
 use grundy::error::{Error, Result};
-use grundy::export::{self, TableFormat};
+use grundy::export::{self, OutputRules, TableFormat};
 use grundy::survey::Shard;
 use grundy::{GpuCounters, HeapEngine, Ran, Survey, SurveyRow, SurveyRows};
 
@@ -50,19 +50,19 @@ fn survey_of(args: &SurveyArgs) -> Result<Survey> {
     }
 }
 
-pub fn survey(args: &SurveyArgs) -> Result<()> {
+pub fn survey(args: &SurveyArgs, rules: OutputRules) -> Result<()> {
     if let Some(SurveyCommand::Merge(merge)) = &args.merge {
-        return survey_parts::merge(merge);
+        return survey_parts::merge(merge, rules);
     }
     reject_stdout_clash(args.json, args.out.as_deref())?;
-    let plot = args.plot_style.target(args.plot.as_deref())?;
+    let plot = args.plot_style.target(args.plot.as_deref(), rules)?;
     let hooks = CliHooks::new(args.quiet);
     let shard = survey_parts::shard_of(args.shard, &hooks)?;
     let mut survey = survey_of(args)?
         .heaps(args.heaps())
         .algorithm(args.algorithm)
         .backend(args.backend, args.workgroup)
-        .output_rules(crate::front::output_rules());
+        .output_rules(rules);
     if let Some(shard) = shard {
         check_part(args, shard)?;
         survey = survey.shard(shard);
@@ -75,7 +75,7 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
     }
     let run = survey.run_with(&hooks)?;
     if let Some(path) = &args.out {
-        write_rows(path, args, &survey, &run)?;
+        write_rows(path, args, (&survey, &run), rules)?;
     }
     if let Some(target) = &plot {
         let title = format!(
@@ -91,8 +91,12 @@ pub fn survey(args: &SurveyArgs) -> Result<()> {
 }
 
 /// --out: the rows as CSV (or LaTeX), or a shard's part.
-fn write_rows(path: &Path, args: &SurveyArgs, survey: &Survey, run: &SurveyRows) -> Result<()> {
-    let rules = crate::front::output_rules();
+fn write_rows(
+    path: &Path,
+    args: &SurveyArgs,
+    (survey, run): (&Survey, &SurveyRows),
+    rules: OutputRules,
+) -> Result<()> {
     if run.places.is_some() {
         let text = survey.part(run)?;
         return export::write_to(path, rules, |w| w.write_all(text.as_bytes()));

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::cli::MergeArgs;
 use grundy::SurveyMerge;
 use grundy::error::{Error, Result};
-use grundy::export;
+use grundy::export::{self, OutputRules};
 use grundy::hooks::RunHooks;
 use grundy::setting::Marked;
 use grundy::survey_parts::{MAX_SHARDS, Shard};
@@ -67,7 +67,7 @@ fn slurm_shard(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<Shard>> {
 }
 
 /// `grundy survey merge OUT PART…`.
-pub fn merge(args: &MergeArgs) -> Result<()> {
+pub fn merge(args: &MergeArgs, rules: OutputRules) -> Result<()> {
     for part in &args.parts {
         if same_file(part, &args.out) {
             return Err(Error::Input(format!(
@@ -78,13 +78,9 @@ pub fn merge(args: &MergeArgs) -> Result<()> {
     }
     let merged = SurveyMerge::of(&args.parts).run()?;
     let what = format!("a survey of {} codes to heap {}", merged.codes, merged.n);
-    export::write_table(
-        &args.out,
-        crate::front::output_rules(),
-        args.format,
-        &what,
-        |w| w.write_all(merged.csv.as_bytes()),
-    )?;
+    export::write_table(&args.out, rules, args.format, &what, |w| {
+        w.write_all(merged.csv.as_bytes())
+    })?;
     if !args.quiet && !export::is_stdout(&args.out) {
         grundy::outln!(
             "merged {} parts: {} codes to heap {} in {}",

@@ -10,7 +10,7 @@ use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use grundy::RanOn;
 use grundy::TupleGame;
 use grundy::error::{Error, Result};
-use grundy::export;
+use grundy::export::{self, OutputRules};
 use grundy::game::delete_nim::DeleteNim;
 use grundy::kernel::tuples::{TupleKernel, TupleRule};
 
@@ -67,7 +67,7 @@ pub struct TupleSummary {
     pub plot: Option<String>,
 }
 
-pub fn rect(args: &RectArgs) -> Result<()> {
+pub fn rect(args: &RectArgs, rules: OutputRules) -> Result<()> {
     let game = TupleGame::rect(args.dims, args.min_diff, args.max)?;
     let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
     let labels = TableLabels {
@@ -76,10 +76,10 @@ pub fn rect(args: &RectArgs) -> Result<()> {
         min_diff: Some(args.min_diff),
         ..Default::default()
     };
-    table(game, &header, &args.table, labels)
+    table(game, &header, (&args.table, rules), labels)
 }
 
-pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
+pub fn delete_nim(args: &DeleteNimArgs, rules: OutputRules) -> Result<()> {
     let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -91,13 +91,21 @@ pub fn delete_nim(args: &DeleteNimArgs) -> Result<()> {
         ..Default::default()
     };
     let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
-    table(game, &header, &args.table, labels)
+    table(game, &header, (&args.table, rules), labels)
 }
 
 /// Runs `game`, writes its CSV (the stored sizes less its shift) and reports.
-fn table(game: TupleGame, header: &[&str], args: &TableRunArgs, labels: TableLabels) -> Result<()> {
+fn table(
+    game: TupleGame,
+    header: &[&str],
+    (args, rules): (&TableRunArgs, OutputRules),
+    labels: TableLabels,
+) -> Result<()> {
     reject_stdout_clash(args.output.report.json, args.output.out.as_deref())?;
-    let plot = args.output.plot_style.target(args.output.plot.as_deref())?;
+    let plot = args
+        .output
+        .plot_style
+        .target(args.output.plot.as_deref(), rules)?;
     let quiet = args.output.report.quiet;
     let run = game.backend(args.backend).run_with(&CliHooks::new(quiet))?;
     let (kern, shift, values) = (run.kernel(), run.shift(), run.values());
@@ -108,13 +116,9 @@ fn table(game: TupleGame, header: &[&str], args: &TableRunArgs, labels: TableLab
             labels.describe(),
             kern.space.max - shift
         );
-        export::write_table(
-            path,
-            crate::front::output_rules(),
-            args.output.format,
-            &what,
-            |w| write_csv(w, kern, values, header, shift),
-        )?;
+        export::write_table(path, rules, args.output.format, &what, |w| {
+            write_csv(w, kern, values, header, shift)
+        })?;
     }
     if let Some(target) = &plot {
         let mut coords = Vec::new();

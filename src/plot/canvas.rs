@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use grundy::error::{Error, Result};
-use grundy::export;
+use grundy::export::{self, OutputRules};
 
 /// DejaVu Sans Mono (Bitstream Vera licence: assets/DejaVuSansMono-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSansMono.ttf");
@@ -40,6 +40,8 @@ pub struct PlotTarget {
     pub size: Option<PlotSize>,
     /// `--font-size N`: the labels' size in pixels (titles and axis names scale with it).
     pub font_size: u32,
+    /// What the picture may replace, and whether its folders are made.
+    pub rules: OutputRules,
 }
 
 /// The labels' size when none is asked for.
@@ -112,6 +114,7 @@ impl PlotTarget {
             kind,
             size: None,
             font_size: FONT_SIZE,
+            rules: OutputRules::default(),
         })
     }
 
@@ -174,7 +177,7 @@ pub(super) fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
                 picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
-            export::write_to(&target.path, crate::front::output_rules(), |out| {
+            export::write_to(&target.path, target.rules, |out| {
                 out.write_all(svg.as_bytes())
             })
         }
@@ -185,7 +188,7 @@ pub(super) fn render(target: &PlotTarget, picture: &impl Draw) -> Result<()> {
                 picture.draw(&root, fonts).map_err(failed)?;
                 root.present().map_err(|e| failed(err(e)))?;
             }
-            export::write_to(&target.path, crate::front::output_rules(), |out| {
+            export::write_to(&target.path, target.rules, |out| {
                 let mut encoder = png::Encoder::new(out, w, h);
                 encoder.set_color(png::ColorType::Rgb);
                 encoder.set_depth(png::BitDepth::Eight);

@@ -75,7 +75,7 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
                 .run()
                 .err()
                 .expect("checkpoints every 0 s are refused"),
-            "`checkpoint_every = 0`: expected a positive number of seconds, at most 31536000",
+            "`every = 0`: expected a positive number of seconds, at most 31536000",
             vec![
                 "octal",
                 "0.6",
@@ -122,13 +122,22 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
             )
             .err()
             .expect("no grid has 0 vertices"),
-            "`graphs = grids:0`: ",
+            "`source = grids:0`: ",
             vec!["arrows", "--graphs", "grids:0"],
             "--graphs grids:0: ",
         ),
     ];
-    for (error, rust, args, cli) in refusals {
+    let settings = [
+        Setting::CheckpointEvery,
+        Setting::Budget,
+        Setting::Digits,
+        Setting::Legs,
+        Setting::Graphs,
+    ];
+    for ((error, rust, args, cli), setting) in refusals.into_iter().zip(settings) {
         assert!(matches!(error, grundy::Error::Input(_)), "{error:?}");
+        // The setting to change, as data.
+        assert_eq!(error.settings()[0].0, setting, "{error}");
         assert!(error.to_string().starts_with(rust), "{error}");
         let out = grundy(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -138,4 +147,62 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
             "{args:?}: {said}"
         );
     }
+}
+
+/// The identifiers a Rust caller writes: the names and parameters of the
+/// library's public functions and methods, and its structs' public fields.
+fn rust_names() -> std::collections::BTreeSet<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    for dir in ["crates/grundy/src", "crates/grundy-core/src/export"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                text += &std::fs::read_to_string(path).unwrap();
+            }
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    for (at, _) in text.match_indices("pub fn ") {
+        let signature = &text[at..];
+        let end = signature.find(['{', ';']).unwrap_or(signature.len());
+        names.extend(words(&signature[..end]));
+    }
+    for line in text.lines() {
+        if let Some(field) = line
+            .trim()
+            .strip_prefix("pub ")
+            .and_then(|l| l.split_once(':'))
+        {
+            names.insert(field.0.to_string());
+        }
+    }
+    names
+}
+
+/// Every setting the library may mark is worded for Rust as a name the
+/// library has: a builder method, its parameter, or a field.
+#[test]
+fn every_setting_is_a_name_of_the_rust_library() {
+    use grundy::setting::{RustWords, Words};
+    let names = rust_names();
+    for setting in ALL {
+        let said = RustWords.setting(setting, None);
+        let name = said.trim_matches('`');
+        let name = name.split(" = ").next().unwrap();
+        let last = name.rsplit("::").next().unwrap();
+        assert!(
+            names.contains(last),
+            "{setting:?}: the library has no {name}"
+        );
+    }
+    // The check sees what it checks.
+    assert!(names.contains("heaps") && names.contains("create_folders"));
+    assert!(!names.contains("mkdir"));
 }

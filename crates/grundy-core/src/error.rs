@@ -48,6 +48,23 @@ impl Error {
         setting::word(self.message(), words)
     }
 
+    /// The settings the message names, in order, each with the value it
+    /// gives (the setting's own, or the one expected): which to change, as
+    /// data a caller can match.
+    ///
+    /// ```
+    /// use grundy_core::setting::Setting;
+    ///
+    /// let e = grundy_core::error::Error::Input(format!("{}: too many", Setting::Heaps.is(3)));
+    /// assert_eq!(e.settings(), [(Setting::Heaps, Some("3".to_string()))]);
+    /// ```
+    pub fn settings(&self) -> Vec<(setting::Setting, Option<String>)> {
+        setting::marks(self.message())
+    }
+
+    /// The process's exit status for this failure (2 for bad input or a
+    /// run that will not fit, 1 for a failure while running, 128 + the
+    /// signal's number for a signal).
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) | Error::WontFit(_) => 2,

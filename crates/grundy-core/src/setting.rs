@@ -41,6 +41,7 @@ pub enum Setting {
     NoFill,
     Out,
     Resume,
+    Rows,
     Rule,
     Shard,
     Solver,
@@ -50,7 +51,7 @@ pub enum Setting {
 }
 
 /// Every setting, for front ends that check they word each one.
-pub const ALL: [Setting; 37] = {
+pub const ALL: [Setting; 38] = {
     use Setting::*;
     [
         Algorithm,
@@ -84,6 +85,7 @@ pub const ALL: [Setting; 37] = {
         NoFill,
         Out,
         Resume,
+        Rows,
         Rule,
         Shard,
         Solver,
@@ -136,6 +138,7 @@ impl Setting {
             NoFill => "no_fill",
             Out => "out",
             Resume => "resume",
+            Rows => "rows",
             Rule => "rule",
             Shard => "shard",
             Solver => "solver",
@@ -211,6 +214,22 @@ pub fn word(message: &str, words: &dyn Words) -> String {
     out
 }
 
+/// The settings `message` marks, in order, with their values.
+pub fn marks(message: &str) -> Vec<(Setting, Option<String>)> {
+    struct Collect(std::cell::RefCell<Vec<(Setting, Option<String>)>>);
+    impl Words for Collect {
+        fn setting(&self, setting: Setting, value: Option<&str>) -> String {
+            self.0
+                .borrow_mut()
+                .push((setting, value.map(str::to_string)));
+            String::new()
+        }
+    }
+    let found = Collect(std::cell::RefCell::new(Vec::new()));
+    word(message, &found);
+    found.0.into_inner()
+}
+
 /// A message of the library, its settings marked: `Display` words them as
 /// the Rust library names them; a front end calls `worded`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,11 +255,21 @@ pub struct RustWords;
 
 impl Words for RustWords {
     fn setting(&self, setting: Setting, value: Option<&str>) -> String {
-        // Where the builder's method is named otherwise than the setting.
+        // Where the builder's method, its parameter or the field is named
+        // otherwise than the setting (`tests/suite/words.rs` checks each
+        // name is one the library has).
         let name = match setting {
             Setting::N => "heaps",
             Setting::MaxN => "until_periodic",
             Setting::NoFill => return "`fill = false`".into(),
+            Setting::CheckpointEvery => "every",
+            Setting::Force => "OutputRules::force",
+            Setting::Mkdir => "OutputRules::create_folders",
+            Setting::Out => "stream_to",
+            Setting::Graphs => "source",
+            Setting::KeepPrefix => "prefix",
+            Setting::KeepWindow => "window",
+            Setting::Spiders => "max",
             other => other.key(),
         };
         match value {

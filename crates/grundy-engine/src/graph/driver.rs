@@ -158,7 +158,7 @@ fn dense(
     if job.rows && n > 20 {
         hooks.notice(Marked(&format!(
             "{} will hold {} rows, one per subset (about {})",
-            Setting::Out.named(),
+            Setting::Rows.named(),
             1u64 << n,
             human((1u64 << n) * (12 + 2 * n as u64 / 3))
         )));
