@@ -67,15 +67,15 @@ run "$new" "$work/new"
 # Times, rates and the builds' own names differ run to run.
 mask() { sed -E 's#[0-9]+ (values|heaps)/s#R#g; s/[0-9]+\.[0-9]+/T/g; s/"seconds": ?[0-9.e-]+/"seconds":T/g' "$1"; }
 differ=0
-for f in "$work"/old/*; do
-    name=$(basename "$f")
+while read -r name; do
     [[ $name == *.ck ]] && continue # a checkpoint records its run's time
-    if ! cmp -s <(mask "$f") <(mask "$work/new/$name"); then
+    if ! cmp -s <(mask "$work/old/$name") <(mask "$work/new/$name"); then
         echo "differs: $name"
-        diff <(mask "$f") <(mask "$work/new/$name") | head -6
+        diff <(mask "$work/old/$name") <(mask "$work/new/$name") | head -6
         differ=1
     fi
-done
-[ "$(ls "$work/old" | wc -l)" = "$(ls "$work/new" | wc -l)" ] || { echo "not the same files"; differ=1; }
-echo "$(ls "$work/old" | wc -l) files compared over ${#commands[@]} commands and 3 settings"
+done < <(cd "$work/old" && find . -type f | sort)
+files() { (cd "$1" && find . -type f | sort); }
+cmp -s <(files "$work/old") <(files "$work/new") || { echo "not the same files"; differ=1; }
+echo "$(files "$work/old" | wc -l) files compared over ${#commands[@]} commands and 3 settings"
 exit $differ
