@@ -234,6 +234,8 @@ fn help_has_examples_and_version_names_backends() {
     for variable in [
         "GRUNDY_SIMD",
         "GRUNDY_GPU_MAX_BINDING",
+        "GRUNDY_PASS_AHEAD",
+        "GRUNDY_STRETCHES",
         "SLURM_ARRAY_TASK_ID",
     ] {
         assert!(text.contains(variable), "{variable}: {text}");

@@ -174,9 +174,14 @@ pub fn seconds(setting: Setting, value: f64) -> Result<std::time::Duration, Stri
         .ok()
         .filter(|d| !d.is_zero() && d.as_secs_f64() <= MAX_SECONDS as f64)
         .ok_or_else(|| {
+            // As typed where it can be: 300, 0.5, 1e30.
+            let shown = match value.fract() == 0.0 && value.abs() < 1e15 {
+                true => format!("{value}"),
+                false => format!("{value:?}"),
+            };
             format!(
                 "{}: expected a positive number of seconds, at most {MAX_SECONDS} (a year)",
-                setting.is(value)
+                setting.is(shown)
             )
         })
 }
