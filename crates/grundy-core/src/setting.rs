@@ -255,7 +255,7 @@ impl std::fmt::Display for Marked<'_> {
 
 /// The Rust library's words, and the default wherever a message is shown
 /// as text (`Display` of an error): the parameter or builder method by its
-/// name, with its value (`` `memory = 4G` ``) or without (`` `force` ``).
+/// name, with its value (`` `memory = 4G` ``) or without (`` `OutputRules::force` ``).
 pub struct RustWords;
 
 impl Words for RustWords {
@@ -311,7 +311,7 @@ mod tests {
         );
         assert_eq!(
             word(&message, &RustWords),
-            "`heaps = 7`: no; use `backend = cpu` or `force`"
+            "`heaps = 7`: no; use `backend = cpu` or `OutputRules::force`"
         );
         assert_eq!(word("plain, é", &Shout), "plain, é");
         let unclosed = format!("cut {OPEN}heaps");
