@@ -17,7 +17,7 @@
 use super::bits::{common_word, first_unmarked, set_bit};
 use super::marks::each_rare_pair;
 use super::view::PassView;
-use crate::heap::rare::wide_checks::{self, CANDIDATES, NO_CANDIDATE, Row};
+use crate::heap::rare::simd::wide_checks::{self, CANDIDATES, NO_CANDIDATE, Row};
 use crate::heap::storage::store::Values;
 use grundy_core::kernel::rare::RareCode;
 

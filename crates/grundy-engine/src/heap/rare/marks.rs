@@ -32,7 +32,7 @@ impl MarkList {
     /// is one byte a value and the CPU marks eight heaps at once.
     pub(super) fn far_of_eight<V: Values>(&self, g: V, n: usize) -> Option<[u64; 8]> {
         let bytes = V::Unit::bytes(g.no_escapes()?)?;
-        crate::heap::rare::wide_bits::eight_heaps(bytes, n, &self.far)
+        crate::heap::rare::simd::wide_bits::eight_heaps(bytes, n, &self.far)
     }
 
     pub(super) fn new(code: &RareCode, rare: &[usize], values: &[u32]) -> MarkList {

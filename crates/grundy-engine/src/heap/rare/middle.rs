@@ -3,7 +3,7 @@
 
 use super::bits::words_for;
 use super::scan::{BYTE_TABLE, Pairs};
-use crate::heap::rare::wide_bits;
+use crate::heap::rare::simd::wide_bits;
 use crate::heap::storage::store::{Store, Values};
 use crate::heap::storage::table::Value;
 use grundy_core::kernel::rare::RareCode;

@@ -31,7 +31,8 @@ use grundy_gpu::rare::GpuPass;
 mod bits;
 mod blocks;
 mod checks;
-mod finish;
+mod finish_block;
+mod finish_heap;
 pub mod kept;
 mod marks;
 mod middle;
@@ -41,9 +42,6 @@ pub mod simd;
 mod speculate;
 mod state;
 mod view;
-pub mod wide_bits;
-pub mod wide_checks;
-pub mod wide_scan;
 
 use blocks::Blocks;
 pub use state::{

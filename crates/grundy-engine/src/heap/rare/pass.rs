@@ -1,6 +1,7 @@
 //! The parallel pass over a block: for every heap of it at once, all
 //! that the heaps below the block tell (marks, candidate, missing rare
-//! values), then each heap finished in order from what the block adds.
+//! values). What the block's own heaps add is the finish's
+//! (`finish_block`), in order.
 
 use super::bits::{clear_from, common_word, first_unmarked, set_bit, transpose64, words_for};
 use super::checks::{self, source};
@@ -8,7 +9,7 @@ use super::middle::MiddleHits;
 use super::scan::{Pairs, Scan, scan_pairs};
 use super::state::RareRun;
 use super::view::PassView;
-use crate::heap::rare::wide_checks::{self, CANDIDATES, LANES, NO_CANDIDATE, Row};
+use crate::heap::rare::simd::wide_checks::{self, CANDIDATES, LANES, NO_CANDIDATE, Row};
 use crate::heap::storage::store::Values;
 use crate::heap::storage::table::Value;
 use grundy_core::kernel::rare::{PassParams, RareCode};

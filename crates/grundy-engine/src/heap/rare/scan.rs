@@ -2,7 +2,7 @@
 //! chunks, stopping when none is left or at a limit.
 
 use crate::heap::rare::kept::Gap;
-use crate::heap::rare::wide_scan::Wanted;
+use crate::heap::rare::simd::wide_scan::Wanted;
 use crate::heap::storage::store::Values;
 use grundy_core::kernel::rare::RareCode;
 

@@ -21,7 +21,7 @@
 //! stay fixed while the runs go, and the heaps after it are done in order.
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
-use super::finish::{Noted, RareNear, finish_heap};
+use super::finish_heap::{Noted, RareNear, finish_heap};
 use super::marks::mark_rare_pairs;
 use super::pass::BlockAhead;
 use super::state::RareRun;

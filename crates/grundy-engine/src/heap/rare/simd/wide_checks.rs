@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use fearless_simd::Level;
 
-use crate::heap::rare::simd;
+use super::path as simd;
 use crate::heap::storage::table::Value;
 
 /// The level the checks run at in this process (`None`: the plain path,
@@ -95,7 +95,7 @@ fn reached_plain<U: Value>(
 mod portable {
     use fearless_simd::{Simd, SimdBase, u8x32, u16x32};
 
-    use crate::heap::rare::wide_checks::{CANDIDATES, LANES, Row};
+    use crate::heap::rare::simd::wide_checks::{CANDIDATES, LANES, Row};
     use crate::heap::storage::table::Value;
 
     /// The 32 values of a row as two-byte lanes.

@@ -33,14 +33,14 @@ impl Wide {
         use std::sync::OnceLock;
         static CHOSEN: OnceLock<(Wide, Option<fearless_simd::Level>)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
-            let wide = Wide::of(crate::heap::rare::simd::chosen());
+            let wide = Wide::of(super::path::chosen());
             (wide, wide.level())
         })
     }
 
     /// The scan of SIMD path `path`, which this CPU has.
-    fn of(path: crate::heap::rare::simd::Simd) -> Wide {
-        use crate::heap::rare::simd::Simd;
+    fn of(path: super::path::Simd) -> Wide {
+        use super::path::Simd;
         match path {
             Simd::Plain => Wide::Plain,
             Simd::Portable => Wide::Portable,
@@ -52,7 +52,7 @@ impl Wide {
 
     /// The level the portable scans run at (`None`: the plain scan).
     fn level(self) -> Option<fearless_simd::Level> {
-        use crate::heap::rare::simd::{Simd, level};
+        use super::path::{Simd, level};
         match self {
             Wide::Plain => None,
             Wide::Portable => level(Simd::Portable),
@@ -122,6 +122,7 @@ impl<'t> Wanted<'t> {
     }
 
     /// How many values are still wanted.
+    #[cfg(test)]
     pub fn left(&self) -> u32 {
         self.left
     }
@@ -286,7 +287,7 @@ fn take_lanes<T: Copy + Into<u32>>(wanted: &mut Wanted, hits: u64, x: &[T], y: &
 mod portable {
     use fearless_simd::{Bytes, Level, Select, Simd, SimdBase, SimdMask, u8x32, u16x16};
 
-    use crate::heap::rare::wide_scan::{Wanted, next_start, take_lanes};
+    use crate::heap::rare::simd::wide_scan::{Wanted, next_start, take_lanes};
 
     /// Bit v % 8 of a byte, for v % 8 looked up in each 16-byte block.
     const POWERS: [u8; 32] = [
@@ -428,7 +429,7 @@ mod portable {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use crate::heap::rare::wide_scan::Wanted;
+    use crate::heap::rare::simd::wide_scan::Wanted;
 
     /// The wanted values below 512 as 512 bits: value v at bit v % 16 of
     /// 16-bit word v / 16 (and at bit v % 8 of byte v / 8); with it how
@@ -527,7 +528,7 @@ pub(crate) mod avx512 {
             cleared = _mm512_or_si512(cleared, one);
             left &= left.wrapping_sub(1);
         }
-        for i in crate::heap::rare::wide_scan::set_bits(left) {
+        for i in crate::heap::rare::simd::wide_scan::set_bits(left) {
             let v = values[i as usize & 63].into() & 511;
             let one = _mm512_maskz_set1_epi16(1 << (v >> 4), (1u16 << (v & 15)) as i16);
             cleared = _mm512_or_si512(cleared, one);
@@ -548,7 +549,7 @@ pub(crate) mod avx512 {
         (in_set, large): (u64, u64),
     ) -> bool {
         *set = clear_lanes(*set, values, in_set);
-        for i in crate::heap::rare::wide_scan::set_bits(large) {
+        for i in crate::heap::rare::simd::wide_scan::set_bits(large) {
             wanted.take(values[i as usize & 63].into() as usize);
         }
         _mm512_test_epi64_mask(*set, *set) == 0 && wanted.left == small

@@ -1,6 +1,6 @@
-//! Each heap of a block finished in order, after the block's parallel pass
-//! (`pass`): what the heaps inside the block and the pairs the pass left
-//! unread add to the candidate it found.
+//! One heap of the finish (`finish_block`): what the heaps inside the
+//! block and the pairs the pass left unread add to the candidate the
+//! block's parallel pass (`pass`) found.
 
 use super::bits::{
     LocalMarks, clear_from, common_word, first_set, first_set_from, first_unmarked, low_bits,

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use fearless_simd::Level;
 
-use crate::heap::rare::simd;
+use super::path as simd;
 
 /// The level the bit steps run at in this process (`None`: the plain
 /// path), looked up once, as they are called for every heap.
@@ -38,7 +38,7 @@ pub fn eight_heaps(g: &[u8], n: usize, entries: &[(usize, u32)]) -> Option<[u64;
 mod portable {
     use fearless_simd::{Bytes, Level, Simd, SimdBase, u8x32, u64x4, u64x8};
 
-    use crate::heap::rare::wide_scan::next_start;
+    use crate::heap::rare::simd::wide_scan::next_start;
 
     pub fn pair_bits(level: Level, low: &[u8], high: &[u8]) -> u64 {
         fearless_simd::dispatch!(level, simd => pair_bits_at(simd, low, high))

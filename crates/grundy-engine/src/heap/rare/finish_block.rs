@@ -1,0 +1,183 @@
+//! The finish: a block's heaps completed in order after its parallel pass
+//! (`pass`), each from the pass's marks and candidate plus what the heaps
+//! inside the block add (`finish_heap`), or, where cores are free, in
+//! stretches finished on guesses and checked in order (`speculate`).
+
+use super::finish_heap::{RareNear, finish_heap, settle_small};
+use super::kept::Beyond;
+use super::marks::FarMarks;
+use super::pass::BlockAhead;
+use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
+use super::state::{AUTO_STRETCH_THREADS, Outcome, RareRun, Stretches};
+use super::view::PassView;
+use crate::heap::storage::growing::Growing;
+use crate::heap::storage::store::{Store, Values};
+use grundy_core::kernel::rare::RareCode;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Heaps s..e in order, pushed onto `g`, each once the pass's task that
+/// holds it is done (`view`: what the tasks read of the run); `Some` when a
+/// value does not fit the table's type. Once the pass's tasks are all
+/// claimed, the cores they leave free finish stretches of heaps on guesses
+/// (`speculate`).
+pub(super) fn finish_block<S: Store>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    (ahead, view): (&BlockAhead, &PassView),
+    e: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> Option<Outcome> {
+    let (mut settled, mut far) = (0, FarMarks::default());
+    let near = RareNear::new(&run.rare, ahead.below, e);
+    let stretches = Stretching::of(run.stretches, ahead);
+    let mut n = ahead.first;
+    while n < e {
+        if let Some(end) = stretches.and_then(|s| s.end(ahead, n, e)) {
+            for m in n..end {
+                ahead.wait_for(m, code, view, g.view().range(0, ahead.below));
+            }
+            if let Some(widen) = finish_stretch((code, ahead, (n, end)), run, g, bits, wanted) {
+                return Some(widen);
+            }
+            n = end;
+            continue;
+        }
+        ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
+        let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
+            Some((v, by_middle)) => {
+                settled += by_middle as u32;
+                v
+            }
+            None => {
+                bits.clear();
+                bits.extend_from_slice(ahead.marks(n));
+                let (v, noted) = finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted);
+                if let Some(part) = noted.beyond {
+                    return Some(beyond_scan(n, part));
+                }
+                noted.count(ahead);
+                v
+            }
+        };
+        if let Some(widen) = keep(code, run, g, n, v) {
+            return Some(widen);
+        }
+        n += 1;
+    }
+    if let Some(middle) = &ahead.middle {
+        middle.settled.fetch_add(settled, Relaxed);
+    }
+    None
+}
+
+/// Pushes G(n) = v onto `g` and into the run's state; `Some` when v does
+/// not fit the table's type.
+fn keep<S: Store>(
+    code: &RareCode,
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    n: usize,
+    v: u32,
+) -> Option<Outcome> {
+    if !g.push(v) {
+        return Some(Outcome::Widen {
+            n: n as u64,
+            value: v,
+        });
+    }
+    run.hist.add(n as u64, v);
+    run.max_value = run.max_value.max(v);
+    if run.split.is_rare(n as u64, v) {
+        run.rare.push(n);
+        run.rare_values.push(v);
+        run.marks_past_rare.push_rare(code, n, v);
+    }
+    None
+}
+
+/// The outcome for heap n, whose scan wanted the pairs from smaller part
+/// `part` on, past what the run keeps.
+fn beyond_scan(n: usize, part: usize) -> Outcome {
+    Outcome::Beyond(Beyond::Scan {
+        heap: n as u64,
+        part: part as u64,
+    })
+}
+
+/// How a block's heaps go into stretches that the cores finish on
+/// guesses: a run of heaps for each thread.
+#[derive(Clone, Copy)]
+struct Stretching {
+    runs: usize,
+    /// Only once the pass has no task left to claim, so that the other
+    /// cores have nothing else to do (`Stretches::Auto`).
+    when_free: bool,
+}
+
+impl Stretching {
+    /// For a block with a pass, unless `mode` says never.
+    fn of(mode: Stretches, ahead: &BlockAhead) -> Option<Stretching> {
+        let threads = rayon::current_num_threads();
+        let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
+        let (runs, when_free) = match mode {
+            Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => (threads, true),
+            Stretches::Always => (threads.max(2), false),
+            _ => return None,
+        };
+        has_pass.then_some(Stretching { runs, when_free })
+    }
+
+    /// The end of the stretch from heap n: when at least two runs' heaps
+    /// are left, and the cores are free if that is asked.
+    fn end(self, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
+        let len = (RUN * self.runs).min(MAX_STRETCH).min(e - n);
+        let free = !self.when_free || !ahead.tasks_left();
+        (free && len >= 2 * RUN).then_some(n + len)
+    }
+}
+
+/// Heaps p..end finished on guesses (`speculate::guess_stretch`), then
+/// pushed in order: each guessed value kept when what it read was true,
+/// else the heap finished again as in order.
+fn finish_stretch<S: Store>(
+    (code, ahead, (p, end)): (&RareCode, &BlockAhead, (usize, usize)),
+    run: &mut RareRun,
+    g: &mut Growing<S>,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> Option<Outcome> {
+    let clock = std::time::Instant::now();
+    let guessed = guess_stretch(code, run, g.view(), ahead, (p, end));
+    let guessed_at = clock.elapsed();
+    let mut checker = Checker::new(&guessed);
+    run.counts.stretches += 1;
+    run.counts.guess_nanos += guessed_at.as_nanos() as u64;
+    for n in p..end {
+        let (v, noted) = match checker.kept(n) {
+            Some(kept) => {
+                run.counts.guessed_kept += 1;
+                kept
+            }
+            None => {
+                run.counts.guessed_redone += 1;
+                bits.clear();
+                bits.extend_from_slice(guessed.marks(n));
+                let near = (ahead, &guessed.near);
+                let (v, noted) = finish_heap(code, run, g.view(), near, n, bits, wanted);
+                if let Some(part) = noted.beyond {
+                    return Some(beyond_scan(n, part));
+                }
+                (v, noted)
+            }
+        };
+        noted.count(ahead);
+        if let Some(widen) = keep(code, run, g, n, v) {
+            return Some(widen);
+        }
+        checker.tell(n, v, run.split.is_rare(n as u64, v));
+    }
+    run.counts.check_nanos += (clock.elapsed() - guessed_at).as_nanos() as u64;
+    None
+}
