@@ -1,4 +1,4 @@
-//! CPU twin of `shaders/mex.wgsl`: the mex of a bitset of marked values,
+//! CPU twin of `shaders/shared/mex.wgsl`: the mex of a bitset of marked values,
 //! shared by the kernels that take one (`survey_block`, `finish_block`).
 
 /// The smallest value whose bit in `bits` is clear; `cap` when every bit

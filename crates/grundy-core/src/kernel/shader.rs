@@ -30,18 +30,20 @@ impl Shader {
     }
 }
 
-/// The shared WGSL modules a kernel may import, by name.
+/// The shared WGSL modules a kernel may import, by name (`shaders/shared/`):
+/// each states at its top what its importer must declare (`mex` reads the
+/// importer's `bits`), and `shader_check` checks every importer does.
 pub const SHARED: &[(&str, &str)] = &[
     (
         "heap_common",
-        include_str!("../../shaders/heap_common.wgsl"),
+        include_str!("../../shaders/shared/heap_common.wgsl"),
     ),
-    ("mex", include_str!("../../shaders/mex.wgsl")),
-    ("rare_scan", include_str!("../../shaders/rare_scan.wgsl")),
-    ("rare_split", include_str!("../../shaders/rare_split.wgsl")),
+    ("mex", include_str!("../../shaders/shared/mex.wgsl")),
+    ("rare_scan", include_str!("../../shaders/shared/rare_scan.wgsl")),
+    ("rare_split", include_str!("../../shaders/shared/rare_split.wgsl")),
     (
         "tuple_common",
-        include_str!("../../shaders/tuple_common.wgsl"),
+        include_str!("../../shaders/shared/tuple_common.wgsl"),
     ),
 ];
 

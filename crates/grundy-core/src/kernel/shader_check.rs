@@ -153,6 +153,19 @@ fn every_import_names_a_shared_module_and_each_lands_once() {
         mex_loops.is_empty(),
         "the mex loop copied into {mex_loops:?}"
     );
+    // mex reads its importer's workgroup bitset: every importer declares it
+    // (itself or through another module it imports).
+    for shader in super::SHADERS {
+        if imports(shader.wgsl).any(|name| name == "mex") {
+            let source = shader.source();
+            let mut lines = source.lines();
+            assert!(
+                lines.any(|l| l.starts_with("var<workgroup> bits: array<atomic<u32>")),
+                "{} imports mex without declaring its `bits`",
+                shader.name
+            );
+        }
+    }
 }
 
 fn check(module: &naga::Module, label: &str, shared: &[(&str, u32)], structs: &[(&str, usize)]) {

@@ -1,4 +1,4 @@
-//! CPU twin of `shaders/heap_common.wgsl`: digit lookup, bitset width and
+//! CPU twin of `shaders/shared/heap_common.wgsl`: digit lookup, bitset width and
 //! the two-heap split rule, read the same way as on the GPU.
 
 use crate::kernel::heap::{HeapKernelCode, MAX_WORDS, MOD_ALL_EQUAL, MOD_PLAIN};

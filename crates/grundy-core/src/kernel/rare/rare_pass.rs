@@ -3,6 +3,10 @@
 //! marking its take moves and rare pairs below `s`, taking c′ and scanning
 //! the pairs below `s` for the rare values under it, in the shader's steps
 //! and chunks (so the pairs it counts are the shader's too).
+//!
+//! A test oracle: no run calls it. The CPU runs the pass as
+//! `grundy-engine`'s `heap::rare::pass` (wider scans, a pass per core);
+//! this twin is what the tests hold the shader to, step for step.
 #![allow(
     clippy::needless_range_loop,
     reason = "kept comparable to the shader's loops"

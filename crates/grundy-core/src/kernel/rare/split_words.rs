@@ -1,4 +1,4 @@
-//! CPU twin of `shaders/rare_split.wgsl`: the rare/common split in 32-bit
+//! CPU twin of `shaders/shared/rare_split.wgsl`: the rare/common split in 32-bit
 //! words, shared by the survey kernel's twin and the block pass's twin.
 
 /// Bit i set when popcount(i & mask) is odd, for i < 32.

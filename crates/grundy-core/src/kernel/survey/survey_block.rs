@@ -3,6 +3,10 @@
 //! value and taking the mex; a code in rare mode marks the pairs with a rare
 //! part, takes c and scans the split pairs only until every value below c
 //! is marked.
+//!
+//! A test oracle: no run calls it. A survey on the CPU runs each code by
+//! `grundy-engine`'s sequence engines; this twin is what the tests hold
+//! the shader to, step for step.
 
 use rayon::prelude::*;
 

@@ -1,4 +1,4 @@
-//! CPU twin of `shaders/tuple_common.wgsl`: the mex bitset and the tuple
+//! CPU twin of `shaders/shared/tuple_common.wgsl`: the mex bitset and the tuple
 //! helpers the rectangle and Delete Nim kernels share. Ranks are
 //! `TupleSpace::rank` and `TupleSpace::unrank`.
 

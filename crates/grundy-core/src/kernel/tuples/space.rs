@@ -4,7 +4,7 @@
 //! A tuple h1 <= h2 <= ... <= hn with sizes in 1..=max is the strictly
 //! increasing set c_i = h_i - 1 + i (i from 0), ranked in colex order:
 //! rank = sum over i of C(c_i, i + 1). The same rule runs in
-//! `shaders/tuple_common.wgsl` and `src/kernel/tuples/common.rs`.
+//! `shaders/shared/tuple_common.wgsl` and `src/kernel/tuples/common.rs`.
 
 pub use crate::game::MAX_HEAPS;
 /// The most positions a table may hold (u32 ranks, one u32 value each).
