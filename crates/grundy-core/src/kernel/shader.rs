@@ -39,8 +39,14 @@ pub const SHARED: &[(&str, &str)] = &[
         include_str!("../../shaders/shared/heap_common.wgsl"),
     ),
     ("mex", include_str!("../../shaders/shared/mex.wgsl")),
-    ("rare_scan", include_str!("../../shaders/shared/rare_scan.wgsl")),
-    ("rare_split", include_str!("../../shaders/shared/rare_split.wgsl")),
+    (
+        "rare_scan",
+        include_str!("../../shaders/shared/rare_scan.wgsl"),
+    ),
+    (
+        "rare_split",
+        include_str!("../../shaders/shared/rare_split.wgsl"),
+    ),
     (
         "tuple_common",
         include_str!("../../shaders/shared/tuple_common.wgsl"),

@@ -7,7 +7,8 @@ use super::finish_block::finish_block;
 use super::kept::Kept;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
 use super::pass::{BlockAhead, run_passes};
-use super::state::{BlockPlan, Outcome, PassAhead, Persist, RareRun};
+use super::schedule::BlockPlan;
+use super::state::{Outcome, PassAhead, Persist, RareRun};
 use super::view::PassView;
 use crate::heap::storage::growing::grow_while_reading;
 use crate::heap::storage::store::{Store, Values};
@@ -15,25 +16,6 @@ use grundy_core::kernel::rare::{RareCode, sparse_enough};
 use grundy_gpu::rare::{GpuPass, Launched, Table as GpuTable};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
-/// handing the block to the threads costs little, within these bounds.
-/// Long blocks leave more of each heap's marks to the in-order pass.
-pub(super) const MIN_BLOCK: usize = 256;
-pub(super) const MAX_BLOCK: usize = 8192;
-pub(super) const BLOCK_PAIRS: u64 = 1 << 21;
-/// When the block's own marks sent more than one heap in `RESCAN_RATIO`
-/// back to a scan of every pair, the pass was wasted work: the next
-/// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
-pub(super) const RESCAN_RATIO: usize = 4;
-/// For a pass started ahead (a window of two blocks): one heap in two.
-pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
-pub(super) const IN_ORDER_BLOCKS: usize = 16;
-/// How much more a heap in order may cost than one with a pass before
-/// blocks stop going in order (one block's time is noisy).
-pub(super) const IN_ORDER_MARGIN: f64 = 1.25;
-/// The heaps in order double with each wasted pass in a row, at most this
-/// many times (`.1777`'s passes are all wasted).
-pub(super) const MAX_BACK_OFF: u32 = 6;
 /// Below this many heaps the table is too short to judge its sparseness.
 pub(super) const JUDGE_FROM: usize = 1 << 15;
 
@@ -72,10 +54,7 @@ pub(super) struct Blocks {
 impl Blocks {
     /// The blocks of a call that goes on with `plan` (none: the first).
     pub(super) fn with(plan: Option<BlockPlan>) -> Blocks {
-        let plan = plan.unwrap_or(BlockPlan {
-            block: MIN_BLOCK,
-            ..BlockPlan::default()
-        });
+        let plan = plan.unwrap_or_else(BlockPlan::first);
         Blocks {
             plan,
             ..Blocks::default()
@@ -98,23 +77,9 @@ impl Blocks {
         if let Some(short) = Kept::short_for(code, run.rare.last().copied(), (s, run.gap)) {
             return Some(Outcome::Beyond(short));
         }
-        // No block is longer than the heaps below it. Blocks in order are
-        // as long as blocks go (the threads meet once a block) but at most
-        // a quarter of the heaps below, so that the next block's middle
-        // pairs (parts near half its heaps) lie below this one.
-        let block_end = |s: usize, len: usize| end.min(s + len.min(s.max(64)));
-        let in_order_len = |s: usize| MAX_BLOCK.min(s / 4).max(16);
-        if s < self.plan.in_order_until && !self.in_order_pays() {
-            self.plan.in_order_until = s;
-        }
-        let in_order = s < self.plan.in_order_until;
-        // A block whose pass was started ahead keeps the bounds it was
-        // started with.
-        let e = match &self.started {
-            Some(started) if !in_order && started.bounds().0 == s => started.bounds().1,
-            _ if in_order => block_end(s, in_order_len(s)),
-            _ => block_end(s, self.plan.block),
-        };
+        let (e, in_order) =
+            self.plan
+                .next_block(s, end, self.started.as_ref().map(Started::bounds));
         let started = self.started.take();
         // The middle pairs (parts near half the heap): not where a run
         // keeping part of its table gave them back.
@@ -125,30 +90,14 @@ impl Blocks {
             let middle = (self.middle.take(), middle_kept(e));
             BlockAhead::in_order_with(code, g.view(), (s, e), middle, run.max_value)
         } else {
-            let ahead = match block_pass(code, run, g.view(), (s, e), gpu, started) {
+            match self.with_pass(code, run, g.view(), (s, e, end), (gpu, started)) {
                 Ok(ahead) => ahead,
                 Err(failed) => return Some(failed),
-            };
-            if ahead.on_gpu {
-                self.resize(&ahead, e - s);
             }
-            // The next block's pass, from the heaps below this one, while
-            // this one is finished (its finish then covers both blocks).
-            let next = (s, e, block_end(e, self.plan.block));
-            let ahead_pays = e >= self.plan.in_order_until.max(self.plan.alone_until);
-            self.started = ahead_pays
-                .then(|| start_next(code, run, g.view(), next, gpu))
-                .flatten();
-            let in_flight = 1 + self.started.is_some() as u64;
-            run.counts.in_flight_max = run.counts.in_flight_max.max(in_flight);
-            if let Some(pass) = gpu.as_ref().filter(|_| ahead.on_gpu) {
-                pass.note_in_flight(in_flight);
-            }
-            ahead
         };
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
-        let next_end = block_end(e, in_order_len(e));
+        let next_end = BlockPlan::block_end(e, BlockPlan::in_order_len(e), end);
         let window = (middle_kept(next_end) && e < self.plan.in_order_until.min(end))
             .then(|| MiddleWindow::copy(code, g, s, e, next_end, run.max_value));
         let (widened, next_hits) = self.finish_beside_tasks(code, run, g, (&ahead, e), window);
@@ -157,11 +106,12 @@ impl Blocks {
         }
         self.middle = next_hits;
         if !in_order && !ahead.on_gpu {
-            self.resize(&ahead, e - s);
+            self.plan.resize(ahead.totals().0, e - s);
         }
         count_pass(run, &ahead, e - s);
         learn_checks(code, run, &ahead, e - s);
-        self.note_cost(in_order, clock.elapsed().as_nanos() as f64 / (e - s) as f64);
+        let cost = clock.elapsed().as_nanos() as f64 / (e - s) as f64;
+        self.plan.note_cost(in_order, cost);
         self.count(run, &ahead, (s, e));
         let split = run.split;
         run.maybe_rechoose(code, g.view());
@@ -171,6 +121,34 @@ impl Blocks {
         }
         let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+    }
+
+    /// The pass over the block s..e (`started` ahead, or now), and the
+    /// next block's started ahead where the schedule says it pays.
+    fn with_pass<V: Values>(
+        &mut self,
+        code: &RareCode,
+        run: &mut RareRun,
+        g: V,
+        (s, e, end): (usize, usize, usize),
+        (gpu, started): (&mut Option<GpuPass>, Option<Started>),
+    ) -> Result<BlockAhead, Outcome> {
+        let ahead = block_pass(code, run, g, (s, e), gpu, started)?;
+        if ahead.on_gpu {
+            self.plan.resize(ahead.totals().0, e - s);
+        }
+        // The next block's pass, from the heaps below this one, while
+        // this one is finished (its finish then covers both blocks).
+        let next = (s, e, BlockPlan::block_end(e, self.plan.block, end));
+        self.started = (self.plan.ahead_pays(e))
+            .then(|| start_next(code, run, g, next, gpu))
+            .flatten();
+        let in_flight = 1 + self.started.is_some() as u64;
+        run.counts.in_flight_max = run.counts.in_flight_max.max(in_flight);
+        if let Some(pass) = gpu.as_ref().filter(|_| ahead.on_gpu) {
+            pass.note_in_flight(in_flight);
+        }
+        Ok(ahead)
     }
 
     /// Finishes the block up to `e` in order while the pass's tasks run on
@@ -248,72 +226,15 @@ impl Blocks {
         }
     }
 
-    /// Whether blocks in order pay: not when the last ones cost clearly
-    /// more wall time a heap (`IN_ORDER_MARGIN`) than the last blocks with
-    /// a pass, wasted or not. A heap in order saves the pass's scan below
-    /// the block, which is long where c′ is high (`.774`), and the middle
-    /// pairs spare most of `.1777`'s a scan; but elsewhere (Grundy's game,
-    /// `.161`) it scans every pair on one thread, while a wasted pass's
-    /// rescans spread over the cores in stretches (BENCHMARKS-log.md, "The
-    /// finish in stretches").
-    pub(super) fn in_order_pays(&self) -> bool {
-        self.plan.in_order_cost == 0.0
-            || self.plan.in_order_cost <= IN_ORDER_MARGIN * self.plan.pass_cost
-    }
-
-    /// Notes a block's wall time a heap (`cost`), in order or with a pass.
-    /// A block's own time is noisy: the last few blocks' together, less a
-    /// block more than twice as slow as they were (stalled by another
-    /// process, say), which would keep blocks from going in order.
-    fn note_cost(&mut self, in_order: bool, cost: f64) {
-        let last = match in_order {
-            true => &mut self.plan.in_order_cost,
-            false => &mut self.plan.pass_cost,
-        };
-        *last = match *last {
-            0.0 => cost,
-            before if cost > 2.0 * before => before,
-            before => 0.75 * before + 0.25 * cost,
-        };
-    }
-
-    /// Sizes the next block with a pass from this one's pairs per heap.
-    pub(super) fn resize(&mut self, ahead: &BlockAhead, heaps: usize) {
-        let per_heap = (ahead.totals().0 / heaps as u64).max(1);
-        self.plan.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
-    }
-
-    /// Counts the block s..e in `run`, and sends the next blocks in order
-    /// when this one's pass was wasted work.
+    /// Counts the block s..e in `run`, and has the schedule judge its pass.
     pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockAhead, (s, e): (usize, usize)) {
         if let Some(hits) = &ahead.middle {
             run.counts.in_order += (e - s) as u64;
             run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
         }
-        if ahead.below == 0 {
-            return;
-        }
-        // A pass started ahead leaves a window of two blocks to the
-        // finish, whose marks move c more often: it is judged less strictly.
-        let ratio = if ahead.below < s {
-            RESCAN_RATIO_AHEAD
-        } else {
-            RESCAN_RATIO
-        };
-        if ahead.rescans.load(Relaxed) as usize * ratio > e - s {
-            // Each wasted pass in a row doubles the heaps before the next:
-            // without a pass started ahead when this one was, else in order.
-            let blocks = IN_ORDER_BLOCKS << self.plan.wasted.min(MAX_BACK_OFF);
-            match ahead.below < s {
-                true => self.plan.alone_until = e + blocks * self.plan.block,
-                false if self.in_order_pays() => {
-                    self.plan.in_order_until = e + blocks * self.plan.block
-                }
-                false => {}
-            }
-            self.plan.wasted += 1;
-        } else {
-            self.plan.wasted = 0;
+        if ahead.below > 0 {
+            let rescans = ahead.rescans.load(Relaxed) as usize;
+            self.plan.judge((s, e), ahead.below, rescans);
         }
     }
 }

@@ -38,6 +38,7 @@ mod marks;
 mod middle;
 mod pass;
 mod scan;
+mod schedule;
 pub mod simd;
 mod speculate;
 mod state;

@@ -4,6 +4,7 @@
 use super::checks::Checked;
 use super::kept::{Beyond, Gap, Kept};
 use super::marks::MarkList;
+use super::schedule::BlockPlan;
 use crate::heap::storage::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
 use grundy_core::kernel::rare::RareCode;
@@ -60,25 +61,6 @@ pub struct RareRun {
     pub(super) gap: Gap,
     /// What the blocks of the last call learned.
     pub(super) plan: Option<BlockPlan>,
-}
-
-/// What a run's blocks learned that the next call of the engine goes on
-/// with (a run that keeps part of its table calls it every piece).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct BlockPlan {
-    /// Heaps in the next block that has a pass.
-    pub(super) block: usize,
-    /// Heaps below this go in order (a block's pass was wasted work).
-    pub(super) in_order_until: usize,
-    /// No pass is started ahead for the blocks below this (a pass started
-    /// ahead was wasted work: its wider window moved c too often).
-    pub(super) alone_until: usize,
-    /// Blocks in a row whose pass was wasted work.
-    pub(super) wasted: u32,
-    /// Wall nanoseconds per heap of the last blocks with a pass and of the
-    /// last blocks in order (0: none yet).
-    pub(super) pass_cost: f64,
-    pub(super) in_order_cost: f64,
 }
 
 /// The state of a rare-value run that a table does not give back when
