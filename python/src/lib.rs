@@ -143,21 +143,10 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// the command line reads them: set for the process at import; a bad
 /// value raises `ValueError` naming the variable.
 fn machine_from_env() -> PyResult<()> {
-    let bad = |name: &str, text: &str, why: String| {
-        PyValueError::new_err(format!("{name}={text}: {why}"))
-    };
-    use grundy::device::{cap_binding, choose_simd, parse_binding, parse_simd};
-    if let Ok(text) = std::env::var("GRUNDY_SIMD") {
-        let chosen = parse_simd(&text).and_then(choose_simd);
-        chosen.map_err(|why| bad("GRUNDY_SIMD", &text, why))?;
-    }
-    let name = "GRUNDY_GPU_MAX_BINDING";
-    if let Some(text) = std::env::var_os(name).filter(|t| !t.is_empty()) {
-        let text = text.to_string_lossy();
-        let capped = parse_binding(&text).and_then(cap_binding);
-        capped.map_err(|why| bad(name, &text, why))?;
-    }
-    Ok(())
+    use grundy::device::{BINDING_VAR, SIMD_VAR, set_from_env_texts};
+    let read = |name| std::env::var_os(name).map(|t| t.to_string_lossy().into_owned());
+    let (simd, binding) = (read(SIMD_VAR), read(BINDING_VAR));
+    set_from_env_texts(simd.as_deref(), binding.as_deref()).map_err(PyValueError::new_err)
 }
 
 /// The library's version with the commit as a PEP 440 local label

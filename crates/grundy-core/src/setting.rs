@@ -7,93 +7,71 @@
 
 use std::fmt::Display;
 
-/// A setting a caller can change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Setting {
-    Algorithm,
-    Backend,
-    Budget,
-    Checkpoint,
-    CheckpointEvery,
-    Codes,
-    Digits,
-    Dims,
-    Faces,
-    Force,
-    Format,
-    Graphs,
-    Ground,
-    Heaps,
-    K,
-    KeepPrefix,
-    KeepWindow,
-    Legs,
-    Max,
-    MaxLegs,
-    MaxLength,
-    MaxN,
-    Memory,
-    Middle,
-    MinDiff,
-    Mkdir,
-    Moves,
-    N,
-    NoFill,
-    Out,
-    Resume,
-    Rows,
-    Rule,
-    Shard,
-    Solver,
-    Spiders,
-    State,
-    Workgroup,
+/// The settings, each with its key: the enum, `ALL` and `Setting::key`
+/// from one list.
+macro_rules! settings {
+    ($($name:ident => $key:literal,)*) => {
+        /// A setting a caller can change.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Setting {
+            $($name,)*
+        }
+
+        /// Every setting, for front ends that check they word each one.
+        pub const ALL: [Setting; [$($key),*].len()] = [$(Setting::$name),*];
+
+        impl Setting {
+            /// The setting's name in snake case: Python's keyword and the
+            /// Rust builder's method where they have it.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Setting::$name => $key,)*
+                }
+            }
+        }
+    };
 }
 
-/// Every setting, for front ends that check they word each one.
-pub const ALL: [Setting; 38] = {
-    use Setting::*;
-    [
-        Algorithm,
-        Backend,
-        Budget,
-        Checkpoint,
-        CheckpointEvery,
-        Codes,
-        Digits,
-        Dims,
-        Faces,
-        Force,
-        Format,
-        Graphs,
-        Ground,
-        Heaps,
-        K,
-        KeepPrefix,
-        KeepWindow,
-        Legs,
-        Max,
-        MaxLegs,
-        MaxLength,
-        MaxN,
-        Memory,
-        Middle,
-        MinDiff,
-        Mkdir,
-        Moves,
-        N,
-        NoFill,
-        Out,
-        Resume,
-        Rows,
-        Rule,
-        Shard,
-        Solver,
-        Spiders,
-        State,
-        Workgroup,
-    ]
-};
+settings! {
+    Algorithm => "algorithm",
+    Backend => "backend",
+    Budget => "budget",
+    Checkpoint => "checkpoint",
+    CheckpointEvery => "checkpoint_every",
+    Codes => "codes",
+    Digits => "digits",
+    Dims => "dims",
+    Faces => "faces",
+    Force => "force",
+    Format => "format",
+    Graphs => "graphs",
+    Ground => "ground",
+    Heaps => "heaps",
+    K => "k",
+    KeepPrefix => "keep_prefix",
+    KeepWindow => "keep_window",
+    Legs => "legs",
+    Max => "max",
+    MaxLegs => "max_legs",
+    MaxLength => "max_length",
+    MaxN => "max_n",
+    Memory => "memory",
+    Middle => "middle",
+    MinDiff => "min_diff",
+    Mkdir => "mkdir",
+    Moves => "moves",
+    N => "n",
+    NoFill => "no_fill",
+    Out => "out",
+    Resume => "resume",
+    Rows => "rows",
+    Rule => "rule",
+    Shard => "shard",
+    Solver => "solver",
+    Spiders => "spiders",
+    State => "state",
+    Workgroup => "workgroup",
+}
 
 /// Opens a mark; the key, an optional `VALUE` and its value, then `CLOSE`.
 /// Characters of Unicode's private use area: no path or number holds them.
@@ -102,52 +80,6 @@ const VALUE: char = '\u{E001}';
 const CLOSE: char = '\u{E002}';
 
 impl Setting {
-    /// The setting's name in snake case: Python's keyword and the Rust
-    /// builder's method where they have it.
-    pub fn key(self) -> &'static str {
-        use Setting::*;
-        match self {
-            Algorithm => "algorithm",
-            Backend => "backend",
-            Budget => "budget",
-            Checkpoint => "checkpoint",
-            CheckpointEvery => "checkpoint_every",
-            Codes => "codes",
-            Digits => "digits",
-            Dims => "dims",
-            Faces => "faces",
-            Force => "force",
-            Format => "format",
-            Graphs => "graphs",
-            Ground => "ground",
-            Heaps => "heaps",
-            K => "k",
-            KeepPrefix => "keep_prefix",
-            KeepWindow => "keep_window",
-            Legs => "legs",
-            Max => "max",
-            MaxLegs => "max_legs",
-            MaxLength => "max_length",
-            MaxN => "max_n",
-            Memory => "memory",
-            Middle => "middle",
-            MinDiff => "min_diff",
-            Mkdir => "mkdir",
-            Moves => "moves",
-            N => "n",
-            NoFill => "no_fill",
-            Out => "out",
-            Resume => "resume",
-            Rows => "rows",
-            Rule => "rule",
-            Shard => "shard",
-            Solver => "solver",
-            Spiders => "spiders",
-            State => "state",
-            Workgroup => "workgroup",
-        }
-    }
-
     /// The setting itself, marked for a message ("pass FORCE").
     pub fn named(self) -> String {
         format!("{OPEN}{}{CLOSE}", self.key())

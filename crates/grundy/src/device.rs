@@ -48,3 +48,26 @@ pub fn parse_binding(text: &str) -> Result<u64, String> {
         .filter(|&bytes| bytes >= MIN_BINDING_CAP)
         .ok_or_else(|| format!("expected a number of bytes, at least {MIN_BINDING_CAP}"))
 }
+
+/// The environment variable the command line and Python read for the SIMD
+/// path (the library reads none: a front end hands it the text).
+pub const SIMD_VAR: &str = "GRUNDY_SIMD";
+/// The environment variable the command line and Python read for the
+/// binding cap.
+pub const BINDING_VAR: &str = "GRUNDY_GPU_MAX_BINDING";
+
+/// Sets the SIMD path and the binding cap from the texts a front end read
+/// from `SIMD_VAR` and `BINDING_VAR` (`None`: unset or empty); the error
+/// names the variable and its value.
+pub fn set_from_env_texts(simd: Option<&str>, binding: Option<&str>) -> Result<(), String> {
+    let named = |name: &str, text: &str, why: String| format!("{name}={text}: {why}");
+    if let Some(text) = simd {
+        let chosen = parse_simd(text).and_then(choose_simd);
+        chosen.map_err(|why| named(SIMD_VAR, text, why))?;
+    }
+    if let Some(text) = binding.filter(|t| !t.is_empty()) {
+        let capped = parse_binding(text).and_then(cap_binding);
+        capped.map_err(|why| named(BINDING_VAR, text, why))?;
+    }
+    Ok(())
+}
