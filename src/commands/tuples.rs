@@ -12,7 +12,7 @@ use grundy::TupleGame;
 use grundy::error::{Error, Result};
 use grundy::export::{self, OutputRules};
 use grundy::game::delete_nim::DeleteNim;
-use grundy::kernel::tuples::{TupleKernel, TupleRule};
+use grundy::tuples::{TupleKernel, TupleRule};
 
 /// What a table is of, as its JSON summary names it.
 #[derive(Serialize, Default)]

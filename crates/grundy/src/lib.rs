@@ -44,7 +44,7 @@ pub const COMMIT: &str = env!("GRUNDY_COMMIT");
 // The core's layers (games, kernels' CPU twins, analysis, files), for
 // programs that need more than the builders.
 pub use grundy_core::{
-    analysis, error, export, game, hooks, input, interrupt, kernel, out, outln, setting,
+    analysis, error, export, game, hooks, interrupt, kernel, out, outln, setting,
 };
 
 pub mod device;

@@ -5,7 +5,7 @@
 use grundy_core::error::{Error, Result};
 use grundy_core::game::delete_nim::{DeleteNim, Rule};
 use grundy_core::hooks::{RunHooks, Silent};
-use grundy_core::kernel::tuples::TupleKernel;
+pub use grundy_core::kernel::tuples::{TupleKernel, TupleRule};
 use grundy_core::setting::Marked;
 use grundy_engine::tuples::table::{delete_nim_kernel, describe_size, rect_kernel, solve};
 use grundy_engine::{Backend, BackendChoice, GpuFrom, RanOn};
