@@ -364,13 +364,31 @@ fn a_failed_write_anywhere_ends_the_run_cleanly() {
         // 10 when this was written)
         assert!(writes >= 8, "{}: only {writes} writes", run.name);
         let at = dir.join("fail");
+        let mut never_reached = 0;
         for (i, k) in (0..writes).enumerate() {
             let error = ["ENOSPC", "EIO"][i % 2];
             let _ = std::fs::remove_dir_all(&at);
             std::fs::create_dir_all(&at).unwrap();
             let fail = format!("{k}:{error}");
-            let out = run_in(&at, &run.args, &[("GRUNDY_FAIL_WRITE", &fail)]);
+            let log = dir.join("fail-record");
+            let _ = std::fs::remove_file(&log);
+            let env = [
+                ("GRUNDY_FAIL_WRITE", fail.as_str()),
+                ("GRUNDY_RECORD_WRITES", log.to_str().unwrap()),
+            ];
+            let out = run_in(&at, &run.args, &env);
             let what = format!("{}: write {k} failing with {error}", run.name);
+            if out.status.success() {
+                // Checkpoints every 0.01 s: this run saved fewer times than
+                // the recorded one, and never made a K-th write to fail.
+                let made = parse(&std::fs::read_to_string(&log).unwrap_or_default())
+                    .iter()
+                    .filter(|op| matches!(op, Op::Write { .. }))
+                    .count();
+                assert!(made <= k, "{what}: {made} writes, and it succeeded");
+                never_reached += 1;
+                continue;
+            }
             assert_eq!(out.status.code(), Some(1), "{what}: {}", stderr(&out));
             let said = stderr(&out);
             assert!(
@@ -395,5 +413,10 @@ fn a_failed_write_anywhere_ends_the_run_cleanly() {
                 );
             }
         }
+        assert!(
+            never_reached * 4 <= writes,
+            "{}: {never_reached} of {writes} writes never came",
+            run.name
+        );
     }
 }
