@@ -9,7 +9,7 @@ use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, sh
 use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use grundy::RanOn;
 use grundy::TupleGame;
-use grundy::error::{Error, Result};
+use grundy::error::Result;
 use grundy::export::{self, OutputRules};
 use grundy::game::delete_nim::DeleteNim;
 use grundy::tuples::{TupleKernel, TupleRule};
@@ -80,17 +80,17 @@ pub fn rect(args: &RectArgs, rules: OutputRules) -> Result<()> {
 }
 
 pub fn delete_nim(args: &DeleteNimArgs, rules: OutputRules) -> Result<()> {
-    let game = DeleteNim::new(args.rule, args.heaps, args.k).map_err(Error::Input)?;
+    let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
+    let rules_of = game.delete_nim_game();
     let labels = TableLabels {
         game: "delete-nim",
-        rule: Some(game.name()),
-        heaps: Some(game.heaps),
-        k: game.k,
+        rule: rules_of.map(DeleteNim::name),
+        heaps: rules_of.map(|g| g.heaps),
+        k: rules_of.and_then(|g| g.k),
         ..Default::default()
     };
-    let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
     table(game, &header, (&args.table, rules), labels)
 }
 

@@ -60,6 +60,15 @@ impl TupleGame {
         Ok(TupleGame::of(delete_nim_kernel(game, max)?, shift))
     }
 
+    /// The Delete Nim game the table is of (its rule's name, heaps and
+    /// parameter); `None` for boxes.
+    pub fn delete_nim_game(&self) -> Option<&DeleteNim> {
+        match &self.kern.rule {
+            TupleRule::DeleteNim(game) => Some(game),
+            TupleRule::Rect(_) => None,
+        }
+    }
+
     fn of(kern: TupleKernel, shift: u32) -> TupleGame {
         TupleGame {
             kern,
