@@ -50,7 +50,7 @@ pub fn graph<'py>(
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let game = GraphGame::new(code, graph)
+    let game = GraphGame::octal(code, graph)
         .map_err(py_err)?
         .backend(backend_of(backend)?);
     let found = run(py, progress, |hooks| game.run_with(hooks))?;
@@ -255,7 +255,7 @@ pub fn cycles<'py>(
 /// (value, positions solved).
 #[pyfunction]
 pub fn hackenbush(py: Python<'_>, graph: &str, ground: &str) -> PyResult<(u8, usize)> {
-    run(py, None, |_| grundy::hackenbush(graph, ground))
+    run(py, None, |_| grundy::hackenbush(graph, ground).map(|h| (h.value, h.positions)))
 }
 
 /// One row per code (`grundy survey`), as columns: the codes given, or
@@ -427,7 +427,7 @@ pub fn hunt<'py>(
             list.push(code);
         }
     }
-    let hunt = grundy::Hunt::new(dir, budget)
+    let hunt = grundy::Hunt::of(dir, budget)
         .start(start)
         .max_n(max_n)
         .backend(backend_of(backend)?)

@@ -264,7 +264,7 @@ struct SpiderSummary {
 fn spider_table(args: &ArrowsArgs, max: usize, rules: OutputRules) -> Result<()> {
     let output = &args.table.output;
     let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
-    let table = SpiderTable::new(args.legs, max)?.trimmed(args.trimmed);
+    let table = SpiderTable::arrows(args.legs, max)?.trimmed(args.trimmed);
     let spiders = table.run_with(&CliHooks::new(output.report.quiet))?;
     if let Some(path) = &output.out {
         let what = format!("G of {}-legged spiders, legs 1 to {max}", args.legs);
@@ -385,7 +385,7 @@ struct HackenbushSummary {
 }
 
 pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
-    let solved = grundy::hackenbush_solved(&args.graph, &args.ground)?;
+    let solved = grundy::hackenbush(&args.graph, &args.ground)?;
     let g = solved.value;
     let summary = HackenbushSummary {
         graph: args.graph.clone(),

@@ -39,7 +39,7 @@ struct BatchSummary {
 /// whose members have names (spiders, grids, specs in a file).
 pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutput) -> Result<()> {
     reject_stdout_clash(output.json, output.out)?;
-    let batch = GraphBatch::new(game, source)?;
+    let batch = GraphBatch::graphs(game, source)?;
     let rows = batch.run_with(&CliHooks::new(output.quiet))?;
     if let Some(path) = output.out {
         export::write_to(path, output.rules, |w| rows.write_csv(w))?;

@@ -34,7 +34,7 @@ pub fn hunt(args: &HuntArgs, rules: OutputRules) -> Result<()> {
         Some(shard) => grundy::hunt::shard_codes(&list, shard, &hooks)?,
         None => list,
     };
-    let hunt = Hunt::new(&args.dir, budget)
+    let hunt = Hunt::of(&args.dir, budget)
         .start(args.start)
         .max_n(args.max_n)
         .backend(args.backend)

@@ -89,7 +89,7 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
             "--checkpoint-every 0: expected a positive number of seconds, at most 31536000",
         ),
         (
-            grundy::Hunt::new(&dir, Duration::from_secs(400 * 24 * 3600))
+            grundy::Hunt::of(&dir, Duration::from_secs(400 * 24 * 3600))
                 .run_code(&grundy::game::Code::parse("0.6").unwrap(), &grundy::Silent)
                 .unwrap_err(),
             "`budget = 34560000`: expected a positive number of seconds, at most 31536000 (a year)",
@@ -110,13 +110,13 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
             "--digits 9: expected 1 to 6 (or --codes FILE)",
         ),
         (
-            grundy::SpiderTable::new(5, 3).unwrap_err(),
+            grundy::SpiderTable::arrows(5, 3).unwrap_err(),
             "`legs = 5`: expected 3 or 4",
             vec!["arrows", "--spiders", "3", "--legs", "5"],
             "--legs 5: expected 3 or 4",
         ),
         (
-            grundy::GraphBatch::new(
+            grundy::GraphBatch::graphs(
                 grundy::graph_batch::BatchGame::Arrows { trimmed: false },
                 "grids:0",
             )

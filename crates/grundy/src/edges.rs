@@ -108,26 +108,7 @@ impl EdgeGame {
     }
 }
 
-/// Green Hackenbush on the graph `spec` rooted at the `ground` vertices
-/// (as `grundy hackenbush --ground 0,3`): the value of the whole picture
-/// and the positions (edge sets still grounded) solved.
-///
-/// ```
-/// // A stalk of n edges is a nim-heap of n.
-/// let (g, _) = grundy::hackenbush("path:6", "0")?;
-/// assert_eq!(g, 5);
-/// // A triangle on the ground fuses to three loops there (the fusion
-/// // principle): *1 + *1 + *1 = *1.
-/// let (g, _) = grundy::hackenbush("cycle:3", "0")?;
-/// assert_eq!(g, 1);
-/// # Ok::<(), grundy::Error>(())
-/// ```
-pub fn hackenbush(spec: &str, ground: &str) -> Result<(u8, usize)> {
-    let solved = hackenbush_solved(spec, ground)?;
-    Ok((solved.value, solved.positions))
-}
-
-/// A Green Hackenbush picture solved (`hackenbush_solved`).
+/// A Green Hackenbush picture solved (`hackenbush`).
 #[derive(Clone, Debug)]
 pub struct HackenbushValue {
     /// G of the whole picture.
@@ -142,9 +123,21 @@ pub struct HackenbushValue {
     pub seconds: f64,
 }
 
-/// `hackenbush`, with the picture's edges, its ground and the time taken,
-/// as `grundy hackenbush` reports them.
-pub fn hackenbush_solved(spec: &str, ground: &str) -> Result<HackenbushValue> {
+/// Green Hackenbush on the graph `spec` rooted at the `ground` vertices
+/// (as `grundy hackenbush --ground 0,3`): the value of the whole picture,
+/// the positions (edge sets still grounded) solved, its edges, its ground
+/// and the time taken, as `grundy hackenbush` reports them.
+///
+/// ```
+/// // A stalk of n edges is a nim-heap of n.
+/// assert_eq!(grundy::hackenbush("path:6", "0")?.value, 5);
+/// // A triangle on the ground fuses to three loops there (the fusion
+/// // principle): *1 + *1 + *1 = *1.
+/// let triangle = grundy::hackenbush("cycle:3", "0")?;
+/// assert_eq!((triangle.value, triangle.edges), (1, 3));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn hackenbush(spec: &str, ground: &str) -> Result<HackenbushValue> {
     let graph = Graph::parse(spec).map_err(Error::Input)?;
     let ground = parse_ground(ground)?;
     let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
@@ -158,4 +151,14 @@ pub fn hackenbush_solved(spec: &str, ground: &str) -> Result<HackenbushValue> {
         ground,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The name `hackenbush` had in 0.1, where `hackenbush` gave only the
+/// value and the positions.
+#[deprecated(
+    since = "0.2.0",
+    note = "`hackenbush` now gives the whole `HackenbushValue`"
+)]
+pub fn hackenbush_solved(spec: &str, ground: &str) -> Result<HackenbushValue> {
+    hackenbush(spec, ground)
 }

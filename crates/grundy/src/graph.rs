@@ -25,11 +25,11 @@ use grundy_engine::{BackendChoice, RanOn};
 /// // the octal game 0.33 on a heap as long as the path.
 /// let heaps = grundy::Sequence::octal("0.33")?.heaps(12).run()?;
 /// for n in 1..=12 {
-///     let path = GraphGame::new("0.33", &format!("path:{n}"))?.run()?;
+///     let path = GraphGame::octal("0.33", &format!("path:{n}"))?.run()?;
 ///     assert_eq!(Some(u16::from(path.value)), heaps.get(n));
 /// }
 /// // The 3x3 grid, every subset's value kept.
-/// let grid = GraphGame::new("0.33", "grid:3x3")?.keep_table(true).run()?;
+/// let grid = GraphGame::octal("0.33", "grid:3x3")?.keep_table(true).run()?;
 /// let table = grid.table.expect("kept");
 /// assert_eq!(table.len(), 1 << 9);
 /// assert_eq!(table[(1 << 9) - 1], grid.value);
@@ -78,10 +78,16 @@ impl GraphGame {
     /// `code` (an octal code: `0.33`, `0.03`, `0.137`) on the graph `spec`
     /// (`path:6`, `cycle:5`, `grid:3x4`, `pode:2,3,4`, and the other forms
     /// of `grundy graph --graph`).
-    pub fn new(code: &str, spec: &str) -> Result<GraphGame> {
+    pub fn octal(code: &str, spec: &str) -> Result<GraphGame> {
         let code = GraphCode::parse(code).map_err(Error::Input)?;
         let graph = Graph::parse(spec).map_err(Error::Input)?;
         Ok(GraphGame::of(code, graph))
+    }
+
+    /// The name `GraphGame::octal` had in 0.1.
+    #[deprecated(since = "0.2.0", note = "renamed `GraphGame::octal`")]
+    pub fn new(code: &str, spec: &str) -> Result<GraphGame> {
+        GraphGame::octal(code, spec)
     }
 
     /// A parsed code on a built graph (`game::graph::grid`, `game::graph::pode` …).
@@ -198,7 +204,7 @@ impl GraphGame {
 ///     if legs.is_empty() {
 ///         continue;
 ///     }
-///     let pode = grundy::GraphGame::new("0.33", &format!("pode:{}", legs.join(",")))?;
+///     let pode = grundy::GraphGame::octal("0.33", &format!("pode:{}", legs.join(",")))?;
 ///     assert_eq!(pode.run()?.value, *g, "{counts:?}");
 /// }
 /// # Ok::<(), grundy::Error>(())

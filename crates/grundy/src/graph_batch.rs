@@ -30,10 +30,10 @@ const MAX_GRAPHS_BYTES: u64 = 1 << 30;
 ///
 /// // 0.33 on the 6 trees with 6 vertices, each as GraphGame solves it alone.
 /// let code = GraphCode::parse("0.33").map_err(grundy::Error::Input)?;
-/// let rows = GraphBatch::new(BatchGame::Octal { code, moves: false }, "trees:6")?.run()?;
+/// let rows = GraphBatch::graphs(BatchGame::Octal { code, moves: false }, "trees:6")?.run()?;
 /// assert_eq!(rows.rows.len(), 6);
 /// for row in &rows.rows {
-///     let alone = grundy::GraphGame::new("0.33", &row.graph6)?.run()?;
+///     let alone = grundy::GraphGame::octal("0.33", &row.graph6)?.run()?;
 ///     assert_eq!(row.g, Some(u16::from(alone.value)), "{}", row.graph6);
 /// }
 /// # Ok::<(), grundy::Error>(())
@@ -51,7 +51,7 @@ impl GraphBatch {
     /// line may give a plane graph's faces after the graph (`SPEC
     /// FACE;FACE;...`, a face's vertices by commas), and the families with
     /// a standard drawing bring theirs.
-    pub fn new(game: BatchGame, source: &str) -> Result<GraphBatch> {
+    pub fn graphs(game: BatchGame, source: &str) -> Result<GraphBatch> {
         let faces = matches!(game, BatchGame::Cycles);
         let graphs = batch_graphs(source, faces)?;
         Ok(GraphBatch {

@@ -134,7 +134,7 @@ impl Hunt {
     /// A hunt keeping its state in `dir` (created if missing), each code
     /// given `budget` in all, from N = 1024 to at most 2^32, on the CPU,
     /// keeping `KEEP` of the tables past `KEEP_PAST` heaps.
-    pub fn new(dir: impl Into<PathBuf>, budget: Duration) -> Hunt {
+    pub fn of(dir: impl Into<PathBuf>, budget: Duration) -> Hunt {
         Hunt {
             dir: dir.into(),
             budget,
@@ -145,6 +145,12 @@ impl Hunt {
             keep: Some(KEEP),
             keep_past: KEEP_PAST,
         }
+    }
+
+    /// The name `Hunt::of` had in 0.1.
+    #[deprecated(since = "0.2.0", note = "renamed `Hunt::of`")]
+    pub fn new(dir: impl Into<PathBuf>, budget: Duration) -> Hunt {
+        Hunt::of(dir, budget)
     }
 
     /// Runs to more than `past` heaps keep only a prefix and a window of

@@ -21,7 +21,9 @@ pub mod survey;
 pub mod survey_parts;
 pub mod tuples;
 
-pub use edges::{EdgeGame, HackenbushValue, hackenbush, hackenbush_solved};
+#[allow(deprecated)]
+pub use edges::hackenbush_solved;
+pub use edges::{EdgeGame, HackenbushValue, hackenbush};
 pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
 pub use graph_batch::{GraphBatch, GraphBatchRows};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};

@@ -17,7 +17,7 @@ use grundy_engine::edges::arrows_memo::ArrowMemo;
 ///
 /// // Three legs of 1 to 4 edges: 20 spiders, each named once (a spider's
 /// // value does not depend on the order of its legs).
-/// let table = SpiderTable::new(3, 4)?.run()?;
+/// let table = SpiderTable::arrows(3, 4)?.run()?;
 /// assert_eq!(table.legs.len(), 20);
 /// assert_eq!(table.legs[0], vec![1, 1, 1]);
 /// // The spider with legs 1, 1, 1 is the star K_{1,3}, the same game as
@@ -36,7 +36,7 @@ pub struct SpiderTable {
 impl SpiderTable {
     /// Spiders of `legs` legs (3 or 4), each of 1 to `max` edges, in the
     /// Game of Arrows.
-    pub fn new(legs: usize, max: usize) -> Result<SpiderTable> {
+    pub fn arrows(legs: usize, max: usize) -> Result<SpiderTable> {
         if !(3..=4).contains(&legs) {
             return Err(Error::Input(format!(
                 "{}: expected 3 or 4",

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::heap::storage::paged::{Buf, NoRoom};
-use crate::heap::storage::store::{Store, Values};
+use crate::heap::storage::store::{Column, Store, Values};
 
 /// The escape byte of the tables a run makes (tests take lower ones, so
 /// that small tables go through the escapes too).
@@ -70,7 +70,7 @@ impl Escaped {
     ) -> Option<Escaped> {
         let mut table = Escaped::new_with(bytes, escape, sparse);
         for v in values {
-            if !Store::push(&mut table, v) {
+            if !Column::push(&mut table, v) {
                 return None;
             }
         }
@@ -259,11 +259,36 @@ impl Values for EscapedView<'_> {
     }
 }
 
-impl Store for Escaped {
-    type View<'a> = EscapedView<'a>;
+impl Column for Escaped {
     fn len(&self) -> usize {
         self.bytes.len()
     }
+    #[inline]
+    fn push(&mut self, v: u32) -> bool {
+        if v > u16::MAX as u32 {
+            return false;
+        }
+        let n = self.bytes.len();
+        if v >= self.escape as u32 && self.sparse && (self.large.len() + 1) * SPARSE > n + (1 << 16)
+        {
+            return false;
+        }
+        if n.is_multiple_of(WORD_HEAPS) {
+            self.marked.push(AtomicU64::new(0));
+        }
+        if v < self.escape as u32 {
+            self.bytes.push(v as u8);
+        } else {
+            self.bytes.push(self.escape);
+            self.large.push((n, v as u16));
+            self.mark(n);
+        }
+        true
+    }
+}
+
+impl Store for Escaped {
+    type View<'a> = EscapedView<'a>;
     fn view(&self) -> EscapedView<'_> {
         EscapedView {
             bytes: &self.bytes,
@@ -288,28 +313,6 @@ impl Store for Escaped {
         let word_there =
             n / WORD_HEAPS < self.marked.len() || self.marked.len() < self.marked.capacity();
         n < self.bytes.capacity() && self.large.len() < self.large.capacity() && word_there
-    }
-    #[inline]
-    fn push(&mut self, v: u32) -> bool {
-        if v > u16::MAX as u32 {
-            return false;
-        }
-        let n = self.bytes.len();
-        if v >= self.escape as u32 && self.sparse && (self.large.len() + 1) * SPARSE > n + (1 << 16)
-        {
-            return false;
-        }
-        if n.is_multiple_of(WORD_HEAPS) {
-            self.marked.push(AtomicU64::new(0));
-        }
-        if v < self.escape as u32 {
-            self.bytes.push(v as u8);
-        } else {
-            self.bytes.push(self.escape);
-            self.large.push((n, v as u16));
-            self.mark(n);
-        }
-        true
     }
     fn copy_range(&self, a: usize, b: usize) -> Escaped {
         let view = self.view().range(a, b);
@@ -394,7 +397,7 @@ mod tests {
         );
         let ranges = table.view().range(4000, 5000);
         assert_eq!(ranges.escapes().is_empty(), ranges.exact().is_some());
-        assert!(!Store::push(&mut table, 70_000));
+        assert!(!Column::push(&mut table, 70_000));
         assert_eq!(table.len(), 5000);
     }
 }

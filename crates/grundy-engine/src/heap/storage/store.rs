@@ -110,24 +110,30 @@ impl<T: Value> Values for &[T] {
     }
 }
 
-/// A table the engine appends to while other threads read its first values.
-pub trait Store: Send + Sync {
-    type View<'a>: Values
-    where
-        Self: 'a;
+/// What every table of values does, whatever else it is (`Store` for the
+/// engine that grows it, `TableWidth` for what is read at its width): its
+/// length, and a value appended at its end.
+pub trait Column: Send + Sync {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Appends `v`; false (and nothing appended) when `v` does not fit the
+    /// table's kind.
+    fn push(&mut self, v: u32) -> bool;
+}
+
+/// A table the engine appends to while other threads read its first values.
+pub trait Store: Column {
+    type View<'a>: Values
+    where
+        Self: 'a;
     fn view(&self) -> Self::View<'_>;
     /// Room for `room` more values, so that pushing them moves nothing; an
     /// error (and the table unchanged) when memory cannot be had.
     fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom>;
     /// Whether one more value fits without moving what is stored.
     fn has_room(&self) -> bool;
-    /// Appends `v`; false (and nothing appended) when `v` does not fit the
-    /// table's kind.
-    fn push(&mut self, v: u32) -> bool;
     /// Values a..b, as a table of their own.
     fn copy_range(&self, a: usize, b: usize) -> Self
     where
@@ -140,19 +146,9 @@ pub trait Store: Send + Sync {
     unsafe fn view_detached<'a>(&self) -> Self::View<'a>;
 }
 
-impl<T: Value> Store for Vec<T> {
-    type View<'a> = &'a [T];
+impl<T: Value> Column for Vec<T> {
     fn len(&self) -> usize {
         Vec::len(self)
-    }
-    fn view(&self) -> &[T] {
-        self
-    }
-    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
-        grundy_core::interrupt::fallible(|| Vec::try_reserve(self, room)).map_err(|_| NoRoom)
-    }
-    fn has_room(&self) -> bool {
-        Vec::len(self) < self.capacity()
     }
     #[inline]
     fn push(&mut self, v: u32) -> bool {
@@ -161,6 +157,19 @@ impl<T: Value> Store for Vec<T> {
         }
         Vec::push(self, T::of(v));
         true
+    }
+}
+
+impl<T: Value> Store for Vec<T> {
+    type View<'a> = &'a [T];
+    fn view(&self) -> &[T] {
+        self
+    }
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
+        grundy_core::interrupt::fallible(|| Vec::try_reserve(self, room)).map_err(|_| NoRoom)
+    }
+    fn has_room(&self) -> bool {
+        Vec::len(self) < self.capacity()
     }
     fn copy_range(&self, a: usize, b: usize) -> Vec<T> {
         self[a..b].to_vec()
@@ -174,19 +183,9 @@ impl<T: Value> Store for Vec<T> {
     }
 }
 
-impl<T: Value> Store for Buf<T> {
-    type View<'a> = &'a [T];
+impl<T: Value> Column for Buf<T> {
     fn len(&self) -> usize {
         <[T]>::len(self)
-    }
-    fn view(&self) -> &[T] {
-        self
-    }
-    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
-        Buf::try_reserve(self, room)
-    }
-    fn has_room(&self) -> bool {
-        <[T]>::len(self) < self.capacity()
     }
     #[inline]
     fn push(&mut self, v: u32) -> bool {
@@ -195,6 +194,19 @@ impl<T: Value> Store for Buf<T> {
         }
         Buf::push(self, T::of(v));
         true
+    }
+}
+
+impl<T: Value> Store for Buf<T> {
+    type View<'a> = &'a [T];
+    fn view(&self) -> &[T] {
+        self
+    }
+    fn try_reserve(&mut self, room: usize) -> Result<(), NoRoom> {
+        Buf::try_reserve(self, room)
+    }
+    fn has_room(&self) -> bool {
+        <[T]>::len(self) < self.capacity()
     }
     fn copy_range(&self, a: usize, b: usize) -> Buf<T> {
         // A window the engine reads while the block below goes on: memory.

@@ -7,10 +7,8 @@ use crate::heap::storage::escaped::{ESCAPE, Escaped};
 use crate::heap::storage::paged::{Buf, Place};
 pub use crate::heap::storage::store::Value;
 use crate::heap::storage::width::{OnStore, TableWidth};
-use grundy_core::analysis::period::{Period, PeriodRule};
-use grundy_core::analysis::rare_split::{RareSplit, RareSummary};
-use grundy_core::analysis::stats::HeapStats;
-use grundy_core::export::SequenceWriter;
+use grundy_core::analysis::period::Period;
+use grundy_core::analysis::rare_split::RareSplit;
 
 /// G(0..len) in one or two bytes per value, or one with the few larger
 /// values kept apart.
@@ -28,6 +26,20 @@ pub enum InMemory {
     Bytes(Vec<u8>),
     Words(Vec<u16>),
     Elsewhere(Box<HeapTable>),
+}
+
+/// A table reads as its width's values (`TableWidth`: its length, values,
+/// period, statistics, place): what changes the table goes through
+/// `HeapTable`'s own methods, which widen it where a value needs.
+impl std::ops::Deref for HeapTable {
+    type Target = dyn TableWidth;
+    fn deref(&self) -> &(dyn TableWidth + 'static) {
+        match self {
+            HeapTable::Narrow(g) => g,
+            HeapTable::Escaped(t) => t,
+            HeapTable::Wide(g) => g,
+        }
+    }
 }
 
 impl Default for HeapTable {
@@ -49,15 +61,6 @@ impl HeapTable {
     /// An empty table whose buffers live at `place`.
     pub fn new_in(place: &Place) -> std::io::Result<HeapTable> {
         Ok(HeapTable::Narrow(Buf::new_in(place)?))
-    }
-
-    /// The values, whatever their width.
-    pub fn width(&self) -> &dyn TableWidth {
-        match self {
-            HeapTable::Narrow(g) => g,
-            HeapTable::Escaped(t) => t,
-            HeapTable::Wide(g) => g,
-        }
     }
 
     fn width_mut(&mut self) -> &mut dyn TableWidth {
@@ -82,11 +85,6 @@ impl HeapTable {
         matches!(self, HeapTable::Wide(_))
     }
 
-    /// Where the table's values live.
-    pub fn place(&self) -> Place {
-        self.width().place()
-    }
-
     /// The same values, kept at `place` (moved there when elsewhere).
     pub fn moved_to(self, place: &Place) -> std::io::Result<HeapTable> {
         if self.place() == *place {
@@ -102,18 +100,6 @@ impl HeapTable {
             a = b;
         }
         Ok(moved)
-    }
-
-    pub fn len(&self) -> usize {
-        self.width().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn get(&self, n: usize) -> u16 {
-        self.width().get(n)
     }
 
     pub fn bytes_per_value(&self) -> u64 {
@@ -192,7 +178,7 @@ impl HeapTable {
 
     /// Appends `v`, widening the table where it does not hold it.
     pub fn push(&mut self, v: u16) {
-        if !self.width_mut().push_value(v) {
+        if !self.width_mut().push(u32::from(v)) {
             self.widen();
             self.push(v);
         }
@@ -218,29 +204,12 @@ impl HeapTable {
         };
     }
 
-    pub fn period(&self, rule: &PeriodRule) -> Option<Period> {
-        self.width().period(rule)
-    }
-
-    pub fn stats(&self) -> HeapStats {
-        self.width().stats()
-    }
-
-    pub fn rare_summary(&self, parity: Option<u32>) -> (RareSplit, RareSummary) {
-        self.width().rare_summary(parity)
-    }
-
     /// The rare heaps under `split`, heap 0 included when it is rare (as
     /// `rare_summary` counts them).
     pub fn rare_positions(&self, split: RareSplit) -> Vec<u64> {
         let heap_0 = !self.is_empty() && split.is_rare(0, self.get(0) as u32);
-        let from_1 = self.width().rare_positions_past_0(split);
+        let from_1 = self.rare_positions_past_0(split);
         heap_0.then_some(0).into_iter().chain(from_1).collect()
-    }
-
-    /// Values a..b, two bytes each.
-    pub fn values(&self, a: usize, b: usize) -> Vec<u16> {
-        self.width().values(a, b)
     }
 
     /// Values a..b as one byte each, borrowed, when the table holds them so
@@ -273,16 +242,6 @@ impl HeapTable {
             table => InMemory::Elsewhere(Box::new(table)),
         }
     }
-
-    /// Whether a value passes 255 (a one-byte file cannot hold the table).
-    pub fn has_wide_values(&self) -> bool {
-        self.width().has_wide_values()
-    }
-
-    /// Appends the heaps `w` has not written yet.
-    pub fn append_to(&self, w: &mut SequenceWriter) -> grundy_core::error::Result<()> {
-        self.width().append_to(w)
-    }
 }
 
 /// `table`'s values two bytes each in `buf` (empty), a piece at a time.
@@ -309,7 +268,8 @@ fn out_of_disk(place: &Place) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy_core::export::Format;
+    use grundy_core::analysis::period::PeriodRule;
+    use grundy_core::export::{Format, SequenceWriter};
 
     /// Values mostly small, a few past 255, from a fixed seed.
     fn values(len: usize, seed: u64) -> Vec<u16> {

@@ -1,12 +1,12 @@
 //! What a heap table does whatever its width (one byte a value, one byte
-//! with the few larger values kept apart, two bytes): `HeapTable` hands its
-//! callers its values as one of these (`width`, `width_mut`), or hands a
-//! generic piece of work its store (`with_store`), so that no caller
-//! matches on the width.
+//! with the few larger values kept apart, two bytes): a `HeapTable` reads
+//! as one of these (it derefs to `dyn TableWidth`), or hands a generic
+//! piece of work its store (`with_store`), so that no caller matches on
+//! the width. Length and appending are `Column`'s, shared with `Store`.
 
 use crate::heap::storage::escaped::Escaped;
 use crate::heap::storage::paged::{Buf, Place};
-use crate::heap::storage::store::{Store, Value, Values};
+use crate::heap::storage::store::{Column, Store, Value, Values};
 use grundy_core::analysis::period::{Period, PeriodRule, find_period};
 use grundy_core::analysis::rare_split::{self, RareSplit, RareSummary};
 use grundy_core::analysis::stats::{HeapStats, heap_stats, heap_stats_by_piece};
@@ -14,26 +14,20 @@ use grundy_core::error::Result;
 use grundy_core::export::SequenceWriter;
 
 /// A table's values at one width.
-pub trait TableWidth: Send + Sync {
+pub trait TableWidth: Column {
     /// Where the values live.
     fn place(&self) -> Place;
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     fn get(&self, n: usize) -> u16;
     /// Values a..b, two bytes each.
     fn values(&self, a: usize, b: usize) -> Vec<u16>;
     fn truncate(&mut self, len: usize);
-    /// Appends `v`; false (and nothing appended) when this width cannot hold it.
-    fn push_value(&mut self, v: u16) -> bool;
     /// Extends the values towards heaps `0..=to` by period p: G(n) =
     /// G(n − p). False when a value did not fit this width (the values
     /// before it are in): the table widens and goes on.
     fn repeat_period(&mut self, p: usize, to: usize) -> bool {
         while self.len() <= to {
             let v = self.get(self.len() - p);
-            if !self.push_value(v) {
+            if !self.push(u32::from(v)) {
                 return false;
             }
         }
@@ -54,9 +48,6 @@ impl<T: Value> TableWidth for Buf<T> {
     fn place(&self) -> Place {
         Buf::place(self)
     }
-    fn len(&self) -> usize {
-        <[T]>::len(self)
-    }
     fn get(&self, n: usize) -> u16 {
         self[n].into() as u16
     }
@@ -66,13 +57,10 @@ impl<T: Value> TableWidth for Buf<T> {
     fn truncate(&mut self, len: usize) {
         Buf::truncate(self, len)
     }
-    fn push_value(&mut self, v: u16) -> bool {
-        Store::push(self, u32::from(v))
-    }
     /// The values repeated are the table's own: they fit its width.
     fn repeat_period(&mut self, p: usize, to: usize) -> bool {
         while <[T]>::len(self) <= to {
-            self.push(self[<[T]>::len(self) - p]);
+            Buf::push(self, self[<[T]>::len(self) - p]);
         }
         true
     }
@@ -100,9 +88,6 @@ impl TableWidth for Escaped {
     fn place(&self) -> Place {
         Escaped::place(self)
     }
-    fn len(&self) -> usize {
-        Escaped::len(self)
-    }
     fn get(&self, n: usize) -> u16 {
         Escaped::get(self, n)
     }
@@ -111,9 +96,6 @@ impl TableWidth for Escaped {
     }
     fn truncate(&mut self, len: usize) {
         Escaped::truncate(self, len)
-    }
-    fn push_value(&mut self, v: u16) -> bool {
-        Store::push(self, u32::from(v))
     }
     fn period(&self, rule: &PeriodRule) -> Option<Period> {
         escaped_period(self, rule)
@@ -161,7 +143,9 @@ fn escaped_period(t: &Escaped, rule: &PeriodRule) -> Option<Period> {
 }
 
 /// Work done on a table's store whatever its width (`HeapTable::with_store`):
-/// the engines are generic over the store, so the width is chosen once.
+/// the engines are generic over the store, so the width is chosen once, by
+/// one match, instead of in every caller (a closure cannot be generic; the
+/// rare-value step is the one such work today).
 pub trait OnStore {
     type Output;
     fn on<S: Store + TableWidth>(self, store: &mut S) -> Self::Output;
