@@ -7,10 +7,7 @@
 // j-th edge by bit j of t. The table holds one byte per base-3 number, four
 // to a word: the value plus one, 0 for a number that is not a state.
 // status[0] counts the states. CPU twin: src/kernel/arrows/arrows_level.rs.
-
-const WG: u32 = 64u;
-const MAX_EDGES: u32 = 20u;
-const FACES_PER_EDGE: u32 = 4u;
+// From Rust (kernel::arrows): WG, MAX_EDGES, FACES_PER_EDGE.
 
 struct Params {
     level: u32,

@@ -15,10 +15,7 @@
 // game[0]: heaps, game[1]: the largest heap, game[2]: how many move kinds are
 // walked one option at a time, game[3]: split of the kind held in split sets
 // (0: none), game[4]: its parts, game[5 + 3k ..]: delete, split, parts of kind k.
-
-const SPLIT: u32 = 0u;
-const KEEP: u32 = 1u;
-const DELETE: u32 = 2u;
+// A heap's role, from Rust (kernel::tuples::delete_level): SPLIT, KEEP, DELETE.
 
 // every rank of the split-set tuples, level after level
 @group(0) @binding(6) var<storage, read> split_order: array<u32>;

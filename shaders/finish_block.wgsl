@@ -11,15 +11,13 @@
 // import heap_common
 // import mex
 
-// The most heaps copied into `head`: a block's small heaps but its last 16,
-// so that bits, blk and head fit the 16 KiB of workgroup memory that every
-// device offers (params.head_heaps: fewer, in tests).
-const HEAD_HEAPS: u32 = MAX_BLOCK - 16u;
-// Threads of the walk: a heap's options are split among them, so that each
-// waits on few reads in a row (256: the most every device allows).
-const FINISH_WG: u32 = 256u;
-// Below-bitset words each thread fetches ahead: bitsets of values up to 8191.
-const AHEAD: u32 = 2u;
+// From Rust (kernel::heap): HEAD_HEAPS, the most heaps copied into `head`
+// (a block's small heaps but its last 16, so that bits, blk and head fit the
+// 16 KiB of workgroup memory that every device offers; params.head_heaps:
+// fewer, in tests); FINISH_WG, the threads of the walk (a heap's options are
+// split among them, so that each waits on few reads in a row; 256, the most
+// every device allows); AHEAD, the below-bitset words each thread fetches
+// ahead (bitsets of values up to 8191).
 
 var<workgroup> blk: array<u32, MAX_BLOCK / 2u>; // the block's values, two per word
 var<workgroup> head: array<u32, HEAD_HEAPS / 2u>; // G of heaps below min(s, head_heaps)

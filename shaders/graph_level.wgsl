@@ -8,14 +8,8 @@
 // The table holds one byte per mask, four to a word, over eight chunks: the
 // value in bits 0-6, bit 7 set when the position is connected.
 // CPU twin: src/kernel/graph/graph_level.rs.
-
-const WG: u32 = 64u;
-const MAX_TAKE: u32 = 8u;
-const BINOM_DIM: u32 = 35u;
-const MAX_VALUE: u32 = 127u;
-const VALUE_BITS: u32 = 127u;
-const CONNECTED: u32 = 128u;
-const OVERFLOW: u32 = 256u;
+// From Rust (kernel::graph): WG, MAX_TAKE, BINOM_DIM, MAX_VALUE, VALUE_BITS,
+// CONNECTED, OVERFLOW.
 
 struct GraphData {
     // adj(v) = adj[v / 2].xy or .zw

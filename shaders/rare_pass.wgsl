@@ -7,12 +7,10 @@
 // the pairs run out. It writes the marks, the values still missing, c′
 // and the pairs it read; the host finishes the block heap by heap.
 // CPU twin: src/kernel/rare/rare_pass.rs. The algorithm: src/engine/rare_values.rs.
+// From Rust (kernel::rare): WG, MAX_WORDS (bitset words: values below 2048),
+// SCAN_PER_THREAD.
 // import rare_split
 // import rare_scan
-
-const WG: u32 = 64u;
-// Bitset words (u32): values below 2048.
-const MAX_WORDS: u32 = 64u;
 
 struct Params {
     s: u32,          // heaps below s are known

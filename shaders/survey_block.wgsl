@@ -15,7 +15,8 @@
 // import rare_scan
 
 override WG: u32 = 64u; // threads per code: the host sets it (`--workgroup`)
-const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
+// From Rust (kernel::survey): MAX_WORDS (bitset words: values up to 65535),
+// STATE_WORDS, MODE_RARE, SCAN_PER_THREAD.
 
 struct Params {
     codes: u32,       // codes in this batch
@@ -28,11 +29,9 @@ struct Params {
     _pad2: u32,
 }
 
-// per code: [heaps done, largest value so far, target heap + 1, overflow,
-//            mode (0 brute force, 1 rare values), rare mask,
-//            position parity (0 none, 1 + t), rare positions listed]
-const STATE_WORDS: u32 = 8u;
-const MODE_RARE: u32 = 1u;
+// per code, STATE_WORDS words: [heaps done, largest value so far, target
+// heap + 1, overflow, mode (0 brute force, MODE_RARE rare values), rare mask,
+// position parity (0 none, 1 + t), rare positions listed]
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> digits: array<u32>; // bits 0..2: 0, 1 or 2 heaps left

@@ -2,11 +2,12 @@
 // parameters, the value table split over four storage bindings, the digit
 // rules of a take-and-break code and the option bitset. The CPU twin of this
 // file is src/kernel/heap/common.rs.
-
-const WG: u32 = 64u;          // threads per workgroup
-const MAX_WORDS: u32 = 2048u; // bitset words: values up to 65535
-const MAX_BLOCK: u32 = 2048u; // heaps finished in order per block
-const SLICE: u32 = 4096u;     // options one workgroup of options_below scans per digit
+//
+// Its constants are Rust's, declared before it by the host
+// (kernel::heap::HEAP_CONSTANTS): WG (threads per workgroup), MAX_WORDS
+// (bitset words: values up to 65535), MAX_BLOCK (heaps finished in order per
+// block), SLICE (options one workgroup of options_below scans per digit), the
+// status words ST_* and the modifiers MOD_*.
 
 struct Params {
     s: u32,            // first heap of the block
@@ -32,18 +33,14 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> chunk2: array<u32>;
 @group(0) @binding(7) var<storage, read_write> chunk3: array<u32>;
 
-// status words
-const ST_HALT: u32 = 0u;      // 0 running, 1 bitset too narrow (redo wider), 2 value over 65535
-const ST_MAX: u32 = 1u;       // largest value so far
-const ST_MIN_WORDS: u32 = 2u; // bitset width forced by an earlier halt
-const ST_DONE: u32 = 3u;      // heaps below this are final
-const ST_HALT_AT: u32 = 4u;   // the block (reason 1) or heap (reason 2) that halted
+// status words (indices from Rust): status[ST_HALT] 0 running, 1 bitset too
+// narrow (redo wider), 2 value over 65535; [ST_MAX] the largest value so far;
+// [ST_MIN_WORDS] the bitset width forced by an earlier halt; [ST_DONE] heaps
+// below this are final; [ST_HALT_AT] the block (reason 1) or heap (reason 2)
+// that halted.
 
 // digit words: bits 0..2 the heap counts 0, 1, 2; bits 8..9 the modifier
-const MOD_PLAIN: u32 = 0u;
-const MOD_DISTINCT: u32 = 1u;
-const MOD_NOT_ALL_EQUAL: u32 = 2u;
-const MOD_ALL_EQUAL: u32 = 3u;
+// (MOD_PLAIN, MOD_DISTINCT, MOD_NOT_ALL_EQUAL, MOD_ALL_EQUAL, from Rust).
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
 var<workgroup> halt_flag: u32;

@@ -4,8 +4,8 @@
 // between rounds of SCAN_PER_THREAD pairs. No CPU twin: one thread has
 // nothing to share, and the twins keep the count in a local.
 
-// Pairs each thread tests per split digit between two looks at `need`.
-const SCAN_PER_THREAD: u32 = 4u;
+// SCAN_PER_THREAD (from Rust, kernel::rare): pairs each thread tests per
+// split digit between two looks at `need`.
 
 var<workgroup> need: atomic<u32>;
 var<workgroup> need_shared: u32;

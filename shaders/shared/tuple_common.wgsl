@@ -5,11 +5,7 @@
 // twins run one lane, which gathers nothing).
 // A tuple h0 <= h1 <= ... is the set c_i = h_i - 1 + i, ranked as
 // sum of C(c_i, i + 1). CPU twin: src/kernel/tuples/common.rs.
-
-const WG: u32 = 64u;
-const MAX_HEAPS: u32 = 8u;
-const VALUE_WORDS: u32 = 8u;
-const OVERFLOW: u32 = 256u;
+// From Rust (kernel::tuples): WG, MAX_HEAPS, VALUE_WORDS, OVERFLOW.
 
 struct Params {
     // where this level's ranks start in `order` (or `split_order`)

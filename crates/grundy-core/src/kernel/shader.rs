@@ -6,9 +6,10 @@
 /// at i · PARAMS_STRIDE, and a dispatch binds its slot by a dynamic offset.
 pub const PARAMS_STRIDE: u64 = 256;
 
-/// One WGSL module as the GPU runner builds it: its file (which names the
-/// shared modules it uses, `// import NAME`), its entry points, and its
-/// bindings. Binding 0 is always
+/// One WGSL module as the GPU runner builds it: the constants it shares
+/// with Rust (written from Rust's values before the WGSL, so the two cannot
+/// differ), its file (which names the shared modules it uses, `// import
+/// NAME`), its entry points, and its bindings. Binding 0 is always
 /// the parameters (a uniform read at a dynamic offset); bindings 1, 2, …
 /// are storage buffers, read-only where `read_only` says so. The CPU twin of
 /// each entry point has the entry point's name, in the family's folder.
@@ -18,14 +19,34 @@ pub struct Shader {
     pub wgsl: &'static str,
     pub entry_points: &'static [&'static str],
     pub read_only: &'static [bool],
+    /// The `u32` constants the kernel and the shared modules it imports
+    /// read, by name, in groups (a family's list, then the kernel's own):
+    /// Rust's values, declared by `source`, never in the WGSL.
+    pub constants: &'static [Constants],
 }
 
+/// Constants a shader shares with Rust: its WGSL name and Rust's value.
+pub type Constants = &'static [(&'static str, u32)];
+
 impl Shader {
-    /// The WGSL text handed to the device: each shared module the file
-    /// imports (and what it imports) once, then the file.
+    /// The WGSL text handed to the device: the constants shared with Rust,
+    /// each shared module the file imports (and what it imports) once, then
+    /// the file.
     pub fn source(&self) -> String {
-        let mut out = String::new();
+        let mut out = self.prelude();
         compose(self.wgsl, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The constants shared with Rust, as WGSL declarations.
+    pub fn prelude(&self) -> String {
+        let mut out = format!(
+            "// {}: constants from Rust (`Shader::constants`)\n",
+            self.name
+        );
+        for (name, value) in self.constants.iter().copied().flatten() {
+            out.push_str(&format!("const {name}: u32 = {value}u;\n"));
+        }
         out
     }
 }

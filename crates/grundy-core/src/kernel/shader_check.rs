@@ -1,10 +1,10 @@
 //! Shaders checked without a GPU (tests only): naga parses and validates a
 //! WGSL source exactly as the host hands it to wgpu, and reads back the
 //! constants and struct sizes the shader shares with Rust, so a type error
-//! or a constant copied wrong fails `cargo test` on a machine with no
+//! or a struct laid out unlike Rust's fails `cargo test` on a machine with no
 //! adapter at all. Every shader of `kernel::SHADERS` is checked, with its
-//! bindings against its registry entry, and each family's shared constants
-//! and structs against the Rust side.
+//! bindings against its registry entry, the constants Rust gives it, and
+//! each family's shared structs against the Rust side.
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 
@@ -168,134 +168,70 @@ fn every_import_names_a_shared_module_and_each_lands_once() {
     }
 }
 
-fn check(module: &naga::Module, label: &str, shared: &[(&str, u32)], structs: &[(&str, usize)]) {
-    for &(name, rust) in shared {
-        assert_eq!(constant(module, name), rust, "{label}: {name}");
-    }
+/// The size of each struct the shader shares with Rust; a `Params` fits
+/// its parameter slot.
+fn check_structs(shader: &super::shader::Shader, structs: &[(&str, usize)]) {
+    let module = validated(shader.name, &shader.source());
     for &(name, rust) in structs {
-        assert_eq!(struct_size(module, name) as usize, rust, "{label}: {name}");
+        assert_eq!(
+            struct_size(&module, name) as usize,
+            rust,
+            "{}: {name}",
+            shader.name
+        );
         assert!(rust as u64 <= super::shader::PARAMS_STRIDE || name != "Params");
     }
 }
 
+/// The constants shared with Rust are declared once, from Rust's values,
+/// before the WGSL (a WGSL file declaring one again fails validation in
+/// `every_shader_validates_…`), and each is read by the kernel or a module
+/// it imports: no stale name in a registry entry.
 #[test]
-fn the_heap_kernels_share_rust_constants() {
-    use super::heap::{self as k, *};
-    for shader in [&OPTIONS_BELOW, &FINISH_BLOCK] {
-        let module = validated(shader.name, &shader.source());
-        let shared = [
-            ("WG", k::WG as u32),
-            ("MAX_WORDS", MAX_WORDS),
-            ("MAX_BLOCK", MAX_BLOCK),
-            ("SLICE", SLICE),
-            ("ST_HALT", ST_HALT as u32),
-            ("ST_MAX", ST_MAX as u32),
-            ("ST_MIN_WORDS", ST_MIN_WORDS as u32),
-            ("ST_DONE", ST_DONE as u32),
-            ("ST_HALT_AT", ST_HALT_AT as u32),
-            ("MOD_PLAIN", MOD_PLAIN),
-            ("MOD_DISTINCT", MOD_DISTINCT),
-            ("MOD_NOT_ALL_EQUAL", MOD_NOT_ALL_EQUAL),
-            ("MOD_ALL_EQUAL", MOD_ALL_EQUAL),
-        ];
-        check(
-            &module,
-            shader.name,
-            &shared,
-            &[("Params", size_of::<Params>())],
-        );
+fn each_kernel_reads_every_constant_rust_gives_it() {
+    for shader in super::SHADERS {
+        let source = shader.source();
+        let module = validated(shader.name, &source);
+        let (prelude, body) = source.split_at(shader.prelude().len());
+        for &(name, rust) in shader.constants.iter().copied().flatten() {
+            assert_eq!(constant(&module, name), rust, "{}: {name}", shader.name);
+            assert!(
+                prelude.contains(&format!("const {name}: u32")),
+                "{}: {name}",
+                shader.name
+            );
+            let read = body
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .any(|word| word == name);
+            assert!(read, "{}: {name} is given but never read", shader.name);
+        }
     }
 }
 
 #[test]
-fn the_graph_kernel_shares_rust_constants() {
-    use super::graph::*;
-    let module = validated("graph_level", &GRAPH_LEVEL.source());
-    let shared = [
-        ("WG", WG as u32),
-        ("MAX_TAKE", GPU_MAX_TAKE as u32),
-        ("BINOM_DIM", BINOM_DIM as u32),
-        ("MAX_VALUE", MAX_VALUE),
-        ("VALUE_BITS", VALUE_BITS),
-        ("CONNECTED", CONNECTED),
-        ("OVERFLOW", OVERFLOW),
-    ];
-    let structs = [
-        ("GraphData", size_of::<GraphData>()),
-        ("Params", size_of::<Params>()),
-    ];
-    check(&module, "graph_level", &shared, &structs);
-    assert_eq!(GRAPH_LEVEL.read_only.len() as u64, CHUNKS + 2);
-}
-
-#[test]
-fn the_arrows_kernel_shares_rust_constants() {
-    use super::arrows::*;
-    let module = validated("arrows_level", &ARROWS_LEVEL.source());
-    let shared = [
-        ("WG", WG as u32),
-        ("MAX_EDGES", DENSE_MAX_EDGES as u32),
-        ("FACES_PER_EDGE", FACES_PER_EDGE as u32),
-    ];
-    check(
-        &module,
-        "arrows_level",
-        &shared,
-        &[("Params", size_of::<Params>())],
-    );
-}
-
-#[test]
-fn the_tuple_kernels_share_rust_constants() {
-    use super::tuples::*;
-    for shader in [&RECT_LEVEL, &DELETE_LEVEL] {
-        let module = validated(shader.name, &shader.source());
-        let shared = [
-            ("WG", WG as u32),
-            ("MAX_HEAPS", space::MAX_HEAPS as u32),
-            ("VALUE_WORDS", VALUE_WORDS as u32),
-            ("OVERFLOW", OVERFLOW),
-        ];
-        check(
-            &module,
-            shader.name,
-            &shared,
-            &[("Params", size_of::<Params>())],
-        );
+fn the_shaders_structs_are_rusts() {
+    use super::{arrows, graph, heap, rare, survey, tuples};
+    for shader in [&heap::OPTIONS_BELOW, &heap::FINISH_BLOCK] {
+        check_structs(shader, &[("Params", size_of::<heap::Params>())]);
     }
-}
-
-#[test]
-fn the_survey_kernel_shares_rust_constants() {
-    use super::survey::*;
-    let module = validated("survey_block", &SURVEY_BLOCK_SHADER.source());
-    let shared = [
-        ("MAX_WORDS", super::heap::MAX_WORDS),
-        ("STATE_WORDS", STATE_WORDS as u32),
-        ("MODE_RARE", MODE_RARE),
+    let graph_structs = [
+        ("GraphData", size_of::<graph::GraphData>()),
+        ("Params", size_of::<graph::Params>()),
     ];
-    check(
-        &module,
-        "survey_block",
-        &shared,
-        &[("Params", size_of::<Params>())],
+    check_structs(&graph::GRAPH_LEVEL, &graph_structs);
+    assert_eq!(graph::GRAPH_LEVEL.read_only.len() as u64, graph::CHUNKS + 2);
+    check_structs(
+        &arrows::ARROWS_LEVEL,
+        &[("Params", size_of::<arrows::Params>())],
     );
-}
-
-#[test]
-fn the_rare_pass_shares_rust_constants() {
-    use super::rare::*;
-    let module = validated("rare_pass", &RARE_PASS.source());
-    let shared = [
-        ("WG", WG),
-        ("MAX_WORDS", MAX_WORDS),
-        ("SCAN_PER_THREAD", SCAN_PER_THREAD),
-    ];
-    check(
-        &module,
-        "rare_pass",
-        &shared,
-        &[("Params", size_of::<PassParams>())],
+    for shader in [&tuples::RECT_LEVEL, &tuples::DELETE_LEVEL] {
+        check_structs(shader, &[("Params", size_of::<tuples::Params>())]);
+    }
+    let survey_params = [("Params", size_of::<survey::Params>())];
+    check_structs(&survey::SURVEY_BLOCK_SHADER, &survey_params);
+    check_structs(
+        &rare::RARE_PASS,
+        &[("Params", size_of::<rare::PassParams>())],
     );
 }
 

@@ -158,6 +158,11 @@ pub const ARROWS_LEVEL: Shader = Shader {
     wgsl: include_str!("../../../shaders/arrows_level.wgsl"),
     entry_points: &["arrows_level"],
     read_only: &[true, false, false],
+    constants: &[&[
+        ("WG", WG as u32),
+        ("MAX_EDGES", DENSE_MAX_EDGES as u32),
+        ("FACES_PER_EDGE", FACES_PER_EDGE as u32),
+    ]],
 };
 
 /// Threads per workgroup (`WG`).

@@ -116,6 +116,15 @@ pub const GRAPH_LEVEL: Shader = Shader {
     read_only: &[
         true, false, false, false, false, false, false, false, false, false,
     ],
+    constants: &[&[
+        ("WG", WG as u32),
+        ("MAX_TAKE", GPU_MAX_TAKE as u32),
+        ("BINOM_DIM", BINOM_DIM as u32),
+        ("MAX_VALUE", MAX_VALUE),
+        ("VALUE_BITS", VALUE_BITS),
+        ("CONNECTED", CONNECTED),
+        ("OVERFLOW", OVERFLOW),
+    ]],
 };
 
 /// The table chunks the graph kernel binds.

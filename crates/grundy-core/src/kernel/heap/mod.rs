@@ -11,7 +11,7 @@ pub mod finish_block;
 pub mod options_below;
 
 use crate::game::{Code, Modifier};
-use crate::kernel::shader::Shader;
+use crate::kernel::shader::{Constants, Shader};
 
 /// Heaps finished in order by one workgroup; `MAX_BLOCK` in the shaders.
 pub const MAX_BLOCK: u32 = 2048;
@@ -210,12 +210,30 @@ pub fn block_work(code: &HeapKernelCode, block: Block) -> u64 {
 /// the status words, and the four table chunks.
 const HEAP_BINDINGS: &[bool] = &[true, false, false, false, false, false, false];
 
+/// What heap_common.wgsl reads of Rust's constants.
+const HEAP_CONSTANTS: Constants = &[
+    ("WG", WG as u32),
+    ("MAX_WORDS", MAX_WORDS),
+    ("MAX_BLOCK", MAX_BLOCK),
+    ("SLICE", SLICE),
+    ("ST_HALT", ST_HALT as u32),
+    ("ST_MAX", ST_MAX as u32),
+    ("ST_MIN_WORDS", ST_MIN_WORDS as u32),
+    ("ST_DONE", ST_DONE as u32),
+    ("ST_HALT_AT", ST_HALT_AT as u32),
+    ("MOD_PLAIN", MOD_PLAIN),
+    ("MOD_DISTINCT", MOD_DISTINCT),
+    ("MOD_NOT_ALL_EQUAL", MOD_NOT_ALL_EQUAL),
+    ("MOD_ALL_EQUAL", MOD_ALL_EQUAL),
+];
+
 /// The first pass over a block: every option whose heaps lie below it.
 pub const OPTIONS_BELOW: Shader = Shader {
     name: "options_below",
     wgsl: include_str!("../../../shaders/options_below.wgsl"),
     entry_points: &["options_below"],
     read_only: HEAP_BINDINGS,
+    constants: &[HEAP_CONSTANTS],
 };
 
 /// The second: the block's heaps in order, one workgroup.
@@ -224,6 +242,14 @@ pub const FINISH_BLOCK: Shader = Shader {
     wgsl: include_str!("../../../shaders/finish_block.wgsl"),
     entry_points: &["finish_block"],
     read_only: HEAP_BINDINGS,
+    constants: &[
+        HEAP_CONSTANTS,
+        &[
+            ("HEAD_HEAPS", HEAD_HEAPS),
+            ("FINISH_WG", FINISH_WG as u32),
+            ("AHEAD", FINISH_AHEAD as u32),
+        ],
+    ],
 };
 
 /// The table chunks the heap kernels bind.

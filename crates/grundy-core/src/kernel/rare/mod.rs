@@ -9,7 +9,7 @@ pub mod split_words;
 
 use crate::game::Code;
 use crate::kernel::heap::{HeapKernelCode, UNBOUNDED};
-use crate::kernel::shader::Shader;
+use crate::kernel::shader::{Constants, Shader};
 
 /// `shaders/rare_pass.wgsl`: storage bindings are the code, the table's
 /// `TABLE_PIECES` pieces and the rare list (read), the marks and missing
@@ -21,6 +21,7 @@ pub const RARE_PASS: Shader = Shader {
     read_only: &[
         true, true, true, true, true, true, true, true, true, true, false, false,
     ],
+    constants: &[&[("WG", WG), ("MAX_WORDS", MAX_WORDS)], SCAN_CONSTANTS],
 };
 
 /// Pieces the pass binds the table in (`table0..table7`): wgpu binds at
@@ -35,6 +36,8 @@ pub const WG: u32 = 64;
 pub const MAX_WORDS: u32 = 64;
 /// Pairs each thread tests per split digit between two looks at `need`.
 pub const SCAN_PER_THREAD: u32 = 4;
+/// What rare_scan.wgsl reads of Rust's constants.
+pub const SCAN_CONSTANTS: Constants = &[("SCAN_PER_THREAD", SCAN_PER_THREAD)];
 
 /// The pass's parameters (`Params` in rare_pass.wgsl).
 #[repr(C)]

@@ -157,6 +157,14 @@ pub const SURVEY_BLOCK_SHADER: Shader = Shader {
     wgsl: include_str!("../../../shaders/survey_block.wgsl"),
     entry_points: &["survey_block"],
     read_only: &[true, false, false, false],
+    constants: &[
+        &[
+            ("MAX_WORDS", crate::kernel::heap::MAX_WORDS),
+            ("STATE_WORDS", STATE_WORDS as u32),
+            ("MODE_RARE", MODE_RARE),
+        ],
+        crate::kernel::rare::SCAN_CONSTANTS,
+    ],
 };
 
 /// The batch's parameters (`Params`; word 2, the heaps per workgroup per

@@ -13,11 +13,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::common::{Overflow, Seen, Tuple, sort_tuple, store_value, table_get};
-use crate::kernel::tuples::{TupleKernel, VALUE_WORDS};
-
-const SPLIT: u32 = 0;
-const KEEP: u32 = 1;
-const DELETE: u32 = 2;
+use crate::kernel::tuples::{DELETE, KEEP, SPLIT, TupleKernel, VALUE_WORDS};
 
 fn first_partition(a: &mut Tuple, at: usize, p: usize, z: u32) {
     for j in 0..p - 1 {

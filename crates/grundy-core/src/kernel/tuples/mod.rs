@@ -9,7 +9,7 @@ pub mod space;
 
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
-use crate::kernel::shader::Shader;
+use crate::kernel::shader::{Constants, Shader};
 
 use space::{Levels, TupleSpace};
 
@@ -182,12 +182,21 @@ impl LevelPlan {
 /// table, status; split order (read); split sets.
 const TUPLE_BINDINGS: &[bool] = &[true, true, true, false, false, true, false];
 
+/// What tuple_common.wgsl reads of Rust's constants.
+const TUPLE_CONSTANTS: Constants = &[
+    ("WG", WG as u32),
+    ("MAX_HEAPS", space::MAX_HEAPS as u32),
+    ("VALUE_WORDS", VALUE_WORDS as u32),
+    ("OVERFLOW", OVERFLOW),
+];
+
 /// `shaders/rect_level.wgsl`: Grundy's game on rectangles and boxes.
 pub const RECT_LEVEL: Shader = Shader {
     name: "rect_level",
     wgsl: include_str!("../../../shaders/rect_level.wgsl"),
     entry_points: &["rect_level"],
     read_only: TUPLE_BINDINGS,
+    constants: &[TUPLE_CONSTANTS],
 };
 
 /// `shaders/delete_level.wgsl`: the Delete Nim rules, and the split sets
@@ -197,7 +206,17 @@ pub const DELETE_LEVEL: Shader = Shader {
     wgsl: include_str!("../../../shaders/delete_level.wgsl"),
     entry_points: &["delete_level", "split_sets_level"],
     read_only: TUPLE_BINDINGS,
+    constants: &[
+        TUPLE_CONSTANTS,
+        &[("SPLIT", SPLIT), ("KEEP", KEEP), ("DELETE", DELETE)],
+    ],
 };
+
+/// A heap's role in a Delete Nim move (`delete_level`): split, kept or
+/// deleted.
+pub const SPLIT: u32 = 0;
+pub const KEEP: u32 = 1;
+pub const DELETE: u32 = 2;
 
 /// Threads per workgroup (`WG`).
 pub const WG: u64 = 64;
