@@ -9,7 +9,7 @@ use grundy::error::{Error, Result};
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
 use grundy::internals::engine::{Backend, tuples::table as tuple_table};
-use grundy::kernel::tuples::TupleKernel;
+use grundy::tuples::TupleKernel;
 
 /// A table workload: rectangles (boxes) or a Delete Nim rule.
 #[derive(Clone, Copy, Debug)]

@@ -442,7 +442,7 @@ fn survey_workgroup_is_checked_and_reported() {
 /// its first 200 values computed by the blocked twins.
 fn dawson() -> impl Fn(u64) -> u16 {
     let code = grundy::game::Code::parse("0.07").unwrap();
-    let code = grundy::kernel::heap::HeapKernelCode::new(&code).unwrap();
+    let code = grundy::internals::kernel::heap::HeapKernelCode::new(&code).unwrap();
     let g = grundy::internals::engine::cpu_blocked(&code, Vec::new(), 200, &grundy::hooks::Silent)
         .unwrap();
     move |n| match n {

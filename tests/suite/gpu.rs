@@ -7,7 +7,7 @@ use grundy::game::Code;
 use grundy::internals::engine::{Backend, cpu_blocked};
 use grundy::internals::gpu::Runner;
 use grundy::internals::gpu::heap::{GpuTuning, block_limit, extend};
-use grundy::kernel::heap::HeapKernelCode;
+use grundy::internals::kernel::heap::HeapKernelCode;
 
 fn ctx(backend: &Backend) -> &Runner {
     match backend {

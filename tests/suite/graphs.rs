@@ -19,7 +19,7 @@ use grundy::internals::engine::graph::grid_levels::GridLevels;
 use grundy::internals::engine::graph::memo::MemoSolver;
 use grundy::internals::engine::graph::reach::solve_reachable;
 use grundy::internals::engine::heap::brute::general;
-use grundy::kernel::graph::GraphKernel;
+use grundy::internals::kernel::graph::GraphKernel;
 
 fn code(text: &str) -> GraphCode {
     GraphCode::parse(text).unwrap()

@@ -17,7 +17,7 @@ use grundy::internals::engine::edges::arrows_memo::ArrowMemo;
 use grundy::internals::engine::graph::dense::for_each_option;
 use grundy::internals::engine::graph::memo::MemoSolver;
 use grundy::internals::engine::tuples::table::solve;
-use grundy::kernel::tuples::TupleKernel;
+use grundy::tuples::TupleKernel;
 
 // ---------------------------------------------------------------- Mathews
 

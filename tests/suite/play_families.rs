@@ -12,7 +12,7 @@ use grundy::game::rect::Rect;
 use grundy::internals::engine::Backend;
 use grundy::internals::engine::edges::hackenbush::Hackenbush;
 use grundy::internals::engine::tuples::table::solve;
-use grundy::kernel::tuples::TupleKernel;
+use grundy::tuples::TupleKernel;
 use serde_json::Value;
 
 fn mex(values: &[u32]) -> u32 {

@@ -14,7 +14,7 @@ use grundy::internals::engine::heap::storage::escaped::Escaped;
 use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::internals::engine::{HeapEngine, cpu_blocked};
 use grundy::internals::gpu::heap::GpuTuning;
-use grundy::kernel::heap::HeapKernelCode;
+use grundy::internals::kernel::heap::HeapKernelCode;
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
     cpu_blocked(

@@ -11,9 +11,9 @@ use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::internals::engine::{Backend, BackendChoice, LazyBackend, Ran, cpu_blocked};
 use grundy::internals::gpu::heap::GpuTuning;
 use grundy::internals::gpu::rare::{GpuPass, Table};
-use grundy::kernel::heap::HeapKernelCode;
-use grundy::kernel::rare::rare_pass::rare_pass;
-use grundy::kernel::rare::{MAX_WORDS, PassParams, TABLE_PIECES};
+use grundy::internals::kernel::heap::HeapKernelCode;
+use grundy::internals::kernel::rare::rare_pass::rare_pass;
+use grundy::internals::kernel::rare::{MAX_WORDS, PassParams, TABLE_PIECES};
 
 fn brute(code: &Code, n: u32) -> Vec<u16> {
     cpu_blocked(
@@ -76,7 +76,7 @@ fn the_block_pass_on_the_gpu_equals_its_twin() {
             groups_x: 0,
             piece_shift: piece_shift(&mut rng, n),
         };
-        let table = grundy::kernel::pack_u16(&g[..s]);
+        let table = grundy::internals::kernel::pack_u16(&g[..s]);
         let mut pieces: Vec<&[u32]> = table.chunks(1 << params.piece_shift).collect();
         pieces.resize(TABLE_PIECES, pieces[0]);
         let rare: Vec<u32> = run

@@ -7,7 +7,7 @@ use grundy::analysis::period::{PeriodRule, find_period};
 use grundy::game::Code;
 use grundy::internals::engine::cpu_blocked;
 use grundy::internals::engine::heap::brute::general;
-use grundy::kernel::heap::HeapKernelCode;
+use grundy::internals::kernel::heap::HeapKernelCode;
 
 fn blocked(code: &str, n: u32) -> Vec<u16> {
     let code = Code::parse(code).unwrap();

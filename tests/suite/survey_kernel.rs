@@ -9,8 +9,8 @@ use grundy::internals::engine::Backend;
 use grundy::internals::engine::heap::sequence::Algorithm;
 use grundy::internals::engine::survey::{all_codes, survey_rows, survey_rows_gpu};
 use grundy::internals::gpu::survey::GpuSurvey;
-use grundy::kernel::survey::survey_block::survey_block;
-use grundy::kernel::survey::{
+use grundy::internals::kernel::survey::survey_block::survey_block;
+use grundy::internals::kernel::survey::{
     MODE_RARE, STATE_WORDS, SURVEY_BLOCK, SurveyKernel, SurveyMode, choose_mode, runs_on_kernel,
 };
 

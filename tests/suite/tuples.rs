@@ -9,8 +9,8 @@ use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
 use grundy::internals::engine::heap::brute::general;
 use grundy::internals::engine::tuples::table::{cpu_table, solve};
-use grundy::kernel::tuples::LevelPlan;
-use grundy::kernel::tuples::TupleKernel;
+use grundy::internals::kernel::tuples::LevelPlan;
+use grundy::tuples::TupleKernel;
 
 use crate::common::{Rng, gpu_or_skip};
 

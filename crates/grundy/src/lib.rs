@@ -43,11 +43,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// for a build outside the repository without a packaged commit.
 pub const COMMIT: &str = env!("GRUNDY_COMMIT");
 
-// The core's layers (games, kernels' CPU twins, analysis, files), for
-// programs that need more than the builders.
-pub use grundy_core::{
-    analysis, error, export, game, hooks, interrupt, kernel, out, outln, setting,
-};
+// The core's layers (games, analysis, files, settings), for programs that
+// need more than the builders.
+pub use grundy_core::{analysis, error, export, game, hooks, interrupt, out, outln, setting};
 
 pub mod device;
 pub mod memory;
@@ -62,12 +60,13 @@ pub use grundy_engine::{BackendChoice, HeapEngine, Ran, RanOn};
 pub use grundy_gpu::GpuCounters;
 pub use hooks::{RunHooks, Silent};
 
-/// The engine and GPU crates whole, for the command line's `bench`, the
-/// tests and the benchmarks, which time and check what the builders hide.
-/// Not the library's API: it changes with the engine (feature
-/// `internals`).
+/// The engine and GPU crates whole, and the kernels' contracts and CPU
+/// twins, for the command line's `bench`, the tests and the benchmarks,
+/// which time and check what the builders hide. Not the library's API: it
+/// changes with the engine (feature `internals`).
 #[cfg(feature = "internals")]
 pub mod internals {
+    pub use grundy_core::kernel;
     pub use grundy_engine as engine;
     pub use grundy_gpu as gpu;
 }
