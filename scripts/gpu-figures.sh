@@ -258,23 +258,24 @@ simd)
 finish)
     # the finish in stretches on the card's host: Officers, Grundy's game and
     # .161 to 2^24 (FINISH_N) with the pass on the card and on 16 threads,
-    # stretches as the default has them, on (-on: GRUNDY_STRETCHES=1) or
-    # off (-off: GRUNDY_STRETCHES=0), tables compared (FINISH_RUNS names
+    # stretches as the default has them, on (-on: GRUNDY_STRETCHES=1),
+    # off (-off: GRUNDY_STRETCHES=0) or once a block's pass is done (-idle:
+    # GRUNDY_STRETCHES=idle), tables compared (FINISH_RUNS names
     # the variants, FINISH_CODES the codes); then the threads' ladder to 2^22
     # (FINISH_LADDER_N), each run's JSON (seconds, the host's finish in
     # rare_blocks, the card's idle time in gpu) to the log
     n=${FINISH_N:-16777216}
     for code in ${FINISH_CODES:-0.6 4!.0 0.161}; do
-        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off}; do
+        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off cpu-idle gpu-idle}; do
             backend=${run%%-*} forced=''
-            case $run in *-off) forced=0 ;; *-on) forced=1 ;; esac
+            case $run in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac
             TIMEFORMAT="octal $code -n $n --backend $backend, stretches ${forced:-auto}: %R s"
             { time GRUNDY_STRETCHES=$forced "$bin/grundy" octal "$code" -n "$n" \
                 --backend "$backend" -q --json --format raw --out "$data/finish-$run.raw" |
                 grep -oE '"(seconds|gpu|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
         done
         first=$(set -- ${FINISH_RUNS:-cpu}; echo "$1")
-        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off}; do
+        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off cpu-idle gpu-idle}; do
             cmp "$data/finish-$first.raw" "$data/finish-$run.raw" &&
                 echo "octal $code -n $n: $run table = $first table" | tee -a "$log"
         done
@@ -282,10 +283,11 @@ finish)
     [ "${FINISH_LADDER:-1}" = 1 ] || exit 0
     ladder_n=${FINISH_LADDER_N:-4194304}
     for code in 0.6 '4!.0' 0.161; do
-        # the default, and stretches forced the other way (on past two threads)
-        for t in 1 2 2-off 4 4-on 8 8-on 16 16-on; do
+        # the default, stretches forced the other way (on past two threads),
+        # and stretches once a block's pass is done
+        for t in 1 2 2-off 2-idle 4 4-on 4-idle 8 8-on 8-idle 16 16-on 16-idle; do
             forced=''
-            case $t in *-off) forced=0 ;; *-on) forced=1 ;; esac
+            case $t in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac
             TIMEFORMAT="octal $code -n $ladder_n, ${t%-*} threads, stretches ${forced:-auto}: %R s"
             { time RAYON_NUM_THREADS=${t%-*} GRUNDY_STRETCHES=$forced "$bin/grundy" octal "$code" \
                 -n "$ladder_n" --backend cpu -q --json --format raw --out /dev/null |

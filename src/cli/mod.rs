@@ -64,8 +64,9 @@ pub fn parse() -> Cli {
                   GRUNDY_SIMD=avx512|avx2|portable|plain  a narrower SIMD path for the rare values than \
                   the CPU's widest (to measure or test one)\n  \
                   GRUNDY_GPU_MAX_BINDING=BYTES  plan GPU runs with a smaller storage binding\n  \
-                  GRUNDY_PASS_AHEAD=1|0, GRUNDY_STRETCHES=1|0  start the rare values' passes ahead, finish \
-                  their blocks in stretches: always (1) or never (0); the same tables, another speed\n  \
+                  GRUNDY_PASS_AHEAD=1|0, GRUNDY_STRETCHES=1|0|idle  start the rare values' passes ahead, finish \
+                  their blocks in stretches: always (1), never (0), or once a block's pass is done (idle); \
+                  the same tables, another speed\n  \
                   SLURM_ARRAY_TASK_ID (with _COUNT, or _MIN and _MAX)  a survey's shard when --shard is not given"
 )]
 pub struct Cli {

@@ -83,7 +83,8 @@ pub struct SequenceSummary {
 }
 
 /// How a run spreads its work, as `GRUNDY_PASS_AHEAD` and
-/// `GRUNDY_STRETCHES` force it (`1` always, `0` never; else the default).
+/// `GRUNDY_STRETCHES` force it (`1` always, `0` never, `idle` stretches
+/// once a block's pass is done; else the default).
 fn tuning_from_env() -> Tuning {
     let switch = |name: &str| match std::env::var(name).as_deref() {
         Ok("1") => Some(true),
@@ -96,10 +97,14 @@ fn tuning_from_env() -> Tuning {
             Some(false) => PassAhead::Never,
             None => PassAhead::Auto,
         },
-        stretches: match switch("GRUNDY_STRETCHES") {
-            Some(true) => Stretches::Always,
-            Some(false) => Stretches::Never,
-            None => Stretches::Auto,
+        stretches: match (
+            switch("GRUNDY_STRETCHES"),
+            std::env::var("GRUNDY_STRETCHES"),
+        ) {
+            (Some(true), _) => Stretches::Always,
+            (Some(false), _) => Stretches::Never,
+            (None, Ok(idle)) if idle == "idle" => Stretches::WhenIdle,
+            (None, _) => Stretches::Auto,
         },
     }
 }

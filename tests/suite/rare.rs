@@ -437,6 +437,33 @@ fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
     }
 }
 
+/// Stretches started only once a block's pass is done (`WhenIdle`): the
+/// heap-by-heap tables, on 2 and 4 threads, and stretches taken.
+#[test]
+fn stretches_once_the_pass_is_done_give_the_heap_by_heap_tables() {
+    for threads in [2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for (text, n) in [("0.6", 150_000), ("4!.0", 150_000)] {
+            let code = Code::parse(text).unwrap();
+            let (in_order, _) = finished(&code, n, HeapTable::default(), Stretches::Never);
+            let (idle, counts) =
+                pool.install(|| finished(&code, n, HeapTable::default(), Stretches::WhenIdle));
+            assert!(
+                idle == in_order,
+                "{text}, {threads} threads: the tables differ"
+            );
+            let counts = counts.unwrap();
+            assert!(
+                counts.stretches > 0,
+                "{text}, {threads} threads: {counts:?}"
+            );
+        }
+    }
+}
+
 /// Every game of the published list of unsolved octal games to 2^16 (or
 /// until its rare heaps are too many to pay): the same table with its
 /// blocks finished in stretches as heap by heap.

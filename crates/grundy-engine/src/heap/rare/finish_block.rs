@@ -111,9 +111,18 @@ fn beyond_scan(n: usize, part: usize) -> Outcome {
 #[derive(Clone, Copy)]
 struct Stretching {
     runs: usize,
-    /// Only once the pass has no task left to claim, so that the other
-    /// cores have nothing else to do (`Stretches::Auto`).
-    when_free: bool,
+    when: Free,
+}
+
+/// When the cores are free for a stretch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Free {
+    /// Whatever the pass still has to do (`Stretches::Always`).
+    Always,
+    /// Once the pass has no task left to claim (`Stretches::Auto`).
+    NothingToClaim,
+    /// Once every task of the pass is done (`Stretches::WhenIdle`).
+    NothingRunning,
 }
 
 impl Stretching {
@@ -121,19 +130,26 @@ impl Stretching {
     fn of(mode: Stretches, ahead: &BlockAhead) -> Option<Stretching> {
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
-        let (runs, when_free) = match mode {
-            Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => (threads, true),
-            Stretches::Always => (threads.max(2), false),
+        let (runs, when) = match mode {
+            Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => {
+                (threads, Free::NothingToClaim)
+            }
+            Stretches::Always => (threads.max(2), Free::Always),
+            Stretches::WhenIdle if threads >= 2 => (threads, Free::NothingRunning),
             _ => return None,
         };
-        has_pass.then_some(Stretching { runs, when_free })
+        has_pass.then_some(Stretching { runs, when })
     }
 
     /// The end of the stretch from heap n: when at least two runs' heaps
-    /// are left, and the cores are free if that is asked.
+    /// are left, and the cores are free as asked.
     fn end(self, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
         let len = (RUN * self.runs).min(MAX_STRETCH).min(e - n);
-        let free = !self.when_free || !ahead.tasks_left();
+        let free = match self.when {
+            Free::Always => true,
+            Free::NothingToClaim => !ahead.tasks_left(),
+            Free::NothingRunning => !ahead.tasks_busy(),
+        };
         (free && len >= 2 * RUN).then_some(n + len)
     }
 }

@@ -52,6 +52,8 @@ pub(super) struct BlockAhead {
     pub(super) tasks: Vec<OnceLock<TaskOut>>,
     /// Tasks claimed so far: the thread that claims one runs it.
     pub(super) claimed: AtomicUsize,
+    /// Tasks done so far.
+    pub(super) done: AtomicUsize,
     /// The pass's time: its tasks' on the CPU, summed over threads.
     pub(super) nanos: AtomicU64,
     /// The finisher's time waiting for tasks (running them itself when
@@ -88,6 +90,11 @@ impl BlockAhead {
         self.claimed.load(Relaxed) < self.tasks.len()
     }
 
+    /// Whether a task is left to claim or still running.
+    pub(super) fn tasks_busy(&self) -> bool {
+        self.done.load(Relaxed) < self.tasks.len()
+    }
+
     /// Claims the next task and runs it; false when none was left.
     pub(super) fn run_task<V: Values>(&self, code: &RareCode, run: &PassView, g: V) -> bool {
         let started = std::time::Instant::now();
@@ -100,6 +107,7 @@ impl BlockAhead {
         let out = TaskOut::run(code, run, g, (n0, n1), self.words);
         // Only the claimer sets its slot.
         let _ = slot.set(out);
+        self.done.fetch_add(1, Relaxed);
         self.nanos
             .fetch_add(started.elapsed().as_nanos() as u64, Relaxed);
         true
@@ -184,6 +192,7 @@ impl BlockAhead {
             below: params.s as usize,
             words,
             claimed: AtomicUsize::new(tasks.len()),
+            done: AtomicUsize::new(tasks.len()),
             tasks,
             on_gpu: true,
             ..BlockAhead::in_order(params.first as usize)
@@ -218,6 +227,7 @@ impl BlockAhead {
             max: 0,
             tasks: Vec::new(),
             claimed: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
             nanos: AtomicU64::new(0),
             waited: AtomicU64::new(0),
             on_gpu: false,

@@ -104,6 +104,12 @@ pub enum Stretches {
     /// In every block with a pass, whatever the threads (the tests, and
     /// the benchmark's measure of what stays in order).
     Always,
+    /// Once a block's pass has every task done, not only claimed, on any
+    /// number of threads: then every core is idle but the finisher's, so a
+    /// stretch's parallel work waits on none (on 16 threads, stretches
+    /// started when the last tasks were claimed waited behind the 14 or 15
+    /// cores still running them). Not measured on many cores yet.
+    WhenIdle,
     /// Never: every heap in order on one thread.
     Never,
 }
