@@ -13,7 +13,7 @@ use grundy_core::setting::{Marked, Setting};
 use grundy_engine::heap::sequence::Algorithm;
 use grundy_engine::survey::checkpoint::SurveyKey;
 use grundy_engine::survey::driver::{SurveyDriver, SurveyJob};
-use grundy_engine::survey::{PROBE_HEAPS, balanced_shards, estimated_costs};
+use grundy_engine::survey::{PROBE_HEAPS, balanced_shards, estimated_costs, probe_heaps};
 
 pub use grundy_engine::survey::{MAX_DIGITS, Shard, SurveyRow, all_codes};
 use grundy_engine::{Backend, BackendChoice, GpuFrom, HeapEngine, Ran};
@@ -258,10 +258,11 @@ impl Survey {
         let started = Instant::now();
         let costs = estimated_costs(&self.codes, self.n, self.algorithm)?;
         hooks.notice(Marked(&format!(
-            "{} codes dealt over {} shards by their cost estimated from {} heaps each ({:.1} s)",
+            "{} codes dealt over {} shards by their cost estimated from {} heaps each, up to {} where dense ({:.1} s)",
             self.codes.len(),
             shard.count,
             self.n.min(PROBE_HEAPS),
+            probe_heaps(self.n),
             started.elapsed().as_secs_f64()
         )));
         Ok(shard.places(&balanced_shards(&costs, shard.count)))
