@@ -87,7 +87,7 @@ pub const PROBE_HEAPS: u64 = 4096;
 /// The most heaps a probe goes on to while its code looks dense: by 4096
 /// the rare heaps of Officers' kind (`.60`–`.63`, `.37`) still grow as fast
 /// as a dense code's, their split not settled yet; by 8192 they have
-/// slowed (BENCHMARKS-log.md, "The survey's probe").
+/// slowed (BENCHMARKS-log.md, "Two threads again").
 pub const LONG_PROBE_HEAPS: u64 = 16384;
 
 /// The most heaps a survey to `n` probes a code to: doubling from
