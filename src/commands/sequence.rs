@@ -97,14 +97,11 @@ fn tuning_from_env() -> Tuning {
             Some(false) => PassAhead::Never,
             None => PassAhead::Auto,
         },
-        stretches: match (
-            switch("GRUNDY_STRETCHES"),
-            std::env::var("GRUNDY_STRETCHES"),
-        ) {
-            (Some(true), _) => Stretches::Always,
-            (Some(false), _) => Stretches::Never,
-            (None, Ok(idle)) if idle == "idle" => Stretches::WhenIdle,
-            (None, _) => Stretches::Auto,
+        stretches: match std::env::var("GRUNDY_STRETCHES").as_deref() {
+            Ok("1") => Stretches::Always,
+            Ok("0") => Stretches::Never,
+            Ok("idle") => Stretches::WhenIdle,
+            _ => Stretches::Auto,
         },
     }
 }

@@ -153,8 +153,8 @@ pub fn hackenbush(spec: &str, ground: &str) -> Result<HackenbushValue> {
     })
 }
 
-/// The name `hackenbush` had in 0.1, where `hackenbush` gave only the
-/// value and the positions.
+/// 0.1's `hackenbush` with the picture's details, from when `hackenbush`
+/// gave only the value and the positions: the same as `hackenbush` now.
 #[deprecated(
     since = "0.2.0",
     note = "`hackenbush` now gives the whole `HackenbushValue`"

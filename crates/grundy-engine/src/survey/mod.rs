@@ -124,9 +124,9 @@ fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
     let mut run = SequenceRun::new(code, algorithm, HeapTable::default())?;
     run.extend_on_cpu(probe / 2)?;
     let mut half = run.table.rare_summary(parity).1.rare_count.max(1);
+    let rule = PeriodRule::for_code(code);
     loop {
         run.extend_on_cpu(probe)?;
-        let rule = PeriodRule::for_code(code);
         if run.table.period(&rule).is_some_and(|p| p.certified) {
             return Ok(1);
         }
