@@ -24,9 +24,11 @@
 #                                        4!.0 to 2^22 (LONG_N), .1777 to 2*10^7, tables
 #                                        compared
 #   bash scripts/gpu-figures.sh finish   the finish in stretches: Officers, 4!.0 and .161 to
-#                                        2^24 (FINISH_N), card and 16 threads, stretches on
-#                                        and off, tables compared; the threads' ladder to
-#                                        2^22 (FINISH_LADDER_N; FINISH_LADDER=0 skips it)
+#                                        2^24 (FINISH_N), card and 16 threads, the default
+#                                        and stretches once a pass is done (idle), tables
+#                                        compared; the threads' ladder to 2^22 both ways
+#                                        (FINISH_LADDER_N; FINISH_LADDER=0 skips it); about
+#                                        6 minutes: issue 62's next figures
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
 #                                        4!.0 to 2^24 (LADDER_N)
 #   bash scripts/gpu-figures.sh dense    the brute force on the card against the CPU: .16
@@ -266,7 +268,8 @@ finish)
     # rare_blocks, the card's idle time in gpu) to the log
     n=${FINISH_N:-16777216}
     for code in ${FINISH_CODES:-0.6 4!.0 0.161}; do
-        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off cpu-idle gpu-idle}; do
+        # (-off is the default past two threads; -on lost everywhere on 16)
+        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-idle}; do
             backend=${run%%-*} forced=''
             case $run in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac
             TIMEFORMAT="octal $code -n $n --backend $backend, stretches ${forced:-auto}: %R s"
@@ -275,7 +278,7 @@ finish)
                 grep -oE '"(seconds|gpu|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
         done
         first=$(set -- ${FINISH_RUNS:-cpu}; echo "$1")
-        for run in ${FINISH_RUNS:-cpu gpu cpu-off gpu-off cpu-idle gpu-idle}; do
+        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-idle}; do
             cmp "$data/finish-$first.raw" "$data/finish-$run.raw" &&
                 echo "octal $code -n $n: $run table = $first table" | tee -a "$log"
         done
@@ -283,9 +286,9 @@ finish)
     [ "${FINISH_LADDER:-1}" = 1 ] || exit 0
     ladder_n=${FINISH_LADDER_N:-4194304}
     for code in 0.6 '4!.0' 0.161; do
-        # the default, stretches forced the other way (on past two threads),
-        # and stretches once a block's pass is done
-        for t in 1 2 2-off 2-idle 4 4-on 4-idle 8 8-on 8-idle 16 16-on 16-idle; do
+        # the default and stretches once a block's pass is done (FINISH_RUNGS
+        # names others: -on, -off)
+        for t in ${FINISH_RUNGS:-1 2 2-idle 4 4-idle 8 8-idle 16 16-idle}; do
             forced=''
             case $t in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac
             TIMEFORMAT="octal $code -n $ladder_n, ${t%-*} threads, stretches ${forced:-auto}: %R s"
