@@ -115,6 +115,9 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
     assert_eq!((listed.len(), listed[0], listed[1]), (1584, 0, 1));
     let code = Code::parse("0.1777").unwrap();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+    // Its wasted passes send its blocks in order whatever this machine's
+    // load makes of their times.
+    run.in_order_timed = false;
     run.extend_on_cpu(40_000).unwrap();
     let counts = run.rare_counts().unwrap();
     assert!(counts.in_order > 30_000, "{counts:?}");

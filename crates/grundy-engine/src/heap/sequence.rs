@@ -63,6 +63,8 @@ pub struct SequenceRun<'a> {
     pub pass_ahead: PassAhead,
     /// When a block's heaps are finished in stretches by several cores.
     pub stretches: Stretches,
+    /// Whether blocks go in order by their wall time (`RareRun::in_order_timed`).
+    pub in_order_timed: bool,
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
@@ -97,6 +99,7 @@ impl<'a> SequenceRun<'a> {
             code,
             pass_ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
+            in_order_timed: true,
             algorithm,
             rare_code,
             rare: None,
@@ -340,6 +343,7 @@ impl<'a> SequenceRun<'a> {
                 run: &mut self.rare,
                 ahead: self.pass_ahead,
                 stretches: self.stretches,
+                in_order_timed: self.in_order_timed,
                 kept: self.kept,
                 gap: Gap {
                     from: self.kept.map_or(0, |k| k.prefix),
@@ -551,6 +555,7 @@ struct RareStep<'a, 'r> {
     run: &'a mut Option<RareRun>,
     ahead: PassAhead,
     stretches: Stretches,
+    in_order_timed: bool,
     kept: Option<Kept>,
     gap: Gap,
     to_persist: (u64, Persist),
@@ -565,6 +570,7 @@ impl OnStore for RareStep<'_, '_> {
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
         run.ahead = self.ahead;
         run.stretches = self.stretches;
+        run.in_order_timed = self.in_order_timed;
         run.set_kept(self.kept, self.gap);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }

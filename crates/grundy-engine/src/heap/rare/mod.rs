@@ -76,6 +76,7 @@ pub fn extend<S: Store>(
     // 2·10^5 heaps in order one run in three).
     let plan = run.plan.take().filter(|_| run.kept.is_some());
     let mut blocks = Blocks::with(plan);
+    blocks.plan.timed = run.in_order_timed;
     let outcome = extend_blocks(code, (run, &mut blocks), g, (end, persist), gpu, hooks);
     run.plan = Some(blocks.plan);
     outcome

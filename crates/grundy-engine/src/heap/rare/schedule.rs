@@ -40,6 +40,8 @@ pub(super) struct BlockPlan {
     /// last blocks in order (0: none yet).
     pub(super) pass_cost: f64,
     pub(super) in_order_cost: f64,
+    /// Whether `in_order_pays` reads the costs (`RareRun::in_order_timed`).
+    pub(super) timed: bool,
 }
 
 impl BlockPlan {
@@ -47,6 +49,7 @@ impl BlockPlan {
     pub(super) fn first() -> BlockPlan {
         BlockPlan {
             block: MIN_BLOCK,
+            timed: true,
             ..BlockPlan::default()
         }
     }
@@ -101,7 +104,9 @@ impl BlockPlan {
     /// rescans spread over the cores in stretches (BENCHMARKS-log.md, "The
     /// finish in stretches").
     pub(super) fn in_order_pays(&self) -> bool {
-        self.in_order_cost == 0.0 || self.in_order_cost <= IN_ORDER_MARGIN * self.pass_cost
+        !self.timed
+            || self.in_order_cost == 0.0
+            || self.in_order_cost <= IN_ORDER_MARGIN * self.pass_cost
     }
 
     /// Notes a block's wall time a heap (`cost`), in order or with a pass.

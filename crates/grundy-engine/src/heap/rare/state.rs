@@ -55,6 +55,11 @@ pub struct RareRun {
     pub counts: RareCounts,
     pub ahead: PassAhead,
     pub stretches: Stretches,
+    /// Whether blocks go in order only while a heap in order costs little
+    /// more wall time than one with a pass (`BlockPlan::in_order_pays`);
+    /// false: whenever a pass was wasted, whatever the time (the same
+    /// schedule on a loaded machine: the tests).
+    pub in_order_timed: bool,
     /// What the run keeps of its table (none: all of it), and the heaps it
     /// gave back so far (`set_kept`).
     pub(super) kept: Option<Kept>,
@@ -229,6 +234,7 @@ impl RareRun {
             counts: RareCounts::default(),
             ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
+            in_order_timed: true,
             kept: None,
             gap: Gap::default(),
             plan: None,
