@@ -257,12 +257,15 @@ impl Survey {
         }
         let started = Instant::now();
         let costs = estimated_costs(&self.codes, self.n, self.algorithm)?;
+        let (probe, longest) = (self.n.min(PROBE_HEAPS), probe_heaps(self.n));
+        let longer = match longest > probe {
+            true => format!(", up to {longest} where dense"),
+            false => String::new(),
+        };
         hooks.notice(Marked(&format!(
-            "{} codes dealt over {} shards by their cost estimated from {} heaps each, up to {} where dense ({:.1} s)",
+            "{} codes dealt over {} shards by their cost estimated from {probe} heaps each{longer} ({:.1} s)",
             self.codes.len(),
             shard.count,
-            self.n.min(PROBE_HEAPS),
-            probe_heaps(self.n),
             started.elapsed().as_secs_f64()
         )));
         Ok(shard.places(&balanced_shards(&costs, shard.count)))
