@@ -83,12 +83,12 @@ pub fn delete_nim(args: &DeleteNimArgs, rules: OutputRules) -> Result<()> {
     let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
-    let rules_of = game.delete_nim_game();
+    let nim_game = game.delete_nim_game();
     let labels = TableLabels {
         game: "delete-nim",
-        rule: rules_of.map(DeleteNim::name),
-        heaps: rules_of.map(|g| g.heaps),
-        k: rules_of.and_then(|g| g.k),
+        rule: nim_game.map(DeleteNim::name),
+        heaps: nim_game.map(|g| g.heaps),
+        k: nim_game.and_then(|g| g.k),
         ..Default::default()
     };
     table(game, &header, (&args.table, rules), labels)

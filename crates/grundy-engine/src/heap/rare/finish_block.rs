@@ -115,7 +115,7 @@ struct Stretching {
 }
 
 /// When the cores are free for a stretch.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Free {
     /// Whatever the pass still has to do (`Stretches::Always`).
     Always,
