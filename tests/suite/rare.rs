@@ -440,6 +440,57 @@ fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
     }
 }
 
+/// Stretches of eight runs finished in rounds (each round's inputs the
+/// values the round before gave, its heaps that read a changed one
+/// finished again): the heap-by-heap tables for Officers, Grundy's game,
+/// an escaped table, a code whose values pass 255 and random sparse codes;
+/// on Officers the rounds leave under a tenth of the heaps to redo in
+/// order (one round alone left most of a long stretch), and their
+/// critical path is well under the heaps finished.
+#[test]
+fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
+    let eight = rayon::ThreadPoolBuilder::new()
+        .num_threads(8)
+        .build()
+        .unwrap();
+    let narrow = || HeapTable::default();
+    let escaped = || HeapTable::Escaped(Escaped::new(8, false));
+    for (text, n, table) in [
+        ("0.6", 150_000, narrow as fn() -> HeapTable),
+        ("4!.0", 100_000, narrow),
+        ("0.77777777777777777777", 5000, narrow),
+        ("0.6", 20_000, escaped),
+    ] {
+        let code = Code::parse(text).unwrap();
+        let (in_order, _) = finished(&code, n, table(), Stretches::Never);
+        let (stretched, counts) = eight.install(|| finished(&code, n, table(), Stretches::Always));
+        assert!(stretched == in_order, "{text}: the tables differ");
+        let counts = counts.unwrap();
+        assert!(
+            counts.stretches > 0 && counts.rounds > 0,
+            "{text}: {counts:?}"
+        );
+        if text == "0.6" && n > 100_000 {
+            let heaps = counts.guessed_kept + counts.guessed_redone;
+            assert!(counts.guessed_redone * 10 < heaps, "{text}: {counts:?}");
+            assert!(counts.path_heaps * 2 < heaps, "{text}: {counts:?}");
+        }
+    }
+    let mut rng = Rng(0x0dd_5eed);
+    let mut checked = 0;
+    while checked < 30 {
+        let code = random_kernel_code(&mut rng);
+        if RareCode::new(&code).is_err() {
+            continue;
+        }
+        let n = 5000 + rng.below(20_000);
+        let (in_order, _) = finished(&code, n, narrow(), Stretches::Never);
+        let (stretched, _) = eight.install(|| finished(&code, n, narrow(), Stretches::Always));
+        assert!(stretched == in_order, "{}: the tables differ", code.name());
+        checked += 1;
+    }
+}
+
 /// Stretches started only once a block's pass is done (`WhenIdle`): the
 /// heap-by-heap tables, on 2 and 4 threads, and stretches taken.
 #[test]

@@ -154,8 +154,8 @@ impl Stretching {
     }
 }
 
-/// Heaps p..end finished on guesses (`speculate::guess_stretch`), then
-/// pushed in order: each guessed value kept when what it read was true,
+/// Heaps p..end finished on guesses in rounds (`speculate::guess_stretch`),
+/// then pushed in order: each guessed value kept when what it read was true,
 /// else the heap finished again as in order.
 fn finish_stretch<S: Store>(
     (code, ahead, (p, end)): (&RareCode, &BlockAhead, (usize, usize)),

@@ -1,5 +1,5 @@
 //! The finish of a block's heaps on several cores: a stretch of heaps
-//! finished at once on guesses, then checked in order.
+//! finished at once on guesses, in rounds, then checked in order.
 //!
 //! A heap's finish reads the heaps of its block below it. Guess them, and
 //! every heap of a stretch can be finished at once. First every heap of
@@ -10,12 +10,18 @@
 //! heaps below the block, is wrong for half the heaps at the end of a long
 //! block). Then the stretch is cut into runs of `RUN` heaps, each run
 //! finished in order on one core from those marks, reading its own values
-//! and, for the heaps of the runs before it, their guesses; each heap notes
-//! which heaps of the stretch it read (`GuessView`). Last, in order, a heap
-//! is kept when every stretch heap it read held its true value; otherwise
-//! it is finished again from the true values, as a heap in order always
-//! is. So the values are those of the in-order finish, whatever the
-//! guesses: a wrong guess costs one heap done twice, never a wrong value.
+//! and, for the heaps of the runs before it, their inputs (at first the
+//! guesses); each heap notes which heaps of the stretch it read
+//! (`GuessView`). While a run's values differ from the inputs the runs after
+//! it read, another round (at most `ROUNDS`) takes those values as inputs
+//! and, on every core again, finishes only the heaps that read a changed
+//! value: after round k the first k runs are exact, and most stretches
+//! settle in a few rounds, where the check in order below would redo most
+//! heaps of a long stretch one at a time. Last, in order, a heap is kept
+//! when every stretch heap it read held its true value; otherwise it is
+//! finished again from the true values, as a heap in order always is. So
+//! the values are those of the in-order finish, whatever the guesses and
+//! the rounds: a wrong input costs a heap done again, never a wrong value.
 //! A heap whose guessed finish came out rare, or past the values the
 //! stretch allowed for, ends its run: the rare list and the bitsets' width
 //! stay fixed while the runs go, and the heaps after it are done in order.
@@ -38,6 +44,10 @@ pub(super) const RUN: usize = 32;
 const READ_WORDS: usize = 8;
 /// The most heaps of one stretch.
 pub(super) const MAX_STRETCH: usize = 64 * READ_WORDS;
+/// The most rounds of a stretch: with 16 runs most of Officers' settle in
+/// three or four, and more than eight left almost none fewer to redo in
+/// order (BENCHMARKS-log.md, "The finish in rounds").
+const ROUNDS: usize = 8;
 
 /// The stretch heaps a heap read, one bit each from the stretch's first.
 type Reads = [u64; READ_WORDS];
@@ -127,11 +137,12 @@ impl<V: Values> Values for GuessView<'_, V> {
     }
 }
 
-/// A stretch's heaps as each run finished them on guesses.
+/// A stretch's heaps as each run finished them on guesses, in rounds.
 pub(super) struct Guessed {
     /// The stretch's first heap.
     pub(super) p: usize,
-    /// Per heap from p: its guess, which the runs after its own read.
+    /// Per heap from p: its input in the last round (in the first, its
+    /// guess), which the runs after its own read.
     guesses: Vec<u32>,
     /// Per heap from p, `words` words: the pass's marks and those of the
     /// block's heaps below p.
@@ -144,6 +155,43 @@ pub(super) struct Guessed {
 }
 
 impl Guessed {
+    /// Makes each heap's input for the next round the value its run gave it
+    /// (where its run reached it within the values allowed for), and gives
+    /// the stretch heaps whose input changed; `None`, and no input changed,
+    /// where no run would read a change: only the last run's heaps, read as
+    /// inputs by no other run, differ.
+    fn next_round(&mut self, max_value: u32) -> Option<Reads> {
+        let outputs = self.runs.iter().enumerate().flat_map(|(r, own)| {
+            own.values
+                .iter()
+                .enumerate()
+                .map(move |(i, &v)| (r * RUN + i, v))
+        });
+        let changes: Vec<(usize, u32)> = outputs
+            .filter(|&(k, v)| v != self.guesses[k] && v <= max_value)
+            .collect();
+        let last_run = self.guesses.len().saturating_sub(1) / RUN * RUN;
+        if changes.iter().all(|&(k, _)| k >= last_run) {
+            return None;
+        }
+        let mut changed = [0; READ_WORDS];
+        for (k, v) in changes {
+            self.guesses[k] = v;
+            changed[k / 64] |= 1 << (k % 64);
+        }
+        Some(changed)
+    }
+
+    /// The most heaps one run finished in the last round: the round's
+    /// length on as many cores as runs.
+    fn longest_run(&self) -> u64 {
+        self.runs
+            .iter()
+            .map(|r| r.finished as u64)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Heap n's marks from the pass and the block's heaps below p.
     pub(super) fn marks(&self, n: usize) -> &[u64] {
         let k = n - self.p;
@@ -156,6 +204,16 @@ struct RunOut {
     values: Vec<u32>,
     noted: Vec<Noted>,
     reads: Vec<Reads>,
+    /// Heaps the run finished in its round (the others kept the round
+    /// before's value).
+    finished: u32,
+}
+
+impl RunOut {
+    /// The run's i-th heap: its value, notes and reads.
+    fn at(&self, i: usize) -> Option<(u32, Noted, Reads)> {
+        Some((*self.values.get(i)?, self.noted[i], self.reads[i]))
+    }
 }
 
 /// Finishes heaps p..end (at most `MAX_STRETCH`; every pass task holding
@@ -188,25 +246,55 @@ pub(super) fn guess_stretch<V: Values>(
         near: RareNear::new(&run.rare, p, end),
         runs: Vec::new(),
     };
-    let (shared, stretch) = (&*run, &guessed);
-    guessed.runs = (p..end)
+    guessed.runs = run_round(code, run, g, ahead, &guessed, (end, None));
+    run.counts.path_heaps += guessed.longest_run();
+    for _ in 1..ROUNDS {
+        let Some(changed) = guessed.next_round(run.max_value) else {
+            break;
+        };
+        let before = std::mem::take(&mut guessed.runs);
+        guessed.runs = run_round(
+            code,
+            run,
+            g,
+            ahead,
+            &guessed,
+            (end, Some((&before, &changed))),
+        );
+        run.counts.rounds += 1;
+        run.counts.round_heaps += guessed.runs.iter().map(|r| r.finished as u64).sum::<u64>();
+        run.counts.path_heaps += guessed.longest_run();
+    }
+    run.max_value = true_max;
+    guessed
+}
+
+/// One round of the stretch p..end: each run of `RUN` heaps finished in
+/// order on a core of its own from the stretch's inputs (`guesses`). In a
+/// later round (`again`: the round before's runs, and the heaps whose input
+/// changed since) a heap is finished again only where something it read
+/// changed; the others keep the round before's value.
+fn run_round<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    ahead: &BlockAhead,
+    stretch: &Guessed,
+    (end, again): (usize, Option<(&[RunOut], &Reads)>),
+) -> Vec<RunOut> {
+    let p = stretch.p;
+    (p..end)
         .step_by(RUN)
+        .enumerate()
         .collect::<Vec<_>>()
         .into_par_iter()
         .with_max_len(1)
-        .map(|first| {
-            guess_run(
-                code,
-                shared,
-                g,
-                ahead,
-                stretch,
-                (first, end.min(first + RUN)),
-            )
+        .map(|(r, first)| {
+            let before = again.map(|(runs, changed)| (&runs[r], changed));
+            let own = (first, end.min(first + RUN));
+            guess_run(code, run, g, ahead, stretch, own, before)
         })
-        .collect();
-    run.max_value = true_max;
-    guessed
+        .collect()
 }
 
 /// Per heap of p..end, `words` words: the pass's marks and those of the
@@ -289,8 +377,10 @@ fn window_pairs<V: Values>(
 }
 
 /// One run of heaps `own` in order, from the stretch's marks, reading the
-/// guesses for the stretch heaps before it; stops at a value that is rare
-/// or above the largest `run` allows for.
+/// inputs (`guesses`) for the stretch heaps before it; stops at a value
+/// that is rare or above the largest `run` allows for. With `before` (the
+/// run in the round before, and the stretch heaps whose input changed since
+/// then) a heap keeps its value unless something it read changed.
 fn guess_run<V: Values>(
     code: &RareCode,
     run: &RareRun,
@@ -298,31 +388,56 @@ fn guess_run<V: Values>(
     ahead: &BlockAhead,
     stretch: &Guessed,
     (first, last): (usize, usize),
+    before: Option<(&RunOut, &Reads)>,
 ) -> RunOut {
     let p = stretch.p;
     let mut seen = stretch.guesses[..last - p].to_vec();
     let (mut bits, mut wanted) = (Vec::new(), Vec::new());
     let mut out = RunOut::default();
+    // The stretch heaps whose value this round differs from what the heaps
+    // of this run read in the round before.
+    let mut changed = before.map_or([0; READ_WORDS], |(_, changed)| *changed);
+    for (w, word) in changed.iter_mut().enumerate() {
+        // This run's heaps are read as it finishes them, not as inputs.
+        *word &= !run_bits(w, first - p, last - p);
+    }
     for n in first..last {
-        let reads: [AtomicU64; READ_WORDS] = Default::default();
-        let view = GuessView::new(g, &seen[..n - p], &reads);
-        bits.clear();
-        bits.extend_from_slice(stretch.marks(n));
-        let near = (ahead, &stretch.near);
-        let (v, noted) = finish_heap(code, run, view, near, n, &mut bits, &mut wanted);
+        let (k, i) = (n - p, n - first);
+        let last_time = before.and_then(|(prior, _)| prior.at(i));
+        let (v, noted, reads) = match last_time.filter(|(_, _, read)| !meets(read, &changed)) {
+            Some(same) => same,
+            None => {
+                let reads: [AtomicU64; READ_WORDS] = Default::default();
+                let view = GuessView::new(g, &seen[..k], &reads);
+                bits.clear();
+                bits.extend_from_slice(stretch.marks(n));
+                let near = (ahead, &stretch.near);
+                let (v, noted) = finish_heap(code, run, view, near, n, &mut bits, &mut wanted);
+                out.finished += 1;
+                if last_time.is_none_or(|(was, _, _)| was != v) {
+                    changed[k / 64] |= 1 << (k % 64);
+                }
+                (v, noted, reads.map(|w| w.into_inner()))
+            }
+        };
         if noted.beyond.is_some() {
             // Past what the run keeps: the check in order stops there.
             break;
         }
         out.values.push(v);
         out.noted.push(noted);
-        out.reads.push(reads.map(|w| w.into_inner()));
-        seen[n - p] = v;
+        out.reads.push(reads);
+        seen[k] = v;
         if v > run.max_value || run.split.is_rare(n as u64, v) {
             break;
         }
     }
     out
+}
+
+/// Whether any heap noted in `read` is in `set`.
+fn meets(read: &Reads, set: &Reads) -> bool {
+    read.iter().zip(set).any(|(a, b)| a & b != 0)
 }
 
 /// Checks a stretch's guessed heaps in order against the true values
@@ -383,12 +498,16 @@ impl<'a> Checker<'a> {
 /// The bits of word w of a stretch that lie in the run from `first` up to
 /// (not including) k.
 fn run_bits(w: usize, first: usize, k: usize) -> u64 {
-    let ones = |x: usize| match x.saturating_sub(64 * w) {
+    ones_below(k, w) & !ones_below(first, w)
+}
+
+/// The bits of word w of a stretch for its heaps below the x-th.
+fn ones_below(x: usize, w: usize) -> u64 {
+    match x.saturating_sub(64 * w) {
         0 => 0,
         d if d >= 64 => !0,
         d => (1u64 << d) - 1,
-    };
-    ones(k) & !ones(first)
+    }
 }
 
 #[cfg(test)]

@@ -178,6 +178,14 @@ pub struct RareCounts {
     pub stretches: u64,
     pub guessed_kept: u64,
     pub guessed_redone: u64,
+    /// Rounds after a stretch's first, on any core: each finishes again
+    /// the heaps that read a stretch heap whose value the round before
+    /// changed (`round_heaps`), so fewer are redone in order.
+    pub rounds: u64,
+    pub round_heaps: u64,
+    /// The stretches' critical path in heaps on as many cores as runs: per
+    /// round, the most heaps one run finished.
+    pub path_heaps: u64,
     /// Of the finish's wall time, the stretches' guessing (every core at
     /// once) and their check in order (one thread, the redone heaps
     /// included).
