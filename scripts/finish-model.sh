@@ -4,8 +4,12 @@
 # one thread heap by heap (the default on one thread), one thread with every
 # block it can in stretches (GRUNDY_STRETCHES=1: the guessing is then the
 # part other cores can take; the check and the redone heaps stay in order),
-# and every thread of the machine (the default). Prints each run's wall
-# seconds and the counts the model reads from `rare_blocks`.
+# and every thread of the machine (the default); then 16 runs a stretch
+# (16 threads with every block it can in stretches, whatever the cores
+# here: the counts, not the time, are the model of a 16-core host), whose
+# critical path in heaps (per round the most one run finished, and the
+# heaps redone in order) bounds the stretches' gain on 16 cores. Prints
+# each run's wall seconds and the counts the model reads from `rare_blocks`.
 #   bash scripts/finish-model.sh [N]     (N: 2^24 unless given; .1777 to 2·10^7)
 set -euo pipefail
 bin=${BIN:-target/release/grundy}
@@ -23,13 +27,18 @@ in_order = finish - sec("guess_nanos")
 print("%8.2f s  finish %6.2f s (%4.1f %%)  in order %6.2f s (%4.1f %%)  guess %6.2f s  check %5.2f s"
       % (s, finish, 100 * finish / s, in_order, 100 * in_order / s, sec("guess_nanos"), sec("check_nanos")),
       " heaps: in order %d, rescans %d, kept %d, redone %d"
-      % tuple(r.get(k, 0) for k in ("in_order", "rescans", "guessed_kept", "guessed_redone")))'
+      % tuple(r.get(k, 0) for k in ("in_order", "rescans", "guessed_kept", "guessed_redone")))
+heaps = r.get("guessed_kept", 0) + r.get("guessed_redone", 0)
+path = r.get("path_heaps", 0) + r.get("guessed_redone", 0)
+if heaps:
+    print("%33s rounds %d (%d heaps again), critical path %d heaps: %.1fx the stretches heap by heap"
+          % ("", r.get("rounds", 0), r.get("round_heaps", 0), path, heaps / max(path, 1)))'
 }
 works=("0.6 -n $n" "4!.0 -n $n" "0.161 -n $n" "0.1777 -n 20000000 --no-fill")
 # ONLY=K: the K-th of them alone (0 to 3)
 [ -n "${ONLY:-}" ] && works=("${works[$ONLY]}")
 for w in "${works[@]}"; do
-    for run in "1 0" "1 1" "$(nproc) "; do
+    for run in "1 0" "1 1" "$(nproc) " "16 1"; do
         read -r threads stretches <<<"$run"
         printf '%-22s %2s threads, stretches %-5s' "$w" "$threads" "${stretches:-auto}"
         # shellcheck disable=SC2086

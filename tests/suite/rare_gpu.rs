@@ -4,7 +4,7 @@
 
 use crate::common::{Rng, gpu_or_skip, grundy, grundy_with_env, json, random_kernel_code, tmp};
 use grundy::game::Code;
-use grundy::internals::engine::heap::rare::{AUTO_STRETCH_THREADS, RareCode, RareRun};
+use grundy::internals::engine::heap::rare::{AUTO_STRETCH_THREADS, RareCode, RareRun, Stretches};
 use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::escaped::Escaped;
 use grundy::internals::engine::heap::storage::table::HeapTable;
@@ -208,6 +208,44 @@ fn rare_values_with_the_gpu_pass_equal_the_cpu_and_the_brute_force() {
         let (on_gpu, _, _) = rare_on(&code, n, &gpu);
         assert_eq!(on_gpu, brute(&code, n as u32), "{}", code.name());
     }
+}
+
+/// The card's passes with the host's eight threads finishing every block
+/// in stretches, in rounds (what a card's host with its cores free does
+/// when told to): the brute force's tables, and rounds taken.
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn the_card_s_blocks_finished_in_rounds_on_eight_threads_give_the_brute_force() {
+    if gpu_or_skip("the_card_s_blocks_finished_in_rounds_on_eight_threads_give_the_brute_force")
+        .is_none()
+    {
+        return;
+    }
+    let eight = rayon::ThreadPoolBuilder::new()
+        .num_threads(8)
+        .build()
+        .unwrap();
+    // (the backend is made on the pool's thread: it is not shared)
+    eight.install(|| {
+        let gpu = LazyBackend::new(BackendChoice::Gpu, &grundy::hooks::Silent).unwrap();
+        for (text, n) in [("0.6", 40_000), ("4!.0", 40_000), ("0.161", 30_000)] {
+            let code = Code::parse(text).unwrap();
+            let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+            run.stretches = Stretches::Always;
+            let tuning = GpuTuning::default();
+            let done = run.extend(n, (&gpu, &tuning), &grundy::hooks::Silent);
+            assert!(done.unwrap(), "{text}");
+            let counts = run.rare_counts().unwrap_or_default();
+            assert!(counts.gpu_heaps > 0, "{text}: {counts:?}");
+            if text != "0.161" {
+                assert!(counts.rounds > 0, "{text}: {counts:?}");
+            }
+            assert_eq!(run.table.into_wide(), brute(&code, n as u32), "{text}");
+        }
+    });
 }
 
 #[test]
