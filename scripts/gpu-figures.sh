@@ -25,8 +25,8 @@
 #                                        compared
 #   bash scripts/gpu-figures.sh finish   the finish in stretches: Officers, 4!.0 and .161 to
 #                                        2^24 (FINISH_N), card and 16 threads, the default
-#                                        and stretches once a pass is done (idle), tables
-#                                        compared; the threads' ladder to 2^22 both ways
+#                                        and stretches (in rounds) once a pass is done
+#                                        (idle), tables compared; the threads' ladder to 2^22 both ways
 #                                        (FINISH_LADDER_N; FINISH_LADDER=0 skips it); about
 #                                        6 minutes: issue 62's next figures
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
@@ -268,7 +268,9 @@ finish)
     # rare_blocks, the card's idle time in gpu) to the log
     n=${FINISH_N:-16777216}
     for code in ${FINISH_CODES:-0.6 4!.0 0.161}; do
-        # (-off is the default past two threads; -on lost everywhere on 16)
+        # (-off is the default past two threads; -on lost everywhere on 16
+        # before stretches went in rounds; on the card's path -idle is -on:
+        # its passes come back whole, so the cores are free at once)
         for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-idle}; do
             backend=${run%%-*} forced=''
             case $run in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac

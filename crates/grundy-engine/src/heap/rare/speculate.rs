@@ -13,11 +13,12 @@
 //! and, for the heaps of the runs before it, their inputs (at first the
 //! guesses); each heap notes which heaps of the stretch it read
 //! (`GuessView`). While a run's values differ from the inputs the runs after
-//! it read, another round (at most `ROUNDS`) takes those values as inputs
-//! and, on every core again, finishes only the heaps that read a changed
-//! value: after round k the first k runs are exact, and most stretches
-//! settle in a few rounds, where the check in order below would redo most
-//! heaps of a long stretch one at a time. Last, in order, a heap is kept
+//! it read, another round (at most `ROUNDS`, where a stretch has more than
+//! two runs) takes those values as inputs and, on every core again,
+//! finishes only the heaps that read a changed value: after round k the
+//! first k runs are exact, and most stretches settle in a few rounds, where
+//! the check in order below would redo most heaps of a long stretch one at
+//! a time. Last, in order, a heap is kept
 //! when every stretch heap it read held its true value; otherwise it is
 //! finished again from the true values, as a heap in order always is. So
 //! the values are those of the in-order finish, whatever the guesses and
@@ -44,9 +45,9 @@ pub(super) const RUN: usize = 32;
 const READ_WORDS: usize = 8;
 /// The most heaps of one stretch.
 pub(super) const MAX_STRETCH: usize = 64 * READ_WORDS;
-/// The most rounds of a stretch: with 16 runs most of Officers' settle in
-/// three or four, and more than eight left almost none fewer to redo in
-/// order (BENCHMARKS-log.md, "The finish in rounds").
+/// The most rounds of a stretch of more than two runs: with 16 runs most
+/// of Officers' settle in three or four, and more than eight left almost
+/// none fewer to redo in order (BENCHMARKS-log.md, "The finish in rounds").
 const ROUNDS: usize = 8;
 
 /// The stretch heaps a heap read, one bit each from the stretch's first.
@@ -248,7 +249,10 @@ pub(super) fn guess_stretch<V: Values>(
     };
     guessed.runs = run_round(code, run, g, ahead, &guessed, (end, None));
     run.counts.path_heaps += guessed.longest_run();
-    for _ in 1..ROUNDS {
+    // With two runs only the second can change in a later round, alone on
+    // one core and through the guessing view, slower than the check's redo.
+    let rounds = if end - p > 2 * RUN { ROUNDS } else { 1 };
+    for _ in 1..rounds {
         let Some(changed) = guessed.next_round(run.max_value) else {
             break;
         };
