@@ -18,11 +18,11 @@
 //! finishes only the heaps that read a changed value: after round k the
 //! first k runs are exact, and most stretches settle in a few rounds, where
 //! the check in order below would redo most heaps of a long stretch one at
-//! a time. Last, in order, a heap is kept
-//! when every stretch heap it read held its true value; otherwise it is
-//! finished again from the true values, as a heap in order always is. So
-//! the values are those of the in-order finish, whatever the guesses and
-//! the rounds: a wrong input costs a heap done again, never a wrong value.
+//! a time. Last, in order, a heap is kept when every stretch heap it read
+//! held its true value; otherwise it is finished again from the true
+//! values, as a heap in order always is. So the values are those of the
+//! in-order finish, whatever the guesses and the rounds: a wrong input
+//! costs a heap done again, never a wrong value.
 //! A heap whose guessed finish came out rare, or past the values the
 //! stretch allowed for, ends its run: the rare list and the bitsets' width
 //! stay fixed while the runs go, and the heaps after it are done in order.
@@ -502,16 +502,12 @@ impl<'a> Checker<'a> {
 /// The bits of word w of a stretch that lie in the run from `first` up to
 /// (not including) k.
 fn run_bits(w: usize, first: usize, k: usize) -> u64 {
-    ones_below(k, w) & !ones_below(first, w)
-}
-
-/// The bits of word w of a stretch for its heaps below the x-th.
-fn ones_below(x: usize, w: usize) -> u64 {
-    match x.saturating_sub(64 * w) {
+    let ones = |x: usize| match x.saturating_sub(64 * w) {
         0 => 0,
         d if d >= 64 => !0,
         d => (1u64 << d) - 1,
-    }
+    };
+    ones(k) & !ones(first)
 }
 
 #[cfg(test)]
