@@ -5,8 +5,10 @@
 //! counted, so its cost per mark and its share of the run show. The
 //! in-order finish's share of one thread's time bounds what any number of
 //! cores or a card can gain (`bound`); finished in stretches on guesses
-//! (`Stretches::Always`, one thread), only their check and the heaps they
-//! redo stay in order (`in order %`, `stretch bound`). The threads go 1, 2,
+//! (`Stretches::Always`, one thread, 16 runs a stretch in rounds), only
+//! their check and the heaps they redo stay in order (`in order %`,
+//! `stretch bound`), beside the rounds' critical path (`path ×`, `rounds
+//! bound`: what 16 cores would gain, counted on one). The threads go 1, 2,
 //! 4, … up to the pool's, and the passes started ahead (`PassAhead::Always`
 //! on the CPU, `Never` on the GPU) run against the default in the same run.
 
@@ -24,6 +26,9 @@ use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::internals::engine::{BackendChoice, LazyBackend};
 use grundy::internals::gpu::heap::GpuTuning;
+
+/// Runs a stretch in the model of many cores (`path_gain`, `rounds_bound`).
+pub const MODEL_RUNS: usize = 16;
 
 /// A code to heap `n` by rare values.
 #[derive(Clone, Copy, Debug)]
@@ -68,21 +73,22 @@ pub fn time_long(
     backend: &LazyBackend,
     ahead: PassAhead,
 ) -> Result<(f64, RareCounts, Vec<u16>)> {
-    time_long_with(w, backend, (ahead, Stretches::Auto))
+    time_long_with(w, backend, (ahead, Stretches::Auto, None))
 }
 
 /// `time_long` with the blocks' heaps finished in stretches as `stretches`
-/// says.
+/// says, of `runs` runs (none: one a thread).
 pub fn time_long_with(
     w: &LongWorkload,
     backend: &LazyBackend,
-    (ahead, stretches): (PassAhead, Stretches),
+    (ahead, stretches, runs): (PassAhead, Stretches, Option<usize>),
 ) -> Result<(f64, RareCounts, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
     run.pass_ahead = ahead;
     run.stretches = stretches;
+    run.stretch_runs = runs;
     let tuning = GpuTuning::default();
     run.extend(w.n, (backend, &tuning), &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -116,13 +122,20 @@ pub struct LongBenchRow {
     /// card can gain while the finish stays as it is.
     pub finish_share: f64,
     pub bound: f64,
-    /// One thread finishing every block it can in stretches on guesses:
+    /// One thread finishing every block it can in stretches of
+    /// `MODEL_RUNS` runs on guesses, in rounds:
     /// the share of its heaps redone in order, what stays in order (the
     /// check, the redone heaps, the heaps outside stretches, waits taken
     /// off) as a share of the default one-thread run, and one over it.
     pub stretch_redone_share: f64,
     pub in_order_share: f64,
     pub stretch_bound: f64,
+    /// With `MODEL_RUNS` runs a stretch, in rounds: the stretch heaps over
+    /// their critical path in heaps (per round the longest run, and the
+    /// heaps redone in order), and the one-thread run over what stays in
+    /// order plus the rounds' path in time: the most that many cores gain.
+    pub path_gain: f64,
+    pub rounds_bound: f64,
     /// Seconds on 1, 2, 4, … threads up to the pool's (`threads:seconds`).
     pub thread_seconds: Vec<(usize, f64)>,
     /// On every thread with the next block's pass started on the other
@@ -191,7 +204,9 @@ fn long_row(
     }
     thread_seconds.push((threads, seconds));
     let (one_s, counts) = one.unwrap_or((seconds, time_long(w, cpu, PassAhead::Auto)?.1));
-    let guessing = (PassAhead::Auto, Stretches::Always);
+    // Sixteen runs a stretch on one thread: a 16-core host's rounds and
+    // critical path, counted (the time is one thread's work).
+    let guessing = (PassAhead::Auto, Stretches::Always, Some(MODEL_RUNS));
     let (_, stretched, stretch_table) =
         pool(1)?.install(|| time_long_with(w, &LazyBackend::cpu(), guessing))?;
     tables.push(stretch_table);
@@ -212,6 +227,11 @@ fn long_row(
         as f64
         * 1e-9;
     let guessed = stretched.guessed_kept + stretched.guessed_redone;
+    // The rounds' critical path: the guessing's work in the share of its
+    // heaps that lie on the path (per round, the longest run).
+    let finished = guessed + stretched.round_heaps;
+    let path =
+        stretched.guess_nanos as f64 * 1e-9 * stretched.path_heaps as f64 / finished.max(1) as f64;
     Ok(LongBenchRow {
         workload: w.name.to_string(),
         code: w.code.to_string(),
@@ -232,6 +252,8 @@ fn long_row(
         stretch_redone_share: stretched.guessed_redone as f64 / guessed.max(1) as f64,
         in_order_share: in_order / one_s,
         stretch_bound: one_s / in_order.max(1e-9),
+        path_gain: guessed as f64 / (stretched.path_heaps + stretched.guessed_redone).max(1) as f64,
+        rounds_bound: one_s / (in_order + path).max(1e-9),
         thread_seconds,
         ahead_seconds,
         ahead_gain: seconds / ahead_seconds,
@@ -280,6 +302,8 @@ fn print_row(row: &LongBenchRow) {
         format!("{:.0}", 100.0 * row.stretch_redone_share),
         format!("{:.1}", 100.0 * row.in_order_share),
         format!("{:.1}", row.stretch_bound),
+        format!("{:.1}", row.path_gain),
+        format!("{:.1}", row.rounds_bound),
         row.thread_seconds
             .iter()
             .map(|(t, s)| format!("{t}:{s:.2}"))
@@ -327,6 +351,8 @@ fn columns(gpu: bool) -> Columns {
             ("redone %", 8, false),
             ("in order %", 10, false),
             ("stretch bound", 13, false),
+            ("path ×", 6, false),
+            ("rounds bound", 12, false),
             ("threads:s", 24, false),
             ("ahead", 5, false),
             ("gpu s", 8, true),

@@ -213,7 +213,7 @@ const LEGEND: &[(&str, &str)] = &[
     ),
     (
         "redone %",
-        "one thread, every block finished in stretches on guesses: the heaps redone in order",
+        "one thread, every block in stretches of 16 runs, in rounds: the heaps redone in order",
     ),
     (
         "in order %",
@@ -222,6 +222,14 @@ const LEGEND: &[(&str, &str)] = &[
     (
         "stretch bound",
         "100 / in order %: the most any number of cores can gain with the finish in stretches",
+    ),
+    (
+        "path ×",
+        "16 runs a stretch in rounds: its heaps over its critical path (longest runs, redone heaps)",
+    ),
+    (
+        "rounds bound",
+        "1-thread run over what stays in order plus the rounds' path: what 16 cores can gain",
     ),
     (
         "threads:s",

@@ -370,6 +370,13 @@ fn bench_quick_reports_every_workload() {
         long[0]["pass_marks"].as_u64().unwrap() > 1_000_000,
         "Officers marks rare pairs"
     );
+    // 16 runs a stretch in rounds: their critical path well under their heaps
+    assert!(
+        long[0]["path_gain"].as_f64().unwrap() > 1.5
+            && long[0]["rounds_bound"].as_f64().unwrap() > 0.0,
+        "Officers' stretches in rounds: {}",
+        long[0]
+    );
     let parts = [
         "heaps", "rare", "long", "survey", "graphs", "edges", "tables",
     ];

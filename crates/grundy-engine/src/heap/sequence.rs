@@ -65,6 +65,8 @@ pub struct SequenceRun<'a> {
     pub stretches: Stretches,
     /// Whether blocks go in order by their wall time (`RareRun::in_order_timed`).
     pub in_order_timed: bool,
+    /// Runs a stretch whatever the threads (`RareRun::stretch_runs`).
+    pub stretch_runs: Option<usize>,
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
@@ -100,6 +102,7 @@ impl<'a> SequenceRun<'a> {
             pass_ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
             in_order_timed: true,
+            stretch_runs: None,
             algorithm,
             rare_code,
             rare: None,
@@ -344,6 +347,7 @@ impl<'a> SequenceRun<'a> {
                 ahead: self.pass_ahead,
                 stretches: self.stretches,
                 in_order_timed: self.in_order_timed,
+                stretch_runs: self.stretch_runs,
                 kept: self.kept,
                 gap: Gap {
                     from: self.kept.map_or(0, |k| k.prefix),
@@ -556,6 +560,7 @@ struct RareStep<'a, 'r> {
     ahead: PassAhead,
     stretches: Stretches,
     in_order_timed: bool,
+    stretch_runs: Option<usize>,
     kept: Option<Kept>,
     gap: Gap,
     to_persist: (u64, Persist),
@@ -571,6 +576,7 @@ impl OnStore for RareStep<'_, '_> {
         run.ahead = self.ahead;
         run.stretches = self.stretches;
         run.in_order_timed = self.in_order_timed;
+        run.stretch_runs = self.stretch_runs;
         run.set_kept(self.kept, self.gap);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }

@@ -31,7 +31,7 @@ pub(super) fn finish_block<S: Store>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
-    let stretches = Stretching::of(run.stretches, ahead);
+    let stretches = Stretching::of((run.stretches, run.stretch_runs), ahead);
     let mut n = ahead.first;
     while n < e {
         if let Some(end) = stretches.and_then(|s| s.end(ahead, n, e)) {
@@ -126,11 +126,12 @@ enum Free {
 }
 
 impl Stretching {
-    /// For a block with a pass, unless `mode` says never.
-    fn of(mode: Stretches, ahead: &BlockAhead) -> Option<Stretching> {
+    /// For a block with a pass, unless `mode` says never; `runs` a
+    /// stretch, else one a thread.
+    fn of((mode, runs): (Stretches, Option<usize>), ahead: &BlockAhead) -> Option<Stretching> {
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
-        let (runs, when) = match mode {
+        let (by_threads, when) = match mode {
             Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => {
                 (threads, Free::NothingToClaim)
             }
@@ -138,6 +139,7 @@ impl Stretching {
             Stretches::WhenIdle if threads >= 2 => (threads, Free::NothingRunning),
             _ => return None,
         };
+        let runs = runs.unwrap_or(by_threads).max(2);
         has_pass.then_some(Stretching { runs, when })
     }
 

@@ -60,6 +60,9 @@ pub struct RareRun {
     /// false: whenever a pass was wasted, whatever the time (the same
     /// schedule on a loaded machine: the tests).
     pub in_order_timed: bool,
+    /// Runs a stretch, whatever the threads (none: one a thread): the
+    /// benchmark counts many cores' rounds and critical path on few.
+    pub stretch_runs: Option<usize>,
     /// What the run keeps of its table (none: all of it), and the heaps it
     /// gave back so far (`set_kept`).
     pub(super) kept: Option<Kept>,
@@ -243,6 +246,7 @@ impl RareRun {
             ahead: PassAhead::Auto,
             stretches: Stretches::Auto,
             in_order_timed: true,
+            stretch_runs: None,
             kept: None,
             gap: Gap::default(),
             plan: None,
