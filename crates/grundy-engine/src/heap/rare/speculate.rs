@@ -31,8 +31,9 @@ use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
 use super::finish_heap::{Noted, RareNear, finish_heap};
 use super::marks::mark_rare_pairs;
 use super::pass::BlockAhead;
+use super::scan::SCAN_CHUNK;
 use super::state::RareRun;
-use crate::heap::storage::store::Values;
+use crate::heap::storage::store::{Value, Values};
 use grundy_core::kernel::rare::RareCode;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -55,12 +56,19 @@ type Reads = [u64; READ_WORDS];
 
 /// The table below a stretch's first heap `p` as it is, and the stretch's
 /// heaps from p on as one run guessed them (`guess`), every read of those
-/// noted in `reads`. Past p a range holds no exact units: the scans take
-/// those heaps one at a time, as they do escaped values.
+/// noted in `reads`. A range past p is exact where `tail` holds it (the
+/// table's last units below p, then the guesses as units): the scans read
+/// it many pairs at a time, and its heaps past p are all noted as read
+/// (more than a scan that stops early reads: a heap is only redone more
+/// often). Elsewhere past p the scans take the guesses one at a time, as
+/// they do escaped values.
 #[derive(Clone, Copy)]
-pub(super) struct GuessView<'a, V> {
+pub(super) struct GuessView<'a, V: Values> {
     below: V,
     guess: &'a [u32],
+    /// Units of heaps `tail_from..`, up to the last guess (empty: none).
+    tail: &'a [V::Unit],
+    tail_from: usize,
     reads: &'a [AtomicU64; READ_WORDS],
     /// The view's first heap and its length.
     base: usize,
@@ -70,12 +78,20 @@ pub(super) struct GuessView<'a, V> {
 }
 
 impl<'a, V: Values> GuessView<'a, V> {
-    /// Heaps 0..len: `below`, then `guess` (read with a note in `reads`).
-    fn new(below: V, guess: &'a [u32], reads: &'a [AtomicU64; READ_WORDS]) -> Self {
+    /// Heaps 0..len: `below`, then `guess` (read with a note in `reads`);
+    /// `tail` the units of heaps from its first on, where it is not empty.
+    fn new(
+        below: V,
+        guess: &'a [u32],
+        (tail, tail_from): (&'a [V::Unit], usize),
+        reads: &'a [AtomicU64; READ_WORDS],
+    ) -> Self {
         let len = below.len() + guess.len();
         let whole = GuessView {
             below,
             guess,
+            tail,
+            tail_from,
             reads,
             base: 0,
             len,
@@ -86,6 +102,16 @@ impl<'a, V: Values> GuessView<'a, V> {
 
     fn p(&self) -> usize {
         self.below.len()
+    }
+
+    /// Notes the stretch heaps p + a..p + b as read.
+    fn note_read(&self, a: usize, b: usize) {
+        for w in a / 64..b.div_ceil(64) {
+            let (from, to) = (a.max(64 * w) - 64 * w, b.min(64 * w + 64) - 64 * w);
+            let bits = (!0u64 >> (64 - (to - from))) << from;
+            let word = &self.reads[w];
+            word.store(word.load(Relaxed) | bits, Relaxed);
+        }
     }
 }
 
@@ -119,10 +145,16 @@ impl<V: Values> Values for GuessView<'_, V> {
         }
     }
     fn exact(&self) -> Option<&[V::Unit]> {
-        match self.base + self.len <= self.p() {
-            true => self.known.as_ref()?.exact(),
-            false => None,
+        let (end, p) = (self.base + self.len, self.p());
+        if end <= p {
+            return self.known.as_ref()?.exact();
         }
+        let tail_end = self.tail_from + self.tail.len();
+        if self.tail.is_empty() || self.base < self.tail_from || end > tail_end {
+            return None;
+        }
+        self.note_read(self.base.max(p) - p, end - p);
+        Some(&self.tail[self.base - self.tail_from..end - self.tail_from])
     }
     fn escapes(&self) -> Vec<usize> {
         let mut cuts = self.known.map_or(Vec::new(), |known| known.escapes());
@@ -396,6 +428,7 @@ fn guess_run<V: Values>(
 ) -> RunOut {
     let p = stretch.p;
     let mut seen = stretch.guesses[..last - p].to_vec();
+    let (mut tail, tail_from) = tail_units(g, &seen);
     let (mut bits, mut wanted) = (Vec::new(), Vec::new());
     let mut out = RunOut::default();
     // The stretch heaps whose value this round differs from what the heaps
@@ -412,7 +445,8 @@ fn guess_run<V: Values>(
             Some(same) => same,
             None => {
                 let reads: [AtomicU64; READ_WORDS] = Default::default();
-                let view = GuessView::new(g, &seen[..k], &reads);
+                let tail_len = tail.len().min(p - tail_from + k);
+                let view = GuessView::new(g, &seen[..k], (&tail[..tail_len], tail_from), &reads);
                 bits.clear();
                 bits.extend_from_slice(stretch.marks(n));
                 let near = (ahead, &stretch.near);
@@ -432,11 +466,33 @@ fn guess_run<V: Values>(
         out.noted.push(noted);
         out.reads.push(reads);
         seen[k] = v;
+        match v <= <V::Unit as Value>::MAX {
+            true if !tail.is_empty() => tail[p - tail_from + k] = V::Unit::of(v),
+            _ => tail.clear(),
+        }
         if v > run.max_value || run.split.is_rare(n as u64, v) {
             break;
         }
     }
     out
+}
+
+/// The units of the `SCAN_CHUNK` heaps below a stretch (`g` holds the heaps
+/// below it) and of its inputs `seen`, and the first heap they hold; none
+/// where the table's units there are not all values or an input does not
+/// fit a unit. A scan's range past the stretch's first heap is at most a
+/// chunk long, so the tail holds every one.
+fn tail_units<V: Values>(g: V, seen: &[u32]) -> (Vec<V::Unit>, usize) {
+    let p = g.len();
+    let tail_from = p.saturating_sub(SCAN_CHUNK);
+    let fits = seen.iter().all(|&v| v <= <V::Unit as Value>::MAX);
+    let below = g.range(tail_from, p);
+    let Some(known) = below.exact().filter(|_| fits) else {
+        return (Vec::new(), tail_from);
+    };
+    let mut tail = known.to_vec();
+    tail.extend(seen.iter().map(|&v| V::Unit::of(v)));
+    (tail, tail_from)
 }
 
 /// Whether any heap noted in `read` is in `set`.
@@ -524,6 +580,30 @@ mod tests {
         assert_eq!(run_bits(0, 32, 70), !0u64 << 32);
     }
 
+    /// A range past p that the tail holds is exact: the tail's units, and
+    /// every stretch heap in it noted as read, across words; a range that
+    /// starts below the tail is not.
+    #[test]
+    fn a_guessed_view_reads_its_tail_whole_and_notes_it() {
+        let below: Vec<u8> = (0..100).map(|i| (i % 7) as u8).collect();
+        let guess: Vec<u32> = (0..200).map(|i| 40 + i % 9).collect();
+        let tail: Vec<u8> = below[90..]
+            .iter()
+            .copied()
+            .chain(guess.iter().map(|&v| v as u8))
+            .collect();
+        let reads: [AtomicU64; READ_WORDS] = Default::default();
+        let view = GuessView::new(&below[..], &guess, (&tail[..], 90), &reads);
+        assert_eq!(view.range(95, 102).exact(), Some(&tail[5..12]));
+        assert_eq!(reads[0].load(Relaxed), 0b11);
+        assert!(view.range(80, 101).exact().is_none());
+        assert_eq!(view.range(10, 100).exact(), Some(&below[10..100]));
+        assert_eq!(reads[0].load(Relaxed), 0b11);
+        assert_eq!(view.range(160, 230).exact(), Some(&tail[70..140]));
+        let words = reads.each_ref().map(|w| w.load(Relaxed));
+        assert_eq!(&words[..3], &[!0u64 << 60 | 0b11, !0, 0b11]);
+    }
+
     /// A view past the known heaps reads the guesses, notes each read, and
     /// shows them to the scans as escapes (taken one at a time).
     #[test]
@@ -531,7 +611,7 @@ mod tests {
         let below: Vec<u8> = (0..100).map(|i| (i % 7) as u8).collect();
         let guess = [40u32, 41, 42, 43];
         let reads: [AtomicU64; READ_WORDS] = Default::default();
-        let view = GuessView::new(&below[..], &guess, &reads);
+        let view = GuessView::new(&below[..], &guess, (&[], 0), &reads);
         assert_eq!((view.at(99), view.at(101)), (99 % 7, 41));
         assert_eq!(reads[0].load(Relaxed), 0b10);
         let tail = view.range(98, 103);
