@@ -134,12 +134,6 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
 /// `.16` (periodic) and random sparse codes.
 #[test]
 fn passes_started_ahead_give_the_tables_of_one_thread() {
-    let pool = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-    };
     let (four, one) = (pool(4), pool(1));
     let counted = |code: &Code, n: u64| {
         let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
@@ -376,6 +370,32 @@ fn finished(
     (run.table.into_wide(), counts)
 }
 
+/// A thread pool of `threads` threads.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// `count` random sparse codes from `rng`, each to 5,000–25,000 heaps:
+/// every block in stretches on `pool` gives the heap-by-heap table.
+fn random_codes_in_stretches_as_heap_by_heap(pool: &rayon::ThreadPool, mut rng: Rng, count: usize) {
+    let mut checked = 0;
+    while checked < count {
+        let code = random_kernel_code(&mut rng);
+        if RareCode::new(&code).is_err() {
+            continue;
+        }
+        let n = 5000 + rng.below(20_000);
+        let table = HeapTable::default;
+        let (in_order, _) = finished(&code, n, table(), Stretches::Never);
+        let (stretched, _) = pool.install(|| finished(&code, n, table(), Stretches::Always));
+        assert!(stretched == in_order, "{}: the tables differ", code.name());
+        checked += 1;
+    }
+}
+
 /// Heaps finished in stretches on guesses, then checked in order, give
 /// the tables of the heap-by-heap finish, on two threads and on one:
 /// Officers and Grundy's game (guesses kept and redone both), a code whose
@@ -384,12 +404,6 @@ fn finished(
 /// and random sparse codes.
 #[test]
 fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
-    let pool = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-    };
     let (two, one) = (pool(2), pool(1));
     let narrow = || HeapTable::default();
     let escaped = || HeapTable::Escaped(Escaped::new(8, false));
@@ -425,19 +439,7 @@ fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
             }
         }
     }
-    let mut rng = Rng(0x5eed_57e7);
-    let mut checked = 0;
-    while checked < 40 {
-        let code = random_kernel_code(&mut rng);
-        if RareCode::new(&code).is_err() {
-            continue;
-        }
-        let n = 5000 + rng.below(20_000);
-        let (in_order, _) = finished(&code, n, narrow(), Stretches::Never);
-        let (stretched, _) = two.install(|| finished(&code, n, narrow(), Stretches::Always));
-        assert!(stretched == in_order, "{}: the tables differ", code.name());
-        checked += 1;
-    }
+    random_codes_in_stretches_as_heap_by_heap(&two, Rng(0x5eed_57e7), 40);
 }
 
 /// Stretches of eight runs finished in rounds (each round's inputs the
@@ -449,10 +451,7 @@ fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
 /// critical path is well under the heaps finished.
 #[test]
 fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
-    let eight = rayon::ThreadPoolBuilder::new()
-        .num_threads(8)
-        .build()
-        .unwrap();
+    let eight = pool(8);
     let narrow = || HeapTable::default();
     let escaped = || HeapTable::Escaped(Escaped::new(8, false));
     for (text, n, table) in [
@@ -476,19 +475,7 @@ fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
             assert!(counts.path_heaps * 2 < heaps, "{text}: {counts:?}");
         }
     }
-    let mut rng = Rng(0x0dd_5eed);
-    let mut checked = 0;
-    while checked < 30 {
-        let code = random_kernel_code(&mut rng);
-        if RareCode::new(&code).is_err() {
-            continue;
-        }
-        let n = 5000 + rng.below(20_000);
-        let (in_order, _) = finished(&code, n, narrow(), Stretches::Never);
-        let (stretched, _) = eight.install(|| finished(&code, n, narrow(), Stretches::Always));
-        assert!(stretched == in_order, "{}: the tables differ", code.name());
-        checked += 1;
-    }
+    random_codes_in_stretches_as_heap_by_heap(&eight, Rng(0x0dd_5eed), 30);
 }
 
 /// Stretches started only once a block's pass is done (`WhenIdle`): the
@@ -496,10 +483,7 @@ fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
 #[test]
 fn stretches_once_the_pass_is_done_give_the_heap_by_heap_tables() {
     for threads in [2, 4] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let pool = pool(threads);
         for (text, n) in [("0.6", 150_000), ("4!.0", 150_000)] {
             let code = Code::parse(text).unwrap();
             let (in_order, _) = finished(&code, n, HeapTable::default(), Stretches::Never);
