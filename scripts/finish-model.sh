@@ -5,11 +5,14 @@
 # block it can in stretches (GRUNDY_STRETCHES=1: the guessing is then the
 # part other cores can take; the check and the redone heaps stay in order),
 # and every thread of the machine (the default); then 16 runs a stretch
-# (16 threads with every block it can in stretches, whatever the cores
-# here: the counts, not the time, are the model of a 16-core host), whose
-# critical path in heaps (per round the most one run finished, and the
-# heaps redone in order) bounds the stretches' gain on 16 cores. Prints
-# each run's wall seconds and the counts the model reads from `rare_blocks`.
+# on one thread (GRUNDY_STRETCH_RUNS=16: the model of a 16-core host),
+# whose critical path (per round the longest run, in heaps and in time,
+# and the heaps redone in order) bounds the stretches' gain on 16 cores;
+# last two threads with every pass started ahead, heap by heap and 16 runs
+# a stretch (the card's path: a window of two blocks, every host core free
+# for the finish).
+# Prints each run's wall seconds and the counts the model reads from
+# `rare_blocks`.
 #   bash scripts/finish-model.sh [N]     (N: 2^24 unless given; .1777 to 2·10^7)
 set -euo pipefail
 bin=${BIN:-target/release/grundy}
@@ -32,17 +35,22 @@ heaps = r.get("guessed_kept", 0) + r.get("guessed_redone", 0)
 path = r.get("path_heaps", 0) + r.get("guessed_redone", 0)
 if heaps:
     print("%33s rounds %d (%d heaps again), critical path %d heaps: %.1fx the stretches heap by heap"
-          % ("", r.get("rounds", 0), r.get("round_heaps", 0), path, heaps / max(path, 1)))'
+          % ("", r.get("rounds", 0), r.get("round_heaps", 0), path, heaps / max(path, 1)))
+    print("%33s the finish on the path: in order %.2f s + the rounds %.2f s = %.2f s (%.1f %% of this run)"
+          % ("", in_order, sec("path_nanos"), in_order + sec("path_nanos"),
+             100 * (in_order + sec("path_nanos")) / s))'
 }
 works=("0.6 -n $n" "4!.0 -n $n" "0.161 -n $n" "0.1777 -n 20000000 --no-fill")
 # ONLY=K: the K-th of them alone (0 to 3)
 [ -n "${ONLY:-}" ] && works=("${works[$ONLY]}")
 for w in "${works[@]}"; do
-    for run in "1 0" "1 1" "$(nproc) " "16 1"; do
-        read -r threads stretches <<<"$run"
-        printf '%-22s %2s threads, stretches %-5s' "$w" "$threads" "${stretches:-auto}"
+    for run in "1 0" "1 1" "$(nproc) " "1 1 16" "2 0 - 1" "2 1 16 1"; do
+        read -r threads stretches runs ahead <<<"$run"
+        printf '%-22s %2s threads, stretches %-5s runs %-2s ahead %-2s' "$w" "$threads" \
+            "${stretches:-auto}" "${runs:--}" "${ahead:--}"
         # shellcheck disable=SC2086
-        RAYON_NUM_THREADS=$threads GRUNDY_STRETCHES=$stretches "$bin" octal $w --backend cpu -q --json \
+        RAYON_NUM_THREADS=$threads GRUNDY_STRETCHES=$stretches GRUNDY_STRETCH_RUNS=${runs#-} \
+            GRUNDY_PASS_AHEAD=$ahead "$bin" octal $w --backend cpu -q --json \
             --format raw --out /dev/null | summary
     done
 done

@@ -268,10 +268,12 @@ finish)
     # rare_blocks, the card's idle time in gpu) to the log
     n=${FINISH_N:-16777216}
     for code in ${FINISH_CODES:-0.6 4!.0 0.161}; do
-        # (-off is the default past two threads; -on lost everywhere on 16
-        # before stretches went in rounds; on the card's path -idle is -on:
-        # its passes come back whole, so the cores are free at once)
-        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-idle}; do
+        # (on the CPU -off is the default past two threads; -on lost
+        # everywhere on 16 before stretches went in rounds; on the card's
+        # path the default is -idle, which is -on there: its passes come
+        # back whole, so the cores are free at once; gpu-off is the finish
+        # heap by heap)
+        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-off}; do
             backend=${run%%-*} forced=''
             case $run in *-off) forced=0 ;; *-on) forced=1 ;; *-idle) forced=idle ;; esac
             TIMEFORMAT="octal $code -n $n --backend $backend, stretches ${forced:-auto}: %R s"
@@ -280,7 +282,7 @@ finish)
                 grep -oE '"(seconds|gpu|rare_blocks)":(\{[^}]*\}|[0-9.e-]+|null)'; } 2>&1 | tee -a "$log"
         done
         first=$(set -- ${FINISH_RUNS:-cpu}; echo "$1")
-        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-idle}; do
+        for run in ${FINISH_RUNS:-cpu gpu cpu-idle gpu-off}; do
             cmp "$data/finish-$first.raw" "$data/finish-$run.raw" &&
                 echo "octal $code -n $n: $run table = $first table" | tee -a "$log"
         done

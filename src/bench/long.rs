@@ -133,7 +133,8 @@ pub struct LongBenchRow {
     /// With `MODEL_RUNS` runs a stretch, in rounds: the stretch heaps over
     /// their critical path in heaps (per round the longest run, and the
     /// heaps redone in order), and the one-thread run over what stays in
-    /// order plus the rounds' path in time: the most that many cores gain.
+    /// order plus the rounds' path in time (per round the longest run's
+    /// time, `path_nanos`): the most that many cores gain.
     pub path_gain: f64,
     pub rounds_bound: f64,
     /// Seconds on 1, 2, 4, … threads up to the pool's (`threads:seconds`).
@@ -227,11 +228,8 @@ fn long_row(
         as f64
         * 1e-9;
     let guessed = stretched.guessed_kept + stretched.guessed_redone;
-    // The rounds' critical path: the guessing's work in the share of its
-    // heaps that lie on the path (per round, the longest run).
-    let finished = guessed + stretched.round_heaps;
-    let path =
-        stretched.guess_nanos as f64 * 1e-9 * stretched.path_heaps as f64 / finished.max(1) as f64;
+    // The rounds' critical path: per round, the longest run's time.
+    let path = stretched.path_nanos as f64 * 1e-9;
     Ok(LongBenchRow {
         workload: w.name.to_string(),
         code: w.code.to_string(),

@@ -67,6 +67,8 @@ pub fn parse() -> Cli {
                   GRUNDY_PASS_AHEAD=1|0, GRUNDY_STRETCHES=1|0|idle  start the rare values' passes ahead, finish \
                   their blocks in stretches: always (1), never (0), or once a block's pass is done (idle); \
                   the same tables, another speed\n  \
+                  GRUNDY_STRETCH_RUNS=2..16  runs a stretch whatever the threads (with \
+                  GRUNDY_STRETCHES=1 on one thread: a many-core host's critical path, counted in --json)\n  \
                   SLURM_ARRAY_TASK_ID (with _COUNT, or _MIN and _MAX)  a survey's shard when --shard is not given"
 )]
 pub struct Cli {

@@ -84,7 +84,8 @@ pub struct SequenceSummary {
 
 /// How a run spreads its work, as `GRUNDY_PASS_AHEAD` and
 /// `GRUNDY_STRETCHES` force it (`1` always, `0` never, `idle` stretches
-/// once a block's pass is done; else the default).
+/// once a block's pass is done; else the default), and
+/// `GRUNDY_STRETCH_RUNS` the runs a stretch (a count from 2 to 16).
 fn tuning_from_env() -> Tuning {
     let switch = |name: &str| match std::env::var(name).as_deref() {
         Ok("1") => Some(true),
@@ -103,6 +104,10 @@ fn tuning_from_env() -> Tuning {
             Ok("idle") => Stretches::WhenIdle,
             _ => Stretches::Auto,
         },
+        stretch_runs: std::env::var("GRUNDY_STRETCH_RUNS")
+            .ok()
+            .and_then(|runs| runs.parse().ok())
+            .filter(|runs| (2..=16).contains(runs)),
     }
 }
 

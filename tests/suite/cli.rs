@@ -236,6 +236,7 @@ fn help_has_examples_and_version_names_backends() {
         "GRUNDY_GPU_MAX_BINDING",
         "GRUNDY_PASS_AHEAD",
         "GRUNDY_STRETCHES",
+        "GRUNDY_STRETCH_RUNS",
         "SLURM_ARRAY_TASK_ID",
     ] {
         assert!(text.contains(variable), "{variable}: {text}");

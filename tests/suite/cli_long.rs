@@ -4,7 +4,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{grundy, json, skip_without_gpu, tmp};
+use crate::common::{grundy, grundy_with_env, json, skip_without_gpu, tmp};
 use grundy::export::read_raw;
 
 fn s(p: &std::path::Path) -> &str {
@@ -247,6 +247,43 @@ fn statistics_and_their_files() {
     assert_eq!(v["first_heap_with_value"][0], 0);
     let max = v["max_value"].as_u64().unwrap() as usize;
     assert_eq!(v["first_heap_with_value"][max], v["first_max_at"]);
+}
+
+/// The model of a 16-core host counted on one thread (`GRUNDY_STRETCHES=1
+/// GRUNDY_STRETCH_RUNS=16`): the default run's table, and `rare_blocks`
+/// gives the rounds and their critical path, in heaps well under the
+/// stretches' and in time under the guessing's.
+#[test]
+fn sixteen_runs_a_stretch_on_one_thread_count_the_critical_path() {
+    let (plain, model) = (tmp("model-plain.u16"), tmp("model-16.u16"));
+    let run = |out: &std::path::Path, env: &[(&str, &str)]| {
+        let args = officers("200000", out, &["--json"]);
+        let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+        let output = grundy_with_env(&args, env);
+        assert!(output.status.success(), "{env:?}: {output:?}");
+        json(&output)["rare_blocks"].clone()
+    };
+    let one = [("RAYON_NUM_THREADS", "1")];
+    assert_eq!(run(&plain, &one)["stretches"], 0);
+    let model_env = [
+        one[0],
+        ("GRUNDY_STRETCHES", "1"),
+        ("GRUNDY_STRETCH_RUNS", "16"),
+    ];
+    let blocks = run(&model, &model_env);
+    assert!(std::fs::read(&plain).unwrap() == std::fs::read(&model).unwrap());
+    let count = |key: &str| {
+        blocks[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {blocks}"))
+    };
+    let heaps = count("guessed_kept") + count("guessed_redone");
+    assert!(
+        count("rounds") > 0 && count("path_heaps") * 2 < heaps,
+        "{blocks}"
+    );
+    let path = count("path_nanos");
+    assert!(path > 0 && path < count("guess_nanos"), "{blocks}");
 }
 
 #[test]

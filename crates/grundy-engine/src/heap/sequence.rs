@@ -119,10 +119,11 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
-    /// The run with `tuning`'s pass ahead and stretches.
+    /// The run with `tuning`'s pass ahead, stretches and runs a stretch.
     pub fn tuned(mut self, tuning: Tuning) -> SequenceRun<'a> {
         self.pass_ahead = tuning.pass_ahead;
         self.stretches = tuning.stretches;
+        self.stretch_runs = tuning.stretch_runs;
         self
     }
 

@@ -132,6 +132,8 @@ impl Stretching {
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
         let (by_threads, when) = match mode {
+            // The card's pass leaves every host core free for the finish.
+            Stretches::Auto if ahead.on_gpu && threads >= 2 => (threads, Free::NothingRunning),
             Stretches::Auto if (2..=AUTO_STRETCH_THREADS).contains(&threads) => {
                 (threads, Free::NothingToClaim)
             }

@@ -215,14 +215,11 @@ impl Guessed {
         Some(changed)
     }
 
-    /// The most heaps one run finished in the last round: the round's
-    /// length on as many cores as runs.
-    fn longest_run(&self) -> u64 {
-        self.runs
-            .iter()
-            .map(|r| r.finished as u64)
-            .max()
-            .unwrap_or(0)
+    /// The most heaps one run finished in the last round, and the most
+    /// time one took: the round's length on as many cores as runs.
+    fn longest_run(&self) -> (u64, u64) {
+        let most = |of: fn(&RunOut) -> u64| self.runs.iter().map(of).max().unwrap_or(0);
+        (most(|r| r.finished as u64), most(|r| r.nanos))
     }
 
     /// Heap n's marks from the pass and the block's heaps below p.
@@ -238,8 +235,9 @@ struct RunOut {
     noted: Vec<Noted>,
     reads: Vec<Reads>,
     /// Heaps the run finished in its round (the others kept the round
-    /// before's value).
+    /// before's value), and its time.
     finished: u32,
+    nanos: u64,
 }
 
 impl RunOut {
@@ -260,7 +258,12 @@ pub(super) fn guess_stretch<V: Values>(
     (p, end): (usize, usize),
 ) -> Guessed {
     debug_assert!(end - p <= MAX_STRETCH && g.len() == p);
+    let clock = std::time::Instant::now();
     let (words, marks) = window_marks(code, run, g, ahead, (p, end));
+    // The window's marks go in parallel over the heaps: on the path, a
+    // run's share of them.
+    let runs = (end - p).div_ceil(RUN) as u64;
+    run.counts.path_nanos += clock.elapsed().as_nanos() as u64 / runs;
     let (mask, flip) = (run.split.mask, |n: usize| run.split.flip(n as u64));
     let guesses: Vec<u32> = marks
         .chunks_exact(words)
@@ -280,7 +283,7 @@ pub(super) fn guess_stretch<V: Values>(
         runs: Vec::new(),
     };
     guessed.runs = run_round(code, run, g, ahead, &guessed, (end, None));
-    run.counts.path_heaps += guessed.longest_run();
+    add_path(run, &guessed);
     // With two runs only the second can change in a later round, alone on
     // one core and through the guessing view, slower than the check's redo.
     let rounds = if end - p > 2 * RUN { ROUNDS } else { 1 };
@@ -299,10 +302,17 @@ pub(super) fn guess_stretch<V: Values>(
         );
         run.counts.rounds += 1;
         run.counts.round_heaps += guessed.runs.iter().map(|r| r.finished as u64).sum::<u64>();
-        run.counts.path_heaps += guessed.longest_run();
+        add_path(run, &guessed);
     }
     run.max_value = true_max;
     guessed
+}
+
+/// Adds the last round's longest run to the stretches' critical path.
+fn add_path(run: &mut RareRun, guessed: &Guessed) {
+    let (heaps, nanos) = guessed.longest_run();
+    run.counts.path_heaps += heaps;
+    run.counts.path_nanos += nanos;
 }
 
 /// One round of the stretch p..end: each run of `RUN` heaps finished in
@@ -426,7 +436,7 @@ fn guess_run<V: Values>(
     (first, last): (usize, usize),
     before: Option<(&RunOut, &Reads)>,
 ) -> RunOut {
-    let p = stretch.p;
+    let (p, clock) = (stretch.p, std::time::Instant::now());
     let mut seen = stretch.guesses[..last - p].to_vec();
     let (mut tail, tail_from) = tail_units(g, &seen);
     let (mut bits, mut wanted) = (Vec::new(), Vec::new());
@@ -474,6 +484,7 @@ fn guess_run<V: Values>(
             break;
         }
     }
+    out.nanos = clock.elapsed().as_nanos() as u64;
     out
 }
 

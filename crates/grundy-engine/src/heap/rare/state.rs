@@ -106,7 +106,10 @@ pub enum Stretches {
     /// to `AUTO_STRETCH_THREADS`): the core the pass leaves free. On the
     /// H200's 16-core host they made every code measured slower, whatever
     /// the runs in a stretch (BENCHMARKS-log.md, "The finish in stretches
-    /// on 16 cores").
+    /// on 16 cores"). Where the block's pass came from the card, on every
+    /// thread: no core runs a pass task, and in rounds the finish's path
+    /// with passes started ahead is under half the heap-by-heap finish
+    /// (BENCHMARKS-log.md, "The finish's path in time").
     #[default]
     Auto,
     /// In every block with a pass, whatever the threads (the tests, and
@@ -137,6 +140,10 @@ pub struct Tuning {
     pub pass_ahead: PassAhead,
     /// When a block's heaps are finished in stretches on guesses.
     pub stretches: Stretches,
+    /// Runs a stretch (`None`: one a thread); with `Stretches::Always` on
+    /// one thread, a model of as many cores counted on one
+    /// (`RareCounts::path_nanos`).
+    pub stretch_runs: Option<usize>,
 }
 
 /// How the heaps of a run went (for tests, benchmarks and `--json`'s
@@ -186,9 +193,11 @@ pub struct RareCounts {
     /// changed (`round_heaps`), so fewer are redone in order.
     pub rounds: u64,
     pub round_heaps: u64,
-    /// The stretches' critical path in heaps on as many cores as runs: per
-    /// round, the most heaps one run finished.
+    /// The stretches' critical path on as many cores as runs: per round,
+    /// the most heaps one run finished, and the most time one took (with a
+    /// run's share of the window's marks, which go in parallel).
     pub path_heaps: u64,
+    pub path_nanos: u64,
     /// Of the finish's wall time, the stretches' guessing (every core at
     /// once) and their check in order (one thread, the redone heaps
     /// included).
