@@ -34,8 +34,8 @@ print("%8.2f s  finish %6.2f s (%4.1f %%)  in order %6.2f s (%4.1f %%)  guess %6
 heaps = r.get("guessed_kept", 0) + r.get("guessed_redone", 0)
 path = r.get("path_heaps", 0) + r.get("guessed_redone", 0)
 if heaps:
-    print("%33s rounds %d (%d heaps again), critical path %d heaps: %.1fx the stretches heap by heap"
-          % ("", r.get("rounds", 0), r.get("round_heaps", 0), path, heaps / max(path, 1)))
+    print("%33s rounds %d (%d heaps again, %d kept unmoved), critical path %d heaps: %.1fx the stretches heap by heap"
+          % ("", r.get("rounds", 0), r.get("round_heaps", 0), r.get("round_unmoved", 0), path, heaps / max(path, 1)))
     print("%33s the finish on the path: in order %.2f s + the rounds %.2f s = %.2f s (%.1f %% of this run)"
           % ("", in_order, sec("path_nanos"), in_order + sec("path_nanos"),
              100 * (in_order + sec("path_nanos")) / s))'

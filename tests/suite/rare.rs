@@ -447,8 +447,10 @@ fn stretches_finished_on_guesses_give_the_heap_by_heap_tables() {
 /// finished again): the heap-by-heap tables for Officers, Grundy's game,
 /// an escaped table, a code whose values pass 255 and random sparse codes;
 /// on Officers the rounds leave under a tenth of the heaps to redo in
-/// order (one round alone left most of a long stretch), and their
-/// critical path is well under the heaps finished.
+/// order (one round alone left most of a long stretch), most heaps that
+/// read a changed one keep their value unmoved (no option through it moves
+/// their marks below c), and the critical path is well under the heaps
+/// finished.
 #[test]
 fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
     let eight = pool(8);
@@ -473,9 +475,48 @@ fn stretches_in_rounds_on_eight_runs_give_the_heap_by_heap_tables() {
             let heaps = counts.guessed_kept + counts.guessed_redone;
             assert!(counts.guessed_redone * 10 < heaps, "{text}: {counts:?}");
             assert!(counts.path_heaps * 2 < heaps, "{text}: {counts:?}");
+            assert!(
+                counts.round_unmoved > counts.round_heaps,
+                "{text}: {counts:?}"
+            );
         }
     }
     random_codes_in_stretches_as_heap_by_heap(&eight, Rng(0x0dd_5eed), 30);
+}
+
+/// Sixteen runs a stretch on one thread (the model of a 16-core host): the
+/// heap-by-heap tables of random sparse codes, most of them rounds apart
+/// from the first.
+#[test]
+fn sixteen_runs_a_stretch_give_the_heap_by_heap_tables_of_random_codes() {
+    let (mut rng, mut checked, mut rounds) = (Rng(0x16_5eed), 0, 0);
+    while checked < 40 {
+        let code = random_kernel_code(&mut rng);
+        let Ok(rare) = RareCode::new(&code) else {
+            continue;
+        };
+        let n = 5000 + rng.below(20_000) as usize;
+        let table = |stretches, runs| {
+            let mut g: Vec<u16> = Vec::new();
+            let mut run = RareRun::new(&rare, &g[..]);
+            (run.stretches, run.stretch_runs) = (stretches, runs);
+            let to = (n as u64, Persist::GiveUpWhenDense);
+            let ended = rare::extend(&rare, &mut run, &mut g, to, &mut None, &Silent);
+            assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
+            (g, run.counts)
+        };
+        let (in_order, _) = table(Stretches::Never, None);
+        let (stretched, counts) = table(Stretches::Always, Some(16));
+        let both = stretched.len().min(in_order.len());
+        assert!(
+            stretched[..both] == in_order[..both],
+            "{}: the tables differ ({counts:?})",
+            code.name()
+        );
+        rounds += counts.rounds;
+        checked += 1;
+    }
+    assert!(rounds > 100, "{rounds} rounds");
 }
 
 /// Stretches started only once a block's pass is done (`WhenIdle`): the
@@ -504,40 +545,45 @@ fn stretches_once_the_pass_is_done_give_the_heap_by_heap_tables() {
 
 /// Every game of the published list of unsolved octal games to 2^16 (or
 /// until its rare heaps are too many to pay): the same table with its
-/// blocks finished in stretches as heap by heap.
+/// blocks finished in stretches as heap by heap, with a run a thread and
+/// with 16 runs a stretch in rounds.
 #[test]
 fn the_unsolved_list_to_2_16_in_stretches_as_heap_by_heap() {
-    let prefix = |code: &RareCode, stretches| {
+    let prefix = |code: &RareCode, (stretches, runs)| {
         let mut g: Vec<u16> = Vec::new();
         let mut run = RareRun::new(code, &g[..]);
         run.stretches = stretches;
+        run.stretch_runs = runs;
         let to = (1 << 16, Persist::GiveUpWhenDense);
         let ended = rare::extend(code, &mut run, &mut g, to, &mut None, &Silent);
         assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
         (g, run.counts)
     };
-    let mut stretched_heaps = 0;
+    let (mut stretched_heaps, mut rounds) = (0, 0);
     for text in grundy::UNSOLVED {
         let Ok(code) = RareCode::new(&Code::parse(text).unwrap()) else {
             continue;
         };
-        let (in_order, alone) = prefix(&code, Stretches::Never);
+        let (in_order, alone) = prefix(&code, (Stretches::Never, None));
         if alone.pass_heaps == 0 {
             // Every block went in order: no stretch to finish.
             continue;
         }
-        let (stretched, counts) = prefix(&code, Stretches::Always);
-        // A dense table stops after the block where it is found dense, and
-        // where blocks end depends on their timing (`in_order_pays`).
-        let both = stretched.len().min(in_order.len());
-        assert!(
-            stretched[..both] == in_order[..both],
-            "{text}: the tables differ ({counts:?})"
-        );
-        stretched_heaps += counts.guessed_kept + counts.guessed_redone;
+        for runs in [None, Some(16)] {
+            let (stretched, counts) = prefix(&code, (Stretches::Always, runs));
+            // A dense table stops after the block where it is found dense,
+            // and where blocks end depends on their timing (`in_order_pays`).
+            let both = stretched.len().min(in_order.len());
+            assert!(
+                stretched[..both] == in_order[..both],
+                "{text}, {runs:?} runs: the tables differ ({counts:?})"
+            );
+            stretched_heaps += counts.guessed_kept + counts.guessed_redone;
+            rounds += counts.rounds;
+        }
     }
     assert!(
-        stretched_heaps > 10_000,
-        "{stretched_heaps} heaps in stretches"
+        stretched_heaps > 10_000 && rounds > 100,
+        "{stretched_heaps} heaps in stretches, {rounds} rounds"
     );
 }

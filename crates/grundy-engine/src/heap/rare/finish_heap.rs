@@ -76,11 +76,32 @@ pub(super) fn finish_heap<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    (ahead, near): (&BlockAhead, &RareNear),
+    near: (&BlockAhead, &RareNear),
     n: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> (u32, Noted) {
+    let (c, noted, any_wanted) = candidate(code, run, g, near, n, bits, wanted);
+    match any_wanted {
+        false => (c, noted),
+        true => finish_scan((code, run, g), near.0, n, (c, noted), wanted),
+    }
+}
+
+/// Heap n's marks (the pass's in `bits`, and what touches the block), and
+/// from them its candidate c, the smallest unmarked common value; whether
+/// a value below c is unmarked, and then those values in `wanted` (each
+/// needs a split pair: `finish_scan`).
+#[inline(always)]
+pub(super) fn candidate<V: Values>(
+    code: &RareCode,
+    run: &RareRun,
+    g: V,
+    (ahead, near): (&BlockAhead, &RareNear),
+    n: usize,
+    bits: &mut Vec<u64>,
+    wanted: &mut Vec<u64>,
+) -> (u32, Noted, bool) {
     let mut noted = Noted::default();
     let s = ahead.below;
     bits.resize(words_for(run.max_value), 0);
@@ -116,12 +137,26 @@ pub(super) fn finish_heap<V: Values>(
     }
     // Unmarked values below c: all rare, each needs a split pair.
     if unmarked_below(bits, c) == 0 {
-        return (c, noted);
+        return (c, noted, false);
     }
     // wanted: the unmarked values below c.
     wanted.clear();
     wanted.extend(bits.iter().map(|w| !w));
     clear_from(wanted, c);
+    (c, noted, true)
+}
+
+/// G(n) from its candidate c and the unmarked values below it (`wanted`,
+/// not empty): c where the middle pairs or a scan of the split pairs reach
+/// every one, else the smallest left (n is rare). What it finds depends on
+/// nothing but c, `wanted` and the values it reads.
+pub(super) fn finish_scan<V: Values>(
+    (code, run, g): (&RareCode, &RareRun, V),
+    ahead: &BlockAhead,
+    n: usize,
+    (c, mut noted): (u32, Noted),
+    wanted: &mut [u64],
+) -> (u32, Noted) {
     if let Some(middle) = &ahead.middle {
         for (w, hits) in wanted.iter_mut().zip(middle.of(n)) {
             *w &= !hits;

@@ -15,7 +15,9 @@
 //! (`GuessView`). While a run's values differ from the inputs the runs after
 //! it read, another round (at most `ROUNDS`, where a stretch has more than
 //! two runs) takes those values as inputs and, on every core again,
-//! finishes only the heaps that read a changed value: after round k the
+//! finishes only the heaps that read a changed value, and of those only
+//! where the change could move their marks below c or their scan read it
+//! (`marks_unmoved`): after round k the
 //! first k runs are exact, and most stretches settle in a few rounds, where
 //! the check in order below would redo most heaps of a long stretch one at
 //! a time. Last, in order, a heap is kept when every stretch heap it read
@@ -28,7 +30,7 @@
 //! stay fixed while the runs go, and the heaps after it are done in order.
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
-use super::finish_heap::{Noted, RareNear, finish_heap};
+use super::finish_heap::{Noted, RareNear, candidate, finish_scan};
 use super::marks::mark_rare_pairs;
 use super::pass::BlockAhead;
 use super::scan::SCAN_CHUNK;
@@ -175,8 +177,9 @@ pub(super) struct Guessed {
     /// The stretch's first heap.
     pub(super) p: usize,
     /// Per heap from p: its input in the last round (in the first, its
-    /// guess), which the runs after its own read.
+    /// guess), which the runs after its own read; and in the round before.
     guesses: Vec<u32>,
+    inputs_before: Vec<u32>,
     /// Per heap from p, `words` words: the pass's marks and those of the
     /// block's heaps below p.
     marks: Vec<u64>,
@@ -195,10 +198,10 @@ impl Guessed {
     /// inputs by no other run, differ.
     fn next_round(&mut self, max_value: u32) -> Option<Reads> {
         let outputs = self.runs.iter().enumerate().flat_map(|(r, own)| {
-            own.values
+            own.heaps
                 .iter()
                 .enumerate()
-                .map(move |(i, &v)| (r * RUN + i, v))
+                .map(move |(i, heap)| (r * RUN + i, heap.value))
         });
         let changes: Vec<(usize, u32)> = outputs
             .filter(|&(k, v)| v != self.guesses[k] && v <= max_value)
@@ -208,6 +211,7 @@ impl Guessed {
             return None;
         }
         let mut changed = [0; READ_WORDS];
+        self.inputs_before.clone_from(&self.guesses);
         for (k, v) in changes {
             self.guesses[k] = v;
             changed[k / 64] |= 1 << (k % 64);
@@ -229,22 +233,29 @@ impl Guessed {
     }
 }
 
-#[derive(Default)]
-struct RunOut {
-    values: Vec<u32>,
-    noted: Vec<Noted>,
-    reads: Vec<Reads>,
-    /// Heaps the run finished in its round (the others kept the round
-    /// before's value), and its time.
-    finished: u32,
-    nanos: u64,
+/// A heap as its run finished it in a round.
+#[derive(Clone, Copy)]
+struct HeapOut {
+    value: u32,
+    noted: Noted,
+    /// The stretch heaps its finish read; of them, those its marks read
+    /// (the other parts of its options) and those its scan read.
+    reads: Reads,
+    mark_reads: Reads,
+    scan_reads: Reads,
+    /// Its candidate c (`candidate`).
+    c: u32,
 }
 
-impl RunOut {
-    /// The run's i-th heap: its value, notes and reads.
-    fn at(&self, i: usize) -> Option<(u32, Noted, Reads)> {
-        Some((*self.values.get(i)?, self.noted[i], self.reads[i]))
-    }
+#[derive(Default)]
+struct RunOut {
+    heaps: Vec<HeapOut>,
+    /// Heaps the run finished in its round (the others kept the round
+    /// before's value); of those it kept, the ones whose marks a changed
+    /// read could not move (`marks_unmoved`); and its time.
+    finished: u32,
+    unmoved: u32,
+    nanos: u64,
 }
 
 /// Finishes heaps p..end (at most `MAX_STRETCH`; every pass task holding
@@ -277,6 +288,7 @@ pub(super) fn guess_stretch<V: Values>(
     let mut guessed = Guessed {
         p,
         guesses,
+        inputs_before: Vec::new(),
         marks,
         words,
         near: RareNear::new(&run.rare, p, end),
@@ -301,7 +313,9 @@ pub(super) fn guess_stretch<V: Values>(
             (end, Some((&before, &changed))),
         );
         run.counts.rounds += 1;
-        run.counts.round_heaps += guessed.runs.iter().map(|r| r.finished as u64).sum::<u64>();
+        let sum = |of: fn(&RunOut) -> u32| guessed.runs.iter().map(|r| of(r) as u64).sum::<u64>();
+        run.counts.round_heaps += sum(|r| r.finished);
+        run.counts.round_unmoved += sum(|r| r.unmoved);
         add_path(run, &guessed);
     }
     run.max_value = true_max;
@@ -426,7 +440,8 @@ fn window_pairs<V: Values>(
 /// inputs (`guesses`) for the stretch heaps before it; stops at a value
 /// that is rare or above the largest `run` allows for. With `before` (the
 /// run in the round before, and the stretch heaps whose input changed since
-/// then) a heap keeps its value unless something it read changed.
+/// then) a heap keeps its value unless something it read changed in a way
+/// that could move it (`marks_unmoved`).
 fn guess_run<V: Values>(
     code: &RareCode,
     run: &RareRun,
@@ -439,8 +454,19 @@ fn guess_run<V: Values>(
     let (p, clock) = (stretch.p, std::time::Instant::now());
     let mut seen = stretch.guesses[..last - p].to_vec();
     let (mut tail, tail_from) = tail_units(g, &seen);
-    let (mut bits, mut wanted) = (Vec::new(), Vec::new());
+    let mut buffers = (Vec::new(), Vec::new());
     let mut out = RunOut::default();
+    // What this run's heaps read of the stretch in the round before: the
+    // inputs then, and the run's own values then.
+    let read_before = before.map(|(prior, _)| {
+        let mut read = stretch.inputs_before[..last - p].to_vec();
+        let own = prior.heaps.iter().map(|heap| heap.value);
+        read[first - p..]
+            .iter_mut()
+            .zip(own)
+            .for_each(|(v, own)| *v = own);
+        read
+    });
     // The stretch heaps whose value this round differs from what the heaps
     // of this run read in the round before.
     let mut changed = before.map_or([0; READ_WORDS], |(_, changed)| *changed);
@@ -450,31 +476,42 @@ fn guess_run<V: Values>(
     }
     for n in first..last {
         let (k, i) = (n - p, n - first);
-        let last_time = before.and_then(|(prior, _)| prior.at(i));
-        let (v, noted, reads) = match last_time.filter(|(_, _, read)| !meets(read, &changed)) {
-            Some(same) => same,
-            None => {
-                let reads: [AtomicU64; READ_WORDS] = Default::default();
+        let last_time = before.and_then(|(prior, _)| prior.heaps.get(i).copied());
+        let unmoved = |was: &HeapOut| {
+            let moved = (
+                &changed,
+                read_before.as_deref().unwrap_or_default(),
+                &seen[..],
+            );
+            !meets(&was.scan_reads, &changed) && marks_unmoved((code, run), stretch, n, was, moved)
+        };
+        let heap = match last_time {
+            Some(same) if !meets(&same.reads, &changed) => same,
+            Some(same) if unmoved(&same) => {
+                out.unmoved += 1;
+                same
+            }
+            _ => {
                 let tail_len = tail.len().min(p - tail_from + k);
-                let view = GuessView::new(g, &seen[..k], (&tail[..tail_len], tail_from), &reads);
-                bits.clear();
-                bits.extend_from_slice(stretch.marks(n));
-                let near = (ahead, &stretch.near);
-                let (v, noted) = finish_heap(code, run, view, near, n, &mut bits, &mut wanted);
+                let table = RunTable {
+                    below: g,
+                    inputs: &seen[..k],
+                    tail: (&tail[..tail_len], tail_from),
+                };
+                let heap = finish_guessed((code, run, ahead, stretch), table, n, &mut buffers);
                 out.finished += 1;
-                if last_time.is_none_or(|(was, _, _)| was != v) {
+                if last_time.is_none_or(|was| was.value != heap.value) {
                     changed[k / 64] |= 1 << (k % 64);
                 }
-                (v, noted, reads.map(|w| w.into_inner()))
+                heap
             }
         };
-        if noted.beyond.is_some() {
+        if heap.noted.beyond.is_some() {
             // Past what the run keeps: the check in order stops there.
             break;
         }
-        out.values.push(v);
-        out.noted.push(noted);
-        out.reads.push(reads);
+        out.heaps.push(heap);
+        let v = heap.value;
         seen[k] = v;
         match v <= <V::Unit as Value>::MAX {
             true if !tail.is_empty() => tail[p - tail_from + k] = V::Unit::of(v),
@@ -486,6 +523,118 @@ fn guess_run<V: Values>(
     }
     out.nanos = clock.elapsed().as_nanos() as u64;
     out
+}
+
+/// What a heap of a run reads: the table below the stretch, the run's
+/// values before the heap, and the tail's units and first heap
+/// (`GuessView::new`).
+#[derive(Clone, Copy)]
+struct RunTable<'a, V: Values> {
+    below: V,
+    inputs: &'a [u32],
+    tail: (&'a [V::Unit], usize),
+}
+
+impl<V: Values> RunTable<'_, V> {
+    /// The view that notes its reads in `reads`.
+    fn view<'r>(&'r self, reads: &'r [AtomicU64; READ_WORDS]) -> GuessView<'r, V> {
+        GuessView::new(self.below, self.inputs, self.tail, reads)
+    }
+}
+
+/// Heap n of a run, finished from the stretch's marks through views of the
+/// table and the run's inputs (`GuessView`) that note apart what its marks
+/// and its scan read.
+fn finish_guessed<V: Values>(
+    (code, run, ahead, stretch): (&RareCode, &RareRun, &BlockAhead, &Guessed),
+    table: RunTable<'_, V>,
+    n: usize,
+    (bits, wanted): &mut (Vec<u64>, Vec<u64>),
+) -> HeapOut {
+    let (mark_reads, scan_reads): ([AtomicU64; READ_WORDS], [AtomicU64; READ_WORDS]) =
+        Default::default();
+    bits.clear();
+    bits.extend_from_slice(stretch.marks(n));
+    let near = (ahead, &stretch.near);
+    let marks_view = table.view(&mark_reads);
+    let (c, noted, any_wanted) = candidate(code, run, marks_view, near, n, bits, wanted);
+    let (value, noted) = match any_wanted {
+        true => {
+            let scan_view = table.view(&scan_reads);
+            finish_scan((code, run, scan_view), ahead, n, (c, noted), wanted)
+        }
+        false => (c, noted),
+    };
+    let (mark_reads, scan_reads) = (
+        mark_reads.map(|w| w.into_inner()),
+        scan_reads.map(|w| w.into_inner()),
+    );
+    HeapOut {
+        value,
+        noted,
+        reads: std::array::from_fn(|w| mark_reads[w] | scan_reads[w]),
+        mark_reads,
+        scan_reads,
+        c,
+    }
+}
+
+/// Whether heap n, as `was` finished it in the round before, finishes the
+/// same now that the stretch heaps in `changed` hold other values (`now`,
+/// from p; `before`, what its run read in the round before), its scan
+/// having read none of them: true where each option through a changed heap
+/// its marks read (a take to it, or a rare pair with it as the other part,
+/// as `mark_in_block` marks them) had and has a value above c or one the
+/// stretch's fixed marks hold (`Guessed::marks`: the pass's and the
+/// block's heaps below p). Then its marks below c, so c and the values its
+/// scan looks for, are what they were, and its scan reads the same values:
+/// everything it did comes out the same.
+fn marks_unmoved(
+    (code, run): (&RareCode, &RareRun),
+    stretch: &Guessed,
+    n: usize,
+    was: &HeapOut,
+    (changed, before, now): (&Reads, &[u32], &[u32]),
+) -> bool {
+    let p = stretch.p;
+    if run.rare.last().is_some_and(|&r| r >= p) {
+        return false;
+    }
+    let fixed = stretch.marks(n);
+    let still = |v: u32| {
+        v > was.c
+            || fixed
+                .get((v >> 6) as usize)
+                .is_some_and(|w| w >> (v & 63) & 1 != 0)
+    };
+    let (rare, values) = (&run.rare, &run.rare_values);
+    for (w, (&read, &changed)) in was.mark_reads.iter().zip(changed).enumerate() {
+        let mut moved = read & changed;
+        while moved != 0 {
+            let k = 64 * w + moved.trailing_zeros() as usize;
+            moved &= moved - 1;
+            let (x, from, to) = (p + k, before[k], now[k]);
+            let unmoved = |other: u32| still(other ^ from) && still(other ^ to);
+            for &(j, d) in &code.takes {
+                if d & 2 != 0 && j < n && n - j == x && !unmoved(0) {
+                    return false;
+                }
+            }
+            for &(j, diff) in &code.splits {
+                let Some(m) = n.checked_sub(j).filter(|&m| m >= 2 && m >= x) else {
+                    continue;
+                };
+                let r = m - x;
+                let Ok(i) = rare.binary_search(&r) else {
+                    continue;
+                };
+                if (diff == 0 || r.abs_diff(x) >= diff) && !unmoved(values[i]) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// The units of the `SCAN_CHUNK` heaps below a stretch (`g` holds the heaps
@@ -539,16 +688,16 @@ impl<'a> Checker<'a> {
         let k = n - self.guessed.p;
         let own = self.guessed.runs.get(k / RUN)?;
         let i = k % RUN;
-        let v = *own.values.get(i)?;
+        let heap = own.heaps.get(i)?;
         if self.rare_seen {
             return None;
         }
         let run_first = k - i;
-        let read_wrong = own.reads[i].iter().enumerate().any(|(w, &read)| {
+        let read_wrong = heap.reads.iter().enumerate().any(|(w, &read)| {
             let own_bits = run_bits(w, run_first, k);
             read & ((self.wrong_guess[w] & !own_bits) | (self.wrong_own[w] & own_bits)) != 0
         });
-        (!read_wrong).then_some((v, own.noted[i]))
+        (!read_wrong).then_some((heap.value, heap.noted))
     }
 
     /// Heap n's true value, and whether it is rare.
@@ -558,8 +707,8 @@ impl<'a> Checker<'a> {
         if self.guessed.guesses[k] != v {
             bit(&mut self.wrong_guess);
         }
-        let own = self.guessed.runs[k / RUN].values.get(k % RUN);
-        if own != Some(&v) {
+        let own = self.guessed.runs[k / RUN].heaps.get(k % RUN);
+        if own.map(|heap| heap.value) != Some(v) {
             bit(&mut self.wrong_own);
         }
         self.rare_seen |= rare;

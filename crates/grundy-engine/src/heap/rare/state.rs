@@ -193,6 +193,9 @@ pub struct RareCounts {
     /// changed (`round_heaps`), so fewer are redone in order.
     pub rounds: u64,
     pub round_heaps: u64,
+    /// Heaps a later round kept although they read a changed heap: no
+    /// option through it could move their marks below c.
+    pub round_unmoved: u64,
     /// The stretches' critical path on as many cores as runs: per round,
     /// the most heaps one run finished, and the most time one took (with a
     /// run's share of the window's marks, which go in parallel).
