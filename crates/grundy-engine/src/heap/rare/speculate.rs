@@ -456,24 +456,9 @@ fn guess_run<V: Values>(
     let (mut tail, tail_from) = tail_units(g, &seen);
     let mut buffers = (Vec::new(), Vec::new());
     let mut out = RunOut::default();
-    // What this run's heaps read of the stretch in the round before: the
-    // inputs then, and the run's own values then.
-    let read_before = before.map(|(prior, _)| {
-        let mut read = stretch.inputs_before[..last - p].to_vec();
-        let own = prior.heaps.iter().map(|heap| heap.value);
-        read[first - p..]
-            .iter_mut()
-            .zip(own)
-            .for_each(|(v, own)| *v = own);
-        read
-    });
-    // The stretch heaps whose value this round differs from what the heaps
-    // of this run read in the round before.
-    let mut changed = before.map_or([0; READ_WORDS], |(_, changed)| *changed);
-    for (w, word) in changed.iter_mut().enumerate() {
-        // This run's heaps are read as it finishes them, not as inputs.
-        *word &= !run_bits(w, first - p, last - p);
-    }
+    // changed: the stretch heaps whose value differs from what this run's
+    // heaps read in the round before (its own added as they change).
+    let (read_before, mut changed) = read_before(stretch, (first, last), before);
     for n in first..last {
         let (k, i) = (n - p, n - first);
         let last_time = before.and_then(|(prior, _)| prior.heaps.get(i).copied());
@@ -523,6 +508,32 @@ fn guess_run<V: Values>(
     }
     out.nanos = clock.elapsed().as_nanos() as u64;
     out
+}
+
+/// What the heaps of the run `first..last` read of the stretch in the round
+/// before (from p: the inputs then, and the run's own values then), and
+/// the stretch heaps whose input changed since (the run's own heaps are
+/// read as it finishes them, not as inputs: left out).
+fn read_before(
+    stretch: &Guessed,
+    (first, last): (usize, usize),
+    before: Option<(&RunOut, &Reads)>,
+) -> (Option<Vec<u32>>, Reads) {
+    let p = stretch.p;
+    let read = before.map(|(prior, _)| {
+        let mut read = stretch.inputs_before[..last - p].to_vec();
+        let own = prior.heaps.iter().map(|heap| heap.value);
+        read[first - p..]
+            .iter_mut()
+            .zip(own)
+            .for_each(|(v, own)| *v = own);
+        read
+    });
+    let mut changed = before.map_or([0; READ_WORDS], |(_, changed)| *changed);
+    for (w, word) in changed.iter_mut().enumerate() {
+        *word &= !run_bits(w, first - p, last - p);
+    }
+    (read, changed)
 }
 
 /// What a heap of a run reads: the table below the stretch, the run's
