@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::report::{Columns, CsvRow};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::internals::engine::heap::rare::{PassAhead, RareCounts, Stretches};
+use grundy::internals::engine::heap::rare::{PassAhead, RareCounts, Stretches, Tuning};
 use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::internals::engine::{BackendChoice, LazyBackend};
@@ -73,24 +73,25 @@ pub fn time_long(
     backend: &LazyBackend,
     ahead: PassAhead,
 ) -> Result<(f64, RareCounts, Vec<u16>)> {
-    time_long_with(w, backend, (ahead, Stretches::Auto, None))
+    let tuning = Tuning {
+        pass_ahead: ahead,
+        ..Tuning::default()
+    };
+    time_long_with(w, backend, tuning)
 }
 
-/// `time_long` with the blocks' heaps finished in stretches as `stretches`
-/// says, of `runs` runs (none: one a thread).
+/// `time_long` with the pass started ahead, the stretches and their runs
+/// as `tuning` says.
 pub fn time_long_with(
     w: &LongWorkload,
     backend: &LazyBackend,
-    (ahead, stretches, runs): (PassAhead, Stretches, Option<usize>),
+    tuning: Tuning,
 ) -> Result<(f64, RareCounts, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
     let start = Instant::now();
-    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?;
-    run.pass_ahead = ahead;
-    run.stretches = stretches;
-    run.stretch_runs = runs;
-    let tuning = GpuTuning::default();
-    run.extend(w.n, (backend, &tuning), &grundy::hooks::Silent)?;
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?.tuned(tuning);
+    let card = GpuTuning::default();
+    run.extend(w.n, (backend, &card), &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
     let counts = run.rare_counts().unwrap_or_default();
     Ok((seconds, counts, run.table.into_wide()))
@@ -207,7 +208,11 @@ fn long_row(
     let (one_s, counts) = one.unwrap_or((seconds, time_long(w, cpu, PassAhead::Auto)?.1));
     // Sixteen runs a stretch on one thread: a 16-core host's rounds and
     // critical path, counted (the time is one thread's work).
-    let guessing = (PassAhead::Auto, Stretches::Always, Some(MODEL_RUNS));
+    let guessing = Tuning {
+        stretches: Stretches::Always,
+        stretch_runs: Some(MODEL_RUNS),
+        ..Tuning::default()
+    };
     let (_, stretched, stretch_table) =
         pool(1)?.install(|| time_long_with(w, &LazyBackend::cpu(), guessing))?;
     tables.push(stretch_table);

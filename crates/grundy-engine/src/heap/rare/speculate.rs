@@ -238,13 +238,19 @@ impl Guessed {
 struct HeapOut {
     value: u32,
     noted: Noted,
-    /// The stretch heaps its finish read; of them, those its marks read
-    /// (the other parts of its options) and those its scan read.
-    reads: Reads,
+    /// The stretch heaps its marks read (the other parts of its options)
+    /// and those its scan read.
     mark_reads: Reads,
     scan_reads: Reads,
     /// Its candidate c (`candidate`).
     c: u32,
+}
+
+impl HeapOut {
+    /// The stretch heaps its finish read.
+    fn reads(&self) -> Reads {
+        std::array::from_fn(|w| self.mark_reads[w] | self.scan_reads[w])
+    }
 }
 
 #[derive(Default)]
@@ -468,10 +474,10 @@ fn guess_run<V: Values>(
                 read_before.as_deref().unwrap_or_default(),
                 &seen[..],
             );
-            !meets(&was.scan_reads, &changed) && marks_unmoved((code, run), stretch, n, was, moved)
+            marks_unmoved((code, run), stretch, n, was, moved)
         };
         let heap = match last_time {
-            Some(same) if !meets(&same.reads, &changed) => same,
+            Some(same) if !meets(&same.reads(), &changed) => same,
             Some(same) if unmoved(&same) => {
                 out.unmoved += 1;
                 same
@@ -576,24 +582,19 @@ fn finish_guessed<V: Values>(
         }
         false => (c, noted),
     };
-    let (mark_reads, scan_reads) = (
-        mark_reads.map(|w| w.into_inner()),
-        scan_reads.map(|w| w.into_inner()),
-    );
     HeapOut {
         value,
         noted,
-        reads: std::array::from_fn(|w| mark_reads[w] | scan_reads[w]),
-        mark_reads,
-        scan_reads,
+        mark_reads: mark_reads.map(|w| w.into_inner()),
+        scan_reads: scan_reads.map(|w| w.into_inner()),
         c,
     }
 }
 
 /// Whether heap n, as `was` finished it in the round before, finishes the
 /// same now that the stretch heaps in `changed` hold other values (`now`,
-/// from p; `before`, what its run read in the round before), its scan
-/// having read none of them: true where each option through a changed heap
+/// from p; `before`, what its run read in the round before): true where
+/// its scan read none of them, and each option through a changed heap
 /// its marks read (a take to it, or a rare pair with it as the other part,
 /// as `mark_in_block` marks them) had and has a value above c or one the
 /// stretch's fixed marks hold (`Guessed::marks`: the pass's and the
@@ -608,7 +609,7 @@ fn marks_unmoved(
     (changed, before, now): (&Reads, &[u32], &[u32]),
 ) -> bool {
     let p = stretch.p;
-    if run.rare.last().is_some_and(|&r| r >= p) {
+    if meets(&was.scan_reads, changed) || run.rare.last().is_some_and(|&r| r >= p) {
         return false;
     }
     let fixed = stretch.marks(n);
@@ -704,7 +705,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         let run_first = k - i;
-        let read_wrong = heap.reads.iter().enumerate().any(|(w, &read)| {
+        let read_wrong = heap.reads().iter().enumerate().any(|(w, &read)| {
             let own_bits = run_bits(w, run_first, k);
             read & ((self.wrong_guess[w] & !own_bits) | (self.wrong_own[w] & own_bits)) != 0
         });
