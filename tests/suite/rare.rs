@@ -127,6 +127,28 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
     );
 }
 
+/// `.161`'s passes send most heaps back to a scan in blocks of a few
+/// thousand heaps (its take of two and its rare pairs reach into the
+/// block), about one in three in blocks of a thousand: its blocks are
+/// halved instead of going in order, where each heap would scan every pair
+/// on one thread. Blocks in order by wasted passes alone (not by this
+/// machine's times); the same table as the run that keeps passes
+/// started ahead off.
+#[test]
+fn wasted_passes_of_161_halve_its_blocks_instead_of_sending_them_in_order() {
+    let code = Code::parse("0.161").unwrap();
+    let n = 1 << 19;
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+    run.in_order_timed = false;
+    pool(1).install(|| run.extend_on_cpu(n).unwrap());
+    let counts = run.rare_counts().unwrap();
+    assert!(counts.in_order * 4 < n, "{counts:?}");
+    assert!(counts.pass_heaps * 4 > n * 3, "{counts:?}");
+    assert!(counts.rescans * 2 < counts.pass_heaps, "{counts:?}");
+    let (stretched, _) = finished(&code, n, HeapTable::default(), Stretches::Auto);
+    assert!(run.table.into_wide() == stretched);
+}
+
 /// The pass of the next block started on the other cores while a block
 /// is finished: on four threads the passes run ahead (two blocks in
 /// flight) and the tables equal the brute force's and one thread's, where

@@ -234,7 +234,7 @@ impl Blocks {
         }
         if ahead.below > 0 {
             let rescans = ahead.rescans.load(Relaxed) as usize;
-            self.plan.judge((s, e), ahead.below, rescans);
+            self.plan.judge((s, e), ahead.below, rescans, ahead.on_gpu);
         }
     }
 }

@@ -12,8 +12,16 @@ pub(super) const MAX_BLOCK: usize = 8192;
 pub(super) const BLOCK_PAIRS: u64 = 1 << 21;
 /// When the block's own marks sent more than one heap in `RESCAN_RATIO`
 /// back to a scan of every pair, the pass was wasted work: the next
-/// heaps of `IN_ORDER_BLOCKS` such blocks go heap by heap without it.
+/// `IN_ORDER_BLOCKS` blocks in order (`BlockPlan::in_order_len`) go heap
+/// by heap without it. Counted in blocks in order, not in the halved
+/// blocks with a pass: the first block in order after a pass has no
+/// middle pairs collected, so short spells in order cost `.1777` dear.
 pub(super) const RESCAN_RATIO: usize = 4;
+/// More than one heap in `HALVE_RATIO` sent back to a scan halves the
+/// blocks with a pass instead; at most one in `RESCAN_RATIO` lets them
+/// double again. A shorter block leaves fewer of its own marks to move c
+/// (`.161`: BENCHMARKS-log.md, "Shorter blocks before blocks in order").
+pub(super) const HALVE_RATIO: usize = 2;
 /// For a pass started ahead (a window of two blocks): one heap in two.
 pub(super) const RESCAN_RATIO_AHEAD: usize = 2;
 pub(super) const IN_ORDER_BLOCKS: usize = 16;
@@ -29,6 +37,9 @@ pub(super) const MAX_BACK_OFF: u32 = 6;
 pub(super) struct BlockPlan {
     /// Heaps in the next block that has a pass.
     pub(super) block: usize,
+    /// The most heaps a block with a pass may have: halved while passes
+    /// send most heaps back to a scan, before blocks go in order.
+    pub(super) longest: usize,
     /// Heaps below this go in order (a block's pass was wasted work).
     pub(super) in_order_until: usize,
     /// No pass is started ahead for the blocks below this (a pass started
@@ -40,6 +51,8 @@ pub(super) struct BlockPlan {
     /// last blocks in order (0: none yet).
     pub(super) pass_cost: f64,
     pub(super) in_order_cost: f64,
+    /// Whether the last block noted went in order.
+    pub(super) last_in_order: Option<bool>,
     /// Whether `in_order_pays` reads the costs (`RareRun::in_order_timed`).
     pub(super) timed: bool,
 }
@@ -49,6 +62,7 @@ impl BlockPlan {
     pub(super) fn first() -> BlockPlan {
         BlockPlan {
             block: MIN_BLOCK,
+            longest: MAX_BLOCK,
             timed: true,
             ..BlockPlan::default()
         }
@@ -112,14 +126,19 @@ impl BlockPlan {
     /// Notes a block's wall time a heap (`cost`), in order or with a pass.
     /// A block's own time is noisy: the last few blocks' together, less a
     /// block more than twice as slow as they were (stalled by another
-    /// process, say), which would keep blocks from going in order.
+    /// process, say), which would keep blocks from going in order. The
+    /// first block after blocks of the other kind is taken as it is: a
+    /// heap costs more the longer the table, so the last cost of its kind
+    /// may be long out of date (then every block would look stalled).
     pub(super) fn note_cost(&mut self, in_order: bool, cost: f64) {
+        let fresh = self.last_in_order == Some(in_order);
+        self.last_in_order = Some(in_order);
         let last = match in_order {
             true => &mut self.in_order_cost,
             false => &mut self.pass_cost,
         };
         *last = match *last {
-            0.0 => cost,
+            _ if !fresh => cost,
             before if cost > 2.0 * before => before,
             before => 0.75 * before + 0.25 * cost,
         };
@@ -129,31 +148,172 @@ impl BlockPlan {
     /// `heaps`.
     pub(super) fn resize(&mut self, pairs: u64, heaps: usize) {
         let per_heap = (pairs / heaps as u64).max(1);
-        self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, MAX_BLOCK);
+        self.block = ((BLOCK_PAIRS / per_heap) as usize).clamp(MIN_BLOCK, self.longest);
     }
 
     /// Judges the block s..e whose pass read the heaps below `below` and
-    /// sent `rescans` heaps back to a scan of every pair: wasted work sends
+    /// sent `rescans` heaps back to a scan of every pair. Where most went
+    /// back, the blocks are halved first (`longest`); wasted work sends
     /// the next blocks in order (or without a pass started ahead, for a
     /// pass that was), for twice as many heaps with each one in a row.
-    pub(super) fn judge(&mut self, (s, e): (usize, usize), below: usize, rescans: usize) {
+    /// The card's blocks (`on_gpu`) are not halved: the card sizes them.
+    pub(super) fn judge(
+        &mut self,
+        (s, e): (usize, usize),
+        below: usize,
+        rescans: usize,
+        on_gpu: bool,
+    ) {
+        let ahead = below < s;
+        if !ahead && !on_gpu && self.halved(e - s, rescans) {
+            return;
+        }
         // A pass started ahead leaves a window of two blocks to the
         // finish, whose marks move c more often: it is judged less strictly.
-        let ratio = if below < s {
+        let ratio = if ahead {
             RESCAN_RATIO_AHEAD
         } else {
             RESCAN_RATIO
         };
-        if rescans * ratio > e - s {
+        // Blocks that could be shorter go in order only by the clock: a
+        // third of the heaps scanned again may cost less than every heap
+        // scanning its pairs on one thread (`.161`), or more (`.774`).
+        let by_rescans = ahead || on_gpu || self.longest == MIN_BLOCK || self.timed;
+        if rescans * ratio > e - s && by_rescans {
             let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
-            match below < s {
+            match ahead {
                 true => self.alone_until = e + blocks * self.block,
-                false if self.in_order_pays() => self.in_order_until = e + blocks * self.block,
+                false if self.in_order_pays() => {
+                    self.in_order_until = e + blocks * Self::in_order_len(e)
+                }
                 false => {}
             }
             self.wasted += 1;
         } else {
             self.wasted = 0;
         }
+    }
+
+    /// Halves `longest` after a block of `heaps` whose pass sent more than
+    /// one heap in `HALVE_RATIO` back to a scan (true: judged so), doubles
+    /// it after one that sent at most one in `RESCAN_RATIO`. Halved from
+    /// the next block's length, not this one's: the first blocks of a run
+    /// are as short as the heaps below them.
+    fn halved(&mut self, heaps: usize, rescans: usize) -> bool {
+        if rescans * HALVE_RATIO > heaps && self.longest > MIN_BLOCK {
+            self.longest = (self.block / 2).max(MIN_BLOCK);
+            self.block = self.longest;
+            return true;
+        }
+        if rescans * RESCAN_RATIO <= heaps {
+            self.longest = (2 * self.longest).min(MAX_BLOCK);
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan whose last blocks with a pass had `block` heaps and cost
+    /// `in_order_cost` times as much a heap in order.
+    fn plan_of(block: usize, in_order_cost: f64) -> BlockPlan {
+        BlockPlan {
+            block,
+            pass_cost: 1.0,
+            in_order_cost,
+            ..BlockPlan::first()
+        }
+    }
+
+    #[test]
+    fn passes_that_send_most_heaps_back_halve_the_blocks_before_going_in_order() {
+        let mut plan = plan_of(4096, 1.0);
+        let s = 1 << 20;
+        // Two heaps in three sent back: half the block, no block in order.
+        plan.judge((s, s + 4096), s, 2731, false);
+        assert_eq!(
+            (plan.longest, plan.block, plan.in_order_until),
+            (2048, 2048, 0)
+        );
+        plan.resize(64, 1);
+        assert_eq!(plan.block, 2048, "the pairs ask for more; longest holds");
+        for heaps in [2048, 1024, 512] {
+            plan.judge((s, s + heaps), s, heaps, false);
+            assert_eq!(plan.in_order_until, 0);
+        }
+        assert_eq!((plan.longest, plan.wasted), (MIN_BLOCK, 0));
+        // As short as blocks go: wasted work sends the next ones in order.
+        plan.judge((s, s + 256), s, 200, false);
+        let in_order = IN_ORDER_BLOCKS * BlockPlan::in_order_len(s + 256);
+        assert_eq!(plan.in_order_until, s + 256 + in_order);
+        assert_eq!((plan.longest, plan.wasted), (MIN_BLOCK, 1));
+    }
+
+    #[test]
+    fn passes_that_send_few_heaps_back_let_the_blocks_grow_again() {
+        // Heaps in order cost twice as much: wasted work stays with a pass.
+        let mut plan = plan_of(1024, 2.0);
+        plan.longest = 1024;
+        let s = 1 << 20;
+        // One in three: wasted, but not halved, not grown, not in order.
+        plan.judge((s, s + 1024), s, 340, false);
+        assert_eq!(
+            (plan.longest, plan.in_order_until, plan.wasted),
+            (1024, 0, 1)
+        );
+        // Without the clock, only blocks as short as they go are wasted.
+        plan.timed = false;
+        plan.judge((s, s + 1024), s, 340, false);
+        assert_eq!(
+            (plan.longest, plan.in_order_until, plan.wasted),
+            (1024, 0, 0)
+        );
+        plan.timed = true;
+        // One in five: doubled, up to the longest blocks go.
+        for longest in [2048, 4096, MAX_BLOCK, MAX_BLOCK] {
+            plan.judge((s, s + 1024), s, 200, false);
+            assert_eq!((plan.longest, plan.wasted), (longest, 0));
+        }
+    }
+
+    #[test]
+    fn a_pass_started_ahead_is_judged_by_its_own_rule() {
+        let mut plan = plan_of(4096, 1.0);
+        let s = 1 << 20;
+        plan.judge((s, s + 4096), s - 4096, 3000, false);
+        assert_eq!(plan.longest, MAX_BLOCK, "not halved");
+        assert_eq!(plan.alone_until, s + 4096 + IN_ORDER_BLOCKS * 4096);
+        assert_eq!(plan.in_order_until, 0);
+    }
+
+    #[test]
+    fn the_cards_blocks_are_judged_as_they_were() {
+        let mut plan = plan_of(4096, 1.0);
+        plan.timed = false;
+        let s = 1 << 20;
+        plan.judge((s, s + 4096), s, 2731, true);
+        assert_eq!(plan.longest, MAX_BLOCK, "not halved");
+        let in_order = IN_ORDER_BLOCKS * BlockPlan::in_order_len(s + 4096);
+        assert_eq!(plan.in_order_until, s + 4096 + in_order);
+    }
+
+    /// Heaps cost more as the table grows: an in-order cost from long ago
+    /// would make every later block in order look stalled, and blocks in
+    /// order would seem to pay for ever.
+    #[test]
+    fn a_cost_after_blocks_of_the_other_kind_replaces_the_old_one() {
+        let mut plan = BlockPlan::first();
+        plan.note_cost(true, 500.0);
+        plan.note_cost(true, 1600.0);
+        assert_eq!(plan.in_order_cost, 500.0, "a stalled block left out");
+        plan.note_cost(true, 600.0);
+        assert_eq!(plan.in_order_cost, 525.0);
+        plan.note_cost(false, 1500.0);
+        assert!(plan.in_order_pays());
+        plan.note_cost(true, 2000.0);
+        assert_eq!(plan.in_order_cost, 2000.0);
+        assert!(!plan.in_order_pays());
     }
 }
