@@ -289,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn the_cards_blocks_are_judged_as_they_were() {
+    fn the_cards_blocks_are_not_halved() {
         let mut plan = plan_of(4096, 1.0);
         plan.timed = false;
         let s = 1 << 20;
