@@ -132,8 +132,8 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
 /// block), about one in three in blocks of a thousand: its blocks are
 /// halved instead of going in order, where each heap would scan every pair
 /// on one thread. Blocks in order by wasted passes alone (not by this
-/// machine's times); the same table as the run that keeps passes
-/// started ahead off.
+/// machine's times), on one thread; the same table as `auto` on the
+/// test's threads (in stretches, its blocks sent in order by the clock).
 #[test]
 fn wasted_passes_of_161_halve_its_blocks_instead_of_sending_them_in_order() {
     let code = Code::parse("0.161").unwrap();
