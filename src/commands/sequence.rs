@@ -84,31 +84,48 @@ pub struct SequenceSummary {
 
 /// How a run spreads its work, as `GRUNDY_PASS_AHEAD` and
 /// `GRUNDY_STRETCHES` force it (`1` always, `0` never, `idle` stretches
-/// once a block's pass is done; else the default), and
-/// `GRUNDY_STRETCH_RUNS` the runs a stretch (a count from 2 to 16).
-fn tuning_from_env() -> Tuning {
-    let switch = |name: &str| match std::env::var(name).as_deref() {
-        Ok("1") => Some(true),
-        Ok("0") => Some(false),
-        _ => None,
-    };
-    Tuning {
-        pass_ahead: match switch("GRUNDY_PASS_AHEAD") {
-            Some(true) => PassAhead::Always,
-            Some(false) => PassAhead::Never,
-            None => PassAhead::Auto,
-        },
-        stretches: match std::env::var("GRUNDY_STRETCHES").as_deref() {
-            Ok("1") => Stretches::Always,
-            Ok("0") => Stretches::Never,
-            Ok("idle") => Stretches::WhenIdle,
-            _ => Stretches::Auto,
-        },
-        stretch_runs: std::env::var("GRUNDY_STRETCH_RUNS")
-            .ok()
-            .and_then(|runs| runs.parse().ok())
-            .filter(|runs| (2..=16).contains(runs)),
+/// once a block's pass is done; unset: the default), and
+/// `GRUNDY_STRETCH_RUNS` the runs a stretch (a count from 2 to 16). A
+/// value the variable does not take is an input error naming it.
+fn tuning_from_env() -> Result<Tuning> {
+    let mut tuning = Tuning::default();
+    if let Some(value) = env_value("GRUNDY_PASS_AHEAD")? {
+        tuning.pass_ahead = match value.as_str() {
+            "1" => PassAhead::Always,
+            "0" => PassAhead::Never,
+            _ => return Err(bad_env("GRUNDY_PASS_AHEAD", &value, "1 or 0")),
+        };
     }
+    if let Some(value) = env_value("GRUNDY_STRETCHES")? {
+        tuning.stretches = match value.as_str() {
+            "1" => Stretches::Always,
+            "0" => Stretches::Never,
+            "idle" => Stretches::WhenIdle,
+            _ => return Err(bad_env("GRUNDY_STRETCHES", &value, "1, 0 or idle")),
+        };
+    }
+    if let Some(value) = env_value("GRUNDY_STRETCH_RUNS")? {
+        let runs = value.parse().ok().filter(|runs| (2..=16).contains(runs));
+        let runs =
+            runs.ok_or_else(|| bad_env("GRUNDY_STRETCH_RUNS", &value, "a count from 2 to 16"))?;
+        tuning.stretch_runs = Some(runs);
+    }
+    Ok(tuning)
+}
+
+/// The value of environment variable `name` (none: unset or empty).
+fn env_value(name: &str) -> Result<Option<String>> {
+    match std::env::var(name) {
+        Ok(value) if value.is_empty() => Ok(None),
+        Ok(value) => Ok(Some(value)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(bad_env(name, "(not text)", "text")),
+    }
+}
+
+/// The input error for environment variable `name` set to `value`.
+fn bad_env(name: &str, value: &str, takes: &str) -> Error {
+    Error::Input(format!("{name}={value}: expected {takes}"))
 }
 
 /// The library's sequence the arguments ask for: how far, how, and where
@@ -127,7 +144,7 @@ fn builder_of(code: &Code, args: &SequenceArgs, rules: OutputRules) -> Result<Se
         .backend(args.backend)
         .fill(!args.no_fill)
         .folder(table_folder(args))
-        .tuning(tuning_from_env())
+        .tuning(tuning_from_env()?)
         .output_rules(rules);
     if args.until_periodic {
         sequence = sequence.until_periodic(args.max_n);

@@ -249,3 +249,74 @@ fn a_new_largest_value_past_the_heaps_given_back_is_common() {
     assert_eq!(whole[7_250_049], 256);
     assert!(got == whole, "the values differ");
 }
+
+/// Grundy's game and Officers from a prefix of 1,024 and of 4,096 heaps,
+/// shorter than the longest block (8,192): a rare heap found inside a
+/// block is read by the block's later heaps with partners as far below
+/// them as the block is long, which would lie among the heaps given back
+/// (blocks are capped by the prefix: `blocks::longest_window`, whose unit
+/// test fails without the cap). Where a heap needs more, the run keeps the
+/// least that would have held it (read back from the whole run, as the
+/// command reads back from its `--out`) and goes on, giving heaps back
+/// again. Every value is the whole table's; Grundy's game finds rare heaps
+/// while heaps are given back (Officers' last, 20,627, comes before).
+/// Under `--features verify` every read of a finish is checked outside
+/// the heaps given back.
+#[test]
+fn a_prefix_shorter_than_a_block_reads_no_heap_it_gave_back() {
+    let n = 1 << 18;
+    for text in ["4!.0", "0.6"] {
+        let code = Code::parse(text).unwrap();
+        let whole = whole(&code, n);
+        for prefix in [1024, 4096] {
+            let (values, kept, late) = keeping_reading_back(&code, n, prefix, &whole);
+            assert!(values == whole, "{text}, {kept:?}: the values differ");
+            let rare_late = text == "4!.0";
+            assert!(
+                late > 0 || !rare_late,
+                "{text}, {kept:?}: no rare heap past a gap"
+            );
+        }
+    }
+}
+
+/// `keeping` from `prefix` and a window of 4,096 heaps, in pieces of 4,096:
+/// a heap that needs more grows the sizes to the least that would have
+/// held it, the heaps given back read from `whole`. With the values and
+/// the sizes kept last, the rare heaps found in pieces that began with
+/// heaps given back.
+fn keeping_reading_back(
+    code: &Code,
+    n: u64,
+    prefix: usize,
+    whole: &[u16],
+) -> (Vec<u16>, Kept, usize) {
+    let mut kept = Kept {
+        prefix,
+        window: 4096,
+    };
+    let mut run = SequenceRun::keeping(code, kept, n).unwrap();
+    let (mut out, mut late) = (Vec::new(), 0);
+    let rare = |run: &SequenceRun| run.rare_state().map_or(0, |state| state.rare.len());
+    while (out.len() as u64) <= n {
+        let len = run.table.len();
+        let (gap_open, before) = (len > kept.prefix + kept.window, rare(&run));
+        let extended = run.extend_on_cpu(n.min(len as u64 + 4095));
+        out.extend(run.table.values(out.len(), run.table.len()));
+        assert!(out[..] == whole[..out.len()], "{kept:?}: the values differ");
+        late += gap_open as usize * (rare(&run) - before);
+        if let Err(e) = extended {
+            let least = run.would_do().unwrap_or_else(|| panic!("{}", e.message()));
+            let grown = Kept {
+                prefix: least.prefix.max(kept.prefix),
+                window: least.window.max(kept.window),
+            };
+            assert!(grown != kept, "{kept:?}: {}", e.message());
+            kept = grown;
+            let read = |a: usize, b: usize| Ok(whole[a..b].to_vec());
+            run.keep_more(kept, read).unwrap();
+        }
+        run.forget_past_window();
+    }
+    (out, kept, late)
+}

@@ -77,9 +77,7 @@ impl Blocks {
         if let Some(short) = Kept::short_for(code, run.rare.last().copied(), (s, run.gap)) {
             return Some(Outcome::Beyond(short));
         }
-        let (e, in_order) =
-            self.plan
-                .next_block(s, end, self.started.as_ref().map(Started::bounds));
+        let (e, in_order) = self.bounds(run, s, end);
         let started = self.started.take();
         // The middle pairs (parts near half the heap): not where a run
         // keeping part of its table gave them back.
@@ -97,7 +95,8 @@ impl Blocks {
         };
         // A block in order leaves the other cores free: they collect the
         // next block's middle pairs meanwhile (their parts lie below s).
-        let next_end = BlockPlan::block_end(e, BlockPlan::in_order_len(e), end);
+        let next_end = BlockPlan::block_end(e, BlockPlan::in_order_len(e), end)
+            .min(e.saturating_add(longest_window(run)));
         let window = (middle_kept(next_end) && e < self.plan.in_order_until.min(end))
             .then(|| MiddleWindow::copy(code, g, s, e, next_end, run.max_value));
         let (widened, next_hits) = self.finish_beside_tasks(code, run, g, (&ahead, e), window);
@@ -123,6 +122,18 @@ impl Blocks {
         (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
     }
 
+    /// The end of the block from heap s (up to `end`), and whether it goes
+    /// in order: as the schedule says, no longer than `longest_window`
+    /// (a block started ahead was capped from the heaps its pass read).
+    pub(super) fn bounds(&mut self, run: &RareRun, s: usize, end: usize) -> (usize, bool) {
+        let started = self.started.as_ref().map(Started::bounds);
+        let (e, in_order) = self.plan.next_block(s, end, started);
+        match started {
+            Some((first, _)) if first == s && !in_order => (e, in_order),
+            _ => (e.min(s.saturating_add(longest_window(run))), in_order),
+        }
+    }
+
     /// The pass over the block s..e (`started` ahead, or now), and the
     /// next block's started ahead where the schedule says it pays.
     fn with_pass<V: Values>(
@@ -139,8 +150,10 @@ impl Blocks {
         }
         // The next block's pass, from the heaps below this one, while
         // this one is finished (its finish then covers both blocks).
-        let next = (s, e, BlockPlan::block_end(e, self.plan.block, end));
-        self.started = (self.plan.ahead_pays(e))
+        let next_end = BlockPlan::block_end(e, self.plan.block, end)
+            .min(s.saturating_add(longest_window(run)));
+        let next = (s, e, next_end);
+        self.started = (self.plan.ahead_pays(e) && next_end > e)
             .then(|| start_next(code, run, g, next, gpu))
             .flatten();
         let in_flight = 1 + self.started.is_some() as u64;
@@ -237,6 +250,17 @@ impl Blocks {
             self.plan.judge((s, e), ahead.below, rescans, ahead.on_gpu);
         }
     }
+}
+
+/// The most heaps from the first a block's finish reads as found in it
+/// (the heaps below its pass's, to its end): in a run that keeps part of
+/// its table, its prefix. A rare heap r found there is read by the later
+/// heaps n of the window with its partner n − j − r, less than the window's
+/// length: the prefix holds every one (`rare::kept`), whatever was given
+/// back. The prefix is at least `MIN_KEPT` (1,024) heaps, longer than the
+/// shortest block.
+pub(super) fn longest_window(run: &RareRun) -> usize {
+    run.kept.map_or(usize::MAX, |kept| kept.prefix)
 }
 
 /// The parallel pass over heaps s..e: the one started while the block
@@ -368,5 +392,37 @@ pub(super) fn pack_values<V: Values>(g: V) -> impl Fn(usize, usize) -> Vec<u32> 
             Some(units) => grundy_core::kernel::pack_u16(units),
             None => grundy_core::kernel::pack_u16(&part.wide()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heap::rare::kept::Gap;
+    use crate::heap::rare::schedule;
+    use grundy_core::game::Code;
+
+    /// In a run that keeps a prefix of 1,024 heaps, no block (in order or
+    /// with a pass) is longer than the prefix, however long the schedule
+    /// would make it; a run that keeps its whole table gets the schedule's.
+    #[test]
+    fn a_run_keeping_a_prefix_has_no_block_longer_than_it() {
+        let code = RareCode::new(&Code::parse("4!.0").unwrap()).unwrap();
+        let mut run = RareRun::new(&code, &[0u8][..]);
+        let s = 1 << 20;
+        let mut blocks = Blocks::with(None);
+        blocks.plan.block = schedule::MAX_BLOCK;
+        assert_eq!(
+            blocks.bounds(&run, s, usize::MAX),
+            (s + schedule::MAX_BLOCK, false)
+        );
+        let kept = Kept {
+            prefix: 1024,
+            window: 1 << 16,
+        };
+        run.set_kept(Some(kept), Gap::default());
+        assert_eq!(blocks.bounds(&run, s, usize::MAX), (s + 1024, false));
+        blocks.plan.in_order_until = 2 * s;
+        assert_eq!(blocks.bounds(&run, s, usize::MAX), (s + 1024, true));
     }
 }

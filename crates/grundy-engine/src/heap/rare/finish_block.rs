@@ -45,6 +45,8 @@ pub(super) fn finish_block<S: Store>(
             continue;
         }
         ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
+        #[cfg(feature = "verify")]
+        super::verify::kept_reads(code, run, ahead.below, n);
         let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
@@ -175,9 +177,13 @@ fn finish_stretch<S: Store>(
     run.counts.stretches += 1;
     run.counts.guess_nanos += guessed_at.as_nanos() as u64;
     for n in p..end {
+        #[cfg(feature = "verify")]
+        super::verify::kept_reads(code, run, ahead.below, n);
         let (v, noted) = match checker.kept(n) {
             Some(kept) => {
                 run.counts.guessed_kept += 1;
+                #[cfg(feature = "verify")]
+                verify_kept(code, run, g, (ahead, &guessed), n, kept.0);
                 kept
             }
             None => {
@@ -200,4 +206,22 @@ fn finish_stretch<S: Store>(
     }
     run.counts.check_nanos += (clock.elapsed() - guessed_at).as_nanos() as u64;
     None
+}
+
+/// The verify build's check of a guessed heap the check in order kept:
+/// its finish in order from the true values (`g` holds every heap below
+/// n) gives the same value.
+#[cfg(feature = "verify")]
+fn verify_kept<S: Store>(
+    code: &RareCode,
+    run: &RareRun,
+    g: &Growing<S>,
+    (ahead, guessed): (&BlockAhead, &super::speculate::Guessed),
+    n: usize,
+    kept: u32,
+) {
+    let (mut bits, mut wanted) = (guessed.marks(n).to_vec(), Vec::new());
+    let near = (ahead, &guessed.near);
+    let (v, _) = finish_heap(code, run, g.view(), near, n, &mut bits, &mut wanted);
+    super::verify::guessed_heap(n, kept, v);
 }

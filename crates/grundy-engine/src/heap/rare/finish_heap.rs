@@ -7,7 +7,7 @@ use super::bits::{
     set_bit, unmarked_below, words_for,
 };
 use super::kept::Gap;
-use super::marks::{FarMarks, entry_bits, mark_rare_pairs};
+use super::marks::{FarMarks, entry_bits, mark_rare_pairs, one_heap_takes, split_heaps};
 use super::pass::BlockAhead;
 use super::scan::{Pairs, Scan, scan_pairs};
 use super::state::RareRun;
@@ -239,24 +239,21 @@ pub(super) fn mark_in_block<V: Values>(
     mark: &mut impl FnMut(u32),
 ) {
     let s = near.s;
-    for &(j, d) in &code.takes {
-        if j < n && n - j >= s && d & 2 != 0 {
+    for j in one_heap_takes(code) {
+        if j < n && n - j >= s {
             mark(g.at(n - j));
-        } else if j == n && d & 1 != 0 && s == 0 {
-            // Take the whole heap (the pass marks it in its own blocks).
-            mark(0);
         }
+    }
+    if s == 0 && code.takes.iter().any(|&(j, d)| j == n && d & 1 != 0) {
+        // Take the whole heap (the pass marks it in its own blocks).
+        mark(0);
     }
     if equal_split_bits(code, n) != 0 {
         mark(0);
     }
     let (old, new) = run.rare.split_at(near.before);
     let (old_values, new_values) = run.rare_values.split_at(near.before);
-    for &(j, diff) in &code.splits {
-        if n < j + 2 {
-            continue;
-        }
-        let m = n - j;
+    for (m, diff) in split_heaps(code, n) {
         if m >= s {
             let k = near.up_to(old, m - s);
             mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
@@ -316,10 +313,8 @@ fn mark_below_block<V: Values>(
 ) {
     let below = run.rare.partition_point(|&r| r < s);
     let (rare, values) = (&run.rare[..below], &run.rare_values[..below]);
-    for &(j, diff) in &code.splits {
-        if let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) {
-            mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
-        }
+    for (m, diff) in split_heaps(code, n) {
+        mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
     }
 }
 

@@ -37,11 +37,9 @@ impl MarkList {
 
     pub(super) fn new(code: &RareCode, rare: &[usize], values: &[u32]) -> MarkList {
         let mut list = MarkList::default();
-        for &(j, d) in &code.takes {
-            if d & 2 != 0 {
-                list.push(j, 0);
-                list.from = list.from.max(j + 1);
-            }
+        for j in one_heap_takes(code) {
+            list.push(j, 0);
+            list.from = list.from.max(j + 1);
         }
         for (&r, &v) in rare.iter().zip(values) {
             list.push_rare(code, r, v);
@@ -139,8 +137,70 @@ pub(super) fn each_rare_pair<V: Values>(
     };
     for (i, (&r, &gr)) in rare[..end].iter().zip(&values[..end]).enumerate() {
         let b = m - r;
-        if diff == 0 || r.abs_diff(b) >= diff {
+        if pair_allowed(diff, r, b) {
             pair(i, gr ^ g.at(b));
+        }
+    }
+}
+
+// The options of a heap, listed once. Every place that marks a heap's
+// options, and `speculate::marks_unmoved`, which says a changed heap cannot
+// move them, read the code's moves through these: the takes that leave one
+// heap, the heaps a breaking move splits, and which splits are allowed.
+
+/// The j of the takes that leave one heap n − j (`d & 2`).
+#[inline(always)]
+pub(super) fn one_heap_takes(code: &RareCode) -> impl Iterator<Item = usize> + '_ {
+    code.takes
+        .iter()
+        .filter(|&&(_, d)| d & 2 != 0)
+        .map(|&(j, _)| j)
+}
+
+/// The heaps m = n − j that heap n's breaking moves split in two, with
+/// the least difference `diff` between the parts each allows.
+#[inline(always)]
+pub(super) fn split_heaps(code: &RareCode, n: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    code.splits
+        .iter()
+        .filter_map(move |&(j, diff)| n.checked_sub(j).filter(|&m| m >= 2).map(|m| (m, diff)))
+}
+
+/// Whether a split into parts a and b (both at least 1) is allowed.
+#[inline(always)]
+pub(super) fn pair_allowed(diff: usize, a: usize, b: usize) -> bool {
+    diff == 0 || a.abs_diff(b) >= diff
+}
+
+/// Heap n's options that read heap x (below n) and that the rare-value
+/// marks mark, each as the value `other` with G(option) = G(x) ⊕ other: a
+/// take to x (0), a split pair (r, x) with r rare (G(r)), and, where x is
+/// rare (`rare` holds it), its own pairs (x, m − x) (G(m − x), read in `g`).
+/// The marks of heap n with a part in a range of heaps are these for every
+/// x in the range (`mark_in_block`, `mark_window`); the test
+/// `every_mark_is_an_option_through_a_heap` holds each to it.
+pub(super) fn options_through<V: Values>(
+    code: &RareCode,
+    (rare, values): (&[usize], &[u32]),
+    g: V,
+    (n, x): (usize, usize),
+    each: &mut impl FnMut(u32),
+) {
+    for j in one_heap_takes(code) {
+        if j < n && n - j == x {
+            each(0);
+        }
+    }
+    let x_rare = rare.binary_search(&x).is_ok();
+    for (m, diff) in split_heaps(code, n) {
+        if x >= m || !pair_allowed(diff, x, m - x) {
+            continue;
+        }
+        if let Ok(i) = rare.binary_search(&(m - x)) {
+            each(values[i]);
+        }
+        if x_rare {
+            each(g.at(m - x));
         }
     }
 }

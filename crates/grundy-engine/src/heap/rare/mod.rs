@@ -42,6 +42,8 @@ mod schedule;
 pub mod simd;
 mod speculate;
 mod state;
+#[cfg(feature = "verify")]
+mod verify;
 mod view;
 
 use blocks::Blocks;

@@ -31,7 +31,7 @@
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
 use super::finish_heap::{Noted, RareNear, candidate, finish_scan};
-use super::marks::mark_rare_pairs;
+use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heaps};
 use super::pass::BlockAhead;
 use super::scan::SCAN_CHUNK;
 use super::state::RareRun;
@@ -417,16 +417,13 @@ fn window_pairs<V: Values>(
     (lo, hi): (usize, usize),
     mark: &mut impl FnMut(u32),
 ) {
-    for &(j, d) in &code.takes {
-        if d & 2 != 0 && j < n && (lo..hi).contains(&(n - j)) {
+    for j in one_heap_takes(code) {
+        if j < n && (lo..hi).contains(&(n - j)) {
             mark(g.at(n - j));
         }
     }
     let (rare, values) = (&run.rare, &run.rare_values);
-    for &(j, diff) in &code.splits {
-        let Some(m) = n.checked_sub(j).filter(|&m| m >= 2) else {
-            continue;
-        };
+    for (m, diff) in split_heaps(code, n) {
         let mut pairs = |from: usize, to: usize| {
             let (rare, values) = (&rare[from..to], &values[from..to]);
             mark_rare_pairs(mark, g, rare, values, m, diff);
@@ -474,7 +471,7 @@ fn guess_run<V: Values>(
                 read_before.as_deref().unwrap_or_default(),
                 &seen[..],
             );
-            marks_unmoved((code, run), stretch, n, was, moved)
+            marks_unmoved((code, run, g), stretch, n, was, moved)
         };
         let heap = match last_time {
             Some(same) if !meets(&same.reads(), &changed) => same,
@@ -594,22 +591,28 @@ fn finish_guessed<V: Values>(
 /// Whether heap n, as `was` finished it in the round before, finishes the
 /// same now that the stretch heaps in `changed` hold other values (`now`,
 /// from p; `before`, what its run read in the round before): true where
-/// its scan read none of them, and each option through a changed heap
-/// its marks read (a take to it, or a rare pair with it as the other part,
-/// as `mark_in_block` marks them) had and has a value above c or one the
+/// its scan read none of them, and each of its options through a changed
+/// heap its marks read (`marks::options_through`, the list every marking
+/// of the finish is held to) had and has a value above c or one the
 /// stretch's fixed marks hold (`Guessed::marks`: the pass's and the
 /// block's heaps below p). Then its marks below c, so c and the values its
 /// scan looks for, are what they were, and its scan reads the same values:
-/// everything it did comes out the same.
-fn marks_unmoved(
-    (code, run): (&RareCode, &RareRun),
+/// everything it did comes out the same. No stretch heap is rare while the
+/// rounds run (a run ends at a rare value; the rare list grows in order),
+/// so no option through one reads a heap past its run's inputs.
+fn marks_unmoved<V: Values>(
+    (code, run, g): (&RareCode, &RareRun, V),
     stretch: &Guessed,
     n: usize,
     was: &HeapOut,
     (changed, before, now): (&Reads, &[u32], &[u32]),
 ) -> bool {
     let p = stretch.p;
-    if meets(&was.scan_reads, changed) || run.rare.last().is_some_and(|&r| r >= p) {
+    debug_assert!(
+        run.rare.last().is_none_or(|&r| r < p),
+        "a rare stretch heap"
+    );
+    if meets(&was.scan_reads, changed) {
         return false;
     }
     let fixed = stretch.marks(n);
@@ -619,30 +622,19 @@ fn marks_unmoved(
                 .get((v >> 6) as usize)
                 .is_some_and(|w| w >> (v & 63) & 1 != 0)
     };
-    let (rare, values) = (&run.rare, &run.rare_values);
+    let rare = (&run.rare[..], &run.rare_values[..]);
     for (w, (&read, &changed)) in was.mark_reads.iter().zip(changed).enumerate() {
         let mut moved = read & changed;
         while moved != 0 {
             let k = 64 * w + moved.trailing_zeros() as usize;
             moved &= moved - 1;
-            let (x, from, to) = (p + k, before[k], now[k]);
-            let unmoved = |other: u32| still(other ^ from) && still(other ^ to);
-            for &(j, d) in &code.takes {
-                if d & 2 != 0 && j < n && n - j == x && !unmoved(0) {
-                    return false;
-                }
-            }
-            for &(j, diff) in &code.splits {
-                let Some(m) = n.checked_sub(j).filter(|&m| m >= 2 && m >= x) else {
-                    continue;
-                };
-                let r = m - x;
-                let Ok(i) = rare.binary_search(&r) else {
-                    continue;
-                };
-                if (diff == 0 || r.abs_diff(x) >= diff) && !unmoved(values[i]) {
-                    return false;
-                }
+            let (from, to) = (before[k], now[k]);
+            let mut unmoved = true;
+            options_through(code, rare, g, (n, p + k), &mut |other| {
+                unmoved &= still(other ^ from) && still(other ^ to);
+            });
+            if !unmoved {
+                return false;
             }
         }
     }
