@@ -205,6 +205,37 @@ fn bad_input_exits_2_with_a_pointed_message() {
     }
 }
 
+/// The tuning variables take only what they name: any other value is
+/// refused with status 2 naming the variable and what it takes (it used
+/// to fall back to the default, silently); an unset or empty one is the
+/// default.
+#[test]
+fn a_bad_tuning_variable_is_refused_naming_it() {
+    let bin = env!("CARGO_BIN_EXE_grundy");
+    let run = |name: &str, value: &str| {
+        Command::new(bin)
+            .args(["octal", "0.6", "-n", "2000"])
+            .env(name, value)
+            .output()
+            .unwrap()
+    };
+    for (name, value, takes) in [
+        ("GRUNDY_PASS_AHEAD", "yes", "expected 1 or 0"),
+        ("GRUNDY_STRETCHES", "2", "expected 1, 0 or idle"),
+        ("GRUNDY_STRETCH_RUNS", "17", "expected a count from 2 to 16"),
+        ("GRUNDY_STRETCH_RUNS", "many", "expected a count from 2 to 16"),
+    ] {
+        let out = run(name, value);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}={value}: {err}");
+        assert!(err.contains(&format!("{name}={value}: {takes}")), "{err}");
+    }
+    for (name, value) in [("GRUNDY_STRETCHES", "idle"), ("GRUNDY_PASS_AHEAD", "")] {
+        let out = run(name, value);
+        assert!(out.status.success(), "{name}={value}: {:?}", out.stderr);
+    }
+}
+
 #[test]
 fn help_has_examples_and_version_names_backends() {
     let commands = [

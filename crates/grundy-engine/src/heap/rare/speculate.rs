@@ -784,4 +784,249 @@ mod tests {
         assert_eq!(tail.at(4), 42);
         assert_eq!(reads[0].load(Relaxed), 0b110);
     }
+
+    use crate::heap::rare::finish_heap::mark_in_block;
+    use crate::heap::xorshift;
+
+    /// A code of takes (j, digit bits) and splits (j, diff), and a run on
+    /// `g` whose rare heaps are `rare` (their values from `g`).
+    fn code_and_run(
+        takes: Vec<(usize, u32)>,
+        splits: Vec<(usize, usize)>,
+        g: &[u8],
+        rare: Vec<usize>,
+    ) -> (RareCode, RareRun) {
+        let code = RareCode {
+            takes,
+            splits,
+            equal_splits: vec![],
+            parity: None,
+        };
+        let mut run = RareRun::new(&code, g);
+        run.rare_values = rare.iter().map(|&r| g[r] as u32).collect();
+        run.rare = rare;
+        (code, run)
+    }
+
+    /// The values of heap n's options through the heaps lo..n, by
+    /// `options_through`, as bits.
+    fn through(code: &RareCode, run: &RareRun, g: &[u8], n: usize, lo: usize) -> u64 {
+        let mut bits = 0u64;
+        for x in lo..n {
+            let rare = (&run.rare[..], &run.rare_values[..]);
+            options_through(code, rare, g, (n, x), &mut |other| {
+                bits |= 1 << ((g[x] as u32 ^ other) & 63);
+            });
+        }
+        bits
+    }
+
+    /// The finish's marks of the heaps from s on (`mark_in_block`) and the
+    /// stretch's of a window (`mark_window`) are exactly heap n's options
+    /// through those heaps as `options_through` lists them, the list
+    /// `marks_unmoved` reads: on random codes, tables and rare lists.
+    #[test]
+    fn every_mark_is_an_option_through_a_heap() {
+        let mut next = xorshift(0x5eed_1234_abcd_0001);
+        for case in 0..3000 {
+            let len = 40 + (next() % 200) as usize;
+            let g: Vec<u8> = (0..len).map(|_| (next() % 64) as u8).collect();
+            let takes = (0..next() % 3)
+                .map(|_| (1 + (next() % 8) as usize, 2))
+                .collect();
+            let splits = (0..1 + next() % 3)
+                .map(|_| ((next() % 4) as usize, (next() % 4) as usize))
+                .collect();
+            let rare: Vec<usize> = (1..len).filter(|_| next().is_multiple_of(6)).collect();
+            let (code, run) = code_and_run(takes, splits, &g, rare);
+            let n = len / 2 + (next() as usize % (len / 2));
+            let s = 1 + (next() as usize % (n - 1));
+            let near = RareNear::new(&run.rare, s, n + 1);
+            let mut block = 0u64;
+            mark_in_block(&code, &run, &g[..], &near, n, &mut |v| {
+                block |= 1 << (v & 63)
+            });
+            // The window's heaps lie below n, and so its rare heaps.
+            let below_n: Vec<usize> = run.rare.iter().copied().filter(|&r| r < n).collect();
+            let (_, rare_below_n) =
+                code_and_run(code.takes.clone(), code.splits.clone(), &g, below_n);
+            let expected = through(&code, &run, &g, n, s);
+            assert_eq!(block, expected, "case {case}: heap {n}, block from {s}");
+            let mut window = [0u64; 1];
+            mark_window(&code, &rare_below_n, &g[..n], n, (s, n), &mut window);
+            let expected = through(&code, &rare_below_n, &g, n, s);
+            assert_eq!(
+                window[0], expected,
+                "case {case}: heap {n}, window from {s}"
+            );
+        }
+    }
+
+    /// A stretch from heap 100 of a code that takes 37 leaving one heap,
+    /// and takes 27 and splits the rest, with rare heaps 10 (value 9) and
+    /// 20 (value 5). Heap 140, whose candidate was c = 6 with 0..=3 held
+    /// by the stretch's fixed marks, read stretch heap 103 through the take
+    /// (140 − 37) and through the pair (10, 103) of 140 − 27 = 113.
+    fn stretch_reading_103() -> (RareCode, RareRun, Vec<u8>, Guessed, HeapOut) {
+        let mut g = vec![0u8; 100];
+        (g[10], g[20]) = (9, 5);
+        let (code, run) = code_and_run(vec![(37, 2)], vec![(27, 0)], &g, vec![10, 20]);
+        let p = 100;
+        let mut marks = vec![0u64; 64];
+        marks[40] = 0b1111;
+        let guessed = Guessed {
+            p,
+            guesses: vec![2; 64],
+            inputs_before: vec![2; 64],
+            marks,
+            words: 1,
+            near: RareNear::new(&run.rare, p, p + 64),
+            runs: Vec::new(),
+        };
+        let mut mark_reads = [0u64; READ_WORDS];
+        mark_reads[0] = 1 << 3;
+        let was = HeapOut {
+            value: 6,
+            noted: Noted::default(),
+            mark_reads,
+            scan_reads: [0; READ_WORDS],
+            c: 6,
+        };
+        (code, run, g, guessed, was)
+    }
+
+    /// Heap 103 changing from 2 to `to`: whether heap 140 is unmoved.
+    fn unmoved_by(to: u32, scan_read_it: bool) -> bool {
+        let (code, run, g, guessed, mut was) = stretch_reading_103();
+        if scan_read_it {
+            was.scan_reads[0] = 1 << 3;
+        }
+        let mut changed = [0u64; READ_WORDS];
+        changed[0] = 1 << 3;
+        let (before, mut now) = (vec![2u32; 64], vec![2u32; 64]);
+        now[3] = to;
+        let moved = (&changed, &before[..], &now[..]);
+        marks_unmoved((&code, &run, &g[..]), &guessed, 140, &was, moved)
+    }
+
+    /// The take gives 2 then `to`, the pair 9 ⊕ 2 = 11 then 9 ⊕ `to`: a
+    /// heap is unmoved only where every one of them is above c = 6 or held
+    /// by the fixed marks (0..=3), and its scan read no changed heap.
+    #[test]
+    fn marks_unmoved_keeps_a_heap_only_where_no_option_through_a_change_moves() {
+        // 3: the take's 3 is held; the pair's 9 ⊕ 3 = 10 is above c.
+        assert!(unmoved_by(3, false));
+        // 0: the take's 0 is held, the pair's 9 ⊕ 0 = 9 is above c.
+        assert!(unmoved_by(0, false));
+        // 5: the take's 5 lies below c, unheld: c could move.
+        assert!(!unmoved_by(5, false));
+        // 12: the take's 12 is above c, but the pair's 9 ⊕ 12 = 5 is not.
+        assert!(!unmoved_by(12, false));
+        // 15: 15 and 9 ⊕ 15 = 6 (c itself, not above it): moved.
+        assert!(!unmoved_by(15, false));
+        // Whatever the marks, a scan that read the changed heap is redone.
+        assert!(!unmoved_by(3, true));
+    }
+
+    /// A heap of a run as a round left it: its value and what it read.
+    fn heap_out(value: u32, reads: &[usize]) -> HeapOut {
+        let mut mark_reads = [0u64; READ_WORDS];
+        for &k in reads {
+            mark_reads[k / 64] |= 1 << (k % 64);
+        }
+        HeapOut {
+            value,
+            noted: Noted::default(),
+            mark_reads,
+            scan_reads: [0; READ_WORDS],
+            c: value,
+        }
+    }
+
+    /// A stretch of three runs (96 heaps from 1000), all guessed 1; the
+    /// runs' values `values[k]`, heap k having read the heaps `reads(k)`.
+    fn three_runs(values: &[u32], reads: impl Fn(usize) -> Vec<usize>) -> Guessed {
+        let runs = (0..3)
+            .map(|r| RunOut {
+                heaps: (r * RUN..(r + 1) * RUN)
+                    .map(|k| heap_out(values[k], &reads(k)))
+                    .collect(),
+                ..RunOut::default()
+            })
+            .collect();
+        Guessed {
+            p: 1000,
+            guesses: vec![1; 3 * RUN],
+            inputs_before: Vec::new(),
+            marks: vec![0; 3 * RUN],
+            words: 1,
+            near: RareNear::new(&[], 1000, 1000 + 3 * RUN),
+            runs,
+        }
+    }
+
+    /// The next round's inputs are the runs' values: the heaps whose value
+    /// differs from its guess are the changes, within the values allowed;
+    /// changes in the last run alone (read by no later run) end the rounds.
+    #[test]
+    fn next_round_takes_the_runs_values_as_inputs() {
+        let mut values = vec![1u32; 3 * RUN];
+        (values[5], values[40], values[70]) = (3, 200, 4);
+        let mut guessed = three_runs(&values, |_| vec![]);
+        let changed = guessed
+            .next_round(100)
+            .expect("a change read by later runs");
+        assert_eq!(
+            changed[0],
+            1 << 5,
+            "heap 40's 200 is past the values allowed"
+        );
+        assert_eq!(changed[1], 1 << (70 - 64));
+        assert_eq!((guessed.guesses[5], guessed.guesses[40]), (3, 1));
+        assert_eq!(guessed.inputs_before, vec![1; 3 * RUN]);
+        // Only the last run differs from its inputs now: no round is due.
+        let mut last_only = vec![1u32; 3 * RUN];
+        last_only[70] = 4;
+        let mut guessed = three_runs(&last_only, |_| vec![]);
+        assert!(guessed.next_round(100).is_none());
+        assert_eq!(guessed.guesses[70], 1, "no input changed");
+    }
+
+    /// The check in order keeps a guessed heap only where everything it
+    /// read held its true value: the inputs for the runs before its own,
+    /// its run's own values for its run; and nothing once a heap is rare.
+    #[test]
+    fn the_checker_keeps_only_heaps_that_read_true_values() {
+        let values = vec![1u32; 3 * RUN];
+        // Heap 33 (run 1) read heap 2 (run 0, an input); heap 34 read heap
+        // 33 (its own run); heap 35 read nothing.
+        let reads = |k: usize| match k {
+            33 => vec![2],
+            34 => vec![33],
+            _ => vec![],
+        };
+        let mut guessed = three_runs(&values, reads);
+        // Run 0 stopped after heap 1: its heaps from 2 on are done in order.
+        guessed.runs[0].heaps.truncate(2);
+        let p = guessed.p;
+        let mut checker = Checker::new(&guessed);
+        for k in 0..33 {
+            // Run 1 starts at heap 32, which read nothing.
+            let kept = checker.kept(p + k).map(|kept| kept.0);
+            assert_eq!(kept, (k < 2 || k == 32).then_some(1), "heap {k}");
+            // Heap 2 is 7 in order: its guess was wrong.
+            checker.tell(p + k, if k == 2 { 7 } else { 1 }, false);
+        }
+        assert!(checker.kept(p + 33).is_none(), "read heap 2's wrong guess");
+        // Heap 33 is 4 in order, not what its run gave it.
+        checker.tell(p + 33, 4, false);
+        assert!(
+            checker.kept(p + 34).is_none(),
+            "read its run's wrong heap 33"
+        );
+        checker.tell(p + 34, 1, false);
+        assert_eq!(checker.kept(p + 35).map(|kept| kept.0), Some(1));
+        checker.tell(p + 35, 1, true);
+        assert!(checker.kept(p + 36).is_none(), "after a rare heap");
+    }
 }
