@@ -223,7 +223,11 @@ fn a_bad_tuning_variable_is_refused_naming_it() {
         ("GRUNDY_PASS_AHEAD", "yes", "expected 1 or 0"),
         ("GRUNDY_STRETCHES", "2", "expected 1, 0 or idle"),
         ("GRUNDY_STRETCH_RUNS", "17", "expected a count from 2 to 16"),
-        ("GRUNDY_STRETCH_RUNS", "many", "expected a count from 2 to 16"),
+        (
+            "GRUNDY_STRETCH_RUNS",
+            "many",
+            "expected a count from 2 to 16",
+        ),
     ] {
         let out = run(name, value);
         let err = String::from_utf8_lossy(&out.stderr);
