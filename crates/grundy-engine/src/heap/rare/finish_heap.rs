@@ -7,7 +7,7 @@ use super::bits::{
     set_bit, unmarked_below, words_for,
 };
 use super::kept::Gap;
-use super::marks::{FarMarks, entry_bits, mark_rare_pairs, one_heap_takes, split_heaps};
+use super::marks::{FarMarks, entry_bits, leaves_one_heap, mark_rare_pairs, split_heap};
 use super::pass::BlockAhead;
 use super::scan::{Pairs, Scan, scan_pairs};
 use super::state::RareRun;
@@ -239,21 +239,25 @@ pub(super) fn mark_in_block<V: Values>(
     mark: &mut impl FnMut(u32),
 ) {
     let s = near.s;
-    for j in one_heap_takes(code) {
-        if j < n && n - j >= s {
+    // One pass over the takes (`marks::one_heap_takes`' rule), the whole
+    // heap's take with them: this runs for every heap.
+    for &(j, d) in &code.takes {
+        if j < n && n - j >= s && leaves_one_heap(d) {
             mark(g.at(n - j));
+        } else if j == n && d & 1 != 0 && s == 0 {
+            // Take the whole heap (the pass marks it in its own blocks).
+            mark(0);
         }
-    }
-    if s == 0 && code.takes.iter().any(|&(j, d)| j == n && d & 1 != 0) {
-        // Take the whole heap (the pass marks it in its own blocks).
-        mark(0);
     }
     if equal_split_bits(code, n) != 0 {
         mark(0);
     }
     let (old, new) = run.rare.split_at(near.before);
     let (old_values, new_values) = run.rare_values.split_at(near.before);
-    for (m, diff) in split_heaps(code, n) {
+    for &(j, diff) in &code.splits {
+        let Some(m) = split_heap(n, j) else {
+            continue;
+        };
         if m >= s {
             let k = near.up_to(old, m - s);
             mark_rare_pairs(mark, g, &old[..k], &old_values[..k], m, diff);
@@ -313,8 +317,10 @@ fn mark_below_block<V: Values>(
 ) {
     let below = run.rare.partition_point(|&r| r < s);
     let (rare, values) = (&run.rare[..below], &run.rare_values[..below]);
-    for (m, diff) in split_heaps(code, n) {
-        mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
+    for &(j, diff) in &code.splits {
+        if let Some(m) = split_heap(n, j) {
+            mark_rare_pairs(&mut |v| set_bit(bits, v), g, rare, values, m, diff);
+        }
     }
 }
 

@@ -148,13 +148,19 @@ pub(super) fn each_rare_pair<V: Values>(
 // move them, read the code's moves through these: the takes that leave one
 // heap, the heaps a breaking move splits, and which splits are allowed.
 
-/// The j of the takes that leave one heap n − j (`d & 2`).
+/// The j of the takes that leave one heap n − j.
 #[inline(always)]
 pub(super) fn one_heap_takes(code: &RareCode) -> impl Iterator<Item = usize> + '_ {
     code.takes
         .iter()
-        .filter(|&&(_, d)| d & 2 != 0)
+        .filter(|&&(_, d)| leaves_one_heap(d))
         .map(|&(j, _)| j)
+}
+
+/// Whether a take of digit bits `d` may leave one heap (bit 1).
+#[inline(always)]
+pub(super) fn leaves_one_heap(d: u32) -> bool {
+    d & 2 != 0
 }
 
 /// The heaps m = n − j that heap n's breaking moves split in two, with
@@ -163,7 +169,15 @@ pub(super) fn one_heap_takes(code: &RareCode) -> impl Iterator<Item = usize> + '
 pub(super) fn split_heaps(code: &RareCode, n: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
     code.splits
         .iter()
-        .filter_map(move |&(j, diff)| n.checked_sub(j).filter(|&m| m >= 2).map(|m| (m, diff)))
+        .filter_map(move |&(j, diff)| split_heap(n, j).map(|m| (m, diff)))
+}
+
+/// The heap n − j a breaking move of heap n splits in two, where it has
+/// two parts. The marking loops read this, not `split_heaps`: through the
+/// iterator `mark_in_block` took a sixth more instructions (cachegrind).
+#[inline(always)]
+pub(super) fn split_heap(n: usize, j: usize) -> Option<usize> {
+    n.checked_sub(j).filter(|&m| m >= 2)
 }
 
 /// Whether a split into parts a and b (both at least 1) is allowed.

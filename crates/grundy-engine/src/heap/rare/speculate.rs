@@ -31,7 +31,7 @@
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
 use super::finish_heap::{Noted, RareNear, candidate, finish_scan};
-use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heaps};
+use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heap};
 use super::pass::BlockAhead;
 use super::scan::SCAN_CHUNK;
 use super::state::RareRun;
@@ -423,7 +423,10 @@ fn window_pairs<V: Values>(
         }
     }
     let (rare, values) = (&run.rare, &run.rare_values);
-    for (m, diff) in split_heaps(code, n) {
+    for &(j, diff) in &code.splits {
+        let Some(m) = split_heap(n, j) else {
+            continue;
+        };
         let mut pairs = |from: usize, to: usize| {
             let (rare, values) = (&rare[from..to], &values[from..to]);
             mark_rare_pairs(mark, g, rare, values, m, diff);
