@@ -66,7 +66,7 @@ pub struct SequenceSummary {
     /// How the rare values' blocks went (null for the other engines): the
     /// pass's heaps, those whose pass started ahead, the blocks in flight
     /// at most, the in-order finish's time and its waits on the pass.
-    pub rare_blocks: Option<grundy::sequence::RareCounts>,
+    pub rare_blocks: Option<grundy::sequence::RareBlocks>,
     pub seconds: f64,
     pub out: Option<String>,
     pub rare_out: Option<String>,
@@ -318,7 +318,7 @@ fn summarise(
         resumed_from: shown(&args.resume),
         checkpoint_saves: saves.count,
         checkpoint_seconds: saves.seconds,
-        rare_blocks: table.rare_counts(),
+        rare_blocks: table.rare_blocks(),
         seconds: table.seconds(),
         out: shown(&args.out),
         rare_out: shown(&args.rare_out),

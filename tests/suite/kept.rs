@@ -4,14 +4,16 @@
 //! not keep stops the run before it, with the sizes that would have done.
 
 use grundy::game::Code;
-use grundy::internals::engine::heap::rare::kept::Kept;
+use grundy::internals::engine::heap::rare::{Tuning, kept::Kept};
 use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::table::HeapTable;
 use grundy::setting::Setting;
 
 /// G(0..=n) of `code` by rare values, the whole table kept.
 fn whole(code: &Code, n: u64) -> Vec<u16> {
-    let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
+    let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     run.extend_on_cpu(n).unwrap();
     run.table.into_wide()
 }
@@ -20,7 +22,9 @@ fn whole(code: &Code, n: u64) -> Vec<u16> {
 /// taken as it is done (as `--out` writes them), then the heaps past the
 /// window given back. Err: the run's message, with the values it gave.
 fn keeping(code: &Code, n: u64, kept: Kept, piece: u64) -> Result<Vec<u16>, (String, Vec<u16>)> {
-    let mut run = SequenceRun::keeping(code, kept, n).unwrap();
+    let mut run = SequenceRun::keeping(code, kept, n)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     let mut out = Vec::new();
     let mut to = 0;
     while (out.len() as u64) <= n {
@@ -114,7 +118,9 @@ fn the_heaps_between_the_prefix_and_the_window_are_given_back() {
         prefix: 4096,
         window: 4096,
     };
-    let mut run = SequenceRun::keeping(&code, kept, 1 << 17).unwrap();
+    let mut run = SequenceRun::keeping(&code, kept, 1 << 17)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     run.extend_on_cpu(1 << 17).unwrap();
     let before = run.table.values(1 << 15, 1 << 16);
     assert!(before.iter().any(|&v| v != 0));
@@ -186,6 +192,7 @@ fn the_unsolved_list_to_2_16_keeping_a_prefix_and_a_window() {
         let Ok(mut run) = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()) else {
             continue;
         };
+        run.tuning = run.tuning.on_fake_clock();
         let n = 1 << 16;
         run.extend_on_cpu(n).unwrap();
         let whole = run.table.into_wide();
@@ -215,15 +222,19 @@ fn the_middle_pairs_are_read_only_while_the_prefix_holds_them() {
     // Blocks go in order by wasted passes alone, not by the clock: the
     // same schedule on a loaded machine (under load the clock's sent too
     // few of the whole run's blocks in order: 22 settled).
-    let mut whole = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
-    whole.in_order_timed = false;
+    let mut whole = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    whole.tuning.in_order_timed = false;
     whole.extend_on_cpu(n).unwrap();
     let kept = Kept {
         prefix: 4096,
         window: 4096,
     };
-    let mut run = SequenceRun::keeping(&code, kept, n).unwrap();
-    run.in_order_timed = false;
+    let mut run = SequenceRun::keeping(&code, kept, n)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    run.tuning.in_order_timed = false;
     let mut out = Vec::new();
     for to in (4096..=n).step_by(4096) {
         run.extend_on_cpu(to).unwrap();
@@ -300,7 +311,9 @@ fn keeping_reading_back(
         prefix,
         window: 4096,
     };
-    let mut run = SequenceRun::keeping(code, kept, n).unwrap();
+    let mut run = SequenceRun::keeping(code, kept, n)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     let (mut out, mut late) = (Vec::new(), 0);
     let rare = |run: &SequenceRun| run.rare_state().map_or(0, |state| state.rare.len());
     while (out.len() as u64) <= n {

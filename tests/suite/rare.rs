@@ -7,7 +7,8 @@ use grundy::analysis::rare_split::rare_positions;
 use grundy::game::Code;
 use grundy::hooks::Silent;
 use grundy::internals::engine::heap::rare::{
-    self as rare, Outcome, PassAhead, Persist, RareCode, RareCounts, RareRun, Stretches,
+    self as rare, BruteForceOn, Outcome, PassAhead, Persist, RareCode, RareCounts, RareRun,
+    Stretches, Tuning,
 };
 use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::escaped::Escaped;
@@ -38,7 +39,9 @@ fn run_from(
     n: u64,
     table: HeapTable,
 ) -> (HeapTable, HeapEngine) {
-    let mut run = SequenceRun::new(code, algorithm, table).unwrap();
+    let mut run = SequenceRun::new(code, algorithm, table)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     let done = run
         .extend(
             n,
@@ -114,10 +117,12 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
     let listed = table.rare_positions(split);
     assert_eq!((listed.len(), listed[0], listed[1]), (1584, 0, 1));
     let code = Code::parse("0.1777").unwrap();
-    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
     // Its wasted passes send its blocks in order whatever this machine's
     // load makes of their times.
-    run.in_order_timed = false;
+    run.tuning.in_order_timed = false;
     run.extend_on_cpu(40_000).unwrap();
     let counts = run.rare_counts().unwrap();
     assert!(counts.in_order > 30_000, "{counts:?}");
@@ -125,6 +130,52 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
         counts.settled_by_middle * 10 > counts.in_order * 8,
         "{counts:?}"
     );
+}
+
+/// On the fake clock the schedule is the same on a busy machine as on an
+/// idle one: the heaps in order and with a pass, settled by the middle
+/// pairs, scanned again, and the pairs checked, counted alike with two
+/// threads spinning beside the run. Officers' blocks go mostly with a
+/// pass, `.1777`'s mostly in order.
+#[test]
+fn the_schedule_on_a_fake_clock_does_not_depend_on_the_machines_load() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let schedule = |code: &Code| {
+        let tuning = Tuning {
+            stretches: Stretches::Never,
+            ..Tuning::default()
+        };
+        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default())
+            .unwrap()
+            .tuned(tuning.on_fake_clock());
+        run.extend_on_cpu(1 << 17).unwrap();
+        let c = run.rare_counts().unwrap();
+        let counted = [c.in_order, c.settled_by_middle, c.pass_heaps, c.rescans];
+        (counted, [c.pass_checked, c.check_failed])
+    };
+    for text in ["0.6", "0.1777"] {
+        let code = Code::parse(text).unwrap();
+        let idle = schedule(&code);
+        let stop = AtomicBool::new(false);
+        let busy = std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    while !stop.load(Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                });
+            }
+            let busy = schedule(&code);
+            stop.store(true, Relaxed);
+            busy
+        });
+        assert_eq!(idle, busy, "{text}");
+        let [in_order, _, pass_heaps, _] = idle.0;
+        match text {
+            "0.6" => assert!(pass_heaps > in_order, "{text}: {idle:?}"),
+            _ => assert!(in_order > pass_heaps, "{text}: {idle:?}"),
+        }
+    }
 }
 
 /// `.161`'s passes send most heaps back to a scan in blocks of a few
@@ -138,8 +189,10 @@ fn officers_and_1777_match_the_brute_force_past_their_last_rare_heap() {
 fn wasted_passes_of_161_halve_its_blocks_instead_of_sending_them_in_order() {
     let code = Code::parse("0.161").unwrap();
     let n = 1 << 19;
-    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
-    run.in_order_timed = false;
+    let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    run.tuning.in_order_timed = false;
     pool(1).install(|| run.extend_on_cpu(n).unwrap());
     let counts = run.rare_counts().unwrap();
     assert!(counts.in_order * 4 < n, "{counts:?}");
@@ -158,8 +211,10 @@ fn wasted_passes_of_161_halve_its_blocks_instead_of_sending_them_in_order() {
 fn passes_started_ahead_give_the_tables_of_one_thread() {
     let (four, one) = (pool(4), pool(1));
     let counted = |code: &Code, n: u64| {
-        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default()).unwrap();
-        run.pass_ahead = PassAhead::Always;
+        let mut run = SequenceRun::new(code, Algorithm::Rare, HeapTable::default())
+            .unwrap()
+            .tuned(Tuning::default().on_fake_clock());
+        run.tuning.pass_ahead = PassAhead::Always;
         run.extend_on_cpu(n).unwrap();
         (run.rare_counts().unwrap(), run.table.into_wide())
     };
@@ -314,7 +369,8 @@ fn grundys_game_keeps_its_values_past_255_apart() {
 
 #[test]
 fn auto_gives_up_on_tables_that_are_not_sparse() {
-    // .007 is .04 shifted: no mask leaves few rare heaps.
+    // .007 is .04 shifted: over a quarter of its first 2^15 heaps are rare
+    // under every mask (.06: over a third), more than pay on the CPU.
     for text in ["0.007", "0.06"] {
         let code = Code::parse(text).unwrap();
         let (table, engine) = run(&code, Algorithm::Auto, 50_000);
@@ -326,6 +382,68 @@ fn auto_gives_up_on_tables_that_are_not_sparse() {
     for text in ["0.1777", "4!.0"] {
         let (_, engine) = run(&Code::parse(text).unwrap(), Algorithm::Auto, 50_000);
         assert_eq!(engine, HeapEngine::Rare, "{text}");
+    }
+}
+
+/// `auto` on the CPU, from `table`, to heap n: the table, the last
+/// engine, and how often it went back to rare values.
+fn auto_on_cpu(code: &Code, n: u64) -> (Vec<u16>, HeapEngine, u32) {
+    let mut run = SequenceRun::new(code, Algorithm::Auto, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    run.extend_on_cpu(n).unwrap();
+    let looked_back = run.looked_back;
+    (run.table.into_wide(), run.engine, looked_back)
+}
+
+/// `.126` has 27 % rare heaps among its first 2^15 and 23 % among its
+/// first 2^16: `auto` gives rare values up, goes on by brute force, looks
+/// again when the table has doubled and goes back to them, with the brute
+/// force's table. `.76` (37 % at 2^16) stays with the brute force.
+#[test]
+fn auto_looks_again_at_every_doubling_and_goes_back_to_rare_values() {
+    let code = Code::parse("0.126").unwrap();
+    let n = 90_000;
+    let (table, engine, looked_back) = auto_on_cpu(&code, n);
+    assert_eq!((engine, looked_back), (HeapEngine::Rare, 1));
+    assert!(table == brute(&code, n as u32), "the tables differ");
+    let code = Code::parse("0.76").unwrap();
+    let (table, engine, looked_back) = auto_on_cpu(&code, n);
+    assert_eq!((engine, looked_back), (HeapEngine::Blocked, 0));
+    assert!(table == brute(&code, n as u32), "the tables differ");
+}
+
+/// A run to heap 2^16 or past judges rare values first against the card
+/// it might have (one rare heap in 8), and, finding no card, by the CPU's
+/// rule: `.206` (22 % rare heaps at 2^15) stays with rare values on a
+/// machine without a GPU, as a test run sees it (`auto` never takes a
+/// software adapter).
+#[test]
+fn auto_without_a_card_judges_rare_values_against_the_cpu() {
+    let code = Code::parse("0.206").unwrap();
+    let n = 70_000;
+    let backend = grundy::internals::engine::LazyBackend::new(
+        grundy::internals::engine::BackendChoice::Auto,
+        &Silent,
+    )
+    .unwrap();
+    let mut run = SequenceRun::new(&code, Algorithm::Auto, HeapTable::default())
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    assert!(
+        run.extend(n, (&backend, &GpuTuning::default()), &Silent)
+            .unwrap()
+    );
+    assert_eq!(run.engine, HeapEngine::Rare);
+    assert!(run.table.into_wide() == rare(&code, n), "the tables differ");
+    for (rare, heaps, cpu, gpu) in [
+        (1, 8, true, true),
+        (2, 8, true, false),
+        (3, 8, false, false),
+    ] {
+        use grundy::internals::engine::heap::rare::rare_values_pay;
+        assert_eq!(rare_values_pay(rare, heaps, BruteForceOn::Cpu), cpu);
+        assert_eq!(rare_values_pay(rare, heaps, BruteForceOn::Gpu), gpu);
     }
 }
 
@@ -385,8 +503,10 @@ fn finished(
     table: HeapTable,
     stretches: Stretches,
 ) -> (Vec<u16>, Option<RareCounts>) {
-    let mut run = SequenceRun::new(code, Algorithm::Auto, table).unwrap();
-    run.stretches = stretches;
+    let mut run = SequenceRun::new(code, Algorithm::Auto, table)
+        .unwrap()
+        .tuned(Tuning::default().on_fake_clock());
+    run.tuning.stretches = stretches;
     run.extend_on_cpu(n).unwrap();
     let counts = run.rare_counts();
     (run.table.into_wide(), counts)
@@ -521,8 +641,9 @@ fn sixteen_runs_a_stretch_give_the_heap_by_heap_tables_of_random_codes() {
         let table = |stretches, runs| {
             let mut g: Vec<u16> = Vec::new();
             let mut run = RareRun::new(&rare, &g[..]);
-            (run.stretches, run.stretch_runs) = (stretches, runs);
-            let to = (n as u64, Persist::GiveUpWhenDense);
+            run.tuning = run.tuning.on_fake_clock();
+            (run.tuning.stretches, run.tuning.stretch_runs) = (stretches, runs);
+            let to = (n as u64, Persist::GiveUpWhenDense(BruteForceOn::Gpu));
             let ended = rare::extend(&rare, &mut run, &mut g, to, &mut None, &Silent);
             assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
             (g, run.counts)
@@ -574,9 +695,10 @@ fn the_unsolved_list_to_2_16_in_stretches_as_heap_by_heap() {
     let prefix = |code: &RareCode, (stretches, runs)| {
         let mut g: Vec<u16> = Vec::new();
         let mut run = RareRun::new(code, &g[..]);
-        run.stretches = stretches;
-        run.stretch_runs = runs;
-        let to = (1 << 16, Persist::GiveUpWhenDense);
+        run.tuning = run.tuning.on_fake_clock();
+        run.tuning.stretches = stretches;
+        run.tuning.stretch_runs = runs;
+        let to = (1 << 16, Persist::GiveUpWhenDense(BruteForceOn::Gpu));
         let ended = rare::extend(code, &mut run, &mut g, to, &mut None, &Silent);
         assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
         (g, run.counts)

@@ -14,6 +14,7 @@ pub mod graph;
 pub mod graph_batch;
 pub mod hunt;
 pub mod play;
+mod rare_blocks;
 pub mod sequence;
 pub mod spiders;
 pub mod summary;
@@ -35,7 +36,7 @@ pub use survey::{Survey, SurveyRows};
 pub use survey_parts::{MergedSurvey, SurveyMerge};
 pub use tuples::{TupleGame, TupleTable};
 
-/// The library's version (semantic versioning: see the README's "Versions").
+/// The library's version (semantic versioning: see docs/release.md, "Versions").
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The commit the library was built from: 12 hex digits of git's HEAD

@@ -21,8 +21,9 @@ use grundy_engine::heap::keeping::KeptDriver;
 use grundy_engine::heap::kept_checkpoint::KeptSaved;
 use grundy_engine::heap::storage::filled::writer_for;
 
+pub use crate::rare_blocks::{RARE_BLOCKS_SCHEMA, RareBlocks};
 pub use grundy_engine::heap::rare::kept::Kept;
-pub use grundy_engine::heap::rare::{PassAhead, RareCounts, Stretches, Tuning};
+pub use grundy_engine::heap::rare::{PassAhead, ScheduleClock, Stretches, Tuning};
 pub use grundy_engine::heap::sequence::Algorithm;
 pub use grundy_engine::heap::storage::filled::Filled;
 use grundy_engine::heap::storage::table::{HeapTable, InMemory};
@@ -317,7 +318,7 @@ pub struct SequenceTable {
     engine: HeapEngine,
     seconds: f64,
     saves: Saves,
-    rare_counts: Option<RareCounts>,
+    rare_blocks: Option<RareBlocks>,
     /// For a run that kept only a prefix and a window: what it kept, and
     /// the statistics it counted of every heap.
     kept: Option<(Kept, Tally)>,
@@ -367,7 +368,9 @@ impl SequenceTable {
             engine: run.engine,
             seconds: run.seconds,
             parity: run.parity(),
-            rare_counts: run.rare_counts(),
+            rare_blocks: run
+                .rare_counts()
+                .map(|c| RareBlocks::of(&c, run.looked_back)),
             table: std::mem::take(&mut run.table),
             computed,
             code,
@@ -386,7 +389,9 @@ impl SequenceTable {
             engine: run.engine,
             seconds: run.seconds,
             parity: run.parity(),
-            rare_counts: run.rare_counts(),
+            rare_blocks: run
+                .rare_counts()
+                .map(|c| RareBlocks::of(&c, run.looked_back)),
             table: std::mem::take(&mut run.table),
             computed: Computed {
                 period,
@@ -418,7 +423,7 @@ impl SequenceTable {
             seconds: 0.0,
             table,
             saves: Saves::default(),
-            rare_counts: None,
+            rare_blocks: None,
             kept: None,
         })
     }
@@ -470,8 +475,8 @@ impl SequenceTable {
     }
 
     /// How the rare values' blocks went (none for the other engines).
-    pub fn rare_counts(&self) -> Option<RareCounts> {
-        self.rare_counts
+    pub fn rare_blocks(&self) -> Option<RareBlocks> {
+        self.rare_blocks
     }
 
     /// Bytes per value the table held in memory.

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::heap::rare::kept::{Beyond, Gap, Kept};
 use crate::heap::rare::{
-    self, Outcome, PassAhead, Persist, RareCode, RareRun, RareState, Stretches, Tuning,
+    self, BruteForceOn, Outcome, Persist, RareCode, RareRun, RareState, Tuning,
 };
 use crate::heap::storage::paged::{Buf, Place};
 use crate::heap::storage::store::Store;
@@ -49,8 +49,14 @@ pub struct SequenceRun<'a> {
     algorithm: Algorithm,
     rare_code: Option<RareCode>,
     rare: Option<RareRun>,
-    /// Auto found too many rare positions: brute force from here on.
+    /// Auto found too many rare positions: brute force, looking again at
+    /// every doubling of the table.
     dense: bool,
+    /// The table's length when auto last judged rare values (gave them up
+    /// or looked again): it looks again once the table has doubled.
+    looked_at: usize,
+    /// Times auto went back to rare values after the brute force.
+    pub looked_back: u32,
     /// The notice that the rare values' block pass runs on the CPU was given.
     said_pass_on_cpu: bool,
     pub table: HeapTable,
@@ -59,14 +65,8 @@ pub struct SequenceRun<'a> {
     /// Where the last piece ran.
     pub ran_on: Ran,
     pub seconds: f64,
-    /// When a block's pass starts while the block before is finished.
-    pub pass_ahead: PassAhead,
-    /// When a block's heaps are finished in stretches by several cores.
-    pub stretches: Stretches,
-    /// Whether blocks go in order by their wall time (`RareRun::in_order_timed`).
-    pub in_order_timed: bool,
-    /// Runs a stretch whatever the threads (`RareRun::stretch_runs`).
-    pub stretch_runs: Option<usize>,
+    /// How the rare values spread their work and schedule their blocks.
+    pub tuning: Tuning,
     /// The table was found to fit in memory up to this heap: `extend`
     /// checks again only past it (a run checks once, not every piece).
     fits_to: Option<u64>,
@@ -99,14 +99,13 @@ impl<'a> SequenceRun<'a> {
         let rare_code = rare_code_for(code, algorithm)?;
         Ok(SequenceRun {
             code,
-            pass_ahead: PassAhead::Auto,
-            stretches: Stretches::Auto,
-            in_order_timed: true,
-            stretch_runs: None,
+            tuning: Tuning::default(),
             algorithm,
             rare_code,
             rare: None,
             dense: false,
+            looked_at: 0,
+            looked_back: 0,
             said_pass_on_cpu: false,
             table,
             engine: HeapEngine::Blocked,
@@ -119,11 +118,9 @@ impl<'a> SequenceRun<'a> {
         })
     }
 
-    /// The run with `tuning`'s pass ahead, stretches and runs a stretch.
+    /// The run with `tuning`.
     pub fn tuned(mut self, tuning: Tuning) -> SequenceRun<'a> {
-        self.pass_ahead = tuning.pass_ahead;
-        self.stretches = tuning.stretches;
-        self.stretch_runs = tuning.stretch_runs;
+        self.tuning = tuning;
         self
     }
 
@@ -313,22 +310,104 @@ impl<'a> SequenceRun<'a> {
             return Ok(true);
         }
         let start = Instant::now();
-        let mut done = if use_rare {
-            self.extend_rare(to, backend.pass_runner(), hooks)?
-        } else {
-            let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
-            self.extend_brute(to, (brute, tuning), hooks)?
-        };
-        if use_rare && self.dense {
-            // Auto gave up on rare values in this call: the rest by brute force.
-            let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
-            done = self.extend_brute(to, (brute, tuning), hooks)?;
-        }
+        let done = self.extend_by_engines(to, (backend, tuning), hooks);
         self.seconds += start.elapsed().as_secs_f64();
-        Ok(done)
+        done
     }
 
-    fn extend_rare(&mut self, to: u64, gpu: Option<&Runner>, hooks: &dyn RunHooks) -> Result<bool> {
+    /// `extend`'s work: by rare values while they pay, else by the brute
+    /// force; a run of `auto` that gave rare values up looks again at every
+    /// doubling of its table (`look_again`), since rare heaps often thin
+    /// out as the table grows (`.206`: 21.8 % of the first 2^15 heaps,
+    /// 3.5 % of the first 2^18).
+    fn extend_by_engines(
+        &mut self,
+        to: u64,
+        (backend, tuning): (&LazyBackend, &GpuTuning),
+        hooks: &dyn RunHooks,
+    ) -> Result<bool> {
+        loop {
+            if self.uses_rare_values() {
+                let against = brute_force_on(backend, to);
+                let done = self.extend_rare(to, (backend.pass_runner(), against), hooks)?;
+                if !self.dense {
+                    return Ok(done);
+                }
+                let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
+                if against == BruteForceOn::Gpu && matches!(brute, Backend::Cpu) {
+                    // Judged against a card that is not there: go on by
+                    // the CPU's rule.
+                    self.dense = false;
+                    continue;
+                }
+                self.give_up_rare(hooks);
+            }
+            let brute = backend.get_for(to, GpuFrom::HEAPS, hooks)?;
+            if self.rare_code.is_some() && self.table.len() >= 2 * self.looked_at {
+                self.looked_at = self.table.len();
+                if self.look_again(brute_force_of(brute), hooks) {
+                    continue;
+                }
+            }
+            let piece_to = match self.rare_code {
+                Some(_) => to.min((2 * self.looked_at as u64).saturating_sub(1)),
+                None => to,
+            };
+            let done = self.extend_brute(piece_to, (brute, tuning), hooks)?;
+            if !done || piece_to >= to {
+                return Ok(done);
+            }
+            if hooks.stop() {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// Says that rare values do not pay and lets their state go; the run
+    /// looks again once its table has doubled.
+    fn give_up_rare(&mut self, hooks: &dyn RunHooks) {
+        let rare = self.rare.take().map_or(0, |r| r.rare.len());
+        self.looked_at = self.table.len();
+        hooks.notice(Marked(&format!(
+            "{} rare positions among the first {} heaps: rare values do not pay for {}; going \
+             on by brute force, looking again at every doubling",
+            rare,
+            self.table.len(),
+            self.code.name()
+        )));
+    }
+
+    /// Whether rare values pay again for a table that `auto` went on with
+    /// by the brute force `against`: the rare heaps under the table's best
+    /// split, judged by the rule that gave them up (`rare_values_pay`).
+    /// Where they pay, the run holds that state and goes on by rare values
+    /// (true).
+    fn look_again(&mut self, against: BruteForceOn, hooks: &dyn RunHooks) -> bool {
+        let Some(code) = self.rare_code.as_ref() else {
+            return false;
+        };
+        let run = self.table.with_store(NewRareRun { code });
+        let heaps = self.table.len();
+        if !rare::rare_values_pay(run.rare.len(), heaps, against) {
+            return false;
+        }
+        hooks.notice(Marked(&format!(
+            "{} rare positions among the first {heaps} heaps: rare values pay again for {}; \
+             going on by them",
+            run.rare.len(),
+            self.code.name()
+        )));
+        self.looked_back += 1;
+        (self.rare, self.dense) = (Some(run), false);
+        true
+    }
+
+    fn extend_rare(
+        &mut self,
+        to: u64,
+        (gpu, against): (Option<&Runner>, BruteForceOn),
+        hooks: &dyn RunHooks,
+    ) -> Result<bool> {
         // A run keeping part of its table runs its pass on the CPU: the
         // card's pass uploads the whole table below each block.
         let gpu = gpu.filter(|_| self.kept.is_none());
@@ -337,7 +416,7 @@ impl<'a> SequenceRun<'a> {
         let persist = if self.algorithm == Algorithm::Rare {
             Persist::Always
         } else {
-            Persist::GiveUpWhenDense
+            Persist::GiveUpWhenDense(against)
         };
         self.engine = HeapEngine::Rare;
         let gpu_heaps = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps);
@@ -345,10 +424,7 @@ impl<'a> SequenceRun<'a> {
             let outcome = self.table.with_store(RareStep {
                 code,
                 run: &mut self.rare,
-                ahead: self.pass_ahead,
-                stretches: self.stretches,
-                in_order_timed: self.in_order_timed,
-                stretch_runs: self.stretch_runs,
+                tuning: self.tuning,
                 kept: self.kept,
                 gap: Gap {
                     from: self.kept.map_or(0, |k| k.prefix),
@@ -374,7 +450,7 @@ impl<'a> SequenceRun<'a> {
         };
         let on_gpu = self.rare.as_ref().map_or(0, |r| r.counts.gpu_heaps) > gpu_heaps;
         self.ran_on = if on_gpu { Ran::Gpu } else { Ran::Cpu };
-        self.rare_outcome(outcome, hooks)
+        self.rare_outcome(outcome)
     }
 
     /// The block pass on the GPU, when one is open; says once when the
@@ -418,19 +494,11 @@ impl<'a> SequenceRun<'a> {
 
     /// What a rare-value call's outcome means for the run: done, paused,
     /// or the brute force from here on.
-    fn rare_outcome(&mut self, outcome: Outcome, hooks: &dyn RunHooks) -> Result<bool> {
+    fn rare_outcome(&mut self, outcome: Outcome) -> Result<bool> {
         match outcome {
             Outcome::Done => Ok(true),
             Outcome::Paused => Ok(false),
             Outcome::Dense => {
-                let rare = self.rare.take().map_or(0, |r| r.rare.len());
-                hooks.notice(Marked(&format!(
-                    "{} rare positions among the first {} heaps: rare values do not pay \
-                     for {}; going on by brute force",
-                    rare,
-                    self.table.len(),
-                    self.code.name()
-                )));
                 self.dense = true;
                 Ok(false)
             }
@@ -558,10 +626,7 @@ fn sparse_table(last: u64, wide: bool) -> Result<HeapTable> {
 struct RareStep<'a, 'r> {
     code: &'a RareCode,
     run: &'a mut Option<RareRun>,
-    ahead: PassAhead,
-    stretches: Stretches,
-    in_order_timed: bool,
-    stretch_runs: Option<usize>,
+    tuning: Tuning,
     kept: Option<Kept>,
     gap: Gap,
     to_persist: (u64, Persist),
@@ -569,15 +634,45 @@ struct RareStep<'a, 'r> {
     hooks: &'a dyn RunHooks,
 }
 
+/// The brute force that rare values are weighed against for a table to
+/// heap `to`: where `backend` runs it once open; while `auto` has not
+/// looked for a card, the card's (the stricter rule), unless the table is
+/// too short for `auto` to take one.
+fn brute_force_on(backend: &LazyBackend, to: u64) -> BruteForceOn {
+    match backend.opened() {
+        Some(Backend::Gpu(_)) => BruteForceOn::Gpu,
+        Some(Backend::Cpu) => BruteForceOn::Cpu,
+        None if GpuFrom::HEAPS.takes(to) => BruteForceOn::Gpu,
+        None => BruteForceOn::Cpu,
+    }
+}
+
+/// The brute force `backend` runs.
+fn brute_force_of(backend: &Backend) -> BruteForceOn {
+    match backend {
+        Backend::Gpu(_) => BruteForceOn::Gpu,
+        Backend::Cpu => BruteForceOn::Cpu,
+    }
+}
+
+/// A rare-value run's state built from the table (`RareRun::new`).
+struct NewRareRun<'a> {
+    code: &'a RareCode,
+}
+
+impl OnStore for NewRareRun<'_> {
+    type Output = RareRun;
+    fn on<S: Store + TableWidth>(self, g: &mut S) -> RareRun {
+        RareRun::new(self.code, g.view())
+    }
+}
+
 impl OnStore for RareStep<'_, '_> {
     type Output = Outcome;
     fn on<S: Store + TableWidth>(self, g: &mut S) -> Outcome {
         let code = self.code;
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
-        run.ahead = self.ahead;
-        run.stretches = self.stretches;
-        run.in_order_timed = self.in_order_timed;
-        run.stretch_runs = self.stretch_runs;
+        run.tuning = self.tuning;
         run.set_kept(self.kept, self.gap);
         rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
     }

@@ -20,7 +20,7 @@ use grundy_core::analysis::rare_split::RareSplit;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
-use grundy_core::kernel::rare::rare_parity;
+use grundy_core::kernel::rare::{BruteForceOn, rare_parity, rare_values_pay};
 use grundy_core::kernel::survey::{SurveyKernel, SurveyMode, choose_mode, runs_on_kernel};
 use grundy_gpu::survey::{GpuSurvey, codes_per_batch, workgroup_for};
 use grundy_gpu::{Runner, Unfit};
@@ -114,7 +114,8 @@ pub fn estimated_costs(codes: &[Code], n: u64, algorithm: Algorithm) -> Result<V
 /// same on every machine, so every shard deals alike): next to nothing when
 /// its period is certified by then; else its rare heaps, counted at half
 /// the probe and at its end, are extrapolated to n — a code whose rare
-/// heaps pass one in 8 goes on by brute force (its option reads, counted
+/// heaps are too many for rare values to pay (`rare_values_pay`, as `auto`
+/// judges them on the CPU) goes on by brute force (its option reads, counted
 /// from its digits), any other by rare values (∝ n × rare heaps). A code
 /// that looks dense is probed again at twice the heaps, up to
 /// `probe_heaps(n)`.
@@ -133,7 +134,8 @@ fn estimated_cost(code: &Code, n: u64, algorithm: Algorithm) -> Result<u64> {
         let full = run.table.rare_summary(parity).1.rare_count.max(1);
         let growth = (full as f64 / half as f64).log2().clamp(0.0, 1.0);
         let rare_at_n = full as f64 * (n as f64 / probe as f64).powf(growth);
-        let dense = rare_at_n * 8.0 > n as f64;
+        // The rule `auto` goes by on the CPU, where a survey's rows run.
+        let dense = !rare_values_pay(rare_at_n as usize, n as usize, BruteForceOn::Cpu);
         if dense && probe < probe_heaps(n) {
             (half, probe) = (full, 2 * probe);
             continue;
@@ -603,17 +605,22 @@ mod tests {
     fn a_dense_codes_cost_counts_its_splitting_digits() {
         let cost =
             |t: &str| estimated_cost(&Code::parse(t).unwrap(), 100_000, Algorithm::Auto).unwrap();
-        let (c04, c06, c76, c74) = (cost("0.04"), cost("0.06"), cost("0.76"), cost("0.74"));
+        let reads = |t: &str| option_reads(&Code::parse(t).unwrap(), 100_000.0);
         // .76 splits after taking 1 or 2; .04 and .06 after taking 2 only.
-        let ratio = c76 as f64 / c04 as f64;
-        assert!((1.8..2.2).contains(&ratio), ".76 / .04 = {ratio}");
-        assert_eq!(c04, c06);
+        let ratio = reads("0.76") / reads("0.06");
+        assert!((1.8..2.2).contains(&ratio), ".76 / .06 = {ratio}");
+        assert_eq!(reads("0.04"), reads("0.06"));
+        // .76 (37 % rare heaps at 2^16) goes by brute force: its cost is
+        // its option reads.
+        let c76 = cost("0.76");
+        assert_eq!(c76, (reads("0.76") / 1024.0) as u64 + 1);
         // .74 goes by rare values: measured 6 times cheaper than .04; the
         // estimate counts its marks, not its scans, so it says more, but
         // not next to nothing.
+        let c74 = cost("0.74");
         assert!(
-            c74 * 3 < c04 && c74 * 100 > c04,
-            ".74 {c74} against .04 {c04}"
+            c74 * 3 < c76 && c74 * 100 > c76,
+            ".74 {c74} against .76 {c76}"
         );
     }
 

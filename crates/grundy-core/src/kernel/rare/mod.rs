@@ -144,12 +144,36 @@ impl RareCode {
     }
 }
 
-/// Rare positions beyond one in `DENSE_RATIO` make the scan cost more than
-/// the brute force saves.
-const DENSE_RATIO: usize = 8;
+/// The brute force that rare values are weighed against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BruteForceOn {
+    /// The blocked kernels' CPU twins: on the project's 2-core VM rare
+    /// values were faster to 2^17 on every code of the published unsolved
+    /// list with at most a quarter of its heaps rare; past that it depends
+    /// on the code (`.244` slower at 30 %, `.125` faster at 42 %:
+    /// BENCHMARKS-log.md, "Auto looks again").
+    Cpu,
+    /// The blocked kernels on a card (and the survey's kernel): one rare
+    /// heap in 8, the rule from before the CPU's was measured, not yet
+    /// measured against a card.
+    Gpu,
+}
+
+/// Whether `rare` rare positions among `heaps` heaps leave the table
+/// sparse enough for the rare-value scan to beat the brute force `on`.
+/// A rare heap costs a scan of all its pairs, as a heap of the brute force
+/// does, and every heap marks every rare heap: the cost is about linear in
+/// the share of rare heaps, so one share divides the two.
+pub fn rare_values_pay(rare: usize, heaps: usize, on: BruteForceOn) -> bool {
+    match on {
+        BruteForceOn::Cpu => rare * 4 <= heaps,
+        BruteForceOn::Gpu => rare * 8 <= heaps,
+    }
+}
 
 /// Whether `rare` rare positions among `heaps` heaps leave the table sparse
-/// enough for the rare-value scan to pay.
+/// enough for rare values to beat the brute force on a card (the GPU
+/// survey's rule).
 pub fn sparse_enough(rare: usize, heaps: usize) -> bool {
-    rare * DENSE_RATIO <= heaps
+    rare_values_pay(rare, heaps, BruteForceOn::Gpu)
 }

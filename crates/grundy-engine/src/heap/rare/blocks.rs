@@ -1,18 +1,19 @@
 //! Blocks of heaps: each block's parallel pass (on the GPU or the CPU
-//! cores), then its finish (`finish_block`) beside the pass's tasks still
+//! cores), then its finish (`finish_in_order`) beside the pass's tasks still
 //! running, and the next block sized.
 
 use super::bits::words_for;
-use super::finish_block::finish_block;
+use super::clock::Clock;
+use super::finish_in_order::finish_in_order;
 use super::kept::Kept;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
-use super::pass::{BlockAhead, run_passes};
+use super::pass::{BlockPass, run_passes};
 use super::schedule::BlockPlan;
-use super::state::{Outcome, PassAhead, Persist, RareRun};
+use super::state::{Outcome, PassAhead, Persist, RareRun, Tuning};
 use super::view::PassView;
 use crate::heap::storage::growing::grow_while_reading;
 use crate::heap::storage::store::{Store, Values};
-use grundy_core::kernel::rare::{RareCode, sparse_enough};
+use grundy_core::kernel::rare::{RareCode, rare_values_pay};
 use grundy_gpu::rare::{GpuPass, Launched, Table as GpuTable};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -24,7 +25,7 @@ pub(super) const JUDGE_FROM: usize = 1 << 15;
 /// take up once the block's own are claimed.
 pub(super) enum Started {
     Gpu(Launched),
-    Tasks(BlockAhead),
+    Tasks(BlockPass),
 }
 
 impl Started {
@@ -38,8 +39,9 @@ impl Started {
 }
 
 /// What carries from one block of a run to the next.
-#[derive(Default)]
 pub(super) struct Blocks {
+    /// The time the schedule reads (`Tuning::clock`).
+    pub(super) clock: Box<dyn Clock>,
     /// The block's size, where blocks go in order or alone, the costs a
     /// heap: what the next call of the engine goes on with.
     pub(super) plan: BlockPlan,
@@ -52,12 +54,18 @@ pub(super) struct Blocks {
 }
 
 impl Blocks {
-    /// The blocks of a call that goes on with `plan` (none: the first).
-    pub(super) fn with(plan: Option<BlockPlan>) -> Blocks {
-        let plan = plan.unwrap_or_else(BlockPlan::first);
+    /// The blocks of a call that goes on with `plan` (none: the first),
+    /// its schedule as `tuning` says.
+    pub(super) fn with(plan: Option<BlockPlan>, tuning: Tuning) -> Blocks {
+        let mut plan = plan.unwrap_or_else(BlockPlan::first);
+        plan.timed = tuning.in_order_timed;
         Blocks {
+            clock: tuning.clock.start(),
             plan,
-            ..Blocks::default()
+            middle: None,
+            started: None,
+            bits: Vec::new(),
+            wanted: Vec::new(),
         }
     }
 
@@ -72,8 +80,8 @@ impl Blocks {
         persist: Persist,
         gpu: &mut Option<GpuPass>,
     ) -> Option<Outcome> {
-        let clock = std::time::Instant::now();
         let s = g.len();
+        let block_start = self.clock.nanos(s);
         if let Some(short) = Kept::short_for(code, run.rare.last().copied(), (s, run.gap)) {
             return Some(Outcome::Beyond(short));
         }
@@ -86,7 +94,7 @@ impl Blocks {
             |e| gap.is_empty() || kept.is_some_and(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
         let ahead = if in_order {
             let middle = (self.middle.take(), middle_kept(e));
-            BlockAhead::in_order_with(code, g.view(), (s, e), middle, run.max_value)
+            BlockPass::in_order_with(code, g.view(), (s, e), middle, run.max_value)
         } else {
             match self.with_pass(code, run, g.view(), (s, e, end), (gpu, started)) {
                 Ok(ahead) => ahead,
@@ -109,7 +117,7 @@ impl Blocks {
         }
         count_pass(run, &ahead, e - s);
         learn_checks(code, run, &ahead, e - s);
-        let cost = clock.elapsed().as_nanos() as f64 / (e - s) as f64;
+        let cost = self.clock.nanos(e).saturating_sub(block_start) as f64 / (e - s) as f64;
         self.plan.note_cost(in_order, cost);
         self.count(run, &ahead, (s, e));
         let split = run.split;
@@ -118,8 +126,11 @@ impl Blocks {
             // A pass started under the old split marked the old rare list.
             self.started = None;
         }
-        let dense = g.len() >= JUDGE_FROM && !sparse_enough(run.rare.len(), g.len());
-        (persist == Persist::GiveUpWhenDense && dense).then_some(Outcome::Dense)
+        let Persist::GiveUpWhenDense(against) = persist else {
+            return None;
+        };
+        let dense = g.len() >= JUDGE_FROM && !rare_values_pay(run.rare.len(), g.len(), against);
+        dense.then_some(Outcome::Dense)
     }
 
     /// The end of the block from heap s (up to `end`), and whether it goes
@@ -143,7 +154,7 @@ impl Blocks {
         g: V,
         (s, e, end): (usize, usize, usize),
         (gpu, started): (&mut Option<GpuPass>, Option<Started>),
-    ) -> Result<BlockAhead, Outcome> {
+    ) -> Result<BlockPass, Outcome> {
         let ahead = block_pass(code, run, g, (s, e), gpu, started)?;
         if ahead.on_gpu {
             self.plan.resize(ahead.totals().0, e - s);
@@ -174,14 +185,14 @@ impl Blocks {
         code: &RareCode,
         run: &mut RareRun,
         g: &mut S,
-        (ahead, e): (&BlockAhead, usize),
+        (ahead, e): (&BlockPass, usize),
         window: Option<MiddleWindow<S>>,
     ) -> (Option<Outcome>, Option<MiddleHits>) {
         let next = match &self.started {
             Some(Started::Tasks(next)) => Some(next),
             _ => None,
         };
-        let tasks = ahead.tasks_left() || next.is_some_and(BlockAhead::tasks_left);
+        let tasks = ahead.tasks_left() || next.is_some_and(BlockPass::tasks_left);
         let (rare, values, checked) = match tasks {
             true => (
                 run.rare.clone(),
@@ -191,7 +202,7 @@ impl Blocks {
             false => Default::default(),
         };
         let (split, learn) = (run.split, run.checks.wanted());
-        let view = |pass: &BlockAhead| {
+        let view = |pass: &BlockPass| {
             let known = rare.partition_point(|&r| r < pass.below);
             PassView {
                 rare: &rare[..known],
@@ -214,7 +225,8 @@ impl Blocks {
             |g| {
                 rayon::join(
                     || {
-                        let finished = finish_block(code, run, g, (ahead, &now), e, bits, wanted);
+                        let finished =
+                            finish_in_order(code, run, g, (ahead, &now), e, bits, wanted);
                         run.counts.finish_nanos += started.elapsed().as_nanos() as u64;
                         // Done first: the finisher takes up the next block's tasks.
                         if let Some((next, view)) = &after {
@@ -240,7 +252,7 @@ impl Blocks {
     }
 
     /// Counts the block s..e in `run`, and has the schedule judge its pass.
-    pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockAhead, (s, e): (usize, usize)) {
+    pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockPass, (s, e): (usize, usize)) {
         if let Some(hits) = &ahead.middle {
             run.counts.in_order += (e - s) as u64;
             run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
@@ -274,7 +286,7 @@ pub(super) fn block_pass<V: Values>(
     (s, e): (usize, usize),
     gpu: &mut Option<GpuPass>,
     started: Option<Started>,
-) -> Result<BlockAhead, Outcome> {
+) -> Result<BlockPass, Outcome> {
     let clock = std::time::Instant::now();
     let failed = |e: grundy_core::error::Error| Outcome::Failed(e.to_string());
     let this_block = |first: usize, end: usize| (first, end) == (s, e);
@@ -285,23 +297,23 @@ pub(super) fn block_pass<V: Values>(
         {
             run.counts.pass_ahead += (e - s) as u64;
             let params = launched.params;
-            BlockAhead::from_gpu(pass.collect(launched).map_err(failed)?, params)
+            BlockPass::from_gpu(pass.collect(launched).map_err(failed)?, params)
         }
         (_, Some(Started::Tasks(ahead))) if this_block(ahead.first, ahead.end) => {
             run.counts.pass_ahead += (e - s) as u64;
             ahead
         }
         (Some(pass), _) if pass.takes(words, e, code.splits.len(), run.rare.len()) => {
-            let params = BlockAhead::gpu_params(run, s, s, e);
+            let params = BlockPass::gpu_params(run, s, s, e);
             let pack = pack_values(g.range(0, s));
             let table = GpuTable {
                 len: s,
                 pack: &pack,
             };
             let out = pass.run(params, &table, &run.rare, &run.rare_values);
-            BlockAhead::from_gpu(out.map_err(failed)?, params)
+            BlockPass::from_gpu(out.map_err(failed)?, params)
         }
-        _ => BlockAhead::tasks(s, (s, e), run.max_value),
+        _ => BlockPass::tasks(s, (s, e), run.max_value),
     };
     if ahead.on_gpu {
         ahead
@@ -312,7 +324,7 @@ pub(super) fn block_pass<V: Values>(
 }
 
 /// Counts a block's pass in `run.counts`, once the block is finished.
-pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
+pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockPass, heaps: usize) {
     if ahead.tasks.is_empty() {
         return;
     }
@@ -329,7 +341,7 @@ pub(super) fn count_pass(run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
 
 /// Learns from a block's pass on the CPU which rare pairs the next
 /// passes check (`checks`), and chooses them.
-pub(super) fn learn_checks(code: &RareCode, run: &mut RareRun, ahead: &BlockAhead, heaps: usize) {
+pub(super) fn learn_checks(code: &RareCode, run: &mut RareRun, ahead: &BlockPass, heaps: usize) {
     if ahead.on_gpu || ahead.tasks.is_empty() {
         return;
     }
@@ -357,7 +369,7 @@ pub(super) fn start_next<V: Values>(
     (below, first, end): (usize, usize, usize),
     gpu: &mut Option<GpuPass>,
 ) -> Option<Started> {
-    if first >= end || run.ahead == PassAhead::Never {
+    if first >= end || run.tuning.pass_ahead == PassAhead::Never {
         return None;
     }
     let words = words_for(run.max_value);
@@ -366,11 +378,10 @@ pub(super) fn start_next<V: Values>(
         .filter(|p| p.takes(words, end, code.splits.len(), run.rare.len()))
     else {
         // On one thread no other core would take the tasks up.
-        let cores = rayon::current_num_threads() > 1 && run.ahead == PassAhead::Always;
-        return cores
-            .then(|| Started::Tasks(BlockAhead::tasks(below, (first, end), run.max_value)));
+        let cores = rayon::current_num_threads() > 1 && run.tuning.pass_ahead == PassAhead::Always;
+        return cores.then(|| Started::Tasks(BlockPass::tasks(below, (first, end), run.max_value)));
     };
-    let params = BlockAhead::gpu_params(run, below, first, end);
+    let params = BlockPass::gpu_params(run, below, first, end);
     let pack = pack_values(g.range(0, below));
     let table = GpuTable {
         len: below,
@@ -410,7 +421,7 @@ mod tests {
         let code = RareCode::new(&Code::parse("4!.0").unwrap()).unwrap();
         let mut run = RareRun::new(&code, &[0u8][..]);
         let s = 1 << 20;
-        let mut blocks = Blocks::with(None);
+        let mut blocks = Blocks::with(None, Tuning::default());
         blocks.plan.block = schedule::MAX_BLOCK;
         assert_eq!(
             blocks.bounds(&run, s, usize::MAX),

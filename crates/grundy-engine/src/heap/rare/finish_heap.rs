@@ -1,4 +1,4 @@
-//! One heap of the finish (`finish_block`): what the heaps inside the
+//! One heap of the finish (`finish_in_order`): what the heaps inside the
 //! block and the pairs the pass left unread add to the candidate the
 //! block's parallel pass (`pass`) found.
 
@@ -8,7 +8,7 @@ use super::bits::{
 };
 use super::kept::Gap;
 use super::marks::{FarMarks, entry_bits, leaves_one_heap, mark_rare_pairs, split_heap};
-use super::pass::BlockAhead;
+use super::pass::BlockPass;
 use super::scan::{Pairs, Scan, scan_pairs};
 use super::state::RareRun;
 use crate::heap::storage::store::Values;
@@ -25,7 +25,7 @@ pub(super) fn settle_small<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    (ahead, far): (&BlockAhead, &mut FarMarks),
+    (ahead, far): (&BlockPass, &mut FarMarks),
     n: usize,
 ) -> Option<(u32, bool)> {
     let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
@@ -60,7 +60,7 @@ pub(super) struct Noted {
 
 impl Noted {
     /// Adds the heap's notes to its block's counts.
-    pub(super) fn count(self, ahead: &BlockAhead) {
+    pub(super) fn count(self, ahead: &BlockPass) {
         if self.rescan {
             ahead.rescans.fetch_add(1, Relaxed);
         }
@@ -76,7 +76,7 @@ pub(super) fn finish_heap<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    near: (&BlockAhead, &RareNear),
+    near: (&BlockPass, &RareNear),
     n: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
@@ -97,7 +97,7 @@ pub(super) fn candidate<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    (ahead, near): (&BlockAhead, &RareNear),
+    (ahead, near): (&BlockPass, &RareNear),
     n: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
@@ -152,7 +152,7 @@ pub(super) fn candidate<V: Values>(
 /// nothing but c, `wanted` and the values it reads.
 pub(super) fn finish_scan<V: Values>(
     (code, run, g): (&RareCode, &RareRun, V),
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     n: usize,
     (c, mut noted): (u32, Noted),
     wanted: &mut [u64],
@@ -190,7 +190,7 @@ pub(super) fn finish_scan<V: Values>(
 pub(super) fn scan_left<V: Values>(
     code: &RareCode,
     (g, gap): (V, Gap),
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     n: usize,
     wanted: &mut [u64],
     noted: &mut Noted,

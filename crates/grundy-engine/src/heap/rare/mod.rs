@@ -25,14 +25,17 @@
 
 use crate::heap::storage::store::Store;
 use grundy_core::hooks::RunHooks;
-pub use grundy_core::kernel::rare::{RareCode, rare_parity, sparse_enough};
+pub use grundy_core::kernel::rare::{
+    BruteForceOn, RareCode, rare_parity, rare_values_pay, sparse_enough,
+};
 use grundy_gpu::rare::GpuPass;
 
 mod bits;
 mod blocks;
 mod checks;
-mod finish_block;
+pub mod clock;
 mod finish_heap;
+mod finish_in_order;
 pub mod kept;
 mod marks;
 mod middle;
@@ -47,14 +50,15 @@ mod verify;
 mod view;
 
 use blocks::Blocks;
+pub use clock::ScheduleClock;
 pub use state::{
     AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, RareState, Stretches,
     Tuning,
 };
 
-/// How long a stretch of blocks runs on a worker of the pool before the
-/// caller hears of progress and may stop the run.
-const STRETCH: std::time::Duration = std::time::Duration::from_millis(100);
+/// How long the blocks run on a worker of the pool, by the schedule's
+/// clock, before the caller hears of progress and may stop the run.
+const HAND_BACK_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Extends `g` to heaps `0..=to` by the rare-value algorithm; the blocks'
 /// parallel pass runs on the GPU where `gpu` can take it.
@@ -77,8 +81,7 @@ pub fn extend<S: Store>(
     // it always has (carried over, its timed rules sent Officers' first
     // 2·10^5 heaps in order one run in three).
     let plan = run.plan.take().filter(|_| run.kept.is_some());
-    let mut blocks = Blocks::with(plan);
-    blocks.plan.timed = run.in_order_timed;
+    let mut blocks = Blocks::with(plan, run.tuning);
     let outcome = extend_blocks(code, (run, &mut blocks), g, (end, persist), gpu, hooks);
     run.plan = Some(blocks.plan);
     outcome
@@ -94,16 +97,17 @@ fn extend_blocks<S: Store>(
     hooks: &dyn RunHooks,
 ) -> Outcome {
     while g.len() < end {
-        // The blocks run on a worker of the pool, stretch by stretch: each
-        // block's pass then starts there, and no thread waits to be woken
+        // The blocks run on a worker of the pool, handing back every
+        // `HAND_BACK_EVERY`: each block's pass then starts there, and no thread waits to be woken
         // for it (on a VM a wake-up costs about what a block's finish does).
-        let started = std::time::Instant::now();
+        let started = blocks.clock.nanos(g.len());
         let outcome = rayon::scope(|_| {
             loop {
                 if let Some(outcome) = blocks.next(code, run, g, end, persist, gpu) {
                     break Some(outcome);
                 }
-                if g.len() >= end || started.elapsed() >= STRETCH {
+                let elapsed = blocks.clock.nanos(g.len()).saturating_sub(started);
+                if g.len() >= end || elapsed >= HAND_BACK_EVERY.as_nanos() as u64 {
                     break None;
                 }
             }
@@ -191,7 +195,7 @@ mod tests {
             let mut g: Vec<u16> = Vec::new();
             let mut run = super::RareRun::new(&code, &g[..]);
             (run.checks.off, run.checks.forced) = (off, true);
-            run.in_order_timed = false;
+            run.tuning.in_order_timed = false;
             let to = (1 << 19, super::Persist::Always);
             let ended = super::extend(&code, &mut run, &mut g, to, &mut None, &Silent);
             assert_eq!(ended, super::Outcome::Done);

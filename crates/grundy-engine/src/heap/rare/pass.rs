@@ -1,7 +1,7 @@
 //! The parallel pass over a block: for every heap of it at once, all
 //! that the heaps below the block tell (marks, candidate, missing rare
 //! values). What the block's own heaps add is the finish's
-//! (`finish_block`), in order.
+//! (`finish_in_order`), in order.
 
 use super::bits::{clear_from, common_word, first_unmarked, set_bit, transpose64, words_for};
 use super::checks::{self, source};
@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 /// for every heap of the block at once is what lets it use every core.
 /// A block may also go without the pass (`in_order`): then nothing is known
 /// ahead, and each heap is done wholly in order.
-pub(super) struct BlockAhead {
+pub(super) struct BlockPass {
     /// The block's first heap and the heap past its last.
     pub(super) first: usize,
     pub(super) end: usize,
@@ -69,11 +69,11 @@ pub(super) struct BlockAhead {
     pub(super) middle: Option<MiddleHits>,
 }
 
-impl BlockAhead {
+impl BlockPass {
     /// The pass over heaps first..e from the heaps below `below` (at most
     /// `first`) whose values are at most `max`, as tasks not yet run.
-    pub(super) fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockAhead {
-        BlockAhead {
+    pub(super) fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockPass {
+        BlockPass {
             end: e,
             below,
             words: words_for(max),
@@ -81,7 +81,7 @@ impl BlockAhead {
             tasks: (0..(e - first).div_ceil(PASS_CHUNK))
                 .map(|_| OnceLock::new())
                 .collect(),
-            ..BlockAhead::in_order(first)
+            ..BlockPass::in_order(first)
         }
     }
 
@@ -165,7 +165,7 @@ impl BlockAhead {
     /// What the pass on the GPU (`kernel::rare::RARE_PASS`) found: the same
     /// marks, missing values and c′ as `scan`; its pairs are counted in the
     /// shader's chunks.
-    pub(super) fn from_gpu(out: PassOutput, params: PassParams) -> BlockAhead {
+    pub(super) fn from_gpu(out: PassOutput, params: PassParams) -> BlockPass {
         // Two u32 words of the shader are one u64 word here, low first.
         let words = params.words as usize / 2;
         let sets = out.sets.chunks(2 * PASS_CHUNK * 2 * words);
@@ -187,7 +187,7 @@ impl BlockAhead {
             })
         });
         let tasks: Vec<_> = tasks.collect();
-        BlockAhead {
+        BlockPass {
             end: (params.first + params.count) as usize,
             below: params.s as usize,
             words,
@@ -195,7 +195,7 @@ impl BlockAhead {
             done: AtomicUsize::new(tasks.len()),
             tasks,
             on_gpu: true,
-            ..BlockAhead::in_order(params.first as usize)
+            ..BlockPass::in_order(params.first as usize)
         }
     }
 
@@ -207,8 +207,8 @@ impl BlockAhead {
         (s, e): (usize, usize),
         (middle, may_collect): (Option<MiddleHits>, bool),
         max: u32,
-    ) -> BlockAhead {
-        let mut ahead = BlockAhead::in_order(s);
+    ) -> BlockPass {
+        let mut ahead = BlockPass::in_order(s);
         ahead.middle = match middle {
             Some(hits) if hits.first == s && hits.end() == e => Some(hits),
             _ if may_collect => Some(MiddleHits::collect(code, g, 0, s, s..e, max)),
@@ -218,8 +218,8 @@ impl BlockAhead {
     }
 
     /// A block without the pass.
-    pub(super) fn in_order(s: usize) -> BlockAhead {
-        BlockAhead {
+    pub(super) fn in_order(s: usize) -> BlockPass {
+        BlockPass {
             first: s,
             end: s,
             below: 0,
@@ -274,7 +274,7 @@ impl BlockAhead {
 /// being finished, and each pass reads those below its own `below`.
 pub(super) fn run_passes<V: Values>(
     code: &RareCode,
-    passes: [Option<(&BlockAhead, &PassView)>; 2],
+    passes: [Option<(&BlockPass, &PassView)>; 2],
     g: V,
 ) {
     let passes = passes.iter().flatten();

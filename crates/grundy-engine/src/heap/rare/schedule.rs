@@ -165,7 +165,7 @@ impl BlockPlan {
         on_gpu: bool,
     ) {
         let ahead = below < s;
-        if !ahead && !on_gpu && self.halved(e - s, rescans) {
+        if !ahead && !on_gpu && self.halve_or_regrow(e - s, rescans) {
             return;
         }
         // A pass started ahead leaves a window of two blocks to the
@@ -175,11 +175,15 @@ impl BlockPlan {
         } else {
             RESCAN_RATIO
         };
-        // Blocks that could be shorter go in order only by the clock: a
-        // third of the heaps scanned again may cost less than every heap
-        // scanning its pairs on one thread (`.161`), or more (`.774`).
-        let by_rescans = ahead || on_gpu || self.longest == MIN_BLOCK || self.timed;
-        if rescans * ratio > e - s && by_rescans {
+        // Wasted passes send the next blocks in order where the clock
+        // judges whether that pays (`timed`: `in_order_pays` below), or
+        // where the blocks cannot be halved (as short as they go, a pass
+        // started ahead, the card's). Without the clock, blocks that could
+        // still be shorter are only halved: a third of the heaps scanned
+        // again may cost less than every heap scanning its pairs on one
+        // thread (`.161`), or more (`.774`).
+        let may_go_in_order = ahead || on_gpu || self.longest == MIN_BLOCK || self.timed;
+        if rescans * ratio > e - s && may_go_in_order {
             let blocks = IN_ORDER_BLOCKS << self.wasted.min(MAX_BACK_OFF);
             match ahead {
                 true => self.alone_until = e + blocks * self.block,
@@ -199,7 +203,7 @@ impl BlockPlan {
     /// it after one that sent at most one in `RESCAN_RATIO`. Halved from
     /// the next block's length, not this one's: the first blocks of a run
     /// are as short as the heaps below them.
-    fn halved(&mut self, heaps: usize, rescans: usize) -> bool {
+    fn halve_or_regrow(&mut self, heaps: usize, rescans: usize) -> bool {
         if rescans * HALVE_RATIO > heaps && self.longest > MIN_BLOCK {
             self.longest = (self.block / 2).max(MIN_BLOCK);
             self.block = self.longest;

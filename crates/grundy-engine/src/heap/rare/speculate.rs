@@ -32,7 +32,7 @@
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
 use super::finish_heap::{Noted, RareNear, candidate, finish_scan};
 use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heap};
-use super::pass::BlockAhead;
+use super::pass::BlockPass;
 use super::scan::SCAN_CHUNK;
 use super::state::RareRun;
 use crate::heap::storage::store::{Value, Values};
@@ -271,7 +271,7 @@ pub(super) fn guess_stretch<V: Values>(
     code: &RareCode,
     run: &mut RareRun,
     g: V,
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     (p, end): (usize, usize),
 ) -> Guessed {
     debug_assert!(end - p <= MAX_STRETCH && g.len() == p);
@@ -344,7 +344,7 @@ fn run_round<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     stretch: &Guessed,
     (end, again): (usize, Option<(&[RunOut], &Reads)>),
 ) -> Vec<RunOut> {
@@ -369,7 +369,7 @@ fn window_marks<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     (p, end): (usize, usize),
 ) -> (usize, Vec<u64>) {
     let words = words_for(run.max_value).max(ahead.words);
@@ -452,7 +452,7 @@ fn guess_run<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    ahead: &BlockAhead,
+    ahead: &BlockPass,
     stretch: &Guessed,
     (first, last): (usize, usize),
     before: Option<(&RunOut, &Reads)>,
@@ -563,7 +563,7 @@ impl<V: Values> RunTable<'_, V> {
 /// table and the run's inputs (`GuessView`) that note apart what its marks
 /// and its scan read.
 fn finish_guessed<V: Values>(
-    (code, run, ahead, stretch): (&RareCode, &RareRun, &BlockAhead, &Guessed),
+    (code, run, ahead, stretch): (&RareCode, &RareRun, &BlockPass, &Guessed),
     table: RunTable<'_, V>,
     n: usize,
     (bits, wanted): &mut (Vec<u64>, Vec<u64>),
@@ -691,7 +691,7 @@ impl<'a> Checker<'a> {
 
     /// Heap n's guessed finish, when everything it read held its true
     /// value (every heap of the stretch below n told with `tell`).
-    pub(super) fn kept(&self, n: usize) -> Option<(u32, Noted)> {
+    pub(super) fn confirmed(&self, n: usize) -> Option<(u32, Noted)> {
         let k = n - self.guessed.p;
         let own = self.guessed.runs.get(k / RUN)?;
         let i = k % RUN;
@@ -1015,21 +1015,24 @@ mod tests {
         let mut checker = Checker::new(&guessed);
         for k in 0..33 {
             // Run 1 starts at heap 32, which read nothing.
-            let kept = checker.kept(p + k).map(|kept| kept.0);
+            let kept = checker.confirmed(p + k).map(|kept| kept.0);
             assert_eq!(kept, (k < 2 || k == 32).then_some(1), "heap {k}");
             // Heap 2 is 7 in order: its guess was wrong.
             checker.tell(p + k, if k == 2 { 7 } else { 1 }, false);
         }
-        assert!(checker.kept(p + 33).is_none(), "read heap 2's wrong guess");
+        assert!(
+            checker.confirmed(p + 33).is_none(),
+            "read heap 2's wrong guess"
+        );
         // Heap 33 is 4 in order, not what its run gave it.
         checker.tell(p + 33, 4, false);
         assert!(
-            checker.kept(p + 34).is_none(),
+            checker.confirmed(p + 34).is_none(),
             "read its run's wrong heap 33"
         );
         checker.tell(p + 34, 1, false);
-        assert_eq!(checker.kept(p + 35).map(|kept| kept.0), Some(1));
+        assert_eq!(checker.confirmed(p + 35).map(|kept| kept.0), Some(1));
         checker.tell(p + 35, 1, true);
-        assert!(checker.kept(p + 36).is_none(), "after a rare heap");
+        assert!(checker.confirmed(p + 36).is_none(), "after a rare heap");
     }
 }

@@ -2,18 +2,20 @@
 //! list and its marks, the value histogram, the counts; and how a call ends.
 
 use super::checks::Checked;
+use super::clock::ScheduleClock;
 use super::kept::{Beyond, Gap, Kept};
 use super::marks::MarkList;
 use super::schedule::BlockPlan;
 use crate::heap::storage::store::Values;
 use grundy_core::analysis::rare_split::{RareSplit, ValueHistogram, rare_positions_by};
-use grundy_core::kernel::rare::RareCode;
+use grundy_core::kernel::rare::{BruteForceOn, RareCode};
 
 /// Whether a run may give up on a table that is not sparse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Persist {
-    /// Stop with `Outcome::Dense` when rare positions are too many to pay.
-    GiveUpWhenDense,
+    /// Stop with `Outcome::Dense` when rare positions are too many to beat
+    /// the brute force on the CPU or the card (`rare_values_pay`).
+    GiveUpWhenDense(BruteForceOn),
     /// Go on whatever the rare count (`--algorithm rare`).
     Always,
 }
@@ -25,7 +27,8 @@ pub enum Outcome {
     Done,
     /// `stop()` asked for a pause; the table holds every heap below its length.
     Paused,
-    /// More than one heap in `DENSE_RATIO` is rare: the brute force is the tool.
+    /// Rare heaps are too many to pay (`rare_values_pay`): the brute force
+    /// is the tool.
     Dense,
     /// G(n) does not fit the value type; widen the table and call again.
     Widen { n: u64, value: u32 },
@@ -53,16 +56,8 @@ pub struct RareRun {
     /// The rare pairs the block passes check instead of marking.
     pub(super) checks: Checked,
     pub counts: RareCounts,
-    pub ahead: PassAhead,
-    pub stretches: Stretches,
-    /// Whether blocks go in order only while a heap in order costs little
-    /// more wall time than one with a pass (`BlockPlan::in_order_pays`);
-    /// false: whenever a pass was wasted, whatever the time (the same
-    /// schedule on a loaded machine: the tests).
-    pub in_order_timed: bool,
-    /// Runs a stretch, whatever the threads (none: one a thread): the
-    /// benchmark counts many cores' rounds and critical path on few.
-    pub stretch_runs: Option<usize>,
+    /// How the run spreads its work and schedules its blocks.
+    pub tuning: Tuning,
     /// What the run keeps of its table (none: all of it), and the heaps it
     /// gave back so far (`set_kept`).
     pub(super) kept: Option<Kept>,
@@ -130,11 +125,13 @@ pub enum Stretches {
 /// unmeasured.
 pub const AUTO_STRETCH_THREADS: usize = 2;
 
-/// How a run of rare values spreads its work, beside its results: where
-/// a block's pass starts and whether its heaps finish in stretches. The
-/// tables are the same whatever it says; the front ends may read it from
-/// the environment (`GRUNDY_PASS_AHEAD`, `GRUNDY_STRETCHES`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How a run of rare values spreads its work and schedules its blocks,
+/// beside its results: where a block's pass starts, whether its heaps
+/// finish in stretches, whether blocks go in order by their cost, and the
+/// clock that cost is read from. The tables are the same whatever it says;
+/// the front ends may read it from the environment (`GRUNDY_PASS_AHEAD`,
+/// `GRUNDY_STRETCHES`, `GRUNDY_STRETCH_RUNS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// When a block's pass starts while the block before it is finished.
     pub pass_ahead: PassAhead,
@@ -144,6 +141,38 @@ pub struct Tuning {
     /// one thread, a model of as many cores counted on one
     /// (`RareCounts::path_nanos`).
     pub stretch_runs: Option<usize>,
+    /// Whether blocks go in order only while a heap in order costs little
+    /// more time than one with a pass (`BlockPlan::in_order_pays`);
+    /// false: whenever a pass was wasted, whatever the time.
+    pub in_order_timed: bool,
+    /// The clock the schedule reads its costs and stretches from.
+    pub clock: ScheduleClock,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            pass_ahead: PassAhead::Auto,
+            stretches: Stretches::Auto,
+            stretch_runs: None,
+            in_order_timed: true,
+            clock: ScheduleClock::Wall,
+        }
+    }
+}
+
+impl Tuning {
+    /// This tuning on a fake clock (`ScheduleClock::Fake`) on which every
+    /// heap costs a microsecond: the schedule of a test, the same on a
+    /// loaded machine as on an idle one.
+    pub fn on_fake_clock(self) -> Tuning {
+        Tuning {
+            clock: ScheduleClock::Fake {
+                per_heap_nanos: 1_000,
+            },
+            ..self
+        }
+    }
 }
 
 /// How the heaps of a run went (for tests, benchmarks and `--json`'s
@@ -255,10 +284,7 @@ impl RareRun {
             max_value: state.max_value,
             checks: Checked::default(),
             counts: RareCounts::default(),
-            ahead: PassAhead::Auto,
-            stretches: Stretches::Auto,
-            in_order_timed: true,
-            stretch_runs: None,
+            tuning: Tuning::default(),
             kept: None,
             gap: Gap::default(),
             plan: None,

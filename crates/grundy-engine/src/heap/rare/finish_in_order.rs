@@ -6,7 +6,7 @@
 use super::finish_heap::{RareNear, finish_heap, settle_small};
 use super::kept::Beyond;
 use super::marks::FarMarks;
-use super::pass::BlockAhead;
+use super::pass::BlockPass;
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
 use super::state::{AUTO_STRETCH_THREADS, Outcome, RareRun, Stretches};
 use super::view::PassView;
@@ -20,18 +20,18 @@ use std::sync::atomic::Ordering::Relaxed;
 /// value does not fit the table's type. Once the pass's tasks are all
 /// claimed, the cores they leave free finish stretches of heaps on guesses
 /// (`speculate`).
-pub(super) fn finish_block<S: Store>(
+pub(super) fn finish_in_order<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
     g: &mut Growing<S>,
-    (ahead, view): (&BlockAhead, &PassView),
+    (ahead, view): (&BlockPass, &PassView),
     e: usize,
     bits: &mut Vec<u64>,
     wanted: &mut Vec<u64>,
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
-    let stretches = Stretching::of((run.stretches, run.stretch_runs), ahead);
+    let stretches = Stretching::of((run.tuning.stretches, run.tuning.stretch_runs), ahead);
     let mut n = ahead.first;
     while n < e {
         if let Some(end) = stretches.and_then(|s| s.end(ahead, n, e)) {
@@ -130,7 +130,7 @@ enum Free {
 impl Stretching {
     /// For a block with a pass, unless `mode` says never; `runs` a
     /// stretch, else one a thread.
-    fn of((mode, runs): (Stretches, Option<usize>), ahead: &BlockAhead) -> Option<Stretching> {
+    fn of((mode, runs): (Stretches, Option<usize>), ahead: &BlockPass) -> Option<Stretching> {
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
         let (by_threads, when) = match mode {
@@ -149,7 +149,7 @@ impl Stretching {
 
     /// The end of the stretch from heap n: when at least two runs' heaps
     /// are left, and the cores are free as asked.
-    fn end(self, ahead: &BlockAhead, n: usize, e: usize) -> Option<usize> {
+    fn end(self, ahead: &BlockPass, n: usize, e: usize) -> Option<usize> {
         let len = (RUN * self.runs).min(MAX_STRETCH).min(e - n);
         let free = match self.when {
             Free::Always => true,
@@ -164,7 +164,7 @@ impl Stretching {
 /// then pushed in order: each guessed value kept when what it read was true,
 /// else the heap finished again as in order.
 fn finish_stretch<S: Store>(
-    (code, ahead, (p, end)): (&RareCode, &BlockAhead, (usize, usize)),
+    (code, ahead, (p, end)): (&RareCode, &BlockPass, (usize, usize)),
     run: &mut RareRun,
     g: &mut Growing<S>,
     bits: &mut Vec<u64>,
@@ -179,7 +179,7 @@ fn finish_stretch<S: Store>(
     for n in p..end {
         #[cfg(feature = "verify")]
         super::verify::kept_reads(code, run, ahead.below, n);
-        let (v, noted) = match checker.kept(n) {
+        let (v, noted) = match checker.confirmed(n) {
             Some(kept) => {
                 run.counts.guessed_kept += 1;
                 #[cfg(feature = "verify")]
@@ -216,7 +216,7 @@ fn verify_kept<S: Store>(
     code: &RareCode,
     run: &RareRun,
     g: &Growing<S>,
-    (ahead, guessed): (&BlockAhead, &super::speculate::Guessed),
+    (ahead, guessed): (&BlockPass, &super::speculate::Guessed),
     n: usize,
     kept: u32,
 ) {
