@@ -84,7 +84,7 @@ pub(super) fn finish_heap<V: Values>(
     let (c, noted, any_wanted) = candidate(code, run, g, near, n, bits, wanted);
     match any_wanted {
         false => (c, noted),
-        true => finish_scan((code, run, g), near.0, n, (c, noted), wanted),
+        true => finish_scan(Finishing { code, run, g }, near.0, n, (c, noted), wanted),
     }
 }
 
@@ -146,12 +146,21 @@ pub(super) fn candidate<V: Values>(
     (c, noted, true)
 }
 
+/// What a heap's finish reads besides its marks: the code, the run's
+/// state (its rare list, split and gap) and the table's values.
+#[derive(Clone, Copy)]
+pub(super) struct Finishing<'a, V> {
+    pub(super) code: &'a RareCode,
+    pub(super) run: &'a RareRun,
+    pub(super) g: V,
+}
+
 /// G(n) from its candidate c and the unmarked values below it (`wanted`,
 /// not empty): c where the middle pairs or a scan of the split pairs reach
 /// every one, else the smallest left (n is rare). What it finds depends on
 /// nothing but c, `wanted` and the values it reads.
 pub(super) fn finish_scan<V: Values>(
-    (code, run, g): (&RareCode, &RareRun, V),
+    Finishing { code, run, g }: Finishing<'_, V>,
     ahead: &BlockPass,
     n: usize,
     (c, mut noted): (u32, Noted),

@@ -30,7 +30,7 @@
 //! stay fixed while the runs go, and the heaps after it are done in order.
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
-use super::finish_heap::{Noted, RareNear, candidate, finish_scan};
+use super::finish_heap::{Finishing, Noted, RareNear, candidate, finish_scan};
 use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heap};
 use super::pass::BlockPass;
 use super::scan::SCAN_CHUNK;
@@ -300,7 +300,13 @@ pub(super) fn guess_stretch<V: Values>(
         near: RareNear::new(&run.rare, p, end),
         runs: Vec::new(),
     };
-    guessed.runs = run_round(code, run, g, ahead, &guessed, (end, None));
+    let at = Stretch {
+        code,
+        run,
+        pass: ahead,
+        guessed: &guessed,
+    };
+    guessed.runs = run_round(at, g, (end, None));
     add_path(run, &guessed);
     // With two runs only the second can change in a later round, alone on
     // one core and through the guessing view, slower than the check's redo.
@@ -310,14 +316,13 @@ pub(super) fn guess_stretch<V: Values>(
             break;
         };
         let before = std::mem::take(&mut guessed.runs);
-        guessed.runs = run_round(
+        let at = Stretch {
             code,
             run,
-            g,
-            ahead,
-            &guessed,
-            (end, Some((&before, &changed))),
-        );
+            pass: ahead,
+            guessed: &guessed,
+        };
+        guessed.runs = run_round(at, g, (end, Some((&before, &changed))));
         run.counts.rounds += 1;
         let sum = |of: fn(&RunOut) -> u32| guessed.runs.iter().map(|r| of(r) as u64).sum::<u64>();
         run.counts.round_heaps += sum(|r| r.finished);
@@ -341,14 +346,11 @@ fn add_path(run: &mut RareRun, guessed: &Guessed) {
 /// changed since) a heap is finished again only where something it read
 /// changed; the others keep the round before's value.
 fn run_round<V: Values>(
-    code: &RareCode,
-    run: &RareRun,
+    at: Stretch<'_>,
     g: V,
-    ahead: &BlockPass,
-    stretch: &Guessed,
     (end, again): (usize, Option<(&[RunOut], &Reads)>),
 ) -> Vec<RunOut> {
-    let p = stretch.p;
+    let p = at.guessed.p;
     (p..end)
         .step_by(RUN)
         .enumerate()
@@ -358,9 +360,20 @@ fn run_round<V: Values>(
         .map(|(r, first)| {
             let before = again.map(|(runs, changed)| (&runs[r], changed));
             let own = (first, end.min(first + RUN));
-            guess_run(code, run, g, ahead, stretch, own, before)
+            guess_run(at, g, own, before)
         })
         .collect()
+}
+
+/// What every heap of a stretch reads that stays put while the stretch
+/// is guessed: the code, the run's state, the block's pass, and the
+/// stretch's guesses and fixed marks.
+#[derive(Clone, Copy)]
+struct Stretch<'a> {
+    code: &'a RareCode,
+    run: &'a RareRun,
+    pass: &'a BlockPass,
+    guessed: &'a Guessed,
 }
 
 /// Per heap of p..end, `words` words: the pass's marks and those of the
@@ -449,14 +462,12 @@ fn window_pairs<V: Values>(
 /// then) a heap keeps its value unless something it read changed in a way
 /// that could move it (`marks_unmoved`).
 fn guess_run<V: Values>(
-    code: &RareCode,
-    run: &RareRun,
+    at: Stretch<'_>,
     g: V,
-    ahead: &BlockPass,
-    stretch: &Guessed,
     (first, last): (usize, usize),
     before: Option<(&RunOut, &Reads)>,
 ) -> RunOut {
+    let (code, run, stretch) = (at.code, at.run, at.guessed);
     let (p, clock) = (stretch.p, std::time::Instant::now());
     let mut seen = stretch.guesses[..last - p].to_vec();
     let (mut tail, tail_from) = tail_units(g, &seen);
@@ -474,7 +485,7 @@ fn guess_run<V: Values>(
                 read_before.as_deref().unwrap_or_default(),
                 &seen[..],
             );
-            marks_unmoved((code, run, g), stretch, n, was, moved)
+            marks_unmoved(Finishing { code, run, g }, stretch, n, was, moved)
         };
         let heap = match last_time {
             Some(same) if !meets(&same.reads(), &changed) => same,
@@ -489,7 +500,7 @@ fn guess_run<V: Values>(
                     inputs: &seen[..k],
                     tail: (&tail[..tail_len], tail_from),
                 };
-                let heap = finish_guessed((code, run, ahead, stretch), table, n, &mut buffers);
+                let heap = finish_guessed(at, table, n, &mut buffers);
                 out.finished += 1;
                 if last_time.is_none_or(|was| was.value != heap.value) {
                     changed[k / 64] |= 1 << (k % 64);
@@ -563,13 +574,14 @@ impl<V: Values> RunTable<'_, V> {
 /// table and the run's inputs (`GuessView`) that note apart what its marks
 /// and its scan read.
 fn finish_guessed<V: Values>(
-    (code, run, ahead, stretch): (&RareCode, &RareRun, &BlockPass, &Guessed),
+    at: Stretch<'_>,
     table: RunTable<'_, V>,
     n: usize,
     (bits, wanted): &mut (Vec<u64>, Vec<u64>),
 ) -> HeapOut {
     let (mark_reads, scan_reads): ([AtomicU64; READ_WORDS], [AtomicU64; READ_WORDS]) =
         Default::default();
+    let (code, run, ahead, stretch) = (at.code, at.run, at.pass, at.guessed);
     bits.clear();
     bits.extend_from_slice(stretch.marks(n));
     let near = (ahead, &stretch.near);
@@ -578,7 +590,12 @@ fn finish_guessed<V: Values>(
     let (value, noted) = match any_wanted {
         true => {
             let scan_view = table.view(&scan_reads);
-            finish_scan((code, run, scan_view), ahead, n, (c, noted), wanted)
+            let inputs = Finishing {
+                code,
+                run,
+                g: scan_view,
+            };
+            finish_scan(inputs, ahead, n, (c, noted), wanted)
         }
         false => (c, noted),
     };
@@ -604,7 +621,7 @@ fn finish_guessed<V: Values>(
 /// rounds run (a run ends at a rare value; the rare list grows in order),
 /// so no option through one reads a heap past its run's inputs.
 fn marks_unmoved<V: Values>(
-    (code, run, g): (&RareCode, &RareRun, V),
+    Finishing { code, run, g }: Finishing<'_, V>,
     stretch: &Guessed,
     n: usize,
     was: &HeapOut,
@@ -909,7 +926,12 @@ mod tests {
         let (before, mut now) = (vec![2u32; 64], vec![2u32; 64]);
         now[3] = to;
         let moved = (&changed, &before[..], &now[..]);
-        marks_unmoved((&code, &run, &g[..]), &guessed, 140, &was, moved)
+        let inputs = Finishing {
+            code: &code,
+            run: &run,
+            g: &g[..],
+        };
+        marks_unmoved(inputs, &guessed, 140, &was, moved)
     }
 
     /// The take gives 2 then `to`, the pair 9 ⊕ 2 = 11 then 9 ⊕ `to`: a
