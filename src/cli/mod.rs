@@ -98,7 +98,8 @@ pub enum Command {
     Hunt(HuntArgs),
     /// Nim-sequence of the subtraction game with a given set (take s tokens, s in the set).
     #[command(after_help = "Examples:\n  grundy subtraction 1,3,4 -n 1000\n  \
-                            grundy subtraction 2,5,7 --until-periodic --json\n\n\
+                            grundy subtraction 2,5,7 --until-periodic --json\n  \
+                            grundy subtraction 1,3,4 -n 1000 --misere --out misere.csv\n\n\
                             The set S = {s1, s2, ...} is the code 0.d1d2... with d_s = 3 for s in S.")]
     Subtraction(SubtractionArgs),
     /// An octal game on a graph (Dailly, Octal games on graphs, Definition 22): G of the whole graph, every position's value.
@@ -397,6 +398,12 @@ pub struct SequenceArgs {
     /// Keep the values of the last HEAPS heaps (see --keep-prefix; alone, the prefix is as large).
     #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
     pub keep_window: Option<usize>,
+    /// Misère play (the last player to move loses) instead of normal play: each heap's misère nim value, outcome (P: the player to move loses) and genus, as CSV columns n,g,g_misere,outcome_misere,genus. For codes that never split a heap (every digit at most 3) and subtraction games, on the CPU.
+    #[arg(long, conflicts_with_all = [
+        "until_periodic", "no_fill", "checkpoint", "resume", "rare_out", "p_out",
+        "stats_at", "stats_out", "plot", "memory", "keep_prefix", "keep_window",
+    ])]
+    pub misere: bool,
 }
 
 impl SequenceArgs {

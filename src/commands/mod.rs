@@ -6,6 +6,7 @@ pub mod graph;
 pub mod graph_batches;
 pub mod hunt;
 pub mod man;
+pub mod misere;
 pub mod output;
 pub mod play;
 pub mod progress;

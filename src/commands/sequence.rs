@@ -200,6 +200,9 @@ pub fn sequence(
     args: &SequenceArgs,
     rules: OutputRules,
 ) -> Result<()> {
+    if args.misere {
+        return super::misere::misere_sequence(code, set, args, rules);
+    }
     let builder = builder_of(code, args, rules)?;
     let plot = args.plot_style.target(args.plot.as_deref(), rules)?;
     let hooks = CliHooks::new(args.report.quiet);

@@ -660,3 +660,78 @@ fn the_man_pages_in_the_repository_are_current() {
     assert!(String::from_utf8_lossy(&top.stdout).starts_with(".ie \\n(.g .ds Aq"));
     assert_eq!(top.stdout, std::fs::read(kept.join("grundy.1")).unwrap());
 }
+
+/// `--misere` on a subtraction game: each heap's misère value and outcome
+/// equal a plain recursion over the game's own moves (g⁻ = 1 with no move,
+/// else the mex of the options'), beside the normal value; the JSON says
+/// which convention it holds.
+#[test]
+fn a_misere_table_of_a_subtraction_game_is_the_recursions() {
+    let path = tmp("misere-134.csv");
+    let out = grundy(&[
+        "subtraction",
+        "1,3,4",
+        "-n",
+        "300",
+        "--misere",
+        "--json",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    let v = json(&out);
+    assert_eq!(
+        (v["convention"].as_str(), v["n"].as_u64()),
+        (Some("misere"), Some(300))
+    );
+    let mex = |seen: &[u32]| (0..).find(|v| !seen.contains(v)).unwrap();
+    let (mut normal, mut misere) = (Vec::new(), Vec::new());
+    for h in 0..=300usize {
+        let options: Vec<usize> = [1, 3, 4]
+            .iter()
+            .filter(|&&s| s <= h)
+            .map(|&s| h - s)
+            .collect();
+        let g: Vec<u32> = options.iter().map(|&o| normal[o]).collect();
+        let m: Vec<u32> = options.iter().map(|&o| misere[o]).collect();
+        normal.push(mex(&g));
+        misere.push(if options.is_empty() { 1 } else { mex(&m) });
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("n,g,g_misere,outcome_misere,genus"));
+    for (h, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let outcome = if misere[h] == 0 { "P" } else { "N" };
+        let want = [h.to_string(), normal[h].to_string(), misere[h].to_string()];
+        assert_eq!(cells[..3], want, "heap {h}");
+        assert_eq!(cells[3], outcome, "heap {h}");
+    }
+    let p = misere.iter().filter(|&&m| m == 0).count() as u64;
+    assert_eq!(v["p_positions"].as_u64(), Some(p));
+}
+
+/// `--misere` refuses, with status 2 and the reason, a code that splits
+/// heaps (its heaps are sums under misère play) and the flags of the
+/// normal engines.
+#[test]
+fn misere_refuses_codes_that_split_and_the_normal_engines_flags() {
+    let out = grundy(&["octal", "0.77", "-n", "10", "--misere"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("0.77") && text.contains("at most 3"),
+        "{text}"
+    );
+    for flags in [
+        &["--until-periodic"][..],
+        &["--format", "raw"],
+        &["--algorithm", "rare"],
+    ] {
+        let mut args = vec!["octal", "0.33", "-n", "10", "--misere"];
+        args.extend_from_slice(flags);
+        let out = grundy(&args);
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {text}");
+        assert!(text.contains(flags[0]), "{flags:?}: {text}");
+    }
+}

@@ -1,5 +1,6 @@
 //! What a researcher reads first about a table: periods and statistics.
 
+pub mod genus;
 pub mod milestones;
 pub mod period;
 pub mod rare_split;

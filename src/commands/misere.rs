@@ -1,0 +1,143 @@
+//! `grundy octal CODE --misere` and `grundy subtraction SET --misere`: each
+//! heap's misère nim value, outcome and genus, for codes whose moves never
+//! split a heap (`grundy::analysis::genus`).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::output::{print_json, print_wrote, shows_text};
+use crate::cli::SequenceArgs;
+use grundy::Algorithm;
+use grundy::analysis::genus::{GENUS_DEPTH, Genus, heap_genera};
+use grundy::error::{Error, Result};
+use grundy::export::{self, Format, OutputRules};
+use grundy::game::Code;
+use grundy::{BackendChoice, memory};
+
+/// The JSON summary of a misère run.
+#[derive(Serialize)]
+pub struct MisereSummary {
+    pub code: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subtraction_set: Option<Vec<u32>>,
+    pub n: u64,
+    /// "misere": the last player to move loses.
+    pub convention: &'static str,
+    pub backend: &'static str,
+    /// The superscripts computed for each heap's genus (γ0 … γK).
+    pub genus_depth: usize,
+    /// Heaps with misère nim value 0 (the player to move loses), and the first of them.
+    pub p_positions: u64,
+    pub first_p_positions: Vec<u64>,
+    /// The genus of heap N, as the literature writes it.
+    pub last_genus: String,
+    pub seconds: f64,
+    pub out: Option<String>,
+}
+
+/// Bytes a misère table of heaps 0..=n holds at its peak: every sum of
+/// every heap, and each heap's genus.
+fn bytes_needed(n: u64) -> u64 {
+    let sums = ((GENUS_DEPTH + 1) * (GENUS_DEPTH + 2) / 2) as u64;
+    let genus = 8 + 24 + 4 * (GENUS_DEPTH as u64 + 1);
+    (n + 1).saturating_mul(4 * sums + genus)
+}
+
+/// Refuses what a misère run does not do (yet): the flags of the normal
+/// engines. Those that clap refuses (`--until-periodic`, checkpoints, the
+/// side outputs, kept tables) never reach here.
+fn refuse_unsupported(args: &SequenceArgs) -> Result<()> {
+    let refuse = |what: &str, expected: &str| {
+        Err(Error::Input(format!(
+            "--misere with {what}: misère tables run on the CPU and are written as CSV; \
+             expected {expected}"
+        )))
+    };
+    if args.format != Format::Csv {
+        return refuse("--format other than csv", "--format csv (the default)");
+    }
+    if args.algorithm == Algorithm::Rare {
+        return refuse("--algorithm rare", "--algorithm auto");
+    }
+    if args.backend == BackendChoice::Gpu {
+        return refuse("--backend gpu", "--backend auto or cpu");
+    }
+    Ok(())
+}
+
+/// Computes and writes the misère table of `code` (a subtraction game's
+/// `set` when it is one), as `args` say.
+pub fn misere_sequence(
+    code: &Code,
+    set: Option<Vec<u32>>,
+    args: &SequenceArgs,
+    rules: OutputRules,
+) -> Result<()> {
+    refuse_unsupported(args)?;
+    grundy::analysis::genus::refuse_splitting(code).map_err(Error::Input)?;
+    let n = args.n.expect("clap asks for -n without --until-periodic");
+    let what = format!("a misère table of {} heaps", n.saturating_add(1));
+    memory::check_fits(&what, bytes_needed(n))?;
+    let started = std::time::Instant::now();
+    let genera = heap_genera(code, n, GENUS_DEPTH).map_err(Error::Input)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if let Some(path) = &args.out {
+        export::write_to(path, rules, |w| write_csv(w, &genera))?;
+    }
+    let p: Vec<u64> = (0..=n)
+        .filter(|&h| genera[h as usize].misere() == 0)
+        .collect();
+    let summary = MisereSummary {
+        code: code.text.clone(),
+        subtraction_set: set,
+        n,
+        convention: "misere",
+        backend: "cpu",
+        genus_depth: GENUS_DEPTH,
+        p_positions: p.len() as u64,
+        first_p_positions: p.iter().take(32).copied().collect(),
+        last_genus: genera[n as usize].to_string(),
+        seconds,
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if args.report.json {
+        print_json(&summary)?;
+    } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
+        print_summary(&summary);
+    }
+    Ok(())
+}
+
+/// `n,g,g_misere,outcome_misere,genus`: the normal value beside the
+/// misère value, the misère outcome (P: the player to move loses) and the
+/// genus as the literature writes it.
+fn write_csv(w: &mut dyn Write, genera: &[Genus]) -> std::io::Result<()> {
+    writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
+    for (h, genus) in genera.iter().enumerate() {
+        let outcome = if genus.misere() == 0 { 'P' } else { 'N' };
+        writeln!(
+            w,
+            "{h},{},{},{outcome},{genus}",
+            genus.normal,
+            genus.misere()
+        )?;
+    }
+    Ok(())
+}
+
+fn print_summary(s: &MisereSummary) {
+    let first: Vec<String> = s.first_p_positions.iter().map(u64::to_string).collect();
+    grundy::outln!(
+        "{} under misère play (the last player to move loses), heaps 0..={}: {} P-positions \
+         (the first: {}); genus of heap {}: {}; {:.3} s on the CPU",
+        s.code,
+        s.n,
+        s.p_positions,
+        first.join(", "),
+        s.n,
+        s.last_genus,
+        s.seconds
+    );
+    print_wrote(s.out.as_deref().map(std::path::Path::new));
+}
