@@ -104,7 +104,7 @@ pub fn misere_sequence(
     if args.report.json {
         print_json(&summary)?;
     } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
-        print_summary(&summary);
+        print_summary(&summary, &genera);
     }
     Ok(())
 }
@@ -126,18 +126,31 @@ fn write_csv(w: &mut dyn Write, genera: &[Genus]) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print_summary(s: &MisereSummary) {
+/// The text summary, laid out as the normal one: the convention named
+/// beside the code, the first misère values as a nim string.
+fn print_summary(s: &MisereSummary, genera: &[Genus]) {
     let first: Vec<String> = s.first_p_positions.iter().map(u64::to_string).collect();
+    let shown = genera.len().min(SHOWN_VALUES);
+    let digits: String = genera[..shown]
+        .iter()
+        .map(|g| export::nim_digit(g.misere().min(u16::MAX as u32) as u16))
+        .collect();
+    let more = if genera.len() > shown { "…" } else { "" };
     grundy::outln!(
-        "{} under misère play (the last player to move loses), heaps 0..={}: {} P-positions \
-         (the first: {}); genus of heap {}: {}; {:.3} s on the CPU",
-        s.code,
-        s.n,
-        s.p_positions,
-        first.join(", "),
-        s.n,
-        s.last_genus,
-        s.seconds
+        "code        {} (misère play: the last player to move loses)",
+        s.code
     );
+    grundy::outln!("heaps       0..={}", s.n);
+    grundy::outln!("backend     cpu, {:.3} s", s.seconds);
+    grundy::outln!("G⁻(0..)     {digits}{more}");
+    grundy::outln!(
+        "P-positions {} (the first: {})",
+        s.p_positions,
+        first.join(", ")
+    );
+    grundy::outln!("genus       of heap {}: {}", s.n, s.last_genus);
     print_wrote(s.out.as_deref().map(std::path::Path::new));
 }
+
+/// Misère values the text summary shows as a nim string.
+const SHOWN_VALUES: usize = 64;
