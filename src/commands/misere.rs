@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::output::{print_json, print_wrote, shows_text};
 use crate::cli::SequenceArgs;
 use grundy::Algorithm;
-use grundy::analysis::genus::{GENUS_DEPTH, Genus, heap_genera};
+use grundy::analysis::genus::{GENUS_DEPTH, Genus, genera_bytes, heap_genera};
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format, OutputRules};
 use grundy::game::Code;
@@ -34,14 +34,6 @@ pub struct MisereSummary {
     pub last_genus: String,
     pub seconds: f64,
     pub out: Option<String>,
-}
-
-/// Bytes a misère table of heaps 0..=n holds at its peak: every sum of
-/// every heap, and each heap's genus.
-fn bytes_needed(n: u64) -> u64 {
-    let sums = ((GENUS_DEPTH + 1) * (GENUS_DEPTH + 2) / 2) as u64;
-    let genus = 8 + 24 + 4 * (GENUS_DEPTH as u64 + 1);
-    (n + 1).saturating_mul(4 * sums + genus)
 }
 
 /// Refuses what a misère run does not do (yet): the flags of the normal
@@ -78,7 +70,7 @@ pub fn misere_sequence(
     grundy::analysis::genus::refuse_splitting(code).map_err(Error::Input)?;
     let n = args.n.expect("clap asks for -n without --until-periodic");
     let what = format!("a misère table of {} heaps", n.saturating_add(1));
-    memory::check_fits(&what, bytes_needed(n))?;
+    memory::check_fits(&what, genera_bytes(n, GENUS_DEPTH))?;
     let started = std::time::Instant::now();
     let genera = heap_genera(code, n, GENUS_DEPTH).map_err(Error::Input)?;
     let seconds = started.elapsed().as_secs_f64();

@@ -107,6 +107,15 @@ pub fn heap_genera(code: &Code, n: u64, depth: usize) -> Result<Vec<Genus>, Stri
         .collect())
 }
 
+/// Bytes `heap_genera` holds at its peak for heaps 0..=n to `depth`
+/// superscripts: every sum of every heap, each heap's normal value, and
+/// each heap's `Genus`.
+pub fn genera_bytes(n: u64, depth: usize) -> u64 {
+    let sums = States { depth }.count() as u64;
+    let genus = (std::mem::size_of::<Genus>() + 4 * (depth + 1)) as u64;
+    (n + 1).saturating_mul(4 * sums + 4 + genus)
+}
+
 /// The heaps one move leaves from a heap of `h` (0 for none left).
 fn heap_options(code: &Code, h: u64) -> Vec<u64> {
     let mut options = Vec::new();

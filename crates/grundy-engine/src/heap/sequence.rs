@@ -640,8 +640,7 @@ struct RareStep<'a, 'r> {
 /// too short for `auto` to take one.
 fn brute_force_on(backend: &LazyBackend, to: u64) -> BruteForceOn {
     match backend.opened() {
-        Some(Backend::Gpu(_)) => BruteForceOn::Gpu,
-        Some(Backend::Cpu) => BruteForceOn::Cpu,
+        Some(opened) => brute_force_of(opened),
         None if GpuFrom::HEAPS.takes(to) => BruteForceOn::Gpu,
         None => BruteForceOn::Cpu,
     }

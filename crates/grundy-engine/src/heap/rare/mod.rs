@@ -98,8 +98,9 @@ fn extend_blocks<S: Store>(
 ) -> Outcome {
     while g.len() < end {
         // The blocks run on a worker of the pool, handing back every
-        // `HAND_BACK_EVERY`: each block's pass then starts there, and no thread waits to be woken
-        // for it (on a VM a wake-up costs about what a block's finish does).
+        // `HAND_BACK_EVERY`: each block's pass then starts there, and no
+        // thread waits to be woken for it (on a VM a wake-up costs about
+        // what a block's finish does).
         let started = blocks.clock.nanos(g.len());
         let outcome = rayon::scope(|_| {
             loop {
