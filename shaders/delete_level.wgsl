@@ -14,7 +14,9 @@
 
 // game[0]: heaps, game[1]: the largest heap, game[2]: how many move kinds are
 // walked one option at a time, game[3]: split of the kind held in split sets
-// (0: none), game[4]: its parts, game[5 + 3k ..]: delete, split, parts of kind k.
+// (0: none), game[4]: its parts, game[5]: the value of a position without a
+// move (0, or 1 under misère play), game[6 + 3k ..]: delete, split, parts of
+// kind k.
 // A heap's role, from Rust (kernel::tuples::delete_level): SPLIT, KEEP, DELETE.
 
 // every rank of the split-set tuples, level after level
@@ -192,9 +194,9 @@ fn position_value(h: ptr<function, array<u32, MAX_HEAPS>>) -> u32 {
         }
     }
     for (var k = 0u; k < game[2]; k++) {
-        let deleted = game[5u + 3u * k];
-        let split = game[6u + 3u * k];
-        let parts = game[7u + 3u * k];
+        let deleted = game[6u + 3u * k];
+        let split = game[7u + 3u * k];
+        let parts = game[8u + 3u * k];
         var r = first_roles(split, n - deleted - split, n);
         loop {
             if (roles_useful(h, &r, n, parts)) {
@@ -209,7 +211,7 @@ fn position_value(h: ptr<function, array<u32, MAX_HEAPS>>) -> u32 {
             }
         }
     }
-    return mex();
+    return mex_or(game[5]);
 }
 
 @compute @workgroup_size(WG)

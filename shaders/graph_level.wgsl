@@ -1,9 +1,11 @@
 // One level of a graph octal game: every subset of `level` vertices (by its
 // colex rank, one per invocation) gets its value. A disconnected position is
-// its first component's value xor the rest's (both in earlier levels); a
-// connected one is the mex of the positions left by removing a connected set
-// of i vertices (Wernicke's ESU walk, with an explicit stack), when digit i
-// allows the number of pieces left.
+// its first component's value xor the rest's (both in earlier levels) under
+// normal play; a connected one is the mex of the positions left by removing
+// a connected set of i vertices (Wernicke's ESU walk, with an explicit
+// stack), when digit i allows the number of pieces left. Under misère play
+// (graph.no_move = 1) a disconnected position is the mex over the moves of
+// every component (sum_value), and a position without a move is worth 1.
 // Vertex sets are u64 masks held as vec2<u32> (x: vertices 0-31, y: 32-63).
 // The table holds one byte per mask, four to a word, over eight chunks: the
 // value in bits 0-6, bit 7 set when the position is connected.
@@ -21,7 +23,8 @@ struct GraphData {
     n: u32,
     max_take: u32,
     chunk_shift: u32,
-    pad: u32,
+    // 0, or 1 under misère play
+    no_move: u32,
 }
 
 struct Params {
@@ -182,9 +185,9 @@ fn count_pieces(rest: vec2<u32>) -> u32 {
 
 var<private> seen: array<u32, 4>;
 
-fn play_move(mask: vec2<u32>, chosen: vec2<u32>, d: u32) {
-    let rest = mask & ~chosen;
-    let entry = table_get(rest);
+// Whether digit d allows the pieces `rest` falls into, `rest` being what a
+// move leaves of the component it was played in and `entry` its table byte.
+fn pieces_allowed(rest: vec2<u32>, entry: u32, d: u32) -> bool {
     var pieces = 3u;
     if (is_zero(rest)) {
         pieces = 0u;
@@ -193,14 +196,32 @@ fn play_move(mask: vec2<u32>, chosen: vec2<u32>, d: u32) {
     } else if ((d & 4u) != 0u) {
         pieces = count_pieces(rest);
     }
-    if (pieces < 3u && ((d >> pieces) & 1u) == 1u) {
-        let g = entry & VALUE_BITS;
-        seen[g >> 5u] |= 1u << (g & 31u);
+    return pieces < 3u && ((d >> pieces) & 1u) == 1u;
+}
+
+fn mark(entry: u32) {
+    let g = entry & VALUE_BITS;
+    seen[g >> 5u] |= 1u << (g & 31u);
+}
+
+// Removes `chosen` from the component `mask`, the rest of the position being
+// `others` (none but under misère play): the pieces are read from what is
+// left of the component, the value from what is left of the position.
+fn play_move(mask: vec2<u32>, others: vec2<u32>, chosen: vec2<u32>, d: u32) {
+    let rest = mask & ~chosen;
+    let entry = table_get(rest);
+    if (pieces_allowed(rest, entry, d)) {
+        if (is_zero(others)) {
+            mark(entry);
+        } else {
+            mark(table_get(rest | others));
+        }
     }
 }
 
-// Every connected set of `size` vertices inside `mask`, played (ESU).
-fn mark_options(mask: vec2<u32>, size: u32) {
+// Every connected set of `size` vertices inside the component `mask`,
+// played (ESU).
+fn mark_options(mask: vec2<u32>, others: vec2<u32>, size: u32) {
     let d = digit(size);
     var sub: array<vec2<u32>, MAX_TAKE>;
     var closed: array<vec2<u32>, MAX_TAKE>;
@@ -211,7 +232,7 @@ fn mark_options(mask: vec2<u32>, size: u32) {
         vs = drop_lowest(vs);
         let up = above(v);
         if (size == 1u) {
-            play_move(mask, bit(v), d);
+            play_move(mask, others, bit(v), d);
             continue;
         }
         sub[0] = bit(v);
@@ -230,7 +251,7 @@ fn mark_options(mask: vec2<u32>, size: u32) {
             ext[k] = drop_lowest(ext[k]);
             let next = sub[k] | bit(w);
             if (k + 2u == size) {
-                play_move(mask, next, d);
+                play_move(mask, others, next, d);
             } else {
                 sub[k + 1u] = next;
                 closed[k + 1u] = closed[k] | adj(w);
@@ -250,28 +271,67 @@ fn mex() -> u32 {
     return 128u;
 }
 
+// The value of a position from the values its moves reach: their mex, or
+// graph.no_move when it has no move (OVERFLOW past MAX_VALUE).
+fn value_of() -> u32 {
+    var g = graph.no_move;
+    if ((seen[0] | seen[1] | seen[2] | seen[3]) != 0u) {
+        g = mex();
+    }
+    if (g > MAX_VALUE) {
+        return OVERFLOW;
+    }
+    return g;
+}
+
 fn position_value(mask: vec2<u32>) -> u32 {
     let first = component(mask, mask);
     if (any(first != mask)) {
+        if (graph.no_move == 1u) {
+            return sum_value(mask);
+        }
         let v = table_get(first) ^ table_get(mask & ~first);
         return v & VALUE_BITS;
     }
     return connected_value(mask);
 }
 
-// The table byte of a connected position: the mex over its moves.
-fn connected_value(mask: vec2<u32>) -> u32 {
+fn clear_seen() {
     for (var i = 0u; i < 4u; i++) {
         seen[i] = 0u;
     }
+}
+
+// The misère value of a disconnected position: the mex over the moves of
+// every component.
+fn sum_value(mask: vec2<u32>) -> u32 {
+    clear_seen();
+    var left = mask;
+    while (!is_zero(left)) {
+        let comp = component(left, left);
+        left &= ~comp;
+        let others = mask & ~comp;
+        let size_here = countOneBits(comp.x) + countOneBits(comp.y);
+        for (var size = 1u; size <= graph.max_take; size++) {
+            if (digit(size) != 0u && size <= size_here) {
+                mark_options(comp, others, size);
+            }
+        }
+    }
+    return value_of();
+}
+
+// The table byte of a connected position: the mex over its moves.
+fn connected_value(mask: vec2<u32>) -> u32 {
+    clear_seen();
     let size_here = countOneBits(mask.x) + countOneBits(mask.y);
     for (var size = 1u; size <= graph.max_take; size++) {
         if (digit(size) != 0u && size <= size_here) {
-            mark_options(mask, size);
+            mark_options(mask, vec2<u32>(0u, 0u), size);
         }
     }
-    let g = mex();
-    if (g > MAX_VALUE) {
+    let g = value_of();
+    if (g == OVERFLOW) {
         return OVERFLOW;
     }
     return g | CONNECTED;

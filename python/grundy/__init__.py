@@ -274,6 +274,7 @@ def graph(
     g: Any,
     *,
     moves: bool = False,
+    misere: bool = False,
     backend: str = "auto",
     progress: Progress = None,
 ) -> dict:
@@ -281,35 +282,53 @@ def graph(
 
     ``g`` is a spec (``"grid:3x4"``, ``"pode:1,2,2"``), a graph6 string
     (``"Bw"``), an edge list ``[(0, 1), (1, 2)]``, or a networkx graph. Returns a dict with
-    ``value``, ``outcome`` ("P" or "N"), ``positions``, ``solver``,
+    ``value``, ``outcome`` ("P" or "N"), ``convention``, ``positions``, ``solver``,
     ``backend``, ``seconds``; with ``moves=True`` also ``winning_moves``
-    as ``play`` lists them.
+    as ``play`` lists them. With ``misere=True`` the last player to move
+    loses and ``value`` is the misère nim value (0: the player to move
+    loses); ``moves`` is normal play's alone for now.
     """
+    if misere and moves:
+        raise ValueError("moves=True lists normal play's winning moves; expected misere=False")
     spec = _graph_spec(g)
-    found = _grundy.graph(code, spec, backend=backend, progress=progress)
+    found = _grundy.graph(code, spec, misere=bool(misere), backend=backend, progress=progress)
     if moves:
         found["winning_moves"] = play("graph", code, spec)["winning_moves"]
     return found
 
 
 def podes(
-    code: str, max_legs: int = 10, max_length: int = 2, *, progress: Progress = None
+    code: str,
+    max_legs: int = 10,
+    max_length: int = 2,
+    *,
+    misere: bool = False,
+    progress: Progress = None,
 ) -> dict:
     """G of every k-pode with up to ``max_legs`` legs of lengths
     1..=max_length (``grundy podes``, with its defaults 10 and 2): columns
-    ``legs`` (a tuple a row, counting the legs of each length) and ``g``;
-    ``pandas.DataFrame`` takes it."""
+    ``legs`` (a tuple a row, counting the legs of each length) and ``g``,
+    and ``convention``; ``pandas.DataFrame`` takes the columns. With
+    ``misere=True``, misère nim values (codes whose digits are at most 3)."""
     found = _grundy.podes(
-        code, _count("max_legs", max_legs), _count("max_length", max_length, 1), progress=progress
+        code,
+        _count("max_legs", max_legs),
+        _count("max_length", max_length, 1),
+        misere=bool(misere),
+        progress=progress,
     )
     return _rows(found)
 
 
-def bipodes(code: str, max: int = 6, middle: int = 1, *, progress: Progress = None) -> dict:
+def bipodes(
+    code: str, max: int = 6, middle: int = 1, *, misere: bool = False, progress: Progress = None
+) -> dict:
     """G of every bipode up to ``max`` (``grundy bipodes``, with its
     defaults 6 and 1): columns ``bipode`` (a tuple of four leg lengths a
-    row) and ``g``."""
-    found = _grundy.bipodes(code, _count("max", max), _count("middle", middle), progress=progress)
+    row), ``g`` and ``convention``; with ``misere=True``, misère nim values."""
+    found = _grundy.bipodes(
+        code, _count("max", max), _count("middle", middle), misere=bool(misere), progress=progress
+    )
     return _rows(found)
 
 
@@ -331,14 +350,23 @@ def delete_nim(
     max: int,
     *,
     k: Optional[int] = None,
+    misere: bool = False,
     backend: str = "auto",
     progress: Progress = None,
 ) -> dict:
     """Delete Nim under ``rule`` (delete, vdn, abo, nmth, half, kdelete,
     single) on ``heaps`` heaps up to ``max``: columns ``sizes`` (a tuple a
-    position) and ``g``."""
+    position) and ``g``, and ``convention``. With ``misere=True`` the last
+    player to move loses and ``g`` holds misère nim values (0: the player
+    to move loses)."""
     found = _grundy.delete_nim(
-        rule, _count("heaps", heaps), _count("max", max), k=k, backend=backend, progress=progress
+        rule,
+        _count("heaps", heaps),
+        _count("max", max),
+        k=k,
+        misere=bool(misere),
+        backend=backend,
+        progress=progress,
     )
     return _rows(found)
 

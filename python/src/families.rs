@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use grundy::game::{Convention, GraphCode};
 use grundy::game::delete_nim::Rule;
 use grundy::play::Position;
 use grundy::setting::{Setting, seconds};
@@ -39,24 +40,27 @@ pub fn graph_spec(n: usize, edges: Vec<(usize, usize)>) -> PyResult<String> {
     Ok(format!("graph6:{}", graph.to_graph6()))
 }
 
-/// G of an octal game on a graph: {value, outcome, positions, solver,
-/// backend, seconds}.
+/// G of an octal game on a graph (g⁻ under misère play): {value, outcome,
+/// convention, positions, solver, backend, seconds}.
 #[pyfunction]
-#[pyo3(signature = (code, graph, backend = "auto", progress = None))]
+#[pyo3(signature = (code, graph, misere = false, backend = "auto", progress = None))]
 pub fn graph<'py>(
     py: Python<'py>,
     code: &str,
     graph: &str,
+    misere: bool,
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = GraphGame::octal(code, graph)
         .map_err(py_err)?
+        .convention(Convention::misere_if(misere))
         .backend(backend_of(backend)?);
     let found = run(py, progress, |hooks| game.run_with(hooks))?;
     let dict = PyDict::new(py);
     dict.set_item("value", found.value)?;
     dict.set_item("outcome", if found.value == 0 { "P" } else { "N" })?;
+    dict.set_item("convention", found.convention.name())?;
     dict.set_item("positions", found.positions)?;
     dict.set_item("solver", format!("{:?}", found.solver).to_lowercase())?;
     dict.set_item("backend", found.ran_on.backend.to_string())?;
@@ -90,40 +94,54 @@ fn graph_rows<P: AsRef<[usize]>>(rows: Vec<(P, u8)>) -> (Vec<Vec<u64>>, Vec<u32>
         .unzip()
 }
 
+/// A graph code, under misère play where `misere`.
+fn graph_code(code: &str, misere: bool) -> PyResult<GraphCode> {
+    let code = GraphCode::parse(code).map_err(|m| py_err(grundy::Error::Input(m)))?;
+    Ok(code.under(Convention::misere_if(misere)))
+}
+
 /// G of every k-pode with up to `max_legs` legs of lengths 1..=max_length:
-/// {"legs": rows counting the legs of each length, "g": values}.
+/// {"legs": rows counting the legs of each length, "g": values, "convention"}.
 #[pyfunction]
-#[pyo3(signature = (code, max_legs, max_length, progress = None))]
+#[pyo3(signature = (code, max_legs, max_length, misere = false, progress = None))]
 pub fn podes<'py>(
     py: Python<'py>,
     code: &str,
     max_legs: usize,
     max_length: usize,
+    misere: bool,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let code = graph_code(code, misere)?;
     let table = run(py, progress, |hooks| {
-        grundy::podes_with(code, (max_legs, max_length), hooks)
+        grundy::podes_of(&code, (max_legs, max_length), hooks)
     })?;
     let (rows, values) = graph_rows(table.rows);
-    family_columns(py, "legs", rows, values)
+    let columns = family_columns(py, "legs", rows, values)?;
+    columns.set_item("convention", code.convention.name())?;
+    Ok(columns)
 }
 
 /// G of every bipode up to `max` (`grundy bipodes`): {"bipode": rows of
-/// four leg lengths, "g": values}.
+/// four leg lengths, "g": values, "convention"}.
 #[pyfunction]
-#[pyo3(signature = (code, max, middle, progress = None))]
+#[pyo3(signature = (code, max, middle, misere = false, progress = None))]
 pub fn bipodes<'py>(
     py: Python<'py>,
     code: &str,
     max: usize,
     middle: usize,
+    misere: bool,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let code = graph_code(code, misere)?;
     let table = run(py, progress, |hooks| {
-        grundy::bipodes_with(code, (max, middle), hooks)
+        grundy::bipodes_of(&code, (max, middle), hooks)
     })?;
     let (rows, values) = graph_rows(table.rows);
-    family_columns(py, "bipode", rows, values)
+    let columns = family_columns(py, "bipode", rows, values)?;
+    columns.set_item("convention", code.convention.name())?;
+    Ok(columns)
 }
 
 /// A whole tuple table as columns: {"sizes": one row per position, "g"}.
@@ -138,7 +156,9 @@ fn tuple_columns<'py>(
         rows.push(sizes.iter().map(|&s| u64::from(s)).collect());
         values.push(g);
     });
-    family_columns(py, "sizes", rows, values)
+    let columns = family_columns(py, "sizes", rows, values)?;
+    columns.set_item("convention", table.convention().name())?;
+    Ok(columns)
 }
 
 /// Grundy's game on boxes of `dims` sides up to `max` (a cut leaves parts
@@ -177,19 +197,23 @@ fn rule_of(name: &str) -> PyResult<Rule> {
     })
 }
 
-/// Delete Nim under `rule` on `heaps` heaps up to `max` (`k` for kdelete).
+/// Delete Nim under `rule` on `heaps` heaps up to `max` (`k` for kdelete),
+/// under misère play where `misere` (the last player to move loses).
 #[pyfunction]
-#[pyo3(signature = (rule, heaps, max, k = None, backend = "auto", progress = None))]
+#[pyo3(signature = (rule, heaps, max, k = None, misere = false, backend = "auto", progress = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn delete_nim<'py>(
     py: Python<'py>,
     rule: &str,
     heaps: usize,
     max: u32,
     k: Option<usize>,
+    misere: bool,
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = TupleGame::delete_nim(rule_of(rule)?, heaps, k, max).map_err(py_err)?;
+    let game = game.convention(Convention::misere_if(misere));
     tuple_columns(py, game.backend(backend_of(backend)?), progress)
 }
 

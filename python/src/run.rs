@@ -76,6 +76,9 @@ impl Words for PyWords {
         if setting == Setting::NoFill {
             return "fill=False".into();
         }
+        if setting == Setting::Misere {
+            return "misere=True".into();
+        }
         let Some(key) = keyword(setting) else {
             return RustWords.setting(setting, value);
         };

@@ -97,6 +97,17 @@ fn mex() -> u32 {
     return OVERFLOW;
 }
 
+// The mex, or `no_move` when nothing was marked (a position without a
+// move: every option marks its value, all below 256).
+fn mex_or(no_move: u32) -> u32 {
+    for (var i = 0u; i < VALUE_WORDS; i++) {
+        if (seen[i] != 0u) {
+            return mex();
+        }
+    }
+    return no_move;
+}
+
 // The marks of a workgroup's lanes, ORed.
 var<workgroup> gathered: array<atomic<u32>, VALUE_WORDS>;
 

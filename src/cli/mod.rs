@@ -271,6 +271,9 @@ grid RxC (R <= C) with at most MAXV vertices.";
 pub struct GraphArgs {
     /// The octal code, e.g. 0.33, 0.03, 0.137.
     pub code: String,
+    /// Misère play: the last player to move loses. Values are misère nim values g⁻, a position of several pieces valued over its moves (never by its pieces' xor): auto takes the dense solver (reach past 34 vertices) unless the graph is connected and the code never leaves two pieces.
+    #[arg(long)]
+    pub misere: bool,
     /// The graph: path:N, cycle:N, grid:RxC, pode:..., bipode:.../.../k, tree:..., edges:FILE, graph6.
     #[arg(
         long,
@@ -306,6 +309,9 @@ pub struct GraphArgs {
 pub struct PodesArgs {
     /// The octal code, e.g. 0.33.
     pub code: String,
+    /// Misère play: the last player to move loses (values are misère nim values g⁻; codes whose digits are at most 3).
+    #[arg(long)]
+    pub misere: bool,
     /// Podes with 0..=K legs.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub max_legs: usize,
@@ -320,6 +326,9 @@ pub struct PodesArgs {
 pub struct BipodesArgs {
     /// The octal code, e.g. 0.33.
     pub code: String,
+    /// Misère play: the last player to move loses (values are misère nim values g⁻; codes whose digits are at most 3).
+    #[arg(long)]
+    pub misere: bool,
     /// Edges on the chain between the two centres.
     #[arg(long, value_name = "M", default_value_t = 1)]
     pub middle: usize,

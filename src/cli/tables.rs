@@ -20,9 +20,13 @@ grundy rect --max 200 --min-diff 3 --out -";
 
 pub const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim). \
 Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
-tokens, one GPU dispatch per level. A position with no option has value 0.\n\n\
-CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn.\n\n\
+tokens, one GPU dispatch per level. A position with no option has value 0 under normal play (the \
+last player to move wins); with --misere (the last player to move loses) it has misère value 1, and \
+every value is the misère nim value g⁻ (0: the player to move loses).\n\n\
+CSV: h1,...,hn,g, one row per tuple h1 <= ... <= hn; with --misere h1,...,hn,g_misere,outcome_misere \
+(P or N).\n\n\
 Examples:\n  grundy delete-nim --rule delete --max 15\n  \
+grundy delete-nim --rule abo --heaps 3 --max 20 --misere --out abo-misere.csv\n  \
 grundy delete-nim --rule vdn --max 4096 --out output/vdn-4096.csv --json\n  \
 grundy delete-nim --rule single --heaps 4 --max 40 --out output/single-4.csv\n  \
 grundy delete-nim --rule kdelete --heaps 6 --k 3 --max 12 --json";
@@ -103,6 +107,9 @@ pub struct DeleteNimArgs {
     /// Every tuple of heaps up to X.
     #[arg(long, value_name = "X")]
     pub max: u32,
+    /// Misère play: the last player to move loses (values are misère nim values g⁻).
+    #[arg(long)]
+    pub misere: bool,
     #[command(flatten)]
     pub table: TableRunArgs,
 }

@@ -14,8 +14,8 @@ use grundy::RanOn;
 use grundy::Solver;
 use grundy::error::{Error, Result};
 use grundy::export::{self, OutputRules, TableFormat};
-use grundy::game::GraphCode;
 use grundy::game::graph::Graph;
+use grundy::game::{Convention, GraphCode};
 use grundy::graph::{GraphRows, corner_masks};
 use grundy::graph_batch::BatchGame;
 
@@ -27,9 +27,12 @@ pub struct GraphSummary {
     pub graph6: String,
     pub vertices: usize,
     pub edges: usize,
+    /// G, or under misère play the misère nim value g⁻.
     pub g: u8,
     /// N: the first player wins; P: the second.
     pub outcome: &'static str,
+    /// "normal" (the last player to move wins) or "misere" (loses).
+    pub convention: Convention,
     /// Positions evaluated (dense: every subset; memo: distinct pieces).
     pub positions: u64,
     pub solver: Solver,
@@ -45,7 +48,7 @@ pub struct GraphSummary {
 
 pub fn graph(args: &GraphArgs, rules: OutputRules) -> Result<()> {
     reject_stdout_clash(args.report.json, args.out.as_deref())?;
-    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    let code = parse_code(&args.code, args.misere)?;
     if let Some(source) = &args.graphs {
         let name = code.text.clone();
         let game = BatchGame::Octal {
@@ -89,7 +92,7 @@ pub fn graph(args: &GraphArgs, rules: OutputRules) -> Result<()> {
         plot_graph(target, &g, &code, &rows, &solved.corners)?;
     }
     if let Some(path) = &args.out {
-        write_rows(path, &rows, args.moves, rules)?;
+        write_rows(path, &rows, (&code, args.moves), rules)?;
     }
     if args.report.json {
         print_json(&summary)
@@ -137,15 +140,47 @@ fn plot_graph(
         GraphRows::Reached(..) => "positions reachable from the whole graph",
         GraphRows::Subsets(..) => "every vertex subset",
     };
-    let title = format!("{} on {}: {what}", code.text, g.spec);
+    let title = format!(
+        "{} of {} on {}: {what}",
+        values_are(code),
+        code.text,
+        g.spec
+    );
     plot::chart(target, &plot::level_chart(title, "vertices left", pairs))
 }
 
+/// A code from the command line, under misère play with `--misere`.
+fn parse_code(text: &str, misere: bool) -> Result<GraphCode> {
+    let code = GraphCode::parse(text).map_err(Error::Input)?;
+    Ok(code.under(Convention::misere_if(misere)))
+}
+
+/// The value's CSV column: g, or g_misere under misère play.
+fn g_column(code: &GraphCode) -> &'static str {
+    match code.convention {
+        Convention::Normal => "g",
+        Convention::Misere => "g_misere",
+    }
+}
+
+/// What a table's values are, in a heading: G, or g⁻ (misère play).
+fn values_are(code: &GraphCode) -> &'static str {
+    match code.convention {
+        Convention::Normal => "G",
+        Convention::Misere => "g⁻ (misère play)",
+    }
+}
+
 /// `--out`: mask, size, g (and moves) per row.
-fn write_rows(path: &Path, rows: &GraphRows, moves: bool, rules: OutputRules) -> Result<()> {
+fn write_rows(
+    path: &Path,
+    rows: &GraphRows,
+    (code, moves): (&GraphCode, bool),
+    rules: OutputRules,
+) -> Result<()> {
     export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
-        let mut header = vec!["mask", "size", "g"];
+        let mut header = vec!["mask", "size", g_column(code)];
         if moves {
             header.push("moves");
         }
@@ -204,8 +239,12 @@ fn print_graph(summary: &GraphSummary) {
         summary.positions,
         summary.seconds
     );
+    let value = match summary.convention {
+        Convention::Normal => "G         ",
+        Convention::Misere => "g⁻ misère ",
+    };
     grundy::outln!(
-        "G           {} ({}-position: the {} player wins)",
+        "{value}  {} ({}-position: the {} player wins)",
         summary.g,
         summary.outcome,
         if summary.g == 0 { "second" } else { "first" }
@@ -238,7 +277,10 @@ fn plot_grid_corners(
         rows,
         cells: of.iter().map(|&v| Some(u32::from(v))).collect(),
     };
-    let mut panels = vec![panel("G of the a x b grid", values)];
+    let mut panels = vec![panel(
+        &format!("{} of the a x b grid", values_are(code)),
+        values,
+    )];
     if let Some(m) = moves {
         panels.push(panel("moves played (winner longest, loser shortest)", m));
     }
@@ -266,6 +308,7 @@ fn summarise(
         edges: g.edge_count(),
         g: value,
         outcome: if value == 0 { "P" } else { "N" },
+        convention: code.convention,
         positions,
         solver,
         ran,
@@ -279,6 +322,7 @@ fn summarise(
 #[derive(Serialize)]
 struct TableSummary {
     code: String,
+    convention: Convention,
     table: &'static str,
     rows: usize,
     positions: u64,
@@ -311,6 +355,7 @@ fn report_table(
     if output.report.json {
         print_json(&TableSummary {
             code: code.text.clone(),
+            convention: code.convention,
             table,
             rows,
             positions: pieces,
@@ -337,9 +382,9 @@ pub fn podes(args: &PodesArgs, rules: OutputRules) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.report.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
-    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    let code = parse_code(&args.code, args.misere)?;
     let limits = (args.max_legs, args.max_length);
-    let table = grundy::podes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
+    let table = grundy::podes_of(&code, limits, &CliHooks::new(output.report.quiet))?;
     let (rows, seconds) = (table.rows, table.seconds);
     // With legs of length 1 and 2 a pode is (legs, long legs): two columns.
     let long = args.max_length == 2;
@@ -351,7 +396,7 @@ pub fn podes(args: &PodesArgs, rules: OutputRules) -> Result<()> {
         }
     };
     if let Some(path) = &output.out {
-        write_podes((path, output.format, rules), &rows, long, &lengths)?;
+        write_podes((path, output.format, rules), &code, &rows, (long, &lengths))?;
     }
     if let Some(target) = &plot {
         let names: Vec<&str> = match long {
@@ -365,8 +410,10 @@ pub fn podes(args: &PodesArgs, rules: OutputRules) -> Result<()> {
             .collect();
         let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
         let title = format!(
-            "{} on k-podes, legs of length 1..={}",
-            code.text, args.max_length
+            "{} of {} on k-podes, legs of length 1..={}",
+            values_are(&code),
+            code.text,
+            args.max_length
         );
         plot_table(
             target,
@@ -391,16 +438,17 @@ pub fn podes(args: &PodesArgs, rules: OutputRules) -> Result<()> {
 /// `--out`: the legs (and long legs, or each length's count) and G.
 fn write_podes(
     (path, format, rules): (&Path, TableFormat, OutputRules),
+    code: &GraphCode,
     rows: &[(Vec<usize>, u8)],
-    long: bool,
-    lengths: &[String],
+    (long, lengths): (bool, &[String]),
 ) -> Result<()> {
     let header = match long {
         true => "legs,long_legs".to_string(),
         false => format!("legs,{}", lengths.join(",")),
     };
-    export::write_table(path, rules, format, "G of k-podes", |w| {
-        writeln!(w, "{header},g")?;
+    let what = format!("{} of {} on k-podes", values_are(code), code.text);
+    export::write_table(path, rules, format, &what, |w| {
+        writeln!(w, "{header},{}", g_column(code))?;
         for (counts, v) in rows {
             let k: usize = counts.iter().sum();
             let cols: Vec<String> = match long {
@@ -418,7 +466,8 @@ fn write_podes(
 fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], lengths: &[String]) {
     if args.max_length == 2 {
         grundy::outln!(
-            "G of {}-podes: row = legs, column = legs of length 2",
+            "{} of {}-podes: row = legs, column = legs of length 2",
+            values_are(code),
             code.text
         );
         for k in 0..=args.max_legs {
@@ -432,7 +481,8 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
         return;
     }
     grundy::outln!(
-        "G of {}-podes with legs of length 1..={}",
+        "{} of {}-podes with legs of length 1..={}",
+        values_are(code),
         code.text,
         args.max_length
     );
@@ -447,18 +497,19 @@ pub fn bipodes(args: &BipodesArgs, rules: OutputRules) -> Result<()> {
     let output = &args.output;
     reject_stdout_clash(output.report.json, output.out.as_deref())?;
     let plot = output.plot_style.target(output.plot.as_deref(), rules)?;
-    let code = GraphCode::parse(&args.code).map_err(Error::Input)?;
+    let code = parse_code(&args.code, args.misere)?;
     let limits = (args.max, args.middle);
-    let table = grundy::bipodes_with(&args.code, limits, &CliHooks::new(output.report.quiet))?;
+    let table = grundy::bipodes_of(&code, limits, &CliHooks::new(output.report.quiet))?;
     let (rows, seconds) = (table.rows, table.seconds);
     if let Some(path) = &output.out {
         let what = format!(
-            "G of bipodes of {} with a middle chain of {}",
+            "{} of bipodes of {} with a middle chain of {}",
+            values_are(&code),
             code.text,
             edges_text(args.middle)
         );
         export::write_table(path, rules, output.format, &what, |w| {
-            writeln!(w, "a1,a2,b1,b2,g")?;
+            writeln!(w, "a1,a2,b1,b2,{}", g_column(&code))?;
             for ([a1, a2, b1, b2], v) in &rows {
                 writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
             }
@@ -469,7 +520,8 @@ pub fn bipodes(args: &BipodesArgs, rules: OutputRules) -> Result<()> {
         let coords: Vec<u32> = rows.iter().flat_map(|(c, _)| c.map(|x| x as u32)).collect();
         let values: Vec<u32> = rows.iter().map(|(_, v)| *v as u32).collect();
         let title = format!(
-            "{} on bipodes, middle chain of {}",
+            "{} of {} on bipodes, middle chain of {}",
+            values_are(&code),
             code.text,
             edges_text(args.middle)
         );
@@ -503,7 +555,8 @@ fn edges_text(count: usize) -> String {
 fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]) {
     let a = args.max;
     grundy::outln!(
-        "G of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
+        "{} of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
+        values_are(code),
         code.text,
         edges_text(args.middle)
     );

@@ -11,6 +11,7 @@ use grundy::RanOn;
 use grundy::TupleGame;
 use grundy::error::Result;
 use grundy::export::{self, OutputRules};
+use grundy::game::Convention;
 use grundy::game::delete_nim::DeleteNim;
 use grundy::tuples::{TupleKernel, TupleRule};
 
@@ -30,6 +31,8 @@ pub struct TableLabels {
     pub k: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_diff: Option<u32>,
+    /// "normal" (the last player to move wins) or "misere" (loses).
+    pub convention: Convention,
 }
 
 impl TableLabels {
@@ -42,6 +45,14 @@ impl TableLabels {
                 format!("Delete Nim, rule {rule}, {} heaps", self.heaps.unwrap_or(2))
             }
             (game, _, _) => game.into(),
+        }
+    }
+
+    /// What the values are: G, or g⁻ under misère play.
+    fn values_are(&self) -> &'static str {
+        match self.convention {
+            Convention::Normal => "G",
+            Convention::Misere => "the misère value g⁻",
         }
     }
 }
@@ -80,7 +91,9 @@ pub fn rect(args: &RectArgs, rules: OutputRules) -> Result<()> {
 }
 
 pub fn delete_nim(args: &DeleteNimArgs, rules: OutputRules) -> Result<()> {
-    let game = TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?;
+    let convention = Convention::misere_if(args.misere);
+    let game =
+        TupleGame::delete_nim(args.rule, args.heaps, args.k, args.max)?.convention(convention);
     let names: Vec<String> = (1..=args.heaps).map(|i| format!("h{i}")).collect();
     let header: Vec<&str> = names.iter().map(String::as_str).collect();
     let nim_game = game.delete_nim_game();
@@ -89,6 +102,7 @@ pub fn delete_nim(args: &DeleteNimArgs, rules: OutputRules) -> Result<()> {
         rule: nim_game.map(DeleteNim::name),
         heaps: nim_game.map(|g| g.heaps),
         k: nim_game.and_then(|g| g.k),
+        convention,
         ..Default::default()
     };
     table(game, &header, (&args.table, rules), labels)
@@ -112,12 +126,13 @@ fn table(
 
     if let Some(path) = &args.output.out {
         let what = format!(
-            "G of {} up to {}",
+            "{} of {} up to {}",
+            labels.values_are(),
             labels.describe(),
             kern.space.max - shift
         );
         export::write_table(path, rules, args.output.format, &what, |w| {
-            write_csv(w, kern, values, header, shift)
+            write_csv(w, kern, values, (header, shift))
         })?;
     }
     if let Some(target) = &plot {
@@ -128,7 +143,12 @@ fn table(
             in_order.push(values[kern.space.rank(h) as usize]);
         });
         // every game here is symmetric in its heaps (sides): one entry per unordered tuple
-        let title = format!("{} up to {}", table_title(&labels), kern.space.max - shift);
+        let title = format!(
+            "{} up to {}{}",
+            table_title(&labels),
+            kern.space.max - shift,
+            misere_words(labels.convention)
+        );
         plot_table(target, title, header, &coords, &in_order, true, quiet)?;
     }
     let (lo, hi) = kern.space.totals();
@@ -168,10 +188,15 @@ fn write_csv(
     w: &mut dyn Write,
     kern: &TupleKernel,
     table: &[u32],
-    header: &[&str],
-    shift: u32,
+    (header, shift): (&[&str], u32),
 ) -> std::io::Result<()> {
-    writeln!(w, "{},g", header.join(","))?;
+    let misere = kern.convention == Convention::Misere;
+    let columns = if misere {
+        "g_misere,outcome_misere"
+    } else {
+        "g"
+    };
+    writeln!(w, "{},{columns}", header.join(","))?;
     let mut result = Ok(());
     let mut line = String::new();
     kern.space.for_each_lex(|h| {
@@ -183,7 +208,11 @@ fn write_csv(
             line.push_str(&(x - shift).to_string());
             line.push(',');
         }
-        line.push_str(&table[kern.space.rank(h) as usize].to_string());
+        let g = table[kern.space.rank(h) as usize];
+        line.push_str(&g.to_string());
+        if misere {
+            line.push_str(if g == 0 { ",P" } else { ",N" });
+        }
         result = writeln!(w, "{line}");
     });
     result
@@ -200,11 +229,12 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
             r.min_diff
         ),
         TupleRule::DeleteNim(g) => format!(
-            "{} on {} heaps up to {}{}",
+            "{} on {} heaps up to {}{}{}",
             g.name(),
             g.heaps,
             s.max,
-            g.k.map(|k| format!(" (k = {k})")).unwrap_or_default()
+            g.k.map(|k| format!(" (k = {k})")).unwrap_or_default(),
+            misere_words(kern.convention)
         ),
     };
     grundy::outln!("{what}");
@@ -242,6 +272,14 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
                 .collect();
             grundy::outln!("{} |{}", label(a), row.join(""));
         }
+    }
+}
+
+/// ", misère play" after a title of a misère table.
+fn misere_words(convention: Convention) -> &'static str {
+    match convention {
+        Convention::Normal => "",
+        Convention::Misere => ", misère play",
     }
 }
 

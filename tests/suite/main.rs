@@ -22,6 +22,7 @@ mod hostile;
 mod hunt;
 mod kept;
 mod milestones;
+mod misere_graphs;
 mod newcomer;
 mod paper_output;
 mod papers;

@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use grundy::game::Code;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
+use grundy::game::{Code, Convention};
 use grundy::internals::engine::heap::brute::general;
 use grundy::internals::engine::tuples::table::{cpu_table, solve};
 use grundy::internals::kernel::tuples::LevelPlan;
@@ -49,8 +49,9 @@ fn compositions(z: u32, parts: usize) -> Vec<Vec<u32>> {
 }
 
 /// The rules read naively: every assignment of a role to every heap (by
-/// index), every ordered split; G by recursion with a memo.
-fn naive(game: &DeleteNim, h: &[u32], memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
+/// index), every ordered split; G by recursion with a memo, a position
+/// without a move worth `no_move` (0, or 1 under misère play).
+fn naive(game: &DeleteNim, h: &[u32], no_move: u32, memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
     if let Some(&v) = memo.get(h) {
         return v;
     }
@@ -85,11 +86,14 @@ fn naive(game: &DeleteNim, h: &[u32], memo: &mut HashMap<Vec<u32>, u32>) -> u32 
             }
             for mut o in options {
                 o.sort_unstable();
-                seen.insert(naive(game, &o, memo));
+                seen.insert(naive(game, &o, no_move, memo));
             }
         }
     }
-    let v = (0..).find(|v| !seen.contains(v)).unwrap();
+    let v = match seen.is_empty() {
+        true => no_move,
+        false => (0..).find(|v| !seen.contains(v)).unwrap(),
+    };
     memo.insert(h.to_vec(), v);
     v
 }
@@ -111,18 +115,43 @@ fn kernels_equal_a_naive_reading_of_every_rule() {
     ];
     for (rule, heaps, k, max) in cases {
         let game = DeleteNim::new(rule, heaps, k).unwrap();
-        let mut memo = HashMap::new();
-        for split_sets in [true, false] {
-            let kern = TupleKernel::delete_nim(game.clone(), max, split_sets).unwrap();
-            for (h, v) in values(&kern) {
-                assert_eq!(
-                    v,
-                    naive(&game, &h, &mut memo),
-                    "{rule:?} n={heaps} {h:?} split sets {split_sets}"
-                );
+        for convention in [Convention::Normal, Convention::Misere] {
+            let mut memo = HashMap::new();
+            let no_move = convention.no_move_value();
+            for split_sets in [true, false] {
+                let kern = TupleKernel::delete_nim(game.clone(), max, split_sets).unwrap();
+                let kern = kern.under(convention).unwrap();
+                for (h, v) in values(&kern) {
+                    assert_eq!(
+                        v,
+                        naive(&game, &h, no_move, &mut memo),
+                        "{rule:?} n={heaps} {h:?} split sets {split_sets} {convention:?}"
+                    );
+                }
             }
         }
     }
+}
+
+/// Misère play is not normal play with values renamed: on two heaps under
+/// VDN (delete one heap, split the other in two), (1,1) has no move, so it
+/// is a P-position under normal play and an N-position under misère play,
+/// and the positions whose every move reaches it turn the other way.
+#[test]
+fn misere_delete_nim_turns_the_positions_without_a_move() {
+    let game = DeleteNim::new(Rule::Vdn, 2, None).unwrap();
+    let kern = TupleKernel::delete_nim(game.clone(), 12, true).unwrap();
+    let normal = values(&kern);
+    let misere = values(&kern.clone().under(Convention::Misere).unwrap());
+    assert_eq!((normal[&vec![1, 1]], misere[&vec![1, 1]]), (0, 1));
+    // (1,2) and (2,2) move only to (1,1)
+    for h in [vec![1, 2], vec![2, 2]] {
+        assert_eq!((normal[&h], misere[&h]), (1, 0), "{h:?}");
+    }
+    assert_ne!(normal, misere);
+    let rect = TupleKernel::rect(Rect::new(2, 1).unwrap(), 8).unwrap();
+    let refused = rect.under(Convention::Misere).unwrap_err();
+    assert!(refused.contains("side by side"), "{refused}");
 }
 
 #[test]
@@ -391,7 +420,9 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
     for (rule, heaps, k) in rules {
         let max = [90, 90, 30, 10, 12, 9, 14, 6, 30, 8][kernels.len()] - rng.below(4) as u32;
         let game = DeleteNim::new(rule, heaps, k).unwrap();
-        kernels.push(TupleKernel::delete_nim(game, max, rng.below(3) != 0).unwrap());
+        let kern = TupleKernel::delete_nim(game, max, rng.below(3) != 0).unwrap();
+        let convention = [Convention::Normal, Convention::Misere][rng.below(2) as usize];
+        kernels.push(kern.under(convention).unwrap());
     }
     for _ in 0..4 {
         let dims = 2 + rng.below(2) as usize;
@@ -407,7 +438,7 @@ fn gpu_tables_equal_the_cpu_twins_on_random_games() {
         let cpu = cpu_table(&kern, &LevelPlan::new(&kern), &grundy::hooks::Silent).unwrap();
         let run = solve(&kern, &backend, &crate::common::NoNotice).unwrap();
         assert_eq!(run.backend, grundy::internals::engine::Ran::Gpu);
-        assert_eq!(run.table, cpu, "{:?}", kern.rule);
+        assert_eq!(run.table, cpu, "{:?} {:?}", kern.rule, kern.convention);
     }
 }
 

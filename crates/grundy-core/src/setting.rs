@@ -58,6 +58,7 @@ settings! {
     Memory => "memory",
     Middle => "middle",
     MinDiff => "min_diff",
+    Misere => "misere",
     Mkdir => "mkdir",
     Moves => "moves",
     N => "n",
@@ -207,6 +208,7 @@ impl Words for RustWords {
             Setting::KeepPrefix => "prefix",
             Setting::KeepWindow => "window",
             Setting::Spiders => "max",
+            Setting::Misere => return "`convention(Convention::Misere)`".into(),
             other => other.key(),
         };
         match value {

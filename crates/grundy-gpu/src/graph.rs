@@ -98,6 +98,9 @@ pub fn dense(
             runner.zeroed("graph table", words * 4)
         })
         .collect();
+    // The empty position (mask 0, the first byte) has no move.
+    let empty = kern.convention.no_move_value();
+    runner.write(&chunks[0], 0, &empty.to_le_bytes());
     let status = runner.zeroed("graph status", 16);
     let graph = runner.storage("graph", bytemuck::bytes_of(&kern.graph_data(shift)));
     // One slot per level 1..=n: the empty position needs no dispatch.

@@ -4,8 +4,8 @@
 //! whole graph).
 
 use grundy_core::error::{Error, Result};
-use grundy_core::game::GraphCode;
 use grundy_core::game::graph::Graph;
+use grundy_core::game::{Convention, GraphCode};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::graph::driver::{GraphJob, solve_graph};
 use grundy_engine::graph::families::{FamilyTable, bipode_table, pode_table};
@@ -60,6 +60,9 @@ pub struct GraphValue {
     pub solver: Solver,
     /// Where it ran.
     pub ran_on: RanOn,
+    /// Normal play, or misère play, where every value is a misère nim
+    /// value g⁻ (0: the player to move loses).
+    pub convention: Convention,
     /// Seconds the solve took.
     pub seconds: f64,
     /// `table[mask]` = G of the subset `mask`, when asked for (dense only).
@@ -102,6 +105,16 @@ impl GraphGame {
             corners: false,
             moves: false,
         }
+    }
+
+    /// The play convention (default: normal play). Under misère play the
+    /// last player to move loses and every value is the misère nim value
+    /// g⁻: a position of several pieces is valued over its moves, never by
+    /// its pieces' xor, so `Auto` takes the dense (or reach) solver where
+    /// the memo would add pieces.
+    pub fn convention(mut self, convention: Convention) -> GraphGame {
+        self.code = self.code.under(convention);
+        self
     }
 
     /// Which solver runs (default: `Auto`, as `grundy graph` chooses).
@@ -179,6 +192,7 @@ impl GraphGame {
             positions: solved.positions,
             solver: solved.solver,
             ran_on: solved.ran_on,
+            convention: self.code.convention,
             seconds: solved.seconds,
             table,
             rows,
@@ -220,7 +234,18 @@ pub fn podes_with(
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<Vec<usize>>> {
     let code = GraphCode::parse(code).map_err(Error::Input)?;
-    pode_table(&code, (max_legs, max_length), hooks)
+    podes_of(&code, (max_legs, max_length), hooks)
+}
+
+/// `podes_with` for a parsed code: `GraphCode::parse("0.33")?.under(Convention::Misere)`
+/// gives the misère table (codes that never leave two pieces; the others
+/// are refused, since the table values pieces apart).
+pub fn podes_of(
+    code: &GraphCode,
+    limits: (usize, usize),
+    hooks: &dyn RunHooks,
+) -> Result<FamilyTable<Vec<usize>>> {
+    pode_table(code, limits, hooks)
 }
 
 /// G of every bipode of `code` with legs a1, a2, b1, b2 up to `max` and a
@@ -236,5 +261,14 @@ pub fn bipodes_with(
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<[usize; 4]>> {
     let code = GraphCode::parse(code).map_err(Error::Input)?;
-    bipode_table(&code, (max, middle), hooks)
+    bipodes_of(&code, (max, middle), hooks)
+}
+
+/// `bipodes_with` for a parsed code, under its convention (as `podes_of`).
+pub fn bipodes_of(
+    code: &GraphCode,
+    limits: (usize, usize),
+    hooks: &dyn RunHooks,
+) -> Result<FamilyTable<[usize; 4]>> {
+    bipode_table(code, limits, hooks)
 }

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use grundy_core::error::{Error, Result};
-use grundy_core::game::Graph;
 use grundy_core::game::arrows::{parse_faces, standard_faces};
 use grundy_core::game::graph_families::{TREE_COUNTS, grids, spiders, trees};
+use grundy_core::game::{Convention, Graph};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_core::setting::Setting;
 use grundy_engine::graph::batch::{BatchGraph, solve_batch};
@@ -95,8 +95,13 @@ impl GraphBatch {
             .graphs
             .iter()
             .any(|g| g.graph.spec != g.graph.to_graph6());
+        let convention = match &self.game {
+            BatchGame::Octal { code, .. } => code.convention,
+            _ => Convention::Normal,
+        };
         Ok(GraphBatchRows {
             rows,
+            convention,
             specs: named.then(|| self.graphs.iter().map(|g| g.graph.spec.clone()).collect()),
             seconds: begin.elapsed().as_secs_f64(),
         })
@@ -108,6 +113,9 @@ impl GraphBatch {
 pub struct GraphBatchRows {
     /// One row per graph.
     pub rows: Vec<BatchRow>,
+    /// Normal play, or misère play (octal codes under
+    /// `GraphCode::under`), whose values are misère nim values g⁻.
+    pub convention: Convention,
     /// Each graph's spec, for families whose members have names (spiders,
     /// grids, specs in a file); none where every graph is its graph6.
     pub specs: Option<Vec<String>>,
@@ -124,7 +132,11 @@ impl GraphBatchRows {
     /// The rows as CSV: `graph6,vertices,edges,g,outcome`, then `moves` or
     /// `faces` when the game has them, and `spec` where graphs have names.
     pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut header = vec!["graph6", "vertices", "edges", "g", "outcome"];
+        let g = match self.convention {
+            Convention::Normal => "g",
+            Convention::Misere => "g_misere",
+        };
+        let mut header = vec!["graph6", "vertices", "edges", g, "outcome"];
         let (moves, faces) = (self.rows[0].moves.is_some(), self.rows[0].faces.is_some());
         header.extend(moves.then_some("moves"));
         header.extend(faces.then_some("faces"));

@@ -25,7 +25,9 @@ pub mod tuples;
 #[allow(deprecated)]
 pub use edges::hackenbush_solved;
 pub use edges::{EdgeGame, HackenbushValue, hackenbush};
-pub use graph::{GraphGame, GraphValue, bipodes, bipodes_with, podes, podes_with};
+pub use graph::{
+    GraphGame, GraphValue, bipodes, bipodes_of, bipodes_with, podes, podes_of, podes_with,
+};
 pub use graph_batch::{GraphBatch, GraphBatchRows};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
 pub use play::{Position, play_sum};

@@ -3,6 +3,7 @@
 //! game on rectangles and boxes, Delete Nim and its many-heap rules.
 
 use grundy_core::error::{Error, Result};
+use grundy_core::game::Convention;
 use grundy_core::game::delete_nim::{DeleteNim, Rule};
 use grundy_core::hooks::{RunHooks, Silent};
 pub use grundy_core::kernel::tuples::{TupleKernel, TupleRule};
@@ -30,6 +31,7 @@ pub struct TupleGame {
     /// heaps may be empty; the kernel's sizes start at 1).
     shift: u32,
     backend: BackendChoice,
+    convention: Convention,
 }
 
 /// A computed table: every tuple of sizes up to the largest, unordered.
@@ -74,7 +76,18 @@ impl TupleGame {
             kern,
             shift,
             backend: BackendChoice::Cpu,
+            convention: Convention::Normal,
         }
+    }
+
+    /// The play convention (default: normal play). Under misère play a
+    /// position without a move is worth 1 and every value is the misère
+    /// nim value g⁻ (0: the player to move loses). Delete Nim's positions
+    /// are whole games, so its tables take it on either backend;
+    /// rectangles cut into sums, and refuse it when run.
+    pub fn convention(mut self, convention: Convention) -> TupleGame {
+        self.convention = convention;
+        self
     }
 
     /// Where the table runs (default: the CPU).
@@ -94,7 +107,8 @@ impl TupleGame {
     }
 
     /// Computes the table, telling `hooks` of notices and progress.
-    pub fn run_with(self, hooks: &dyn RunHooks) -> Result<TupleTable> {
+    pub fn run_with(mut self, hooks: &dyn RunHooks) -> Result<TupleTable> {
+        self.kern = self.kern.under(self.convention).map_err(Error::Input)?;
         let backend = Backend::open_for(
             self.backend,
             self.positions(),
@@ -120,6 +134,11 @@ impl TupleTable {
     /// The game's rules and the positions' ranking, as the kernels read them.
     pub fn kernel(&self) -> &TupleKernel {
         &self.kern
+    }
+
+    /// The convention the values are under.
+    pub fn convention(&self) -> Convention {
+        self.kern.convention
     }
 
     /// What the stored sizes are above the game's own (Delete Nim stores

@@ -2,6 +2,7 @@
 //! whether a connected set of `i` vertices may be removed from a component,
 //! bit `j` of it allowing that component to be left in exactly `j` pieces.
 
+use super::Convention;
 use super::code::{Code, Modifier};
 use crate::setting::Setting;
 
@@ -11,6 +12,8 @@ pub struct GraphCode {
     pub text: String,
     /// `digits[i]` for removing `i` vertices (`digits[0]` is 0).
     pub digits: Vec<u8>,
+    /// Normal play (parsed codes) or misère play (`under`).
+    pub convention: Convention,
 }
 
 impl GraphCode {
@@ -60,7 +63,21 @@ impl GraphCode {
         Ok(GraphCode {
             text: code.text,
             digits,
+            convention: Convention::Normal,
         })
+    }
+
+    /// The same code under `convention`.
+    pub fn under(mut self, convention: Convention) -> GraphCode {
+        self.convention = convention;
+        self
+    }
+
+    /// Whether a move may leave a component in two pieces: where none
+    /// may, a connected graph reaches connected positions only, and
+    /// misère play needs no value of a sum.
+    pub fn splits(&self) -> bool {
+        self.digits.iter().any(|d| d & 4 != 0)
     }
 
     /// The most vertices one move removes.

@@ -1,8 +1,10 @@
 //! Rulesets: what a position is and what its options are.
 
 pub mod code;
+pub mod convention;
 
 pub use code::{Code, CodeError, Digit, Modifier};
+pub use convention::Convention;
 pub mod arrows;
 pub mod connected_sets;
 pub mod graph;

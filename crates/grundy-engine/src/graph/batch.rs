@@ -10,11 +10,11 @@ use serde::Serialize;
 use crate::backend::Backend;
 use crate::edges::arrows_dense::solve_dense;
 use crate::edges::arrows_memo::ArrowMemo;
-use crate::graph::memo::MemoSolver;
+use crate::graph::memo::{MemoSolver, takes_misere};
 use crate::graph::reach::solve_reachable;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::arrows::{ArrowGame, ArrowRule};
-use grundy_core::game::{Graph, GraphCode};
+use grundy_core::game::{Convention, Graph, GraphCode};
 
 /// Pieces a thread's memo holds before it starts afresh (bounds memory on
 /// long batches).
@@ -89,12 +89,18 @@ fn row_of(item: &BatchGraph, game: &BatchGame, memos: &mut Memos) -> Result<Batc
         faces: None,
     };
     let value = match game {
-        BatchGame::Octal { code, moves: true } => {
+        // The memo adds pieces: under misère play it takes only graphs
+        // and codes where no position is a sum (`takes_misere`).
+        BatchGame::Octal { code, moves }
+            if *moves
+                || (code.convention == Convention::Misere
+                    && takes_misere(g, code, g.all()).is_err()) =>
+        {
             let run = solve_reachable(g, code, false, &grundy_core::hooks::Silent)?;
-            row.moves = Some(run.moves);
+            row.moves = moves.then_some(run.moves);
             Some(run.value as u16)
         }
-        BatchGame::Octal { code, moves: false } => {
+        BatchGame::Octal { code, .. } => {
             let memo = match &mut memos.octal {
                 Some(m) if m.positions() < MEMO_PIECES => m,
                 slot => slot.insert(MemoSolver::new(code)),

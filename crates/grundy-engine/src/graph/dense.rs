@@ -186,6 +186,7 @@ pub fn zeroed_table(bytes: usize) -> Vec<u8> {
 /// The whole dense table on the CPU twin.
 pub fn cpu_dense(kern: &GraphKernel, hooks: &dyn RunHooks) -> Result<Vec<u8>> {
     let mut table = zeroed_table(dense_table_bytes(kern.n) as usize);
+    table[0] = kern.convention.no_move_value() as u8;
     let view = as_atomic(&mut table);
     let mut done = 1;
     for k in 1..=kern.n {
@@ -218,6 +219,7 @@ pub fn reachable_levels(kern: &GraphKernel) -> Vec<bool> {
 /// levels evaluated (the others left 0), and how many there were.
 pub fn cpu_dense_connected(kern: &GraphKernel, hooks: &dyn RunHooks) -> Result<(Vec<u8>, u64)> {
     let mut table = zeroed_table(dense_table_bytes(kern.n) as usize);
+    table[0] = kern.convention.no_move_value() as u8;
     let view = as_atomic(&mut table);
     let reachable = reachable_levels(kern);
     let mut evaluated = 0;

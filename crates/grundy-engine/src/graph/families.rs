@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use super::memo::MemoSolver;
 use grundy_core::error::{Error, Result};
-use grundy_core::game::GraphCode;
 use grundy_core::game::graph::{MAX_VERTICES, bipode_of, pode_of, pode_rows};
+use grundy_core::game::{Convention, GraphCode};
 use grundy_core::hooks::RunHooks;
 
 /// A family's table: each graph's parameters and value, the pieces the
@@ -18,6 +18,21 @@ pub struct FamilyTable<P> {
     pub rows: Vec<(P, u8)>,
     pub pieces: u64,
     pub seconds: f64,
+}
+
+/// The family tables run on the memo, which takes misère play only from
+/// codes that never leave two pieces (every pode and bipode is connected).
+fn refuse_misere_splits(code: &GraphCode, family: &str) -> Result<()> {
+    if code.convention == Convention::Misere && code.splits() {
+        return Err(Error::Input(format!(
+            "{} on {family}: {} may leave a piece in two, and the {family} table values pieces \
+             apart, which misère play does not allow; expected a code whose digits are at most 3 \
+             (such as 0.33), or one graph at a time with `grundy graph --misere --solver dense`",
+            Setting::Misere.named(),
+            code.text
+        )));
+    }
+    Ok(())
 }
 
 /// G of every k-pode with up to `max_legs` legs, each of length
@@ -36,6 +51,7 @@ pub fn pode_table(
             1 + max_legs * max_length
         )));
     }
+    refuse_misere_splits(code, "podes")?;
     let start = Instant::now();
     let mut memo = MemoSolver::new(code);
     let all = pode_rows(max_legs, max_length);
@@ -69,6 +85,7 @@ pub fn bipode_table(
             Setting::Middle.is(middle)
         )));
     }
+    refuse_misere_splits(code, "bipodes")?;
     let start = Instant::now();
     let mut memo = MemoSolver::new(code);
     let side = max + 1;

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::graph::memo::{Record, board_images, board_key, board_of, option_pieces};
 use crate::memory::{check_fits, human};
 use grundy_core::error::{Error, Result};
+use grundy_core::game::Convention;
 use grundy_core::game::connected_sets::{EsuNode, esu_nodes, for_each_connected_set, grow_from};
 use grundy_core::game::graph::{self, Flood, bits};
 use grundy_core::game::{Graph, GraphCode};
@@ -134,9 +135,11 @@ impl GridLevels {
     /// connected set is reached).
     pub fn applies(graph: &Graph, code: &GraphCode) -> Option<(usize, usize)> {
         let takes_one = code.digits.get(1).is_some_and(|d| d & 2 != 0);
+        // its positions are sums of pieces, valued by their xor
+        let normal = code.convention == Convention::Normal;
         graph
             .grid
-            .filter(|&(rows, cols)| takes_one && rows <= 7 && cols <= 7)
+            .filter(|&(rows, cols)| normal && takes_one && rows <= 7 && cols <= 7)
     }
 
     /// How many pieces the grid has of each size (index 0 unused): one per

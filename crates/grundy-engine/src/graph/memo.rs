@@ -4,14 +4,20 @@
 //! solved once (rooted-tree codes for trees, the eight symmetries of the
 //! square for grid pieces, the induced adjacency otherwise). One memo may
 //! serve many graphs: the pode and bipode tables share theirs.
+//!
+//! Under misère play a sum's value is not the xor of its parts', so the memo
+//! takes misère play only where no sum arises: a connected position under a
+//! code that never leaves two pieces (0.33 on trees, k-podes and bipodes),
+//! whose every option is connected or empty.
 
 use crate::fast_map::FastMap;
 use crate::memory::check_fits;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::connected_sets::for_each_connected_set;
 use grundy_core::game::graph::{Flood, bits};
-use grundy_core::game::{Graph, GraphCode};
+use grundy_core::game::{Convention, Graph, GraphCode};
 use grundy_core::hooks::{RunHooks, Silent};
+use grundy_core::setting::Setting;
 
 /// A connected piece up to isomorphism (or up to grid symmetry).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -77,8 +83,12 @@ impl MemoSolver<'_> {
         (self.memo.len() + self.boards.len()) as u64
     }
 
-    /// G of the position `mask` of `graph`.
+    /// G of the position `mask` of `graph` (under misère play, g⁻ of a
+    /// connected one under a code that never splits: `takes_misere`).
     pub fn value(&mut self, graph: &Graph, mask: u64) -> Result<u8> {
+        if self.code.convention == Convention::Misere {
+            takes_misere(graph, &self.code, mask)?;
+        }
         let mut local = FastMap::default();
         self.position(graph, mask, &mut local)
     }
@@ -197,6 +207,7 @@ impl MemoSolver<'_> {
     ) -> Result<u8> {
         let mut seen = [0u64; 5];
         let mut option = 0;
+        let has_move = self.parts.len() > base;
         for i in base..self.parts.len() {
             let part = self.parts[i];
             option ^= match part.value {
@@ -209,9 +220,10 @@ impl MemoSolver<'_> {
             }
         }
         self.parts.truncate(base);
-        let g = (0..320)
+        let mex = (0..320)
             .find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)
             .unwrap_or(320);
+        let g = self.code.convention.value(has_move, mex as u32);
         if g > 255 {
             return Err(Error::Run(format!(
                 "the piece {comp:#x} has a value above 255, the most grundy's graph tables hold"
@@ -227,11 +239,12 @@ impl MemoSolver<'_> {
             return;
         };
         if count == 0 {
-            // the move takes the whole piece: an option of value 0
+            // the move takes the whole piece: an option of value 0 (1
+            // under misère play, where the empty position has no move)
             let empty = Part {
                 mask: 0,
                 board: 0,
-                value: Some(0),
+                value: Some(self.code.convention.no_move_value() as u8),
                 last: true,
             };
             self.parts.push(empty);
@@ -245,6 +258,25 @@ impl MemoSolver<'_> {
             });
         }
     }
+}
+
+/// Refuses misère play where the memo would add values of a sum: a
+/// position of several pieces, or a code that may leave two.
+pub fn takes_misere(graph: &Graph, code: &GraphCode, mask: u64) -> Result<()> {
+    let why = if code.splits() {
+        format!("{} may leave a piece in two", code.text)
+    } else if graph.components(mask).len() > 1 {
+        "the graph is in several pieces".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(Error::Input(format!(
+        "{} with {}: {why}, and a sum's misère value is not the xor of its pieces' that the \
+         memo solver adds; expected {} (a table over every vertex subset, up to 34 vertices)",
+        Setting::Misere.named(),
+        Setting::Solver.is("memo"),
+        Setting::Solver.is("dense")
+    )))
 }
 
 /// The pieces (at most two) that removing the connected `set` leaves of

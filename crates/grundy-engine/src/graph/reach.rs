@@ -147,6 +147,7 @@ fn evaluate(graph: &Graph, code: &GraphCode, mask: u64, below: &[Level]) -> Opti
     for &(g, _) in &options {
         seen[(g >> 6) as usize] |= 1 << (g & 63);
     }
-    let g = (0..256).find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)?;
+    let mex = (0..256).find(|&v| seen[v >> 6] >> (v & 63) & 1 == 0)?;
+    let g = code.convention.value(!options.is_empty(), mex as u32);
     Some((g as u8, moves_played(g != 0, &options)))
 }

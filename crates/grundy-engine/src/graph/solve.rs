@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use crate::graph::grid_levels::GridLevels;
-use crate::graph::memo::{MemoSolver, Record};
+use crate::graph::memo::{MemoSolver, Record, takes_misere};
 use grundy_core::error::Result;
-use grundy_core::game::GraphCode;
 use grundy_core::game::graph::Graph;
+use grundy_core::game::{Convention, GraphCode};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::graph::DENSE_MAX_VERTICES;
 
@@ -87,9 +87,12 @@ pub fn solve_memo(
 
 /// Which solver `auto` means for this graph.
 pub fn pick_solver(graph: &Graph, code: &GraphCode, asked: Solver, moves: bool) -> Solver {
+    // Under misère play the memo takes only positions that are never sums.
+    let memo_refuses =
+        code.convention == Convention::Misere && takes_misere(graph, code, graph.all()).is_err();
     match asked {
-        Solver::Auto if moves && graph.n() > DENSE_MAX_VERTICES => Solver::Reach,
-        Solver::Auto if moves => Solver::Dense,
+        Solver::Auto if (moves || memo_refuses) && graph.n() > DENSE_MAX_VERTICES => Solver::Reach,
+        Solver::Auto if moves || memo_refuses => Solver::Dense,
         Solver::Auto => {
             let forest = graph.edge_count() + graph.components(graph.all()).len() == graph.n();
             // A code that never takes one vertex (0.03) reaches few of a

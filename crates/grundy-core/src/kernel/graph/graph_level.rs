@@ -2,14 +2,18 @@
 //! one level (subsets of `k` vertices, by colex rank) of a graph octal game.
 //!
 //! A disconnected position is its first component's value xor the rest's
-//! (both in earlier levels). A connected one is the mex of the positions left
-//! by removing a connected set of `i` vertices, when digit `i` allows the
-//! number of pieces left (the connected sets come from
-//! `game::connected_sets`).
+//! (both in earlier levels) under normal play. A connected one is the mex of
+//! the positions left by removing a connected set of `i` vertices, when digit
+//! `i` allows the number of pieces left (the connected sets come from
+//! `game::connected_sets`). Under misère play a sum's value does not follow
+//! from its parts', so a disconnected position is the mex over the moves of
+//! every component too (`sum_value`), and a position without a move is
+//! worth 1.
 //!
 //! Table bytes: the value in bits 0-6, bit 7 set when the position is
 //! connected, so a move leaving one piece is recognised by one lookup.
 
+use crate::game::Convention;
 use crate::setting::Setting;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -75,10 +79,10 @@ fn count_pieces(kern: &GraphKernel, rest: u64) -> u32 {
     pieces
 }
 
-/// Marks in `seen` the value left by removing `chosen` from the connected
-/// position `mask`, when the digit allows the number of pieces left;
-/// `entry` is the table byte of what is left.
-fn play_move(kern: &GraphKernel, rest: u64, entry: u32, digit: u32, seen: &mut [u32; 4]) {
+/// Whether the digit allows the pieces `rest` falls into, `rest` being
+/// what a move leaves of the component it was played in and `entry` its
+/// table byte.
+fn pieces_allowed(kern: &GraphKernel, rest: u64, entry: u32, digit: u32) -> bool {
     let mut pieces = 3;
     if rest == 0 {
         pieces = 0;
@@ -87,9 +91,20 @@ fn play_move(kern: &GraphKernel, rest: u64, entry: u32, digit: u32, seen: &mut [
     } else if digit & 4 != 0 {
         pieces = count_pieces(kern, rest);
     }
-    if pieces < 3 && (digit >> pieces) & 1 == 1 {
-        let g = entry & VALUE_BITS;
-        seen[(g >> 5) as usize] |= 1 << (g & 31);
+    pieces < 3 && (digit >> pieces) & 1 == 1
+}
+
+fn mark(seen: &mut [u32; 4], entry: u32) {
+    let g = entry & VALUE_BITS;
+    seen[(g >> 5) as usize] |= 1 << (g & 31);
+}
+
+/// Marks in `seen` the value left by removing a connected set from the
+/// connected position, when the digit allows the number of pieces left;
+/// `entry` is the table byte of what is left (`rest`).
+fn play_move(kern: &GraphKernel, rest: u64, entry: u32, digit: u32, seen: &mut [u32; 4]) {
+    if pieces_allowed(kern, rest, entry, digit) {
+        mark(seen, entry);
     }
 }
 
@@ -185,16 +200,52 @@ fn mex(seen: &[u32; 4]) -> u32 {
     128
 }
 
+/// The value of a position from the values its moves reach: their mex, or
+/// the convention's value when it has no move (`OVERFLOW` past `MAX_VALUE`).
+fn value_of(kern: &GraphKernel, seen: &[u32; 4]) -> u32 {
+    let g = kern.convention.value(seen != &[0; 4], mex(seen));
+    if g > MAX_VALUE { OVERFLOW } else { g }
+}
+
 /// The table byte of one position, all of whose options are in the table:
 /// its value, with `CONNECTED` set when it is one piece (`OVERFLOW` when
 /// the value is above `MAX_VALUE`).
 pub fn position_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32 {
     let first = component(kern, mask, mask);
     if first != mask {
+        if kern.convention == Convention::Misere {
+            return sum_value(kern, table, mask);
+        }
         let v = table_get(table, first) ^ table_get(table, mask & !first);
         return v & VALUE_BITS;
     }
     connected_value(kern, table, mask)
+}
+
+/// The misère value of a disconnected position: the mex over the moves of
+/// every component. A move's pieces are read from what it leaves of its
+/// component, its value from what it leaves of the whole position.
+pub fn sum_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32 {
+    let mut seen = [0u32; 4];
+    let mut left = mask;
+    while left != 0 {
+        let comp = component(kern, left, left);
+        left &= !comp;
+        let others = mask & !comp;
+        for size in 1..kern.digits.len() {
+            let digit = kern.digits[size] as u32;
+            if digit == 0 || size > comp.count_ones() as usize {
+                continue;
+            }
+            for_each_connected_set(&kern.adj, comp, size, |chosen| {
+                let rest = comp & !chosen;
+                if pieces_allowed(kern, rest, table_get(table, rest), digit) {
+                    mark(&mut seen, table_get(table, others | rest));
+                }
+            });
+        }
+    }
+    value_of(kern, &seen)
 }
 
 /// The table byte of a connected position: the mex over its moves.
@@ -207,11 +258,10 @@ pub fn connected_value(kern: &GraphKernel, table: &[AtomicU8], mask: u64) -> u32
         }
     }
     moves.play(kern, table, &mut seen);
-    let g = mex(&seen);
-    if g > MAX_VALUE {
-        return OVERFLOW;
+    match value_of(kern, &seen) {
+        OVERFLOW => OVERFLOW,
+        g => g | CONNECTED,
     }
-    g | CONNECTED
 }
 
 /// Values of the positions of level `k`, in colex order, runs of them in parallel.

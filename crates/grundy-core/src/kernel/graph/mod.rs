@@ -5,7 +5,8 @@
 
 pub mod graph_level;
 
-use crate::game::{Graph, GraphCode};
+use crate::game::{Convention, Graph, GraphCode};
+
 use crate::kernel::shader::Shader;
 
 /// Vertices a dense table may have (2^34 bytes = 16 GiB).
@@ -38,6 +39,10 @@ pub struct GraphKernel {
     pub digits: Vec<u8>,
     /// `binom[c * BINOM_DIM + i]` = C(c, i).
     pub binom: Vec<u64>,
+    /// Normal or misère play: what a position without a move is worth,
+    /// and whether a disconnected position is its components' xor (normal
+    /// play) or the mex over every move in every component (misère play).
+    pub convention: Convention,
 }
 
 impl GraphKernel {
@@ -55,6 +60,7 @@ impl GraphKernel {
             adj: graph.adj.clone(),
             digits: code.digits.clone(),
             binom,
+            convention: code.convention,
         }
     }
 
@@ -143,7 +149,9 @@ pub struct GraphData {
     pub n: u32,
     pub max_take: u32,
     pub chunk_shift: u32,
-    pub pad: u32,
+    /// What a position without a move is worth: 0, or 1 under misère play
+    /// (which also values disconnected positions by their moves).
+    pub no_move: u32,
 }
 
 /// One level's parameters.
@@ -171,6 +179,7 @@ impl GraphKernel {
         d.n = self.n as u32;
         d.max_take = self.max_take() as u32;
         d.chunk_shift = chunk_shift;
+        d.no_move = self.convention.no_move_value();
         d
     }
 }

@@ -35,6 +35,15 @@ impl Seen {
         }
         OVERFLOW
     }
+
+    /// The mex, or `no_move` when nothing was marked (a position without a
+    /// move: every option marks its value, all below 256).
+    pub fn mex_or(&self, no_move: u32) -> u32 {
+        if self.0.iter().all(|&w| w == 0) {
+            return no_move;
+        }
+        self.mex()
+    }
 }
 
 /// Sorts the first n entries (n <= 8: insertion sort).

@@ -191,7 +191,7 @@ pub fn position_value(
             }
         }
     }
-    seen.mex()
+    seen.mex_or(kern.convention.no_move_value())
 }
 
 /// Values every position of one level (`ranks`).

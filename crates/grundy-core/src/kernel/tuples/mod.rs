@@ -7,9 +7,11 @@ pub mod delete_level;
 pub mod rect_level;
 pub mod space;
 
+use crate::game::Convention;
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
 use crate::kernel::shader::{Constants, Shader};
+use crate::setting::Setting;
 
 use space::{Levels, TupleSpace};
 
@@ -36,6 +38,10 @@ pub struct TupleKernel {
     pub split_sets: Option<(MoveKind, TupleSpace)>,
     /// The move kinds walked one option at a time.
     pub walked: Vec<MoveKind>,
+    /// What a position without a move is worth (Delete Nim rules: every
+    /// position is the whole game, so misère play is this value alone;
+    /// rectangles side by side are a sum, and stay under normal play).
+    pub convention: Convention,
 }
 
 impl TupleKernel {
@@ -53,6 +59,7 @@ impl TupleKernel {
             rule: TupleRule::Rect(rect),
             split_sets: None,
             walked: Vec::new(),
+            convention: Convention::Normal,
         })
     }
 
@@ -79,7 +86,23 @@ impl TupleKernel {
             rule: TupleRule::DeleteNim(game),
             split_sets,
             walked,
+            convention: Convention::Normal,
         })
+    }
+
+    /// The same table under `convention`. A cut rectangle is two pieces
+    /// side by side, valued by the xor of theirs, which misère play does
+    /// not allow: the rectangle kernel refuses it.
+    pub fn under(mut self, convention: Convention) -> Result<TupleKernel, String> {
+        if convention == Convention::Misere && matches!(self.rule, TupleRule::Rect(_)) {
+            return Err(format!(
+                "{} on rectangles: a cut leaves two rectangles side by side, whose misère \
+                 value is not the xor of theirs; expected normal play",
+                Setting::Misere.named()
+            ));
+        }
+        self.convention = convention;
+        Ok(self)
     }
 
     /// The `game` words of the shaders.
@@ -93,6 +116,7 @@ impl TupleKernel {
                     Some((kind, _)) => w.extend([kind.split, kind.parts]),
                     None => w.extend([0, 0]),
                 }
+                w.push(self.convention.no_move_value());
                 for m in &self.walked {
                     w.extend([m.delete, m.split, m.parts]);
                 }
@@ -243,11 +267,11 @@ mod tests {
         let k = TupleKernel::delete_nim(abo, 20, true).unwrap();
         assert_eq!(k.split_sets.as_ref().unwrap().1.heaps, 1);
         assert!(k.walked.is_empty());
-        assert_eq!(k.words(), vec![4, 20, 0, 1, 4]);
+        assert_eq!(k.words(), vec![4, 20, 0, 1, 4, 0]);
         let nmth = DeleteNim::new(Rule::Nmth, 4, None).unwrap();
         let k = TupleKernel::delete_nim(nmth, 10, true).unwrap();
         assert_eq!(k.split_sets.as_ref().unwrap().0.split, 2);
-        assert_eq!(k.words(), vec![4, 10, 1, 2, 2, 1, 1, 2]);
+        assert_eq!(k.words(), vec![4, 10, 1, 2, 2, 0, 1, 1, 2]);
         let single = DeleteNim::new(Rule::Single, 3, None).unwrap();
         assert!(
             TupleKernel::delete_nim(single, 10, true)
