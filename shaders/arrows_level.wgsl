@@ -17,7 +17,9 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-// game[0]: edges, game[1]: vertices, game[2]: cycles?, game[4..13]: section offsets
+// game[0]: edges, game[1]: vertices, game[2]: cycles?, game[3]: the value of a
+// state without a follower (0, or 1 under misère play), game[4..13]: section
+// offsets
 @group(0) @binding(1) var<storage, read> game: array<u32>;
 @group(0) @binding(2) var<storage, read_write> table: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
@@ -153,6 +155,9 @@ fn state_value(index: u32) -> u32 {
             }
             seen[v >> 5u] |= 1u << (v & 31u);
         }
+    }
+    if ((seen[0] | seen[1]) == 0u) {
+        return game[3];
     }
     if (seen[0] != 0xffffffffu) {
         return countTrailingZeros(~seen[0]);

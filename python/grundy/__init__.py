@@ -376,14 +376,22 @@ def arrows(
     *,
     state: Optional[str] = None,
     trimmed: bool = False,
+    misere: bool = False,
     backend: str = "auto",
     progress: Progress = None,
 ) -> dict:
     """The Game of Arrows (or its trimmed variant) on a graph, from a state
     such as ``"0>1"``: a dict with ``value``, ``outcome``, ``states``,
-    ``solver``, ``backend``, ``seconds``."""
+    ``solver``, ``backend``, ``seconds``, ``convention``. With
+    ``misere=True`` the last player to mark loses (the dense table, up to
+    20 edges)."""
     return _grundy.arrows(
-        _graph_spec(g), state=state, trimmed=trimmed, backend=backend, progress=progress
+        _graph_spec(g),
+        state=state,
+        trimmed=trimmed,
+        misere=bool(misere),
+        backend=backend,
+        progress=progress,
     )
 
 
@@ -402,12 +410,13 @@ def cycles(
     )
 
 
-def hackenbush(g: Any, ground: Union[str, Iterable[int]] = "0") -> int:
+def hackenbush(g: Any, ground: Union[str, Iterable[int]] = "0", *, misere: bool = False) -> int:
     """Green Hackenbush's value on a graph grounded at the vertices
-    ``ground``."""
+    ``ground``; with ``misere=True`` the last player to cut loses and the
+    value is the misère nim value (0: the player to move loses)."""
     if not isinstance(ground, str):
         ground = ",".join(str(int(v)) for v in ground)
-    value, _positions = _grundy.hackenbush(_graph_spec(g), ground)
+    value, _positions = _grundy.hackenbush(_graph_spec(g), ground, misere=bool(misere))
     return value
 
 

@@ -224,6 +224,7 @@ fn edge_dict<'py>(
     game: EdgeGame,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let convention = game.game().convention;
     let found = run(py, progress, |hooks| game.run_with(hooks))?;
     let dict = PyDict::new(py);
     dict.set_item("value", found.g)?;
@@ -232,17 +233,21 @@ fn edge_dict<'py>(
     dict.set_item("solver", format!("{:?}", found.solver).to_lowercase())?;
     dict.set_item("backend", found.ran_on.backend.to_string())?;
     dict.set_item("seconds", found.seconds)?;
+    dict.set_item("convention", convention.name())?;
     Ok(dict)
 }
 
-/// The Game of Arrows (or its trimmed variant) on a graph from a state.
+/// The Game of Arrows (or its trimmed variant) on a graph from a state,
+/// under misère play where `misere`.
 #[pyfunction]
-#[pyo3(signature = (graph, state = None, trimmed = false, backend = "auto", progress = None))]
+#[pyo3(signature = (graph, state = None, trimmed = false, misere = false, backend = "auto", progress = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn arrows<'py>(
     py: Python<'py>,
     graph: &str,
     state: Option<&str>,
     trimmed: bool,
+    misere: bool,
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -250,6 +255,8 @@ pub fn arrows<'py>(
         true => EdgeGame::trimmed(graph),
         false => EdgeGame::arrows(graph),
     }
+    .map_err(py_err)?
+    .convention(Convention::misere_if(misere))
     .map_err(py_err)?;
     if let Some(text) = state {
         game = game.state(text).map_err(py_err)?;
@@ -275,11 +282,20 @@ pub fn cycles<'py>(
     edge_dict(py, game.backend(backend_of(backend)?), progress)
 }
 
-/// Green Hackenbush on a graph grounded at `ground` (`"0"`, `"0,3"`):
-/// (value, positions solved).
+/// Green Hackenbush on a graph grounded at `ground` (`"0"`, `"0,3"`),
+/// under misère play where `misere`: (value, positions solved).
 #[pyfunction]
-pub fn hackenbush(py: Python<'_>, graph: &str, ground: &str) -> PyResult<(u8, usize)> {
-    run(py, None, |_| grundy::hackenbush(graph, ground).map(|h| (h.value, h.positions)))
+#[pyo3(signature = (graph, ground, misere = false))]
+pub fn hackenbush(
+    py: Python<'_>,
+    graph: &str,
+    ground: &str,
+    misere: bool,
+) -> PyResult<(u8, usize)> {
+    let convention = Convention::misere_if(misere);
+    run(py, None, |_| {
+        grundy::hackenbush_under(graph, ground, convention).map(|h| (h.value, h.positions))
+    })
 }
 
 /// One row per code (`grundy survey`), as columns: the codes given, or

@@ -42,6 +42,7 @@ past 64 vertices here). auto: memo for forests.\n\n\
 --spiders L: every spider with legs 1 <= a <= b <= c (<= d) <= L edges, CSV a,b,c[,d],g. \
 With --graph, --out writes one row: graph,vertices,edges,state,g,outcome.\n\n\
 Examples:\n  grundy arrows --graph pode:3,3,3\n  \
+grundy arrows --graph pode:2,3,3 --misere\n  \
 grundy arrows --graph pode:2,4,4 --trimmed --state '0>1,5>6' --json\n  \
 grundy arrows --graph tree:0,0,1,1,2 --trim\n  \
 grundy arrows --spiders 40 --out output/spiders-40.csv\n  \
@@ -65,6 +66,7 @@ pub const HACKENBUSH_HELP: &str = "Green Hackenbush: a move cuts one edge; whate
 to the ground falls away. The ground vertices (--ground) count as one. A bamboo stalk of n edges is \
 a Nim heap of size n; trees follow the colon principle, cycles the fusion principle.\n\n\
 Examples:\n  grundy hackenbush --graph path:6 --ground 0\n  \
+grundy hackenbush --graph grid:2x3 --ground 0,1,2 --misere\n  \
 grundy hackenbush --graph cycle:5 --ground 0 --json\n  \
 grundy hackenbush --graph grid:3x3 --ground 0,1,2";
 
@@ -144,6 +146,9 @@ pub struct ArrowsArgs {
     /// Legs of the spiders in the table.
     #[arg(long, value_name = "3|4", default_value_t = 3, requires = "spiders")]
     pub legs: usize,
+    /// Misère play: the last player to mark loses (the value is the misère nim value g⁻), on the dense table (up to 20 edges): a forest's pieces are a sum, which the memo would add.
+    #[arg(long, conflicts_with_all = ["spiders", "graphs", "trim"])]
+    pub misere: bool,
     #[command(flatten)]
     pub table: TableRunArgs,
 }
@@ -184,6 +189,9 @@ pub struct HackenbushArgs {
     /// The ground: vertices, comma separated.
     #[arg(long, value_name = "V,...")]
     pub ground: String,
+    /// Misère play: the last player to cut loses (the value is the misère nim value g⁻).
+    #[arg(long)]
+    pub misere: bool,
     /// Print one JSON object summarising the run on stdout.
     #[arg(long)]
     pub json: bool,

@@ -8,8 +8,8 @@ use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, sh
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
 use grundy::error::{Error, Result};
 use grundy::export::{self, OutputRules};
-use grundy::game::Graph;
 use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
+use grundy::game::{Convention, Graph};
 use grundy::graph_batch::BatchGame;
 use grundy::{ArrowSolver, EdgeRun};
 use grundy::{BackendChoice, RanOn};
@@ -28,6 +28,8 @@ pub struct EdgeGameSummary {
     /// G of the start state (null in the Game of Cycles with faces: only the outcome means something).
     pub g: Option<u16>,
     pub outcome: &'static str,
+    /// "normal" (the last player to mark wins) or "misere" (loses).
+    pub convention: Convention,
     /// States in the dense table, or pieces remembered by the memo solver.
     pub states: u64,
     pub solver: ArrowSolver,
@@ -106,6 +108,9 @@ pub fn arrows(args: &ArrowsArgs, rules: OutputRules) -> Result<()> {
             Err(why) => large_tree(spec, rule).ok_or(Error::Input(why))?,
         }
     };
+    let game = game
+        .under(Convention::misere_if(args.misere))
+        .map_err(Error::Input)?;
     let how = (args.solver, args.table.backend);
     let quiet = args.table.output.report.quiet;
     let (played, run) = play(game, args.state.as_deref(), how, quiet)?;
@@ -119,6 +124,7 @@ pub fn arrows(args: &ArrowsArgs, rules: OutputRules) -> Result<()> {
         state: game.describe_state(start),
         g: Some(g),
         outcome: if g == 0 { "P" } else { "N" },
+        convention: game.convention,
         states: run.states,
         solver: run.solver,
         ran: run.ran_on,
@@ -154,7 +160,11 @@ fn write_summary_row(
 ) -> Result<()> {
     export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
-        csv.write_record(["graph", "vertices", "edges", "state", "g", "outcome"])?;
+        let g = match s.convention {
+            Convention::Normal => "g",
+            Convention::Misere => "g_misere",
+        };
+        csv.write_record(["graph", "vertices", "edges", "state", g, "outcome"])?;
         csv.write_record([
             s.graph.clone(),
             s.vertices.to_string(),
@@ -240,9 +250,10 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
     } else {
         "P-position: the second player wins"
     };
-    match s.g {
-        Some(g) => grundy::outln!("G           {g} ({who})"),
-        None => grundy::outln!("outcome     {who}"),
+    match (s.g, s.convention) {
+        (Some(g), Convention::Normal) => grundy::outln!("G           {g} ({who})"),
+        (Some(g), Convention::Misere) => grundy::outln!("g⁻ misère   {g} ({who})"),
+        (None, _) => grundy::outln!("outcome     {who}"),
     }
     Ok(())
 }
@@ -362,6 +373,7 @@ pub fn cycles(args: &CyclesArgs, rules: OutputRules) -> Result<()> {
         state: game.describe_state(start),
         g: game.faces.is_empty().then_some(g),
         outcome: if g == 0 { "P" } else { "N" },
+        convention: Convention::Normal,
         states: run.states,
         solver: run.solver,
         ran: run.ran_on,
@@ -380,12 +392,14 @@ struct HackenbushSummary {
     edges: usize,
     g: u8,
     outcome: &'static str,
+    convention: Convention,
     positions: usize,
     seconds: f64,
 }
 
 pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
-    let solved = grundy::hackenbush(&args.graph, &args.ground)?;
+    let convention = Convention::misere_if(args.misere);
+    let solved = grundy::hackenbush_under(&args.graph, &args.ground, convention)?;
     let g = solved.value;
     let summary = HackenbushSummary {
         graph: args.graph.clone(),
@@ -393,13 +407,20 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
         edges: solved.edges,
         g,
         outcome: if g == 0 { "P" } else { "N" },
+        convention,
         positions: solved.positions,
         seconds: solved.seconds,
     };
     if args.json {
         return print_json(&summary);
     }
-    grundy::outln!("game        green Hackenbush");
+    grundy::outln!(
+        "game        green Hackenbush{}",
+        match convention {
+            Convention::Normal => "",
+            Convention::Misere => ", misère play (the last player to cut loses)",
+        }
+    );
     grundy::outln!(
         "graph       {} ({} edges, ground {:?})",
         summary.graph,

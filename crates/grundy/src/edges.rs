@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use grundy_core::error::{Error, Result};
-use grundy_core::game::Graph;
 use grundy_core::game::arrows::{ArrowGame, ArrowRule, cycles_game};
+use grundy_core::game::{Convention, Graph};
 use grundy_core::hooks::{RunHooks, Silent};
 use grundy_engine::BackendChoice;
 use grundy_engine::edges::hackenbush::{Hackenbush, parse_ground};
@@ -75,6 +75,15 @@ impl EdgeGame {
         Ok(self)
     }
 
+    /// The play convention (default: normal play). Under misère play the
+    /// last player to mark loses and the value is the misère nim value g⁻;
+    /// it runs on the dense table (a forest's pieces are a sum, which the
+    /// memo would add). The Game of Cycles has no misère form: refused.
+    pub fn convention(mut self, convention: Convention) -> Result<EdgeGame> {
+        self.game = self.game.under(convention).map_err(Error::Input)?;
+        Ok(self)
+    }
+
     /// The game, as its solvers read it.
     pub fn game(&self) -> &ArrowGame {
         &self.game
@@ -111,8 +120,10 @@ impl EdgeGame {
 /// A Green Hackenbush picture solved (`hackenbush`).
 #[derive(Clone, Debug)]
 pub struct HackenbushValue {
-    /// G of the whole picture.
+    /// G of the whole picture (g⁻ under misère play).
     pub value: u8,
+    /// Normal play, or misère play (the last player to cut loses).
+    pub convention: Convention,
     /// Positions (edge sets still grounded) solved.
     pub positions: usize,
     /// Edges of the picture.
@@ -138,14 +149,39 @@ pub struct HackenbushValue {
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn hackenbush(spec: &str, ground: &str) -> Result<HackenbushValue> {
+    hackenbush_under(spec, ground, Convention::Normal)
+}
+
+/// `hackenbush` under `convention`: under misère play the last player to
+/// cut loses, and the value is the misère nim value g⁻ of the whole
+/// picture (its positions are whole pictures, never sums of parts).
+///
+/// ```
+/// use grundy::game::Convention;
+///
+/// // A stalk of n edges is a nim-heap of n, whose misère value is 1 - n
+/// // for n <= 1 and n past it (Winning Ways, chapter 13): path:2 is one
+/// // edge, a P-position (the player who cuts it loses); path:4 is three.
+/// let misere = |spec| grundy::hackenbush_under(spec, "0", Convention::Misere);
+/// assert_eq!(misere("path:2")?.value, 0);
+/// assert_eq!(misere("path:4")?.value, 3);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn hackenbush_under(
+    spec: &str,
+    ground: &str,
+    convention: Convention,
+) -> Result<HackenbushValue> {
     let graph = Graph::parse(spec).map_err(Error::Input)?;
     let ground = parse_ground(ground)?;
     let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    game.convention = convention;
     let started = std::time::Instant::now();
     let start = game.start();
     let value = game.value(start);
     Ok(HackenbushValue {
         value,
+        convention,
         positions: game.positions(),
         edges: game.edges.len(),
         ground,

@@ -24,7 +24,7 @@ pub mod tuples;
 
 #[allow(deprecated)]
 pub use edges::hackenbush_solved;
-pub use edges::{EdgeGame, HackenbushValue, hackenbush};
+pub use edges::{EdgeGame, HackenbushValue, hackenbush, hackenbush_under};
 pub use graph::{
     GraphGame, GraphValue, bipodes, bipodes_of, bipodes_with, podes, podes_of, podes_with,
 };

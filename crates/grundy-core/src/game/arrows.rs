@@ -8,8 +8,10 @@
 
 use std::path::Path;
 
+use super::Convention;
 use super::graph::{Graph, bits};
 use crate::error::Error;
+use crate::setting::Setting;
 use crate::setting::Setting::{Faces, State};
 
 /// Which edge game.
@@ -39,9 +41,25 @@ pub struct ArrowGame {
     /// Vertices that may not become a sink or a source.
     pub constrained: Vec<bool>,
     pub faces: Vec<Face>,
+    /// Normal play, or misère play (`under`): the last player to mark loses.
+    pub convention: Convention,
 }
 
 impl ArrowGame {
+    /// The same game under `convention`. The Game of Cycles has no misère
+    /// form: completing a cycle cell wins outright, whoever moves last.
+    pub fn under(mut self, convention: Convention) -> Result<ArrowGame, String> {
+        if convention == Convention::Misere && self.rule == ArrowRule::Cycles {
+            return Err(format!(
+                "{} with the Game of Cycles: a move that completes a cycle cell wins at once, \
+                 so the game has no misère form; expected normal play",
+                Setting::Misere.named()
+            ));
+        }
+        self.convention = convention;
+        Ok(self)
+    }
+
     /// The game on `graph` (faces only for the Game of Cycles).
     pub fn new(graph: &Graph, rule: ArrowRule, faces: Vec<Face>) -> ArrowGame {
         let n = graph.n();
@@ -74,6 +92,7 @@ impl ArrowGame {
             .map(|inc| rule != ArrowRule::Trimmed || inc.len() >= 2)
             .collect();
         ArrowGame {
+            convention: Convention::Normal,
             rule,
             n,
             edges,

@@ -5,8 +5,8 @@
 
 use crate::fast_map::FastMap;
 use grundy_core::error::Error;
-use grundy_core::game::Graph;
 use grundy_core::game::graph::bits;
+use grundy_core::game::{Convention, Graph};
 use grundy_core::setting::Setting;
 
 /// The most edges a position mask holds.
@@ -17,6 +17,9 @@ pub struct Hackenbush {
     pub edges: Vec<(usize, usize)>,
     /// The ground vertices, as a vertex mask.
     pub ground: u64,
+    /// Normal play, or misère play: what the picture without an edge is
+    /// worth (every other position has a move).
+    pub convention: Convention,
     memo: FastMap<u64, u8>,
 }
 
@@ -56,6 +59,7 @@ impl Hackenbush {
         Ok(Hackenbush {
             edges,
             ground: mask,
+            convention: Convention::Normal,
             memo: FastMap::default(),
         })
     }
@@ -87,7 +91,7 @@ impl Hackenbush {
     /// G of the position `edges` (grounded edges only).
     pub fn value(&mut self, edges: u64) -> u8 {
         if edges == 0 {
-            return 0;
+            return self.convention.no_move_value() as u8;
         }
         if let Some(&g) = self.memo.get(&edges) {
             return g;

@@ -8,8 +8,10 @@ use super::arrows_dense::solve_dense;
 use super::arrows_memo::ArrowMemo;
 use crate::{Backend, BackendChoice, GpuFrom, RanOn};
 use grundy_core::error::{Error, Result};
+use grundy_core::game::Convention;
 use grundy_core::game::arrows::{ArrowGame, ArrowRule};
 use grundy_core::hooks::RunHooks;
+use grundy_core::setting::Setting;
 
 /// How `arrows` solves.
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
@@ -47,13 +49,24 @@ pub fn solve(
     choice: BackendChoice,
     hooks: &dyn RunHooks,
 ) -> Result<EdgeRun> {
+    // The memo adds a forest's pieces, a sum misère play does not allow.
+    let normal = game.convention == Convention::Normal;
     let solver = match solver {
-        ArrowSolver::Auto if game.rule != ArrowRule::Cycles && game.is_forest() => {
+        ArrowSolver::Auto if normal && game.rule != ArrowRule::Cycles && game.is_forest() => {
             ArrowSolver::Memo
         }
         ArrowSolver::Auto => ArrowSolver::Dense,
         s => s,
     };
+    if solver == ArrowSolver::Memo && !normal {
+        return Err(Error::Input(format!(
+            "{} with {}: the memo adds a forest's pieces, whose misère value is not the xor of \
+             theirs; expected {} (every marking, up to 20 edges)",
+            Setting::Misere.named(),
+            Setting::Solver.is("memo"),
+            Setting::Solver.is("dense")
+        )));
+    }
     if solver == ArrowSolver::Memo {
         let begin = Instant::now();
         let mut memo = ArrowMemo::new();

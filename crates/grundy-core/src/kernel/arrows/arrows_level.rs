@@ -3,7 +3,8 @@
 //! is the mex over its followers: every unmarked edge, either way, when the
 //! arrow leaves no constrained sink or source; in the Game of Cycles a
 //! follower that completes a cycle cell wins at once and counts as value 0
-//! (only the outcome is meaningful there).
+//! (only the outcome is meaningful there). A state without a follower is
+//! worth `no_move`: 0, or 1 under misère play.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -136,7 +137,9 @@ pub fn state_value(kern: &ArrowKernel, table: &[AtomicU8], marks: &Marks, index:
             seen[(v >> 5) as usize] |= 1 << (v & 31);
         }
     }
-    if seen[0] != u32::MAX {
+    if seen == [0, 0] {
+        kern.no_move
+    } else if seen[0] != u32::MAX {
         (!seen[0]).trailing_zeros()
     } else {
         32 + (!seen[1]).trailing_zeros()

@@ -23,6 +23,8 @@ pub struct ArrowKernel {
     pub edges: usize,
     pub n: usize,
     pub cycles: bool,
+    /// What a state without a follower is worth: 0, or 1 under misère play.
+    pub no_move: u32,
     /// (u, v) of each edge, u < v.
     pub ends: Vec<(u32, u32)>,
     pub pow3: Vec<u32>,
@@ -84,6 +86,7 @@ impl ArrowKernel {
             edges: e,
             n: game.n,
             cycles: game.rule == ArrowRule::Cycles,
+            no_move: game.convention.no_move_value(),
             ends: game
                 .edges
                 .iter()
@@ -124,6 +127,7 @@ impl ArrowKernel {
         w[0] = self.edges as u32;
         w[1] = self.n as u32;
         w[2] = self.cycles as u32;
+        w[3] = self.no_move;
         let section = |w: &mut Vec<u32>, slot: usize, data: &[u32]| {
             w[slot] = w.len() as u32;
             w.extend_from_slice(data);
