@@ -714,14 +714,7 @@ fn a_misere_table_of_a_subtraction_game_is_the_recursions() {
 /// heaps (its heaps are sums under misère play) and the flags of the
 /// normal engines.
 #[test]
-fn misere_refuses_codes_that_split_and_the_normal_engines_flags() {
-    let out = grundy(&["octal", "0.77", "-n", "10", "--misere"]);
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{text}");
-    assert!(
-        text.contains("0.77") && text.contains("at most 3"),
-        "{text}"
-    );
+fn misere_refuses_the_normal_engines_flags() {
     for flags in [
         &["--until-periodic"][..],
         &["--format", "raw"],
@@ -734,4 +727,44 @@ fn misere_refuses_codes_that_split_and_the_normal_engines_flags() {
         assert_eq!(out.status.code(), Some(2), "{flags:?}: {text}");
         assert!(text.contains(flags[0]), "{flags:?}: {text}");
     }
+}
+
+/// Kayles splits heaps: its misère table is valued over whole sums, its
+/// normal column is Kayles' Nim-sequence, and the JSON says how.
+#[test]
+fn misere_kayles_is_searched_over_whole_sums() {
+    let out = grundy(&["octal", "0.77", "-n", "20", "--misere", "--out", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 21);
+    // Kayles' normal values (Winning Ways, chapter 4): 0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2 1
+    let kayles = [
+        0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1,
+    ];
+    for (row, g) in rows.iter().zip(kayles) {
+        assert_eq!(row[1], g.to_string(), "{row:?}");
+    }
+    // no heap: misère value 1; one pin: its one move loses
+    assert_eq!((rows[0][2], rows[1][2]), ("1", "0"));
+    let v = json(&grundy(&[
+        "octal", "0.77", "-n", "20", "--misere", "--json",
+    ]));
+    assert_eq!(
+        (v["method"].as_str(), v["last_heap"].as_u64()),
+        (Some("sums"), Some(20))
+    );
+    assert!(v["sums"].as_u64().unwrap() > 20);
+    let v = json(&grundy(&[
+        "octal", "0.33", "-n", "20", "--misere", "--json",
+    ]));
+    assert_eq!(v["method"], "linear");
 }

@@ -2,7 +2,9 @@
 //! room for, sizes as people write them, and the refusal a run gives
 //! before it starts when it cannot fit.
 
-pub use grundy_engine::memory::{Room, available_bytes, check_fits, human, resident_bytes, room};
+pub use grundy_engine::memory::{
+    Room, available_bytes, check_fits, default_budget, human, resident_bytes, room,
+};
 
 /// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G
 /// and T are powers of 1024. The error says what was expected.

@@ -11,8 +11,14 @@
 //! plus k nim-heaps of size 2. Each γk here is computed on that whole sum,
 //! (heap, a heaps of 2, b heaps of 1), with every option of every part:
 //! no theorem about sums is used, so the values are exact for any code.
+//!
+//! A code that splits heaps makes a heap's options sums of heaps, valued
+//! whole by search (`heap_genera_by_search`, `analysis::whole_sum`), as far
+//! as the sums the search remembers fit.
 
-use crate::game::Code;
+use crate::analysis::whole_sum::{Parts, Stopped, SumSearch};
+use crate::game::{Code, Convention};
+use crate::hooks::RunHooks;
 
 /// The superscripts computed for each heap: γ0 … γ_GENUS_DEPTH.
 pub const GENUS_DEPTH: usize = 6;
@@ -116,6 +122,99 @@ pub fn genera_bytes(n: u64, depth: usize) -> u64 {
     (n + 1).saturating_mul(4 * sums + 4 + genus)
 }
 
+/// The parts of the sums a heap's genus needs: the code's heaps (part 2h)
+/// and nim-heaps (part 2m + 1), every move of each.
+struct HeapsAndNimHeaps<'a> {
+    code: &'a Code,
+}
+
+impl Parts for HeapsAndNimHeaps<'_> {
+    fn moves(&self, part: u32, visit: &mut dyn FnMut(&[u32])) {
+        let size = part / 2;
+        if part % 2 == 1 {
+            visit(&[]);
+            for smaller in 1..size {
+                visit(&[2 * smaller + 1]);
+            }
+            return;
+        }
+        let mut left: Vec<u32> = Vec::new();
+        self.code
+            .for_each_move(size.into(), u64::MAX, &mut |_, heaps| {
+                left.clear();
+                left.extend(heaps.iter().filter(|&&h| h > 0).map(|&h| 2 * h as u32));
+                visit(&left);
+            });
+    }
+}
+
+/// What `heap_genera_by_search` found.
+#[derive(Clone, Debug)]
+pub struct SearchedGenera {
+    /// The genera of heaps 0, 1, … up to the last the sums allowed.
+    pub genera: Vec<Genus>,
+    /// The first heap left unfinished, if one was.
+    pub stopped_at: Option<u64>,
+    /// Whether the caller stopped it there (else the sums passed the limit).
+    pub asked: bool,
+    /// Sums remembered.
+    pub sums: usize,
+}
+
+/// The genus of every heap 0..=n of any code (one that splits heaps too),
+/// each superscript by search over the whole sum of the heap and its
+/// nim-heaps of 2, remembering at most `limit` sums (`whole_sum`). Stops
+/// at the first heap the limit, or `hooks.stop()`, leaves unfinished;
+/// `hooks` hear of each heap done. The normal values add by the
+/// Sprague–Grundy theorem, which holds under normal play.
+pub fn heap_genera_by_search(
+    code: &Code,
+    (n, depth): (u64, usize),
+    limit: usize,
+    hooks: &dyn RunHooks,
+) -> SearchedGenera {
+    let parts = HeapsAndNimHeaps { code };
+    let stop = || hooks.stop();
+    let mut search = SumSearch::new(parts, Convention::Misere, limit, &stop);
+    let mut normal: Vec<u32> = Vec::new();
+    let mut genera = Vec::new();
+    for h in 0..=n.min(u32::MAX as u64 / 2 - 1) {
+        let mut xors = Vec::new();
+        code.for_each_move(h, u64::MAX, &mut |_, left| {
+            xors.push(left.iter().fold(0, |x, &part| x ^ normal[part as usize]));
+        });
+        normal.push(mex(xors.into_iter()));
+        let gammas: Result<Vec<u32>, Stopped> = (0..=depth)
+            .map(|k| {
+                let mut sum = vec![2 * h as u32];
+                sum.extend(std::iter::repeat_n(2 * 2 + 1, k));
+                search.value(&sum)
+            })
+            .collect();
+        match gammas {
+            Ok(gammas) => genera.push(Genus {
+                normal: normal[h as usize],
+                gammas,
+            }),
+            Err(Stopped { positions, full }) => {
+                return SearchedGenera {
+                    genera,
+                    stopped_at: Some(h),
+                    asked: !full,
+                    sums: positions,
+                };
+            }
+        }
+        hooks.progress(h + 1);
+    }
+    SearchedGenera {
+        genera,
+        stopped_at: None,
+        asked: false,
+        sums: search.positions(),
+    }
+}
+
 /// The heaps one move leaves from a heap of `h` (0 for none left).
 fn heap_options(code: &Code, h: u64) -> Vec<u64> {
     let mut options = Vec::new();
@@ -202,6 +301,7 @@ fn mex(values: impl Iterator<Item = u32> + Clone) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hooks::Silent;
     use std::collections::HashMap;
 
     /// The misère nim value of a sum of the code's heaps and nim-heaps, by
@@ -304,6 +404,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Codes that split heaps, by the search over whole sums, against the
+    /// brute force above; codes that never split, against `heap_genera`.
+    #[test]
+    fn the_search_over_whole_sums_gives_every_codes_genera() {
+        for text in [
+            "0.07", "0.77", "0.137", "4.07", "0.6", "0.26", "0.717", "4!.0",
+        ] {
+            let code = Code::parse(text).unwrap();
+            let run = heap_genera_by_search(&code, (14, 3), 1 << 22, &Silent);
+            let genera = run.genera;
+            assert_eq!((genera.len(), run.stopped_at), (15, None), "{text}");
+            let mut brute = Brute {
+                code: &code,
+                memo: HashMap::new(),
+            };
+            for (h, genus) in genera.iter().enumerate() {
+                for k in 0..=3 {
+                    let want = brute.value(vec![h as u64], vec![2; k]);
+                    assert_eq!(genus.gammas[k], want, "{text}: heap {h}, γ{k}");
+                }
+            }
+        }
+        for text in ["0.3", "0.0303", "0.123"] {
+            let code = Code::parse(text).unwrap();
+            let run = heap_genera_by_search(&code, (30, 4), 1 << 22, &Silent);
+            assert_eq!(run.genera, heap_genera(&code, 30, 4).unwrap(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_search_stops_at_the_first_heap_the_limit_leaves_unfinished() {
+        let kayles = Code::parse("0.77").unwrap();
+        let run = heap_genera_by_search(&kayles, (40, 2), 2000, &Silent);
+        let at = run.stopped_at.expect("2000 sums do not reach heap 40");
+        assert_eq!(run.genera.len() as u64, at);
+        let all = heap_genera_by_search(&kayles, (at - 1, 2), 1 << 22, &Silent).genera;
+        assert_eq!(run.genera, all, "the genera before the stop are whole");
     }
 
     #[test]

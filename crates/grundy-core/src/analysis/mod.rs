@@ -6,3 +6,4 @@ pub mod period;
 pub mod rare_split;
 pub mod stats;
 pub mod tally;
+pub mod whole_sum;
