@@ -333,12 +333,24 @@ def bipodes(
 
 
 def rect(
-    dims: int, max: int, *, min_diff: int = 1, backend: str = "auto", progress: Progress = None
+    dims: int,
+    max: int,
+    *,
+    min_diff: int = 1,
+    misere: bool = False,
+    backend: str = "auto",
+    progress: Progress = None,
 ) -> dict:
     """Grundy's game on boxes with ``dims`` sides up to ``max`` (``grundy
-    rect``): columns ``sizes`` (a tuple a box) and ``g``."""
+    rect``): columns ``sizes`` (a tuple a box), ``g`` and ``convention``.
+    With ``misere=True`` the last player to cut loses: each shape is valued
+    by search over whole sums of pieces (small ``max``)."""
     found = _grundy.rect(
-        _count("dims", dims), _count("max", max), min_diff=min_diff, backend=backend,
+        _count("dims", dims),
+        _count("max", max),
+        min_diff=min_diff,
+        misere=bool(misere),
+        backend=backend,
         progress=progress,
     )
     return _rows(found)

@@ -164,16 +164,18 @@ fn tuple_columns<'py>(
 /// Grundy's game on boxes of `dims` sides up to `max` (a cut leaves parts
 /// at least `min_diff` apart in area; 1 is Grundy's rule).
 #[pyfunction]
-#[pyo3(signature = (dims, max, min_diff = 1, backend = "auto", progress = None))]
+#[pyo3(signature = (dims, max, min_diff = 1, misere = false, backend = "auto", progress = None))]
 pub fn rect<'py>(
     py: Python<'py>,
     dims: usize,
     max: u32,
     min_diff: u32,
+    misere: bool,
     backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = TupleGame::rect(dims, min_diff, max).map_err(py_err)?;
+    let game = game.convention(Convention::misere_if(misere));
     tuple_columns(py, game.backend(backend_of(backend)?), progress)
 }
 

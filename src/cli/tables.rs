@@ -11,12 +11,16 @@ use grundy::BackendChoice;
 pub const RECT_HELP: &str = "A move breaks one rectangle (box) along a grid line into two pieces of unequal \
 size; with --min-diff D the pieces' sides along the cut must differ by at least D (D = 1 is Grundy's \
 rule, D = 0 allows equal halves). A position of several pieces is worth the xor of its pieces. \
-Level = sum of the sides; one GPU dispatch per level.\n\n\
-CSV: a,b,g (boxes: a,b,c,g), one row per shape with a <= b (<= c).\n\n\
+Level = sum of the sides; one GPU dispatch per level. With --misere the last player to cut loses; \
+pieces side by side are then not their xor, and each shape is valued by search over whole sums of \
+pieces (CPU; sides up to about 10).\n\n\
+CSV: a,b,g (boxes: a,b,c,g), one row per shape with a <= b (<= c); with --misere \
+a,b,g_misere,outcome_misere.\n\n\
 Examples:\n  grundy rect --max 20\n  \
 grundy rect --max 2048 --out output/rect-2048.csv --json\n  \
 grundy rect --max 64 --dims 3 --out output/boxes-64.csv\n  \
-grundy rect --max 200 --min-diff 3 --out -";
+grundy rect --max 200 --min-diff 3 --out -\n  \
+grundy rect --max 8 --misere";
 
 pub const DELETE_NIM_HELP: &str = "A move keeps the number of heaps (--rule lists the rules of Abuku, Sakai, Shinoda and Suetsugu, Some extensions of Delete Nim). \
 Positions are nondecreasing tuples of heap sizes (1..X; 0..X for delete), ranked; level = total \
@@ -91,6 +95,9 @@ pub struct RectArgs {
     /// The pieces' sides along a cut must differ by at least D (1: unequal pieces, Grundy's rule).
     #[arg(long, value_name = "D", default_value_t = 1)]
     pub min_diff: u32,
+    /// Misère play: the last player to cut loses. A cut leaves a sum of two pieces, so each shape is valued by search over whole sums of pieces, on the CPU, as far as memory holds them (small --max).
+    #[arg(long)]
+    pub misere: bool,
     #[command(flatten)]
     pub table: TableRunArgs,
 }

@@ -79,12 +79,14 @@ pub struct TupleSummary {
 }
 
 pub fn rect(args: &RectArgs, rules: OutputRules) -> Result<()> {
-    let game = TupleGame::rect(args.dims, args.min_diff, args.max)?;
+    let convention = Convention::misere_if(args.misere);
+    let game = TupleGame::rect(args.dims, args.min_diff, args.max)?.convention(convention);
     let header: Vec<&str> = ["a", "b", "c"][..args.dims].to_vec();
     let labels = TableLabels {
         game: "rect",
         dims: Some(args.dims),
         min_diff: Some(args.min_diff),
+        convention,
         ..Default::default()
     };
     table(game, &header, (&args.table, rules), labels)
@@ -223,10 +225,11 @@ fn write_csv(
 fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary, table: bool) {
     let what = match &kern.rule {
         TupleRule::Rect(r) => format!(
-            "Grundy's game on {} with sides up to {} (pieces differ by at least {})",
+            "Grundy's game on {} with sides up to {} (pieces differ by at least {}){}",
             if r.dims == 2 { "rectangles" } else { "boxes" },
             s.max,
-            r.min_diff
+            r.min_diff,
+            misere_words(kern.convention)
         ),
         TupleRule::DeleteNim(g) => format!(
             "{} on {} heaps up to {}{}{}",

@@ -83,8 +83,9 @@ impl TupleGame {
     /// The play convention (default: normal play). Under misère play a
     /// position without a move is worth 1 and every value is the misère
     /// nim value g⁻ (0: the player to move loses). Delete Nim's positions
-    /// are whole games, so its tables take it on either backend;
-    /// rectangles cut into sums, and refuse it when run.
+    /// are whole games, so its tables take it on either backend; a cut
+    /// rectangle is a sum of two, so misère rectangles are valued by search
+    /// over whole sums, on the CPU, as far as memory holds the sums.
     pub fn convention(mut self, convention: Convention) -> TupleGame {
         self.convention = convention;
         self
@@ -108,7 +109,7 @@ impl TupleGame {
 
     /// Computes the table, telling `hooks` of notices and progress.
     pub fn run_with(mut self, hooks: &dyn RunHooks) -> Result<TupleTable> {
-        self.kern = self.kern.under(self.convention).map_err(Error::Input)?;
+        self.kern = self.kern.under(self.convention);
         let backend = Backend::open_for(
             self.backend,
             self.positions(),

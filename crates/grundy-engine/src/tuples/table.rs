@@ -2,12 +2,14 @@
 //! rules): levels by total, walked on the GPU (`gpu::tuples`) or on the CPU
 //! twins (`kernel::tuples::rect_level`, `kernel::tuples::delete_level`).
 
-use grundy_core::setting::Setting;
+use grundy_core::game::Convention;
+use grundy_core::setting::{Marked, Setting};
 use std::sync::atomic::AtomicU32;
 use std::time::Instant;
 
 use crate::backend::{Backend, Dual, Ran};
 use crate::memory::{check_fits, human};
+use crate::tuples::rect_sums;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::delete_nim::DeleteNim;
 use grundy_core::game::rect::Rect;
@@ -65,6 +67,18 @@ pub fn solve(kern: &TupleKernel, backend: &Backend, hooks: &dyn RunHooks) -> Res
         host_bytes(kern),
     )?;
     let start = Instant::now();
+    if let (TupleRule::Rect(rect), Convention::Misere) = (&kern.rule, kern.convention) {
+        if matches!(backend, Backend::Gpu(_)) {
+            hooks.notice(Marked(
+                "misère rectangles are valued by search over whole sums, on the CPU",
+            ));
+        }
+        return Ok(TupleRun {
+            table: rect_sums::misere_table(kern, rect, hooks)?,
+            backend: Ran::Cpu,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
     let job = TableJob {
         kern,
         plan: LevelPlan::new(kern),

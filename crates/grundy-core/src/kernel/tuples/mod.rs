@@ -11,7 +11,6 @@ use crate::game::Convention;
 use crate::game::delete_nim::{DeleteNim, MoveKind};
 use crate::game::rect::Rect;
 use crate::kernel::shader::{Constants, Shader};
-use crate::setting::Setting;
 
 use space::{Levels, TupleSpace};
 
@@ -90,19 +89,14 @@ impl TupleKernel {
         })
     }
 
-    /// The same table under `convention`. A cut rectangle is two pieces
-    /// side by side, valued by the xor of theirs, which misère play does
-    /// not allow: the rectangle kernel refuses it.
-    pub fn under(mut self, convention: Convention) -> Result<TupleKernel, String> {
-        if convention == Convention::Misere && matches!(self.rule, TupleRule::Rect(_)) {
-            return Err(format!(
-                "{} on rectangles: a cut leaves two rectangles side by side, whose misère \
-                 value is not the xor of theirs; expected normal play",
-                Setting::Misere.named()
-            ));
-        }
+    /// The same table under `convention`. Delete Nim's positions are
+    /// whole games, so its kernels take misère play by the value of a
+    /// position without a move. A cut rectangle is two pieces side by side,
+    /// which `rect_level` values by their xor: the engine values misère
+    /// rectangles by search over whole sums instead, never by that kernel.
+    pub fn under(mut self, convention: Convention) -> TupleKernel {
         self.convention = convention;
-        Ok(self)
+        self
     }
 
     /// The `game` words of the shaders.

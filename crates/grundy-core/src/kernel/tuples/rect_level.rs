@@ -59,6 +59,8 @@ pub fn box_value(kern: &TupleKernel, table: &[AtomicU32], s: &Tuple) -> u32 {
 /// Values every box of one level (`ranks`; the shader gives each box a
 /// workgroup whose lanes share its cuts).
 pub fn rect_level(kern: &TupleKernel, table: &[AtomicU32], ranks: &[u32]) -> Result<(), Overflow> {
+    // a cut's pieces are xored: normal play only (misère: tuples::rect_sums)
+    debug_assert_eq!(kern.convention, crate::game::Convention::Normal);
     ranks.par_iter().with_min_len(64).try_for_each(|&r| {
         let mut s: Tuple = [0; 8];
         kern.space.unrank(r, &mut s[..kern.space.heaps]);
