@@ -12,7 +12,10 @@ use super::output::{print_json, print_wrote, shows_text};
 use crate::cli::SequenceArgs;
 use grundy::Algorithm;
 use grundy::analysis::genus::{
-    GENUS_DEPTH, Genus, SearchedGenera, genera_bytes, heap_genera, heap_genera_by_search,
+    GENUS_DEPTH, Genus, GenusRef, SearchedGenera, heap_genera_by_search,
+};
+use grundy::analysis::genus_stream::{
+    GenusCycle, GenusPeriod, GenusStream, PeriodSearch, period_start,
 };
 use grundy::analysis::whole_sum::POSITION_BYTES;
 use grundy::error::{Error, Result};
@@ -43,6 +46,10 @@ pub struct MisereSummary {
     /// "linear" (a code that never splits: each heap from the smaller
     /// heaps) or "sums" (a code that splits: by search over whole sums).
     pub method: &'static str,
+    /// The period of the truncated genus (γ0 … γK with the normal values),
+    /// certified: a window of heaps as long as the largest removal repeats
+    /// (method "linear", where it shows within the table).
+    pub period: Option<GenusPeriod>,
     /// Sums the search remembered (method "sums").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sums: Option<usize>,
@@ -86,62 +93,156 @@ pub fn misere_sequence(
     refuse_unsupported(args)?;
     let n = args.n.expect("clap asks for -n without --until-periodic");
     let started = std::time::Instant::now();
-    let found = genera_of(code, n, args.report.quiet)?;
-    let genera = &found.genera;
-    let seconds = started.elapsed().as_secs_f64();
-    if let Some(path) = &args.out {
-        export::write_to(path, rules, |w| write_csv(w, genera))?;
-    }
-    let last_heap = genera.len() as u64 - 1;
-    let p: Vec<u64> = (0..=last_heap)
-        .filter(|&h| genera[h as usize].misere() == 0)
-        .collect();
-    let splits = !splits_none(code);
-    let summary = MisereSummary {
+    let mut rows = Rows::default();
+    let mut summary = MisereSummary {
         code: code.text.clone(),
         subtraction_set: set,
         n,
         convention: "misere",
         backend: "cpu",
         genus_depth: GENUS_DEPTH,
-        p_positions: p.len() as u64,
-        first_p_positions: p.iter().take(32).copied().collect(),
-        last_genus: genera[last_heap as usize].to_string(),
-        last_heap,
-        method: if splits { "sums" } else { "linear" },
-        sums: splits.then_some(found.sums),
-        stopped_at: found.stopped_at,
-        seconds,
+        p_positions: 0,
+        first_p_positions: Vec::new(),
+        last_genus: String::new(),
+        last_heap: 0,
+        method: "linear",
+        period: None,
+        sums: None,
+        stopped_at: None,
+        seconds: 0.0,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
+    if splits_none(code) {
+        summary.period = streamed(code, n, (args, rules), &mut rows)?;
+    } else {
+        let found = searched(code, n, args.report.quiet)?;
+        for (h, genus) in found.genera.iter().enumerate() {
+            rows.add(h as u64, genus.normal, &genus.gammas);
+        }
+        if let Some(path) = &args.out {
+            export::write_to(path, rules, |w| write_csv(w, &found.genera))?;
+        }
+        (summary.method, summary.sums) = ("sums", Some(found.sums));
+        summary.stopped_at = found.stopped_at;
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
+    rows.summarise(&mut summary);
     if args.report.json {
         print_json(&summary)?;
     } else if shows_text(false, args.report.quiet, args.out.as_deref()) {
-        print_summary(&summary, genera);
+        print_summary(&summary, &rows.digits);
     }
     Ok(())
 }
 
+/// What the summary says of the rows, gathered as they go by.
+#[derive(Default)]
+struct Rows {
+    p_positions: u64,
+    first_p: Vec<u64>,
+    /// The first misère values as a nim string.
+    digits: String,
+    /// The last heap, its normal value and superscripts.
+    last: (u64, u32, Vec<u32>),
+}
+
+impl Rows {
+    fn add(&mut self, h: u64, normal: u32, gammas: &[u32]) {
+        if gammas[0] == 0 {
+            self.p_positions += 1;
+            if self.first_p.len() < 32 {
+                self.first_p.push(h);
+            }
+        }
+        if h < SHOWN_VALUES as u64 {
+            self.digits
+                .push_str(&export::nim_digit(gammas[0].min(u16::MAX as u32) as u16));
+        }
+        self.last.0 = h;
+        self.last.1 = normal;
+        self.last.2.clear();
+        self.last.2.extend_from_slice(gammas);
+    }
+
+    fn summarise(&self, s: &mut MisereSummary) {
+        s.p_positions = self.p_positions;
+        s.first_p_positions = self.first_p.clone();
+        s.last_heap = self.last.0;
+        let genus = Genus {
+            normal: self.last.1,
+            gammas: self.last.2.clone(),
+        };
+        s.last_genus = genus.to_string();
+    }
+}
+
+/// Whether the code never splits a heap (the linear stream takes it).
 fn splits_none(code: &Code) -> bool {
     grundy::analysis::genus::refuse_splitting(code).is_ok()
 }
 
-/// The genera of heaps 0..=n: from the smaller heaps where the code never
-/// splits (refused before it starts when they cannot fit), else by search
-/// over whole sums as far as the memory budget holds them, saying on
-/// stderr where they stopped.
-fn genera_of(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
-    if splits_none(code) {
-        let what = format!("a misère table of {} heaps", n.saturating_add(1));
-        memory::check_fits(&what, genera_bytes(n, GENUS_DEPTH))?;
-        let genera = heap_genera(code, n, GENUS_DEPTH).map_err(Error::Input)?;
-        return Ok(SearchedGenera {
-            genera,
-            stopped_at: None,
-            asked: false,
-            sums: 0,
-        });
+/// The rows of a code that never splits, heap after heap in a window,
+/// written as they come. Once a window of heaps comes back, the period of
+/// the truncated genus is certified and the later rows are the cycle's.
+fn streamed(
+    code: &Code,
+    n: u64,
+    (args, rules): (&SequenceArgs, OutputRules),
+    rows: &mut Rows,
+) -> Result<Option<GenusPeriod>> {
+    let what = format!("a misère table of {} heaps", n.saturating_add(1));
+    memory::check_fits(&what, GenusStream::bytes(code, GENUS_DEPTH, n))?;
+    let mut stream = GenusStream::new(code, GENUS_DEPTH).map_err(Error::Input)?;
+    let mut search = PeriodSearch::default();
+    let mut cycle: Option<GenusCycle> = None;
+    let mut each = |w: &mut dyn Write| -> std::io::Result<()> {
+        for h in 0..=n {
+            if let Some(c) = cycle.as_ref().filter(|c| h >= c.period.start) {
+                let (normal, gammas) = c.genus_of(h);
+                rows.add(h, *normal, gammas);
+                write_row(w, h, *normal, gammas)?;
+                continue;
+            }
+            stream.step();
+            search.look(&stream);
+            let (normal, gammas) = stream.genus_of(h);
+            rows.add(h, normal, &gammas);
+            write_row(w, h, normal, &gammas)?;
+            if let (Some(p), None) = (search.found, &cycle)
+                && p <= MAX_CYCLE
+            {
+                let found = GenusCycle::of(code, GENUS_DEPTH, p).map_err(std::io::Error::other)?;
+                cycle = Some(found);
+            }
+        }
+        Ok(())
+    };
+    match &args.out {
+        Some(path) => export::write_to(path, rules, |w| {
+            writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
+            each(w)
+        })?,
+        None => each(&mut std::io::sink())?,
     }
+    if let Some(c) = cycle {
+        return Ok(Some(c.period));
+    }
+    match search.found {
+        Some(p) => period_start(code, GENUS_DEPTH, p)
+            .map(Some)
+            .map_err(Error::Run),
+        None => Ok(None),
+    }
+}
+
+/// The longest cycle kept to fill the rows past a certified period's
+/// start (a heap's genus is 8 numbers); a longer one is stepped through.
+const MAX_CYCLE: u64 = 1 << 22;
+
+/// The genera of heaps 0..=n of a code that splits heaps, by search over
+/// whole sums as far as the memory budget holds them, saying on stderr
+/// where they stopped.
+fn searched(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
     let budget = memory::default_budget().map_or(1 << 32, |room| room.bytes);
     let limit = (budget / POSITION_BYTES).min(usize::MAX as u64) as usize;
     let hooks = CliHooks::new(quiet);
@@ -149,7 +250,6 @@ fn genera_of(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
     let found = heap_genera_by_search(code, (n, GENUS_DEPTH), limit, &hooks);
     hooks.end();
     if found.asked {
-        // Nothing is written: a table that stops short would look whole.
         let last = found.stopped_at.unwrap_or(0);
         return Err(Error::Interrupted {
             message: format!(
@@ -189,27 +289,26 @@ fn genera_of(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
 fn write_csv(w: &mut dyn Write, genera: &[Genus]) -> std::io::Result<()> {
     writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
     for (h, genus) in genera.iter().enumerate() {
-        let outcome = if genus.misere() == 0 { 'P' } else { 'N' };
-        writeln!(
-            w,
-            "{h},{},{},{outcome},{genus}",
-            genus.normal,
-            genus.misere()
-        )?;
+        write_row(w, h as u64, genus.normal, &genus.gammas)?;
     }
     Ok(())
 }
 
+fn write_row(w: &mut dyn Write, h: u64, normal: u32, gammas: &[u32]) -> std::io::Result<()> {
+    let outcome = if gammas[0] == 0 { 'P' } else { 'N' };
+    let genus = GenusRef { normal, gammas };
+    writeln!(w, "{h},{normal},{},{outcome},{genus}", gammas[0])
+}
+
 /// The text summary, laid out as the normal one: the convention named
 /// beside the code, the first misère values as a nim string.
-fn print_summary(s: &MisereSummary, genera: &[Genus]) {
+fn print_summary(s: &MisereSummary, digits: &str) {
     let first: Vec<String> = s.first_p_positions.iter().map(u64::to_string).collect();
-    let shown = genera.len().min(SHOWN_VALUES);
-    let digits: String = genera[..shown]
-        .iter()
-        .map(|g| export::nim_digit(g.misere().min(u16::MAX as u32) as u16))
-        .collect();
-    let more = if genera.len() > shown { "…" } else { "" };
+    let more = if s.last_heap as usize >= SHOWN_VALUES {
+        "…"
+    } else {
+        ""
+    };
     grundy::outln!(
         "code        {} (misère play: the last player to move loses)",
         s.code
@@ -234,6 +333,15 @@ fn print_summary(s: &MisereSummary, genera: &[Genus]) {
         first.join(", ")
     );
     grundy::outln!("genus       of heap {}: {}", s.last_heap, s.last_genus);
+    if let Some(p) = s.period {
+        grundy::outln!(
+            "period      {} from heap {} (certified: γ0..γ{} and g repeat, as a window of \
+             heaps as long as the largest removal does)",
+            p.period,
+            p.start,
+            s.genus_depth
+        );
+    }
     print_wrote(s.out.as_deref().map(std::path::Path::new));
 }
 

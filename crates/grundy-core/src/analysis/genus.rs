@@ -42,28 +42,48 @@ impl Genus {
     /// from which, within those computed, they alternate (γk = γk+2); all
     /// of them when they do not alternate by the last two.
     pub fn written(&self) -> &[u32] {
-        let g = &self.gammas;
-        if g.len() < 3 {
-            return g;
-        }
-        let mut from = g.len() - 2;
-        while from > 0 && g[from - 1] == g[from + 1] {
-            from -= 1;
-        }
-        // From `from` on they alternate between g[from] and g[from + 1]:
-        // one of them is enough where the two are the same.
-        match g[from] == g[from + 1] && from + 2 < g.len() {
-            true => &g[..from + 1],
-            false => &g[..from + 2],
-        }
+        written(&self.gammas)
+    }
+}
+
+/// The superscripts `g` as the literature writes them (`Genus::written`).
+fn written(g: &[u32]) -> &[u32] {
+    if g.len() < 3 {
+        return g;
+    }
+    let mut from = g.len() - 2;
+    while from > 0 && g[from - 1] == g[from + 1] {
+        from -= 1;
+    }
+    // From `from` on they alternate between g[from] and g[from + 1]:
+    // one of them is enough where the two are the same.
+    match g[from] == g[from + 1] && from + 2 < g.len() {
+        true => &g[..from + 1],
+        false => &g[..from + 2],
     }
 }
 
 impl std::fmt::Display for Genus {
     /// `0^120`, or `12^(12)(13)` when a superscript passes 9.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        GenusRef {
+            normal: self.normal,
+            gammas: &self.gammas,
+        }
+        .fmt(f)
+    }
+}
+
+/// A genus held elsewhere (a stream's state), written as `Genus` is.
+pub struct GenusRef<'a> {
+    pub normal: u32,
+    pub gammas: &'a [u32],
+}
+
+impl std::fmt::Display for GenusRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}^", self.normal)?;
-        for &s in self.written() {
+        for &s in written(self.gammas) {
             match s {
                 0..=9 => write!(f, "{s}")?,
                 _ => write!(f, "({s})")?,
@@ -216,7 +236,7 @@ pub fn heap_genera_by_search(
 }
 
 /// The heaps one move leaves from a heap of `h` (0 for none left).
-fn heap_options(code: &Code, h: u64) -> Vec<u64> {
+pub(crate) fn heap_options(code: &Code, h: u64) -> Vec<u64> {
     let mut options = Vec::new();
     code.for_each_move(h, u64::MAX, &mut |_, left| {
         options.push(left.first().copied().unwrap_or(0));
@@ -225,27 +245,38 @@ fn heap_options(code: &Code, h: u64) -> Vec<u64> {
 }
 
 /// The sums (heap, a heaps of 2, b heaps of 1) with a + b ≤ depth, indexed.
-struct States {
-    depth: usize,
+pub(crate) struct States {
+    pub(crate) depth: usize,
 }
 
 impl States {
     /// The sums of one heap.
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         (self.depth + 1) * (self.depth + 2) / 2
     }
 
     /// The index of (a, b) among a heap's sums.
-    fn index(&self, a: usize, b: usize) -> usize {
+    pub(crate) fn index(&self, a: usize, b: usize) -> usize {
         // Rows a = 0, 1, …, each of depth + 1 − a entries.
         a * (self.depth + 1) - a * a.saturating_sub(1) / 2 + b
     }
 
     /// g⁻ of every sum of one heap whose options are `options`, where
     /// `below(o, i)` is the g⁻ of sum i of the smaller heap o.
-    fn values_of(&self, options: &[u64], below: impl Fn(u64, usize) -> u32) -> Vec<u32> {
+    pub(crate) fn values_of(&self, options: &[u64], below: impl Fn(u64, usize) -> u32) -> Vec<u32> {
         let mut values = vec![0; self.count()];
-        let mut seen: Vec<u32> = Vec::with_capacity(options.len() + 3);
+        let mut seen = Vec::with_capacity(options.len() + 3);
+        self.values_into(options, below, (&mut values, &mut seen));
+        values
+    }
+
+    /// `values_of` into `values` (`count()` of them), `seen` a buffer.
+    pub(crate) fn values_into(
+        &self,
+        options: &[u64],
+        below: impl Fn(u64, usize) -> u32,
+        (values, seen): (&mut [u32], &mut Vec<u32>),
+    ) {
         for a in 0..=self.depth {
             for b in 0..=self.depth - a {
                 let i = self.index(a, b);
@@ -265,12 +296,11 @@ impl States {
                 };
             }
         }
-        values
     }
 }
 
 /// The least value not in `values`.
-fn mex(values: impl Iterator<Item = u32> + Clone) -> u32 {
+pub(crate) fn mex(values: impl Iterator<Item = u32> + Clone) -> u32 {
     // Values below 64 in one word: the common case, without allocating.
     let mut low = 0u64;
     let mut high = false;

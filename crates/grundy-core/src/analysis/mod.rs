@@ -1,6 +1,7 @@
 //! What a researcher reads first about a table: periods and statistics.
 
 pub mod genus;
+pub mod genus_stream;
 pub mod milestones;
 pub mod period;
 pub mod rare_split;

@@ -138,7 +138,7 @@ impl<'a, P: Parts> SumSearch<'a, P> {
                 full: true,
             });
         }
-        if positions % LOOK_EVERY == 0 && (self.stop)() {
+        if positions.is_multiple_of(LOOK_EVERY) && (self.stop)() {
             return Err(Stopped {
                 positions,
                 full: false,
