@@ -214,6 +214,34 @@ def test_edge_games_and_hackenbush(cli):
     assert grundy.hackenbush("cycle:3", "0") == 1
 
 
+def test_misere_play_is_the_commands_and_named(cli):
+    """misere=True gives what --misere prints, and says which convention."""
+    table = grundy.delete_nim("vdn", 2, 6, misere=True)
+    rows = list(csv.DictReader(io.StringIO(
+        cli("delete-nim", "--rule", "vdn", "--max", "6", "--misere", "--out", "-"))))
+    assert [int(r["g_misere"]) for r in rows] == list(table["g"])
+    assert table["convention"] == "misere"
+    assert grundy.delete_nim("vdn", 2, 6)["convention"] == "normal"
+    for spec in ["path:5", "pode:1,2,2", "grid:2x3"]:
+        printed = json.loads(cli("graph", "0.137", "--graph", spec, "--misere", "--json"))
+        found = grundy.graph("0.137", spec, misere=True)
+        assert (found["value"], found["convention"]) == (printed["g"], "misere"), spec
+    podes = grundy.podes("0.33", 4, 2, misere=True)
+    rows = list(csv.DictReader(io.StringIO(
+        cli("podes", "0.33", "--max-legs", "4", "--misere", "--out", "-"))))
+    assert [int(r["g_misere"]) for r in rows] == list(podes["g"])
+    rect = grundy.rect(2, 5, misere=True)
+    rows = list(csv.DictReader(io.StringIO(cli("rect", "--max", "5", "--misere", "--out", "-"))))
+    assert [int(r["g_misere"]) for r in rows] == list(rect["g"])
+    found = grundy.arrows("pode:2,2,3", misere=True)
+    printed = json.loads(cli("arrows", "--graph", "pode:2,2,3", "--misere", "--json"))
+    assert found["value"] == printed["g"] and found["convention"] == "misere"
+    # stalks of 1, 2 and 3 edges on one ground: misère Nim's P-position
+    assert grundy.hackenbush("pode:1,2,3", "0", misere=True) == 0
+    with pytest.raises(ValueError, match="misere=True"):
+        grundy.podes("0.137", 3, 2, misere=True)
+
+
 def test_survey_columns_agree_with_each_codes_sequence():
     rows = grundy.survey(["0.07", "0.137", "0.6"], n=2000)
     assert list(rows["code"]) == ["0.07", "0.137", "0.6"]

@@ -110,6 +110,19 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
             "--digits 9: expected 1 to 6 (or --codes FILE)",
         ),
         (
+            grundy::podes_of(
+                &grundy::game::GraphCode::parse("0.137")
+                    .unwrap()
+                    .under(grundy::game::Convention::Misere),
+                (3, 2),
+                &grundy::Silent,
+            )
+            .unwrap_err(),
+            "`convention = Convention::Misere` on podes: 0.137 may leave a piece in two",
+            vec!["podes", "0.137", "--max-legs", "3", "--misere"],
+            "--misere on podes: 0.137 may leave a piece in two",
+        ),
+        (
             grundy::SpiderTable::arrows(5, 3).unwrap_err(),
             "`legs = 5`: expected 3 or 4",
             vec!["arrows", "--spiders", "3", "--legs", "5"],
@@ -131,6 +144,7 @@ fn each_builder_refusal_in_rust_and_command_line_words() {
         Setting::CheckpointEvery,
         Setting::Budget,
         Setting::Digits,
+        Setting::Misere,
         Setting::Legs,
         Setting::Graphs,
     ];

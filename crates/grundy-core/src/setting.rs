@@ -208,7 +208,7 @@ impl Words for RustWords {
             Setting::KeepPrefix => "prefix",
             Setting::KeepWindow => "window",
             Setting::Spiders => "max",
-            Setting::Misere => return "`convention(Convention::Misere)`".into(),
+            Setting::Misere => return "`convention = Convention::Misere`".into(),
             other => other.key(),
         };
         match value {

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::Convention;
+use super::convention::Convention;
 use super::graph::{Graph, bits};
 use crate::error::Error;
 use crate::setting::Setting;

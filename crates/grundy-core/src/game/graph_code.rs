@@ -2,8 +2,8 @@
 //! whether a connected set of `i` vertices may be removed from a component,
 //! bit `j` of it allowing that component to be left in exactly `j` pieces.
 
-use super::Convention;
 use super::code::{Code, Modifier};
+use super::convention::Convention;
 use crate::setting::Setting;
 
 /// A graph octal code: digits 0–7 after `0.`, no modifiers, no tail.
