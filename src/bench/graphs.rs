@@ -11,9 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::report::{Columns, CsvRow, mean_time, opt, with_kernel_seconds};
 use grundy::error::{Error, Result};
-use grundy::game::{Graph, GraphCode};
+use grundy::game::{Convention, Graph, GraphCode};
 use grundy::internals::engine::graph::dense::{DenseTuning, for_each_option, solve_dense};
 use grundy::internals::engine::graph::grid_levels::GridLevels;
+use grundy::internals::engine::graph::memo::takes_misere;
 use grundy::internals::engine::graph::solve::{MemoRun, Solver, pick_solver, solve_memo};
 use grundy::internals::engine::{Backend, GpuFrom, Ran};
 
@@ -23,35 +24,71 @@ use grundy::internals::engine::{Backend, GpuFrom, Ran};
 pub struct GraphWorkload {
     pub code: &'static str,
     pub graph: &'static str,
-    /// Also time the memoised-recursion baseline and Dailly's Algorithm 2.
+    /// Also time the memoised-recursion baseline and Dailly's Algorithm 2
+    /// (normal play only).
     pub baseline: bool,
+    /// Misère play: the same positions, a position without a move worth 1.
+    pub misere: bool,
+}
+
+impl GraphWorkload {
+    /// The code under the workload's convention.
+    pub fn code(&self) -> Result<GraphCode> {
+        let code = GraphCode::parse(self.code).map_err(Error::Input)?;
+        Ok(code.under(Convention::misere_if(self.misere)))
+    }
+
+    /// "0.33 4x6", "0.33 4x6 misère".
+    pub fn label(&self) -> String {
+        let misere = if self.misere { " misère" } else { "" };
+        format!(
+            "{} {}{misere}",
+            self.code,
+            self.graph.trim_start_matches("grid:")
+        )
+    }
 }
 
 /// 0.33 and 0.03 on grids: 4x6 and 5x5, and 5x6 (30 vertices, 2^30
 /// positions) in the full suite; 4x5 with `--quick`. The baselines run
 /// wherever they finish in seconds: to 4x6 for 0.33, on every grid for
 /// 0.03 (few positions are reachable when every move takes two vertices).
+/// Then 0.33 and 0.137 under misère play on 4x5 and 4x6 (4x5 alone with
+/// `--quick`): 0.137's moves split, so its disconnected subsets are valued
+/// over their moves.
 pub fn graph_suite(quick: bool) -> Vec<GraphWorkload> {
     let grids: &[&str] = if quick {
         &["grid:4x5"]
     } else {
         &["grid:4x5", "grid:4x6", "grid:5x5", "grid:5x6"]
     };
-    grids
-        .iter()
-        .flat_map(|&graph| {
-            ["0.33", "0.03"].map(|code| GraphWorkload {
-                code,
-                graph,
-                baseline: code == "0.03" || Graph::parse(graph).is_ok_and(|g| g.n() <= 24),
-            })
+    let normal = grids.iter().flat_map(|&graph| {
+        ["0.33", "0.03"].map(|code| GraphWorkload {
+            code,
+            graph,
+            baseline: code == "0.03" || Graph::parse(graph).is_ok_and(|g| g.n() <= 24),
+            misere: false,
         })
-        .collect()
+    });
+    let misere_grids: &[&str] = if quick {
+        &["grid:4x5"]
+    } else {
+        &["grid:4x5", "grid:4x6"]
+    };
+    let misere = misere_grids.iter().flat_map(|&graph| {
+        ["0.33", "0.137"].map(|code| GraphWorkload {
+            code,
+            graph,
+            baseline: false,
+            misere: true,
+        })
+    });
+    normal.chain(misere).collect()
 }
 
 /// Times the dense table of one graph workload; returns (seconds, kernel seconds, G).
 pub fn time_graph(w: &GraphWorkload, backend: &Backend) -> Result<(f64, f64, u8)> {
-    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let code = w.code()?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
     let start = Instant::now();
     let tuning = DenseTuning::default();
@@ -78,9 +115,12 @@ fn quiet_memo(g: &Graph, code: &GraphCode) -> Result<MemoRun> {
     solve_memo(g, code, false, false, &grundy::hooks::Silent)
 }
 
-pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
-    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+pub fn time_graph_memo(w: &GraphWorkload) -> Result<Option<MemoTimes>> {
+    let code = w.code()?;
     let g = Graph::parse(w.graph).map_err(Error::Input)?;
+    if code.convention == Convention::Misere && takes_misere(&g, &code, g.all()).is_err() {
+        return Ok(None);
+    }
     let run = || quiet_memo(&g, &code);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -101,12 +141,12 @@ pub fn time_graph_memo(w: &GraphWorkload) -> Result<MemoTimes> {
         }
         _ => None,
     };
-    Ok(MemoTimes {
+    Ok(Some(MemoTimes {
         one_thread,
         all_threads,
         pieces: first.positions,
         value: first.value,
-    })
+    }))
 }
 
 /// The baseline the seed's program used (Algorithm 2): a plain memoised
@@ -161,6 +201,8 @@ pub fn seed_algorithm_2(g: &Graph, code: &GraphCode) -> (bool, usize) {
 pub struct GraphBenchRow {
     pub code: String,
     pub graph: String,
+    /// Normal or misère play.
+    pub convention: Convention,
     pub positions: u64,
     pub gpu_seconds: Option<f64>,
     pub gpu_kernel_seconds: Option<f64>,
@@ -178,10 +220,11 @@ pub struct GraphBenchRow {
     pub per_core_over_seed_algorithm: Option<f64>,
     /// The memo solver (canonical pieces) on one thread: its time, the
     /// pieces it solved, and the baseline's time over it; and its time on
-    /// every thread where it runs level by level.
-    pub memo_seconds: f64,
+    /// every thread where it runs level by level (none where misère play
+    /// leaves it, the positions being sums).
+    pub memo_seconds: Option<f64>,
     pub memo_all_threads_seconds: Option<f64>,
-    pub memo_pieces: u64,
+    pub memo_pieces: Option<u64>,
     pub memo_over_baseline: Option<f64>,
     /// The solver `grundy graph` picks for this workload.
     pub auto_solver: Solver,
@@ -196,7 +239,7 @@ pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
         let row = graph_row(&w, gpu)?;
         if !json {
             columns(gpu.is_some()).print_row(&[
-                format!("{} {}", w.code, w.graph.trim_start_matches("grid:")),
+                w.label(),
                 row.positions.to_string(),
                 opt(row.gpu_seconds, 3),
                 opt(row.gpu_kernel_seconds, 3),
@@ -208,7 +251,7 @@ pub fn graph_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<
                 opt(row.per_core_over_baseline, 1),
                 opt(row.seed_algorithm_seconds, 2),
                 opt(row.per_core_over_seed_algorithm, 1),
-                format!("{:.4}", row.memo_seconds),
+                opt(row.memo_seconds, 4),
                 opt(row.memo_over_baseline, 1),
                 opt(row.memo_all_threads_seconds, 3),
             ]);
@@ -235,7 +278,7 @@ fn graph_row(w: &GraphWorkload, gpu: Option<&Backend>) -> Result<GraphBenchRow> 
     if gpu_run.is_some_and(|(_, _, v)| v != cpu_value) {
         return Err(differs("the GPU"));
     }
-    let code = GraphCode::parse(w.code).map_err(Error::Input)?;
+    let code = w.code()?;
     let baseline = w
         .baseline
         .then(|| mean_time(|| memo_recursion_baseline(&g, &code).0 == cpu_value));
@@ -243,7 +286,7 @@ fn graph_row(w: &GraphWorkload, gpu: Option<&Backend>) -> Result<GraphBenchRow> 
         .baseline
         .then(|| mean_time(|| seed_algorithm_2(&g, &code).0 == (cpu_value != 0)));
     let memo = time_graph_memo(w)?;
-    if memo.value != cpu_value {
+    if memo.as_ref().is_some_and(|m| m.value != cpu_value) {
         return Err(differs("the memo solver"));
     }
     for (name, run) in [("the recursion", baseline), ("Algorithm 2", seed)] {
@@ -254,6 +297,7 @@ fn graph_row(w: &GraphWorkload, gpu: Option<&Backend>) -> Result<GraphBenchRow> 
     Ok(GraphBenchRow {
         code: w.code.to_string(),
         graph: w.graph.to_string(),
+        convention: code.convention,
         positions,
         gpu_seconds: gpu_run.map(|r| r.0),
         gpu_kernel_seconds: gpu_run.map(|r| r.1).filter(|k| *k > 0.0),
@@ -265,10 +309,10 @@ fn graph_row(w: &GraphWorkload, gpu: Option<&Backend>) -> Result<GraphBenchRow> 
         per_core_over_baseline: baseline.map(|b| b.0 / (cpu_s * threads)),
         seed_algorithm_seconds: seed.map(|b| b.0),
         per_core_over_seed_algorithm: seed.map(|b| b.0 / (cpu_s * threads)),
-        memo_seconds: memo.one_thread,
-        memo_all_threads_seconds: memo.all_threads,
-        memo_pieces: memo.pieces,
-        memo_over_baseline: baseline.map(|b| b.0 / memo.one_thread),
+        memo_seconds: memo.as_ref().map(|m| m.one_thread),
+        memo_all_threads_seconds: memo.as_ref().and_then(|m| m.all_threads),
+        memo_pieces: memo.as_ref().map(|m| m.pieces),
+        memo_over_baseline: baseline.zip(memo.as_ref()).map(|(b, m)| b.0 / m.one_thread),
         auto_solver: pick_solver(&g, &code, Solver::Auto, false),
     })
 }
@@ -359,29 +403,36 @@ pub fn grid_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<G
 pub fn csv_rows(rows: &[GraphBenchRow]) -> Vec<CsvRow> {
     let mut lines = Vec::new();
     for r in rows {
+        let name = match r.convention {
+            Convention::Normal => format!("{} {}", r.code, r.graph),
+            Convention::Misere => format!("{} {} misère", r.code, r.graph),
+        };
         lines.push(CsvRow {
             part: "graphs",
-            workload: format!("{} {}", r.code, r.graph),
+            workload: name.clone(),
             size: r.positions,
             gpu_seconds: r.gpu_seconds,
             gpu_kernel_seconds: r.gpu_kernel_seconds,
             cpu_seconds: Some(r.cpu_seconds),
             baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
         });
+        let (Some(pieces), Some(one)) = (r.memo_pieces, r.memo_seconds) else {
+            continue;
+        };
         lines.push(CsvRow {
             part: "graphs",
-            workload: format!("{} {} memo one thread", r.code, r.graph),
-            size: r.memo_pieces,
+            workload: format!("{name} memo one thread"),
+            size: pieces,
             gpu_seconds: None,
             gpu_kernel_seconds: None,
-            cpu_seconds: Some(r.memo_seconds),
+            cpu_seconds: Some(one),
             baseline: r.baseline_seconds.map(|b| ("memoised recursion", b)),
         });
         if let Some(all) = r.memo_all_threads_seconds {
             lines.push(CsvRow {
                 part: "graphs",
-                workload: format!("{} {} memo all threads", r.code, r.graph),
-                size: r.memo_pieces,
+                workload: format!("{name} memo all threads"),
+                size: pieces,
                 gpu_seconds: None,
                 gpu_kernel_seconds: None,
                 cpu_seconds: Some(all),
@@ -420,7 +471,7 @@ fn columns(gpu: bool) -> Columns {
         ("memo/base", 9, false),
         ("memo all s", 10, false),
     ];
-    Columns::timed(gpu, ("graph", 14), ("positions", 10), "pos", &extra)
+    Columns::timed(gpu, ("graph", 18), ("positions", 10), "pos", &extra)
 }
 
 /// This part's table: headings, widths, and which report the GPU.

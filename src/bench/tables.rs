@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use grundy::error::{Error, Result};
+use grundy::game::Convention;
 use grundy::game::delete_nim::{DeleteNim, Rule};
 use grundy::game::rect::Rect;
 use grundy::internals::engine::{Backend, tuples::table as tuple_table};
@@ -23,10 +24,13 @@ pub struct TupleWorkload {
     /// Also time the CPU walking every option of moves that keep no heap
     /// (the algorithm before split sets).
     pub compare_walked: bool,
+    /// Misère play (Delete Nim rules: whole positions, the same kernels).
+    pub misere: bool,
 }
 
 /// Two-heap VDN and rectangles (the sizes the issue names), boxes, and
-/// many-heap rules; smaller with `--quick`.
+/// many-heap rules, then Delete Nim rules under misère play; smaller with
+/// `--quick`.
 pub fn tuple_suite(quick: bool) -> Vec<TupleWorkload> {
     let w = |name, rect, rule, heaps, max, compare_walked| TupleWorkload {
         name,
@@ -35,12 +39,15 @@ pub fn tuple_suite(quick: bool) -> Vec<TupleWorkload> {
         heaps,
         max,
         compare_walked,
+        misere: false,
     };
+    let misere = |w: TupleWorkload| TupleWorkload { misere: true, ..w };
     if quick {
         return vec![
             w("vdn 2 heaps", None, Rule::Vdn, 2, 1024, true),
             w("rect", Some((2, 1)), Rule::Vdn, 2, 512, false),
             w("single 4 heaps", None, Rule::Single, 4, 24, false),
+            misere(w("vdn 2 heaps", None, Rule::Vdn, 2, 1024, false)),
         ];
     }
     vec![
@@ -50,6 +57,8 @@ pub fn tuple_suite(quick: bool) -> Vec<TupleWorkload> {
         w("boxes", Some((3, 1)), Rule::Vdn, 3, 128, false),
         w("abo 4 heaps", None, Rule::Abo, 4, 40, true),
         w("single 4 heaps", None, Rule::Single, 4, 40, false),
+        misere(w("vdn 2 heaps", None, Rule::Vdn, 2, 4096, false)),
+        misere(w("single 4 heaps", None, Rule::Single, 4, 40, false)),
     ]
 }
 
@@ -65,11 +74,13 @@ impl TupleWorkload {
                 split_sets,
             ),
         }
+        .map(|kern| kern.under(Convention::misere_if(self.misere)))
         .map_err(Error::Input)
     }
 
     pub fn label(&self) -> String {
-        format!("{} to {}", self.name, self.max)
+        let misere = if self.misere { ", misère" } else { "" };
+        format!("{} to {}{misere}", self.name, self.max)
     }
 }
 
@@ -180,7 +191,7 @@ pub fn csv_rows(rows: &[TupleBenchRow]) -> Vec<CsvRow> {
 /// This part's table: headings, widths, and which report the GPU.
 fn columns(gpu: bool) -> Columns {
     let extra = [("walked s", 9, false), ("sets/walk", 8, false)];
-    Columns::timed(gpu, ("table", 22), ("positions", 10), "pos", &extra)
+    Columns::timed(gpu, ("table", 28), ("positions", 10), "pos", &extra)
 }
 
 /// This part, as `grundy bench` runs it.

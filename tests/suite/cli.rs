@@ -431,23 +431,35 @@ fn bench_quick_reports_every_workload() {
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("adapter,cpu_threads,part,workload,size,"));
     let lines: Vec<&str> = text.lines().skip(1).collect();
-    // the survey's row, and a second row per graph workload for the memo
-    // on one thread, a third where the level memo runs on every thread
+    // the survey's row, and a second row per graph workload the memo runs
+    // (on one thread; misère play leaves it where positions are sums), a
+    // third where the level memo runs on every thread
     let graphs = v["graphs"].as_array().unwrap();
+    let memo = graphs
+        .iter()
+        .filter(|r| r["memo_seconds"].is_number())
+        .count();
     let all_threads = graphs
         .iter()
         .filter(|r| r["memo_all_threads_seconds"].is_number())
         .count();
+    // misère play: 0.33 (the memo takes it) and 0.137 (it does not)
+    let misere: Vec<&serde_json::Value> = graphs
+        .iter()
+        .filter(|r| r["convention"] == "misere")
+        .collect();
+    assert_eq!(misere.len(), 2);
+    assert!(misere[0]["memo_seconds"].is_number() && misere[1]["memo_seconds"].is_null());
     assert_eq!(
         lines.len(),
-        counts.iter().sum::<usize>() + 1 + graphs.len() + all_threads
+        counts.iter().sum::<usize>() + 1 + memo + all_threads
     );
     assert_eq!(
         lines
             .iter()
             .filter(|l| l.contains(" memo one thread,"))
             .count(),
-        graphs.len()
+        memo
     );
     assert_eq!(
         lines
@@ -457,9 +469,11 @@ fn bench_quick_reports_every_workload() {
         all_threads
     );
     // the memo solver is timed against the recursion on the quick grid
+    // (under normal play: the recursion adds pieces by xor)
     assert!(
         graphs
             .iter()
+            .filter(|r| r["convention"] == "normal")
             .all(|r| r["memo_over_baseline"].as_f64().unwrap() > 0.0)
     );
     for part in parts {
