@@ -36,7 +36,8 @@ pub struct PlayArgs {
 pub enum PlayGame {
     /// Heaps of a take-and-break game: CODE and heap sizes, e.g. 0.07 5,7,9.
     #[command(
-        after_help = "Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 0.77 3,3,8 --json"
+        after_help = "Examples:\n  grundy play octal 0.07 5,7,9\n  grundy play octal 0.77 3,3,8 --json\n  \
+                      grundy play octal 0.77 2,3,5 --misere"
     )]
     Octal {
         /// The code, e.g. 0.07, 4!.0.
@@ -46,6 +47,9 @@ pub enum PlayGame {
         /// Two-heap splits must leave heaps differing by at least D.
         #[arg(long, value_name = "D")]
         min_diff: Option<u32>,
+        /// Misère play: the last player to move loses. The sum has no nim-sum: its misère value is searched over the whole sum (small sums).
+        #[arg(long)]
+        misere: bool,
     },
     /// Heaps of a subtraction game: the set and heap sizes, e.g. 1,3,4 6,7.
     #[command(
@@ -56,6 +60,9 @@ pub enum PlayGame {
         set: String,
         /// Heap sizes, comma separated.
         heaps: String,
+        /// Misère play: the last player to move loses (the sum searched whole).
+        #[arg(long)]
+        misere: bool,
     },
     /// An octal game on a graph: CODE and the graph (its connected components are the sum).
     #[command(

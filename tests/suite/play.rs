@@ -2,6 +2,8 @@
 //! rules' moves, the outcome is the nim-sum's, and every winning move listed
 //! reaches a P-position (checked by solvers that do not share play's code).
 
+use std::collections::HashMap;
+
 use crate::common::{Rng, grundy, json, random_kernel_code};
 use grundy::game::arrows::{ArrowGame, ArrowRule};
 use grundy::game::{Code, Graph, GraphCode};
@@ -292,4 +294,63 @@ fn the_library_reports_what_the_command_prints() {
     let report = serde_json::to_value(play_sum(parts, Some(2)).unwrap()).unwrap();
     assert_eq!(report, printed, "grundy play sum");
     assert_eq!(printed["winning_moves"].as_array().unwrap().len(), 2);
+}
+
+/// g⁻ of a sum of heaps of `code`: every move of every heap tried, the
+/// sum remembered by its sorted heaps (an independent search for the test).
+fn misere_brute(code: &Code, mut heaps: Vec<u64>, memo: &mut HashMap<Vec<u64>, u32>) -> u32 {
+    heaps.retain(|&h| h > 0);
+    heaps.sort_unstable();
+    if let Some(&v) = memo.get(&heaps) {
+        return v;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..heaps.len() {
+        let mut lefts = Vec::new();
+        code.for_each_move(heaps[i], u64::MAX, &mut |_, left| lefts.push(left.to_vec()));
+        for left in lefts {
+            let mut next = heaps.clone();
+            next.remove(i);
+            next.extend(left);
+            seen.insert(misere_brute(code, next, memo));
+        }
+    }
+    let v = match seen.is_empty() {
+        true => 1,
+        false => (0..).find(|v| !seen.contains(v)).unwrap(),
+    };
+    memo.insert(heaps, v);
+    v
+}
+
+/// `play` under misère play against the search above: the outcome of
+/// random sums of heaps of random codes (splitting ones too), and the
+/// count of winning moves (each a move to a sum of misère value 0).
+#[test]
+fn misere_play_of_heaps_equals_a_search_over_whole_sums() {
+    let mut rng = Rng(0x313e_9a7);
+    for text in ["0.[3]", "0.07", "0.77", "0.137", "4.07", "0.33", "0.6"] {
+        let code = Code::parse(text).unwrap();
+        let mut memo = HashMap::new();
+        for _ in 0..12 {
+            let heaps: Vec<u64> = (0..1 + rng.below(4)).map(|_| rng.below(9)).collect();
+            let report = grundy::play::misere_heaps(&code, &heaps, None).unwrap();
+            let g = misere_brute(&code, heaps.clone(), &mut memo);
+            assert_eq!(report.misere_value, Some(g), "{text} {heaps:?}");
+            assert_eq!(report.outcome == "P", g == 0, "{text} {heaps:?}");
+            let mut winning = 0;
+            for (i, &h) in heaps.iter().enumerate() {
+                let mut lefts = Vec::new();
+                code.for_each_move(h, u64::MAX, &mut |_, left| lefts.push(left.to_vec()));
+                for left in lefts {
+                    let mut next = heaps.clone();
+                    next.remove(i);
+                    next.extend(left);
+                    winning += (misere_brute(&code, next, &mut memo) == 0) as usize;
+                }
+            }
+            assert_eq!(report.winning_moves_total, winning, "{text} {heaps:?}");
+            assert_eq!(report.winning_moves.len(), winning);
+        }
+    }
 }

@@ -100,6 +100,25 @@ impl Position {
     }
 }
 
+/// Heaps of a take-and-break code under misère play (the last player to
+/// move loses), as `grundy play octal CODE HEAPS --misere` reports them:
+/// the sum's misère value, searched over the whole sum (misère play has no
+/// nim-sum), and the moves to a sum of misère value 0 (up to `limit`).
+///
+/// ```
+/// // Misère Nim: heaps 1, 1, 1 are a P-position (an odd count of ones);
+/// // 2, 2 too (no heap of 1 and nim-sum 0); 1, 2 is won by taking the 2.
+/// let code = grundy::game::Code::parse("0.[3]")?;
+/// assert_eq!(grundy::play::misere_heaps(&code, &[1, 1, 1], None)?.outcome, "P");
+/// assert_eq!(grundy::play::misere_heaps(&code, &[2, 2], None)?.outcome, "P");
+/// let won = grundy::play::misere_heaps(&code, &[1, 2], None)?;
+/// assert_eq!((won.outcome, won.winning_moves_total), ("N", 1));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn misere_heaps(code: &Code, heaps: &[u64], limit: Option<usize>) -> Result<PlayReport> {
+    engine::misere_heap_play(code, heaps, code.name(), MoveLimit(limit))
+}
+
 /// A sum of positions of any games (the Game of Cycles with faces excepted):
 /// each component is named with its game.
 ///

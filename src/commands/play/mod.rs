@@ -14,6 +14,10 @@ use grundy::play::{Position, parse_heaps, play_sum};
 
 pub fn play(args: &PlayArgs) -> Result<()> {
     let report = match &args.game {
+        game if misere_heaps(game)?.is_some() => {
+            let (code, heaps) = misere_heaps(game)?.expect("matched");
+            grundy::play::misere_heaps(&code, &heaps, args.limit.0)?
+        }
         PlayGame::Sum { components } => {
             let parts = components
                 .iter()
@@ -31,13 +35,48 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     }
 }
 
-/// One game's position, ready to report or to add to a sum.
-fn part_of(game: &PlayGame) -> Result<Position> {
+/// The code and heaps of a heap game asked under misère play.
+fn misere_heaps(game: &PlayGame) -> Result<Option<(Code, Vec<u64>)>> {
     match game {
         PlayGame::Octal {
             code,
             heaps,
             min_diff,
+            misere: true,
+        } => {
+            let mut code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
+            if let Some(d) = min_diff {
+                code = code.with_min_diff(*d);
+            }
+            Ok(Some((code, parse_heaps(heaps)?)))
+        }
+        PlayGame::Subtraction {
+            set,
+            heaps,
+            misere: true,
+        } => {
+            let code = Code::subtraction(&parse_set(set)?).map_err(Error::Input)?;
+            Ok(Some((code, parse_heaps(heaps)?)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// One game's position, ready to report or to add to a sum.
+fn part_of(game: &PlayGame) -> Result<Position> {
+    if misere_heaps(game)?.is_some() {
+        return Err(Error::Input(
+            "--misere in a sum: misère play has no nim-sum to add games by; expected --misere \
+             on one game's heaps (`grundy play octal CODE HEAPS --misere`)"
+                .into(),
+        ));
+    }
+    match game {
+        PlayGame::Octal {
+            code,
+            heaps,
+            min_diff,
+            ..
         } => {
             let mut code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
             if let Some(d) = min_diff {
@@ -45,7 +84,7 @@ fn part_of(game: &PlayGame) -> Result<Position> {
             }
             Position::code(&code, &parse_heaps(heaps)?)
         }
-        PlayGame::Subtraction { set, heaps } => {
+        PlayGame::Subtraction { set, heaps, .. } => {
             Position::subtraction(&parse_set(set)?, &parse_heaps(heaps)?)
         }
         PlayGame::Graph { code, spec } => Position::graph(code, spec),

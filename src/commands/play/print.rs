@@ -1,5 +1,6 @@
 //! `play`'s report as text.
 
+use grundy::game::Convention;
 use grundy::play::PlayReport;
 
 /// The components, the nim-sum, the outcome and the winning moves listed.
@@ -18,15 +19,24 @@ pub fn print_report(r: &PlayReport) {
     }
     let values: Vec<String> = r.components.iter().map(|c| c.g.to_string()).collect();
     grundy::outln!(
-        "nim-sum     {} = {}",
+        "nim-sum     {} = {}{}",
         if values.is_empty() {
             "(no component)".into()
         } else {
             values.join(" xor ")
         },
-        r.nim_sum
+        r.nim_sum,
+        match r.convention {
+            Convention::Normal => "",
+            Convention::Misere => " (normal play's; misère play does not add by it)",
+        }
     );
-    if r.outcome == "P" {
+    if let Some(g) = r.misere_value {
+        grundy::outln!("misère      g⁻ of the whole sum = {g} (the last player to move loses)");
+    }
+    if r.convention == Convention::Misere {
+        print_misere_moves(r);
+    } else if r.outcome == "P" {
         grundy::outln!(
             "outcome     P: the player to move loses; every move leaves a nonzero nim-sum"
         );
@@ -56,5 +66,21 @@ pub fn print_report(r: &PlayReport) {
     }
     for note in &r.notes {
         grundy::outln!("note        {note}");
+    }
+}
+
+/// The outcome under misère play and the moves to a sum of misère value 0.
+fn print_misere_moves(r: &PlayReport) {
+    if r.outcome == "P" {
+        grundy::outln!("outcome     P: the player to move loses; every move leaves g⁻ ≠ 0");
+        return;
+    }
+    let total = r.winning_moves_total;
+    grundy::outln!(
+        "outcome     N: the player to move wins; {total} winning move{} (moves to g⁻ = 0)",
+        if total == 1 { "" } else { "s" }
+    );
+    for m in &r.winning_moves {
+        grundy::outln!("  in {}: {}", r.components[m.component].component, m.text);
     }
 }

@@ -144,8 +144,19 @@ pub fn genera_bytes(n: u64, depth: usize) -> u64 {
 
 /// The parts of the sums a heap's genus needs: the code's heaps (part 2h)
 /// and nim-heaps (part 2m + 1), every move of each.
-struct HeapsAndNimHeaps<'a> {
+pub struct HeapsAndNimHeaps<'a> {
     code: &'a Code,
+}
+
+impl<'a> HeapsAndNimHeaps<'a> {
+    pub fn new(code: &'a Code) -> HeapsAndNimHeaps<'a> {
+        HeapsAndNimHeaps { code }
+    }
+
+    /// The part that is a heap of `h` of the code.
+    pub fn heap(h: u64) -> u32 {
+        2 * h as u32
+    }
 }
 
 impl Parts for HeapsAndNimHeaps<'_> {

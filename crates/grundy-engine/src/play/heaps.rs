@@ -97,7 +97,7 @@ pub fn heap_part(code: &Code, heaps: &[u64], name: String) -> Result<Part> {
 }
 
 /// Taking `take` from the heap of h and leaving `left`, in words and numbers.
-fn heap_move(h: u64, take: u64, left: &[u64]) -> (String, String, Play) {
+pub(super) fn heap_move(h: u64, take: u64, left: &[u64]) -> (String, String, Play) {
     let names: Vec<String> = left.iter().map(u64::to_string).collect();
     let text = match (take, left.len()) {
         (_, 0) => format!("take all {h} from the heap of {h}"),

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use grundy_core::error::{Error, Result};
+use grundy_core::game::Convention;
 
 /// How many winning moves are listed (`None`: every one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +72,14 @@ pub struct PlayReport {
     pub game: String,
     pub position: String,
     pub components: Vec<Component>,
+    /// The nim-sum of the components' (normal) values.
     pub nim_sum: u32,
+    /// "normal", or "misere": the last player to move loses, and the
+    /// outcome is the whole sum's misère value, searched whole.
+    pub convention: Convention,
+    /// Under misère play: the misère value g⁻ of the whole sum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misere_value: Option<u32>,
     /// N: the player to move wins; P: the player to move loses.
     pub outcome: &'static str,
     /// Every move to a P-position.
@@ -166,6 +174,8 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
         position: position.join(" + "),
         components,
         nim_sum,
+        convention: Convention::Normal,
+        misere_value: None,
         outcome: if nim_sum == 0 { "P" } else { "N" },
         winning_moves_total: total,
         winning_moves,
