@@ -328,7 +328,7 @@ fn misere_brute(code: &Code, mut heaps: Vec<u64>, memo: &mut HashMap<Vec<u64>, u
 /// count of winning moves (each a move to a sum of misère value 0).
 #[test]
 fn misere_play_of_heaps_equals_a_search_over_whole_sums() {
-    let mut rng = Rng(0x313e_9a7);
+    let mut rng = Rng(0x0313_e9a7);
     for text in ["0.[3]", "0.07", "0.77", "0.137", "4.07", "0.33", "0.6"] {
         let code = Code::parse(text).unwrap();
         let mut memo = HashMap::new();
