@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use grundy::game::{Convention, GraphCode};
+use grundy::game::{Code, Convention, GraphCode};
 use grundy::game::delete_nim::Rule;
 use grundy::play::Position;
 use grundy::setting::{Setting, seconds};
@@ -365,6 +365,34 @@ pub fn survey<'py>(
 
 /// Builds the position `words` names: a game and its arguments as
 /// `grundy play` takes them (`["octal", "0.07", "5,7,9"]`).
+/// `play` of heaps under misère play: `words` as `play` reads them for
+/// "octal" (a code) or "subtraction" (a set), then the heaps.
+#[pyfunction]
+#[pyo3(signature = (words, limit = None))]
+pub fn misere_play_json(
+    py: Python<'_>,
+    words: Vec<String>,
+    limit: Option<usize>,
+) -> PyResult<String> {
+    let report = run(py, None, |_| {
+        let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
+        let [game, rule, heaps] = &words[..] else {
+            return Err(bad("expected a game, its code or set, and heaps"));
+        };
+        let code = match game.as_str() {
+            "octal" => Code::parse(rule).map_err(|e| bad(&e.to_string()))?,
+            "subtraction" => {
+                let set = grundy::play::parse_heaps(rule)?;
+                let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
+                Code::subtraction(&set).map_err(|e| bad(&e))?
+            }
+            _ => return Err(bad("misere=True takes heap games: 'octal' or 'subtraction'")),
+        };
+        grundy::play::misere_heaps(&code, &grundy::play::parse_heaps(heaps)?, limit)
+    })?;
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 fn position_of(words: &[String]) -> grundy::Result<Position> {
     let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
     let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());

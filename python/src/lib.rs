@@ -134,6 +134,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::survey, m)?)?;
     m.add_function(wrap_pyfunction!(families::hunt, m)?)?;
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(families::misere_play_json, m)?)?;
     m.add("__version__", python_version())?;
     m.add("__commit__", grundy::COMMIT)?;
     Ok(())

@@ -240,6 +240,10 @@ def test_misere_play_is_the_commands_and_named(cli):
     assert grundy.hackenbush("pode:1,2,3", "0", misere=True) == 0
     with pytest.raises(ValueError, match="misere=True"):
         grundy.podes("0.137", 3, 2, misere=True)
+    played = grundy.play("octal", "0.77", [2, 3, 5], misere=True)
+    printed = json.loads(cli("play", "octal", "0.77", "2,3,5", "--misere", "--json"))
+    assert played == printed and played["convention"] == "misere"
+    assert grundy.play("subtraction", [1, 2], [1, 1, 1], misere=True)["outcome"] == "P"
 
 
 def test_survey_columns_agree_with_each_codes_sequence():
