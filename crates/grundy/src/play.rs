@@ -108,7 +108,7 @@ impl Position {
 /// ```
 /// // Misère Nim: heaps 1, 1, 1 are a P-position (an odd count of ones);
 /// // 2, 2 too (no heap of 1 and nim-sum 0); 1, 2 is won by taking the 2.
-/// let code = grundy::game::Code::parse("0.[3]")?;
+/// let code = grundy::game::Code::parse("0.[3]").unwrap();
 /// assert_eq!(grundy::play::misere_heaps(&code, &[1, 1, 1], None)?.outcome, "P");
 /// assert_eq!(grundy::play::misere_heaps(&code, &[2, 2], None)?.outcome, "P");
 /// let won = grundy::play::misere_heaps(&code, &[1, 2], None)?;
