@@ -243,8 +243,7 @@ const MAX_CYCLE: u64 = 1 << 22;
 /// whole sums as far as the memory budget holds them, saying on stderr
 /// where they stopped.
 fn searched(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
-    let budget = memory::default_budget().map_or(1 << 32, |room| room.bytes);
-    let limit = (budget / POSITION_BYTES).min(usize::MAX as u64) as usize;
+    let limit = memory::sums_within_budget();
     let hooks = CliHooks::new(quiet);
     hooks.begin(n.saturating_add(1), "heaps");
     let found = heap_genera_by_search(code, (n, GENUS_DEPTH), limit, &hooks);

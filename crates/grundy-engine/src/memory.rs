@@ -171,6 +171,14 @@ pub fn default_budget() -> Option<Room> {
     })
 }
 
+/// The sums a search over whole sums (`analysis::whole_sum`) may remember
+/// within the default budget (4 GiB where the machine does not say).
+pub fn sums_within_budget() -> usize {
+    let budget = default_budget().map_or(1 << 32, |room| room.bytes);
+    let positions = budget / grundy_core::analysis::whole_sum::POSITION_BYTES;
+    positions.min(usize::MAX as u64) as usize
+}
+
 /// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T
 /// are powers of 1024.
 pub fn parse_size(text: &str) -> std::result::Result<u64, String> {

@@ -3,7 +3,7 @@
 //! before it starts when it cannot fit.
 
 pub use grundy_engine::memory::{
-    Room, available_bytes, check_fits, default_budget, human, resident_bytes, room,
+    Room, available_bytes, check_fits, human, resident_bytes, room, sums_within_budget,
 };
 
 /// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G

@@ -3,8 +3,8 @@
 //! a winning move is one to a sum whose misère value is 0.
 
 use super::heaps::{heap_move, heap_part};
-use super::report::{MoveLimit, PlayReport, WinningMove, report};
-use crate::memory::{default_budget, human};
+use super::report::{MoveLimit, Part, PlayReport, WinningMove};
+use crate::memory::{human, sums_within_budget};
 use grundy_core::analysis::genus::HeapsAndNimHeaps;
 use grundy_core::analysis::whole_sum::{POSITION_BYTES, Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
@@ -12,6 +12,25 @@ use grundy_core::game::{Code, Convention};
 
 /// Moves of one heap looked at, at most.
 const MOVE_LIMIT: u64 = 1_000_000;
+
+/// A misère report's start: the heaps' normal values and their nim-sum,
+/// for comparison. Normal play's moves to a nim-sum of 0 are not looked
+/// for: they are not misère play's winning moves.
+fn normal_columns(part: Part) -> PlayReport {
+    let nim_sum = part.components.iter().fold(0, |s, c| s ^ c.g);
+    PlayReport {
+        game: part.game,
+        position: part.position,
+        components: part.components,
+        nim_sum,
+        convention: Convention::Misere,
+        misere_value: None,
+        outcome: "N",
+        winning_moves_total: 0,
+        winning_moves: Vec::new(),
+        notes: part.notes,
+    }
+}
 
 /// The report of heaps of `code` under misère play: the components' normal
 /// values beside the whole sum's misère value, and every move to a sum of
@@ -22,9 +41,8 @@ pub fn misere_heap_play(
     name: String,
     limit: MoveLimit,
 ) -> Result<PlayReport> {
-    let mut r = report(heap_part(code, heaps, name)?, MoveLimit(Some(0)))?;
-    let budget = default_budget().map_or(1 << 32, |room| room.bytes);
-    let cap = (budget / POSITION_BYTES).min(usize::MAX as u64) as usize;
+    let mut r = normal_columns(heap_part(code, heaps, name)?);
+    let cap = sums_within_budget();
     let stop = || grundy_core::interrupt::requested();
     let mut search = SumSearch::new(HeapsAndNimHeaps::new(code), Convention::Misere, cap, &stop);
     let parts: Vec<u32> = heaps.iter().map(|&h| HeapsAndNimHeaps::heap(h)).collect();
@@ -43,9 +61,15 @@ pub fn misere_heap_play(
     let mut total = 0;
     for (k, &h) in heaps.iter().enumerate() {
         let mut options = Vec::new();
-        code.for_each_move(h, MOVE_LIMIT, &mut |take, left| {
+        let complete = code.for_each_move(h, MOVE_LIMIT, &mut |take, left| {
             options.push((take, left.to_vec()))
         });
+        if !complete {
+            r.notes.push(format!(
+                "the heap of {h} has more than {MOVE_LIMIT} moves; winning moves among the first \
+                 {MOVE_LIMIT} are counted"
+            ));
+        }
         for (take, left) in options {
             let mut sum: Vec<u32> = parts.clone();
             sum.remove(k);
@@ -66,7 +90,6 @@ pub fn misere_heap_play(
             }
         }
     }
-    r.convention = Convention::Misere;
     r.misere_value = Some(value);
     r.outcome = if value == 0 { "P" } else { "N" };
     (r.winning_moves_total, r.winning_moves) = (total, moves);

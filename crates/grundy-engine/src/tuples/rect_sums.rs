@@ -3,7 +3,7 @@
 //! the pieces' that the level kernels take. Each shape is valued instead
 //! by search over whole sums of shapes (`analysis::whole_sum`), on the CPU.
 
-use crate::memory::{default_budget, human};
+use crate::memory::{human, sums_within_budget};
 use grundy_core::analysis::whole_sum::{POSITION_BYTES, Parts, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Convention;
@@ -35,8 +35,7 @@ impl Parts for Shapes<'_> {
 /// budget holds them; `hooks` hear of each level and may stop the run.
 pub fn misere_table(kern: &TupleKernel, rect: &Rect, hooks: &dyn RunHooks) -> Result<Vec<u32>> {
     let space = &kern.space;
-    let budget = default_budget().map_or(1 << 32, |room| room.bytes);
-    let limit = (budget / POSITION_BYTES).min(usize::MAX as u64) as usize;
+    let limit = sums_within_budget();
     let stop = || hooks.stop();
     let mut search = SumSearch::new(Shapes { rect, space }, Convention::Misere, limit, &stop);
     let mut table = vec![0u32; space.count() as usize];
