@@ -160,10 +160,7 @@ fn write_summary_row(
 ) -> Result<()> {
     export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
-        let g = match s.convention {
-            Convention::Normal => "g",
-            Convention::Misere => "g_misere",
-        };
+        let g = s.convention.value_column();
         csv.write_record(["graph", "vertices", "edges", "state", g, "outcome"])?;
         csv.write_record([
             s.graph.clone(),

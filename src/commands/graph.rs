@@ -155,14 +155,6 @@ fn parse_code(text: &str, misere: bool) -> Result<GraphCode> {
     Ok(code.under(Convention::misere_if(misere)))
 }
 
-/// The value's CSV column: g, or g_misere under misère play.
-fn g_column(code: &GraphCode) -> &'static str {
-    match code.convention {
-        Convention::Normal => "g",
-        Convention::Misere => "g_misere",
-    }
-}
-
 /// What a table's values are, in a heading: G, or g⁻ (misère play).
 fn values_are(code: &GraphCode) -> &'static str {
     match code.convention {
@@ -180,7 +172,7 @@ fn write_rows(
 ) -> Result<()> {
     export::write_to(path, rules, |w| {
         let mut csv = csv::Writer::from_writer(w);
-        let mut header = vec!["mask", "size", g_column(code)];
+        let mut header = vec!["mask", "size", code.convention.value_column()];
         if moves {
             header.push("moves");
         }
@@ -448,7 +440,7 @@ fn write_podes(
     };
     let what = format!("{} of {} on k-podes", values_are(code), code.text);
     export::write_table(path, rules, format, &what, |w| {
-        writeln!(w, "{header},{}", g_column(code))?;
+        writeln!(w, "{header},{}", code.convention.value_column())?;
         for (counts, v) in rows {
             let k: usize = counts.iter().sum();
             let cols: Vec<String> = match long {
@@ -509,7 +501,7 @@ pub fn bipodes(args: &BipodesArgs, rules: OutputRules) -> Result<()> {
             edges_text(args.middle)
         );
         export::write_table(path, rules, output.format, &what, |w| {
-            writeln!(w, "a1,a2,b1,b2,{}", g_column(&code))?;
+            writeln!(w, "a1,a2,b1,b2,{}", code.convention.value_column())?;
             for ([a1, a2, b1, b2], v) in &rows {
                 writeln!(w, "{a1},{a2},{b1},{b2},{v}")?;
             }

@@ -193,11 +193,8 @@ fn write_csv(
     (header, shift): (&[&str], u32),
 ) -> std::io::Result<()> {
     let misere = kern.convention == Convention::Misere;
-    let columns = if misere {
-        "g_misere,outcome_misere"
-    } else {
-        "g"
-    };
+    let outcome = if misere { ",outcome_misere" } else { "" };
+    let columns = format!("{}{outcome}", kern.convention.value_column());
     writeln!(w, "{},{columns}", header.join(","))?;
     let mut result = Ok(());
     let mut line = String::new();

@@ -132,10 +132,7 @@ impl GraphBatchRows {
     /// The rows as CSV: `graph6,vertices,edges,g,outcome`, then `moves` or
     /// `faces` when the game has them, and `spec` where graphs have names.
     pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let g = match self.convention {
-            Convention::Normal => "g",
-            Convention::Misere => "g_misere",
-        };
+        let g = self.convention.value_column();
         let mut header = vec!["graph6", "vertices", "edges", g, "outcome"];
         let (moves, faces) = (self.rows[0].moves.is_some(), self.rows[0].faces.is_some());
         header.extend(moves.then_some("moves"));

@@ -58,6 +58,15 @@ impl Convention {
         }
     }
 
+    /// The CSV column of a table's values: `g`, or `g_misere` (the misère
+    /// nim value) under misère play.
+    pub fn value_column(self) -> &'static str {
+        match self {
+            Convention::Normal => "g",
+            Convention::Misere => "g_misere",
+        }
+    }
+
     /// The value of a position from the mex of its options' values, where
     /// `has_move` says whether it has any.
     pub fn value(self, has_move: bool, mex: u32) -> u32 {
