@@ -130,18 +130,39 @@ impl<'a> GenusStream<'a> {
         state[self.states.index(k, 0)]
     }
 
-    /// The window the next heap's state follows from: the last `reach`
-    /// states, once the stream is past `reach` (bounded removals only).
-    fn window(&self) -> Option<Vec<u32>> {
+    /// The heaps of the window the next heap's state follows from: the
+    /// last `reach` heaps, once the stream is past `reach` (bounded
+    /// removals only).
+    fn window_heaps(&self) -> Option<std::ops::Range<u64>> {
         let t = self.reach?;
         if self.next <= t || t == 0 {
             return None;
         }
-        Some(
-            ((self.next - t)..self.next)
-                .flat_map(|h| self.state(h).to_vec())
-                .collect(),
-        )
+        Some((self.next - t)..self.next)
+    }
+
+    /// The window's states, copied.
+    fn window(&self) -> Option<Vec<u32>> {
+        let heaps = self.window_heaps()?;
+        Some(heaps.flat_map(|h| self.state(h).to_vec()).collect())
+    }
+
+    /// Whether the window's states are `states` (a copy of a window of
+    /// this stream), compared where they lie.
+    fn window_is(&self, states: &[u32]) -> bool {
+        let Some(heaps) = self.window_heaps() else {
+            return false;
+        };
+        let chunks = states.chunks_exact(self.width);
+        chunks.len() == heaps.clone().count() && heaps.zip(chunks).all(|(h, s)| self.state(h) == s)
+    }
+
+    /// Whether this stream's window holds the states of `other`'s.
+    fn same_window(&self, other: &GenusStream) -> bool {
+        match (self.window_heaps(), other.window_heaps()) {
+            (Some(a), Some(b)) => a.zip(b).all(|(x, y)| self.state(x) == other.state(y)),
+            _ => false,
+        }
     }
 }
 
@@ -182,16 +203,16 @@ impl PeriodSearch {
         if self.found.is_some() {
             return;
         }
-        let Some(window) = stream.window() else {
+        if stream.window_heaps().is_none() {
             return;
-        };
+        }
         self.lam += 1;
-        if self.saved.as_deref() == Some(&window[..]) {
+        if self.saved.as_deref().is_some_and(|s| stream.window_is(s)) {
             self.found = Some(self.lam);
             return;
         }
         if self.saved.is_none() || self.power == self.lam {
-            self.saved = Some(window);
+            self.saved = stream.window();
             self.power *= 2;
             self.lam = 0;
         }
@@ -216,9 +237,7 @@ pub fn period_start(code: &Code, depth: usize, period: u64) -> Result<GenusPerio
     loop {
         behind.step();
         ahead.step();
-        if let (Some(a), Some(b)) = (behind.window(), ahead.window())
-            && a == b
-        {
+        if behind.same_window(&ahead) {
             // the window is heaps next - t .. next - 1; the heap before
             // it differs (else the previous window would have agreed)
             let start = behind.next_heap() - t;
