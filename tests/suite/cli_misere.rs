@@ -2,17 +2,7 @@
 //! columns and the JSON field that say the convention, the values of small
 //! cases worked by hand, and the refusals (exit status 2, naming the flags).
 
-use crate::common::{grundy, json};
-
-fn stdout(args: &[&str]) -> String {
-    let out = grundy(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use crate::common::{grundy, grundy_stdout as stdout, json};
 
 fn refused(args: &[&str]) -> String {
     let out = grundy(args);

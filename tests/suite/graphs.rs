@@ -53,7 +53,7 @@ fn random_code(rng: &mut Rng) -> GraphCode {
 }
 
 /// A random graph on `n` vertices with edge probability `p` percent.
-fn random_graph(rng: &mut Rng, n: usize, p: u64) -> Graph {
+pub(crate) fn random_graph(rng: &mut Rng, n: usize, p: u64) -> Graph {
     let mut g = Graph::empty(n);
     for u in 0..n {
         for v in u + 1..n {
@@ -558,6 +558,35 @@ fn connected_only_walk_equals_the_full_table() {
     }
 }
 
+/// The dense table of `c` on `g` from the GPU equals the CPU twin's, byte
+/// for byte; an odd `i` takes small chunks and short dispatch rows, which
+/// reach the multi-chunk and 2D paths.
+pub(crate) fn assert_gpu_table_is_the_cpus(g: &Graph, c: &GraphCode, backend: &Backend, i: usize) {
+    let tuning = if i.is_multiple_of(2) {
+        DenseTuning::default()
+    } else {
+        DenseTuning {
+            chunk_shift: Some((g.n() as u32).saturating_sub(5).max(1)),
+            max_groups_x: 7,
+        }
+    };
+    let notices = crate::common::Notices::default();
+    let run = solve_dense(g, c, backend, true, &tuning, &notices).unwrap();
+    assert_eq!(
+        run.backend,
+        grundy::internals::engine::Ran::Gpu,
+        "{} on {} vertices: {:?}",
+        c.text,
+        g.n(),
+        notices.heard()
+    );
+    let gpu = run.table.unwrap();
+    let cpu = dense(g, c);
+    assert_eq!(gpu.len(), cpu.len());
+    let bad = (0..cpu.len()).find(|&m| gpu[m] != cpu[m]);
+    assert_eq!(bad, None, "{} on {:?}", c.text, g);
+}
+
 #[test]
 #[cfg_attr(
     not(require_gpu),
@@ -577,30 +606,7 @@ fn gpu_equals_cpu_on_random_graphs() {
             let p = 10 + rng.below(40);
             random_graph(&mut rng, n, p)
         };
-        // Small chunks and short dispatch rows reach the multi-chunk and 2D paths.
-        let tuning = if i % 2 == 0 {
-            DenseTuning::default()
-        } else {
-            DenseTuning {
-                chunk_shift: Some((g.n() as u32).saturating_sub(5).max(1)),
-                max_groups_x: 7,
-            }
-        };
-        let notices = crate::common::Notices::default();
-        let run = solve_dense(&g, &c, &backend, true, &tuning, &notices).unwrap();
-        assert_eq!(
-            run.backend,
-            grundy::internals::engine::Ran::Gpu,
-            "{} on {} vertices: {:?}",
-            c.text,
-            g.n(),
-            notices.heard()
-        );
-        let gpu = run.table.unwrap();
-        let cpu = dense(&g, &c);
-        assert_eq!(gpu.len(), cpu.len());
-        let bad = (0..cpu.len()).find(|&m| gpu[m] != cpu[m]);
-        assert_eq!(bad, None, "{} on {:?}", c.text, g);
+        assert_gpu_table_is_the_cpus(&g, &c, &backend, i);
     }
 }
 

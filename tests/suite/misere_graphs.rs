@@ -10,12 +10,11 @@
 use std::collections::HashMap;
 
 use crate::common::{Rng, gpu_or_skip};
+use crate::graphs::{assert_gpu_table_is_the_cpus, random_graph};
 use grundy::analysis::genus::heap_genera;
 use grundy::game::graph::{self, Graph};
 use grundy::game::{Code, Convention, GraphCode};
-use grundy::internals::engine::graph::dense::{
-    DenseTuning, cpu_dense, cpu_dense_connected, solve_dense,
-};
+use grundy::internals::engine::graph::dense::{cpu_dense, cpu_dense_connected};
 use grundy::internals::engine::graph::memo::MemoSolver;
 use grundy::internals::engine::graph::reach::solve_reachable;
 use grundy::internals::kernel::graph::GraphKernel;
@@ -89,18 +88,6 @@ fn random_code(rng: &mut Rng) -> String {
         })
         .collect();
     format!("0.{digits}")
-}
-
-fn random_graph(rng: &mut Rng, n: usize, p: u64) -> Graph {
-    let mut g = Graph::empty(n);
-    for u in 0..n {
-        for v in u + 1..n {
-            if rng.below(100) < p {
-                g.add_edge(u, v);
-            }
-        }
-    }
-    g
 }
 
 #[test]
@@ -234,24 +221,6 @@ fn gpu_equals_cpu_on_random_graphs_under_misere_play() {
         let n = 6 + rng.below(10) as usize;
         let p = 10 + rng.below(40);
         let g = random_graph(&mut rng, n, p);
-        let tuning = match i % 2 {
-            0 => DenseTuning::default(),
-            _ => DenseTuning {
-                chunk_shift: Some((g.n() as u32).saturating_sub(5).max(1)),
-                max_groups_x: 7,
-            },
-        };
-        let notices = crate::common::Notices::default();
-        let run = solve_dense(&g, &c, &backend, true, &tuning, &notices).unwrap();
-        assert_eq!(
-            run.backend,
-            grundy::internals::engine::Ran::Gpu,
-            "{:?}",
-            notices.heard()
-        );
-        let gpu = run.table.unwrap();
-        let cpu = cpu_dense(&GraphKernel::new(&g, &c), &grundy::hooks::Silent).unwrap();
-        let bad = (0..cpu.len()).find(|&m| gpu[m] != cpu[m]);
-        assert_eq!(bad, None, "{} on {g:?}", c.text);
+        assert_gpu_table_is_the_cpus(&g, &c, &backend, i);
     }
 }

@@ -3,17 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{grundy, tmp};
-
-fn stdout(args: &[&str]) -> String {
-    let out = grundy(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use crate::common::{grundy, grundy_stdout as stdout, tmp};
 
 /// The rows of a tabular: its cells, trimmed, line by line (rules skipped).
 fn tabular_rows(tex: &str) -> Vec<Vec<String>> {

@@ -15,6 +15,18 @@ pub fn grundy(args: &[&str]) -> Output {
     grundy_with_env(args, &[])
 }
 
+/// What `grundy args` prints on stdout; fails the test, with its stderr,
+/// unless it succeeds.
+pub fn grundy_stdout(args: &[&str]) -> String {
+    let out = grundy(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// `grundy` with these environment variables set.
 pub fn grundy_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
