@@ -4,6 +4,7 @@ pub mod genus;
 pub mod genus_stream;
 pub mod milestones;
 pub mod period;
+pub mod quotient;
 pub mod rare_split;
 pub mod stats;
 pub mod tally;

@@ -1,0 +1,304 @@
+//! Misère quotients of heap games (Plambeck, "Taming the wild in
+//! impartial combinatorial games"; Plambeck and Siegel, "Misère quotients
+//! for impartial games").
+//!
+//! Take every sum of a code's heaps of at most H counters. Two sums x and
+//! y are indistinguishable when x + z and y + z have the same misère
+//! outcome for every such sum z. The classes form a commutative monoid
+//! Q_H, the quotient; its P-portion is the classes of P-positions, and the
+//! pretending function sends each heap to its class. A sum's class is the
+//! product of its heaps', and its outcome is whether that product lies in
+//! the P-portion: every sum of heaps up to H is solved at once.
+//!
+//! Two constructions give it, each checked, not assumed:
+//! - `exact`: every sum in a box of heap counts valued by search, then
+//!   the classes; for a few small heaps.
+//! - `learn`: candidates refined until `verify` proves one right on every
+//!   sum, heap size by heap size; for the sizes the papers reach.
+
+pub mod exact;
+pub mod extend;
+pub mod heaps;
+pub mod learn;
+pub mod monoid;
+pub mod presentation;
+pub mod verify;
+
+use crate::analysis::whole_sum::Stopped;
+use crate::game::Code;
+use crate::hooks::RunHooks;
+use heaps::{HeapMoves, Outcomes};
+use monoid::Monoid;
+use presentation::Presentation;
+
+/// The largest heap a quotient is asked for.
+pub const MAX_HEAP: u16 = 4096;
+
+/// Which construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Candidates, verification and refinement (`learn`).
+    Learn,
+    /// The box of heap counts, by the definition (`exact`).
+    Exact,
+}
+
+/// What a construction may hold.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Sums remembered by the search.
+    pub positions: usize,
+    /// Readings one verification layer holds (`verify`).
+    pub readings: usize,
+    /// Elements of the exact construction's box.
+    pub box_elements: u64,
+}
+
+impl Limits {
+    /// Limits that fit `bytes` of memory, about.
+    pub fn within(bytes: u64) -> Limits {
+        Limits {
+            positions: (bytes / 2 / 96).max(1) as usize,
+            readings: (bytes / 4 / 256).max(1) as usize,
+            box_elements: (bytes / 16 / 64).max(1),
+        }
+    }
+}
+
+/// The misère quotient of a code's heaps up to a size.
+#[derive(Clone, Debug)]
+pub struct Quotient {
+    pub max_heap: u16,
+    /// The monoid: what each heap does to each element; element 0 is 1.
+    pub monoid: Monoid,
+    /// |Q_h| for h = 0 … max_heap.
+    pub orders: Vec<usize>,
+    pub presentation: Presentation,
+    /// Sums valued by search.
+    pub positions: usize,
+    /// Candidates tried (`learn`; 0 for `exact`).
+    pub candidates: usize,
+}
+
+/// Where a construction stopped, and what it had by then.
+#[derive(Clone, Debug)]
+pub struct QuotientStopped {
+    /// The heap size whose quotient was unfinished.
+    pub at_heap: u16,
+    /// |Q_h| for the heaps finished.
+    pub orders: Vec<usize>,
+    /// Whether a limit stopped it (else the caller).
+    pub full: bool,
+    /// What passed its limit, in words.
+    pub why: String,
+}
+
+impl Quotient {
+    /// Its order |Q_H|.
+    pub fn order(&self) -> usize {
+        self.monoid.len()
+    }
+
+    /// The element of heap `h` (the pretending function).
+    pub fn element_of_heap(&self, h: u16) -> u32 {
+        self.monoid.element_of(&[h])
+    }
+
+    /// The element of a sum of heaps, each at most `max_heap`.
+    pub fn element_of(&self, heaps: &[u16]) -> u32 {
+        self.monoid.element_of(heaps)
+    }
+
+    /// Whether the sum `heaps` is a misère P-position.
+    pub fn is_p(&self, heaps: &[u16]) -> bool {
+        self.monoid.is_p(self.element_of(heaps))
+    }
+
+    /// The P-portion's elements.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.order() as u32)
+            .filter(|&e| self.monoid.is_p(e))
+            .collect()
+    }
+
+    /// An element's name (`a^2b`).
+    pub fn name(&self, e: u32) -> String {
+        presentation::monomial_text(&self.presentation.names[e as usize])
+    }
+
+    /// The heaps at which the quotient grew, with its order from there.
+    pub fn growth(&self) -> Vec<(u16, usize)> {
+        grew(&self.orders)
+    }
+}
+
+/// The heaps at which `orders` grew, with the order from there.
+pub fn grew(orders: &[usize]) -> Vec<(u16, usize)> {
+    (1..orders.len())
+        .filter(|&h| orders[h] != orders[h - 1])
+        .map(|h| (h as u16, orders[h]))
+        .collect()
+}
+
+/// The misère quotient of `code`'s heaps up to `max_heap`, by `method`,
+/// within `limits`; `hooks` hear of each heap size done and may stop it.
+pub fn misere_quotient(
+    code: &Code,
+    max_heap: u16,
+    method: Method,
+    limits: Limits,
+    hooks: &dyn RunHooks,
+) -> Result<Quotient, QuotientStopped> {
+    let moves = HeapMoves::of(code, max_heap);
+    let stop = || hooks.stop();
+    let outcomes = Outcomes::new(&moves, limits.positions, &stop);
+    hooks.begin(max_heap as u64, "heaps");
+    let built = match method {
+        Method::Learn => by_learning(&moves, outcomes, limits, hooks),
+        Method::Exact => by_boxes(&moves, outcomes, limits, hooks),
+    };
+    hooks.end();
+    let (monoid, orders, positions, candidates) = built?;
+    Ok(Quotient {
+        max_heap,
+        presentation: Presentation::of(&monoid),
+        monoid,
+        orders,
+        positions,
+        candidates,
+    })
+}
+
+type Built = (Monoid, Vec<usize>, usize, usize);
+
+fn stopped(at_heap: u16, orders: &[usize], s: Stopped, what: &str) -> QuotientStopped {
+    QuotientStopped {
+        at_heap,
+        orders: orders.to_vec(),
+        full: s.full,
+        why: format!("{} {what}", s.positions),
+    }
+}
+
+fn identity() -> Monoid {
+    Monoid {
+        heaps: Vec::new(),
+        letter_of: Vec::new(),
+        times: Vec::new(),
+        p: vec![false],
+    }
+}
+
+fn by_learning<'a>(
+    moves: &'a HeapMoves,
+    mut outcomes: Outcomes<'a>,
+    limits: Limits,
+    hooks: &dyn RunHooks,
+) -> Result<Built, QuotientStopped> {
+    let stop = || hooks.stop();
+    let mut monoid = identity();
+    let mut orders = vec![1];
+    let mut candidates = 0;
+    for h in 1..=moves.max_heap() {
+        if moves.live(h) {
+            let next = next_quotient(
+                &monoid,
+                h,
+                moves,
+                &mut outcomes,
+                limits,
+                &stop,
+                &mut candidates,
+            );
+            monoid = next.map_err(|(s, what)| stopped(h, &orders, s, what))?;
+            // Every sum of these heaps precedes a heap one larger.
+            outcomes.trust(heaps::Trusted {
+                monoid: monoid.clone(),
+                below: vec![h + 1],
+            });
+        }
+        orders.push(monoid.len());
+        hooks.progress(h as u64);
+    }
+    monoid.letter_of.resize(moves.options.len(), None);
+    Ok((monoid, orders, outcomes.searched(), candidates))
+}
+
+/// Q_h from Q_{h−1}: the extension where `verify` proves it, else the
+/// learner over every heap up to h.
+fn next_quotient<'a>(
+    base: &Monoid,
+    h: u16,
+    moves: &'a HeapMoves,
+    outcomes: &mut Outcomes<'a>,
+    limits: Limits,
+    stop: &dyn Fn() -> bool,
+    candidates: &mut usize,
+) -> Result<Monoid, (Stopped, &'static str)> {
+    let searched = |s| (s, "sums searched");
+    for tail in 1..=3 {
+        let candidate = extend::extended(base, h, (tail, 2), outcomes).map_err(searched)?;
+        *candidates += 1;
+        match verify::verify(&candidate, moves, limits.readings, stop) {
+            Ok(verify::Verdict::Holds { .. }) => return Ok(candidate),
+            Ok(verify::Verdict::Fails { sum, .. }) => {
+                // Right on every sum before its first failure (`verify`).
+                let edge = sum.iter().filter(|&&x| x == h).count() == tail + 2;
+                outcomes.trust(heaps::Trusted {
+                    monoid: candidate,
+                    below: sum,
+                });
+                // A longer tail helps only a sum at the edge of the cycle.
+                if !edge {
+                    break;
+                }
+            }
+            Err(s) => return Err((s, "readings in one verification layer")),
+        }
+    }
+    let mut learner = learn::Learner::new(outcomes, moves, limits.readings);
+    learner.take_heaps(&base.heaps);
+    let learned = learner.add_heap(h, stop);
+    *candidates += learner.candidates;
+    learned.map_err(|s| match s.full && s.positions < limits.positions {
+        true => (s, "readings in one verification layer"),
+        false => searched(s),
+    })
+}
+
+fn by_boxes(
+    moves: &HeapMoves,
+    mut outcomes: Outcomes,
+    limits: Limits,
+    hooks: &dyn RunHooks,
+) -> Result<Built, QuotientStopped> {
+    let mut monoid = identity();
+    let mut orders = vec![1];
+    for h in 1..=moves.max_heap() {
+        if moves.live(h) {
+            let upto = HeapMoves {
+                options: moves.options[..=h as usize].to_vec(),
+            };
+            monoid = match exact::box_quotient(&upto, &mut outcomes, limits.box_elements) {
+                Ok(m) => m,
+                Err(exact::BoxError::Stopped(s)) => {
+                    return Err(stopped(h, &orders, s, "sums searched"));
+                }
+                Err(exact::BoxError::TooLarge { elements }) => {
+                    let s = Stopped {
+                        positions: elements as usize,
+                        full: true,
+                    };
+                    return Err(stopped(h, &orders, s, "elements in the box"));
+                }
+            };
+        }
+        orders.push(monoid.len());
+        hooks.progress(h as u64);
+    }
+    monoid.letter_of.resize(moves.options.len(), None);
+    Ok((monoid, orders, outcomes.positions(), 0))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+use super::presentation::monomial_text;
+use super::*;
+use crate::analysis::whole_sum::{Parts, SumSearch};
+use crate::game::Convention;
+use crate::hooks::RunHooks;
+
+struct Quiet;
+impl RunHooks for Quiet {}
+
+fn quotient(code: &str, h: u16, method: Method) -> Quotient {
+    let code = Code::parse(code).unwrap();
+    misere_quotient(&code, h, method, Limits::within(1 << 30), &Quiet).unwrap()
+}
+
+fn relations(q: &Quotient) -> Vec<String> {
+    let p = &q.presentation;
+    p.relations
+        .iter()
+        .map(|(u, v)| format!("{}={}", monomial_text(u), monomial_text(v)))
+        .collect()
+}
+
+fn named(q: &Quotient, elements: impl Iterator<Item = u32>) -> Vec<String> {
+    elements.map(|e| q.name(e)).collect()
+}
+
+/// Misère Nim's quotients are Plambeck's tame quotients: T2 = ⟨a, b |
+/// a² = 1, b³ = b⟩ with P = {a, b²} for heaps up to 3, order 10 up to 7.
+#[test]
+fn misere_nims_quotients_are_the_tame_ones() {
+    let q = quotient("0.[3]", 3, Method::Learn);
+    assert_eq!(q.order(), 6);
+    assert_eq!(relations(&q), ["a^2=1", "b^3=b"]);
+    assert_eq!(named(&q, q.p_portion().into_iter()), ["a", "b^2"]);
+    assert_eq!(
+        named(&q, (0..=3).map(|h| q.element_of_heap(h))),
+        ["1", "a", "b", "ab"]
+    );
+    assert_eq!(quotient("0.[3]", 7, Method::Learn).order(), 10);
+    assert_eq!(quotient("0.[3]", 1, Method::Learn).order(), 2);
+}
+
+/// 0.75 is Plambeck's first wild game tamed by a quotient: R8 = ⟨a, b, c |
+/// a² = 1, b³ = b, bc = ab, c² = b²⟩, P = {a, b²}.
+#[test]
+fn the_quotient_of_0_75_is_r8() {
+    let q = quotient("0.75", 16, Method::Learn);
+    assert_eq!(q.order(), 8);
+    assert_eq!(relations(&q), ["a^2=1", "bc=ab", "c^2=b^2", "b^3=b"]);
+    assert_eq!(named(&q, q.p_portion().into_iter()), ["a", "b^2"]);
+    assert_eq!(q.growth(), [(1, 2), (2, 6), (5, 8)]);
+    let by_box = quotient("0.75", 7, Method::Exact);
+    assert!(quotient("0.75", 7, Method::Learn).same_as(&by_box));
+}
+
+impl Quotient {
+    fn same_as(&self, other: &Quotient) -> bool {
+        self.monoid.same_as(&other.monoid) && self.orders == other.orders
+    }
+}
+
+/// A code's heaps as parts of a sum, for the brute force.
+struct Heaps(Code);
+
+impl Parts for Heaps {
+    fn moves(&self, part: u32, visit: &mut dyn FnMut(&[u32])) {
+        self.0.for_each_move(part.into(), u64::MAX, &mut |_, left| {
+            let left: Vec<u32> = left.iter().filter(|&&h| h > 0).map(|&h| h as u32).collect();
+            visit(&left);
+        });
+    }
+}
+
+fn random_codes(count: usize, digits: usize) -> Vec<String> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    (0..count)
+        .map(|_| {
+            let mut text = String::from("0.");
+            for _ in 0..digits {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push(char::from(b'0' + ((state >> 33) % 8) as u8));
+            }
+            text
+        })
+        .collect()
+}
+
+/// Every multiset of `k` heaps from 1..=h.
+fn multisets(h: u16, k: usize) -> Vec<Vec<u16>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for smaller in multisets(h, k - 1) {
+        let from = smaller.last().copied().unwrap_or(1);
+        for top in from..=h {
+            let mut m = smaller.clone();
+            m.push(top);
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// On random codes the learned quotient is the box's, and every sum of
+/// up to four heaps has the outcome the quotient gives, by a search over
+/// the whole sum that shares nothing with the quotient's code.
+#[test]
+fn random_codes_quotients_predict_every_small_sum() {
+    for text in random_codes(12, 3) {
+        let learned = quotient(&text, 9, Method::Learn);
+        let exact = quotient(&text, 6, Method::Exact);
+        let small = quotient(&text, 6, Method::Learn);
+        assert!(
+            small.same_as(&exact),
+            "{text}: learned and exact differ at 6"
+        );
+        let stop = || false;
+        let code = Code::parse(&text).unwrap();
+        let mut search = SumSearch::new(Heaps(code), Convention::Misere, 1 << 24, &stop);
+        for k in 0..=4 {
+            for sum in multisets(9, k) {
+                let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+                let p = search.value(&parts).unwrap() == 0;
+                assert_eq!(learned.is_p(&sum), p, "{text}: {sum:?}");
+            }
+        }
+    }
+}
+
+/// The verification fails where it must: a quotient with one element's
+/// outcome flipped is refused, with a sum it truly gets wrong.
+#[test]
+fn verification_refuses_a_wrong_candidate_with_a_true_counterexample() {
+    for (text, h) in [("0.75", 10), ("0.[3]", 5), ("0.137", 9)] {
+        let q = quotient(text, h, Method::Learn);
+        let code = Code::parse(text).unwrap();
+        let moves = heaps::HeapMoves::of(&code, h);
+        let stop = || false;
+        let holds = verify::verify(&q.monoid, &moves, 1 << 20, &stop).unwrap();
+        assert!(matches!(holds, verify::Verdict::Holds { .. }), "{text}");
+        for e in 0..q.order() {
+            let mut wrong = q.monoid.clone();
+            wrong.p[e] = !wrong.p[e];
+            match verify::verify(&wrong, &moves, 1 << 20, &stop).unwrap() {
+                verify::Verdict::Holds { .. } => panic!("{text}: flipped {e} passed"),
+                verify::Verdict::Fails { sum, p } => {
+                    assert_eq!(q.is_p(&sum), p, "{text}: {sum:?}");
+                    assert_ne!(wrong.is_p(wrong.element_of(&sum)), p, "{text}: {sum:?}");
+                }
+            }
+        }
+    }
+}
