@@ -139,6 +139,9 @@ pub enum Command {
     /// Who wins a position that is a sum of components, and every winning move.
     #[command(after_help = PLAY_HELP)]
     Play(PlayArgs),
+    /// The misère quotient of a take-and-break game's heaps up to H (Plambeck and Siegel, Misère quotients for impartial games): the monoid, its P-portion and the pretending function, proved right on every sum.
+    #[command(after_help = QUOTIENT_HELP)]
+    Quotient(QuotientArgs),
     /// Shell completions for bash, zsh, fish, elvish or PowerShell, on stdout.
     #[command(
         after_help = "Examples:\n  grundy completions bash > ~/.local/share/bash-completion/completions/grundy\n  \
@@ -161,6 +164,30 @@ pub enum Command {
 }
 
 #[derive(Args, Debug)]
+pub struct QuotientArgs {
+    /// The code, in CGSuite's notation (0.07, 0.75, 4.7).
+    pub code: String,
+    /// The largest heap: the quotient of every sum of heaps up to H.
+    #[arg(long, short = 'H', value_name = "H", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub max_heap: u16,
+    /// learn: extend and refine candidates (the sizes the papers reach); exact: every sum in a box of heap counts (a few heaps).
+    #[arg(long, value_enum, default_value = "learn")]
+    pub method: QuotientMethod,
+    /// Print it as LaTeX (the presentation, P-portion and pretending function) on stdout.
+    #[arg(long, conflicts_with = "json")]
+    pub latex: bool,
+    #[command(flatten)]
+    pub report: Report,
+}
+
+/// `--method` of `grundy quotient`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotientMethod {
+    Learn,
+    Exact,
+}
+
+#[derive(Args, Debug)]
 pub struct ManArgs {
     /// Write grundy.1 and a page per command (grundy-octal.1, grundy-play-sum.1, ...) into DIR, created if missing, instead of printing grundy.1.
     #[arg(long, value_name = "DIR")]
@@ -173,6 +200,20 @@ pub struct CompletionsArgs {
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
+
+const QUOTIENT_HELP: &str = "Examples:\n  grundy quotient 0.75 --max-heap 20\n  \
+grundy quotient 0.07 --max-heap 16 --json\n  \
+grundy quotient 0.[3] --max-heap 7 --latex > nim-quotient.tex\n  \
+grundy quotient 0.137 --max-heap 6 --method exact\n\n\
+Under misère play a sum of heaps has no nim-sum. Its class in the quotient is the product of its \
+heaps' elements (the pretending function), and it is a P-position (the player to move loses) \
+exactly when that product lies in the P-portion. Generators a, b, c, ... are the heaps at which \
+the quotient grew past what earlier heaps reach; each element is named by its least monomial; \
+the relations are written as the papers write them (a^2 = 1, b^3 = b). --method learn (the \
+default) extends Q_(h-1) by heap h or refines candidates from a table of outcomes; --method \
+exact values every sum in a box of heap counts, for a few heaps. Either way the quotient printed \
+has been checked against every sum of the heaps up to H, by a finite check that covers them \
+all (docs/misere.md). A run that would pass the memory budget stops and says at which heap.";
 
 const HUNT_HELP: &str = "Examples:\n  grundy hunt --unsolved --budget 60 --dir hunt\n  \
 grundy hunt 0.6 0.16 4!.0 --budget 600 --dir hunt --out hunt.csv\n  \

@@ -10,6 +10,7 @@ pub mod misere;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod quotient;
 pub mod sequence;
 pub mod survey;
 pub mod survey_parts;
@@ -64,6 +65,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Cycles(args) => edges::cycles(&args, rules),
         Command::Hackenbush(args) => edges::hackenbush(&args),
         Command::Play(args) => play::play(&args),
+        Command::Quotient(args) => quotient::quotient(&args),
         Command::Completions(args) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -107,7 +109,10 @@ fn outputs_of(command: &Command) -> Vec<(&'static str, Option<&Path>)> {
         Command::Arrows(a) => table_outputs(&a.table.output),
         Command::Bench(a) => vec![("--out", a.out.as_deref())],
         Command::Cycles(a) => vec![("--out", a.out.as_deref())],
-        Command::Hackenbush(_) | Command::Play(_) | Command::Completions(_) => Vec::new(),
+        Command::Hackenbush(_)
+        | Command::Play(_)
+        | Command::Quotient(_)
+        | Command::Completions(_) => Vec::new(),
         // Pages go into a folder, each checked as it is written.
         Command::Man(_) => Vec::new(),
     }

@@ -1,0 +1,134 @@
+//! `MisereQuotient`: the misère quotient of a take-and-break game's heaps
+//! up to a size (Plambeck and Siegel, "Misère quotients for impartial
+//! games"), as `grundy quotient` computes it: the monoid, its P-portion,
+//! the pretending function, a presentation in the papers' notation, and
+//! the heap sizes at which it grew. Every quotient returned has been
+//! proved right on every sum of those heaps (`analysis::quotient::verify`).
+//!
+//! ```
+//! use grundy::quotient::{MisereQuotient, Named};
+//!
+//! // 0.75 is tamed by Plambeck's eight-element quotient R8.
+//! let q = MisereQuotient::of("0.75")?.max_heap(12).run()?;
+//! assert_eq!(q.order(), 8);
+//! assert_eq!(q.p_portion_names(), ["a", "b^2"]);
+//! // A heap of 1 (a) and two of 2 (b, b): ab^2, not in P.
+//! assert!(!q.is_p(&[1, 2, 2]));
+//! # Ok::<(), grundy::Error>(())
+//! ```
+
+use grundy_core::analysis::quotient::{self, Limits, MAX_HEAP, misere_quotient};
+use grundy_core::error::{Error, Result};
+use grundy_core::game::Code;
+use grundy_core::hooks::{RunHooks, Silent};
+
+pub use grundy_core::analysis::quotient::presentation::{monomial_latex, monomial_text};
+pub use grundy_core::analysis::quotient::{Method, Quotient, grew};
+
+/// A quotient to compute: the code, the largest heap, the method and the
+/// memory it may take.
+pub struct MisereQuotient {
+    code: Code,
+    max_heap: u16,
+    method: Method,
+    memory: Option<u64>,
+}
+
+impl MisereQuotient {
+    /// The quotient of a code in CGSuite's notation (`0.07`, `4.7`).
+    pub fn of(code: &str) -> Result<MisereQuotient> {
+        let code = Code::parse(code).map_err(|e| Error::Input(e.to_string()))?;
+        Ok(MisereQuotient::of_code(code))
+    }
+
+    /// The quotient of a parsed code.
+    pub fn of_code(code: Code) -> MisereQuotient {
+        MisereQuotient {
+            code,
+            max_heap: 1,
+            method: Method::Learn,
+            memory: None,
+        }
+    }
+
+    /// Heaps up to `h` (1 ..= 4096).
+    pub fn max_heap(mut self, h: u16) -> MisereQuotient {
+        self.max_heap = h;
+        self
+    }
+
+    /// `Method::Learn` (the default) or `Method::Exact` (a few heaps).
+    pub fn method(mut self, method: Method) -> MisereQuotient {
+        self.method = method;
+        self
+    }
+
+    /// At most this many bytes for its sums and checks (by default the
+    /// memory budget: what the machine has room for, less an eighth).
+    pub fn memory(mut self, bytes: u64) -> MisereQuotient {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// Compute it, silently.
+    pub fn run(self) -> Result<Quotient> {
+        self.run_with(&Silent)
+    }
+
+    /// Compute it; `hooks` hear of each heap size done and may stop it.
+    pub fn run_with(self, hooks: &dyn RunHooks) -> Result<Quotient> {
+        if !(1..=MAX_HEAP).contains(&self.max_heap) {
+            return Err(Error::Input(format!(
+                "max heap {}: expected 1 to {MAX_HEAP}",
+                self.max_heap
+            )));
+        }
+        let bytes = self.memory.unwrap_or_else(|| {
+            grundy_engine::memory::default_budget().map_or(1 << 32, |room| room.bytes)
+        });
+        let limits = Limits::within(bytes);
+        misere_quotient(&self.code, self.max_heap, self.method, limits, hooks).map_err(|s| {
+            let heaps = match s.at_heap {
+                1 => "no heap size".to_string(),
+                h => format!("heaps up to {}", h - 1),
+            };
+            let message = format!(
+                "the misère quotient of {} stopped at heap {} ({heaps} done, last order {}): {}",
+                self.code.name(),
+                s.at_heap,
+                s.orders.last().copied().unwrap_or(1),
+                match s.full {
+                    true => format!("more than {} within the memory budget", s.why),
+                    false => "asked to stop".to_string(),
+                }
+            );
+            match s.full {
+                true => Error::WontFit(message),
+                false => Error::Stopped(message),
+            }
+        })
+    }
+}
+
+/// What a quotient's readers ask of it, by name.
+pub trait Named {
+    /// The P-portion, each element by name.
+    fn p_portion_names(&self) -> Vec<String>;
+    /// The pretending function: each heap 0 ..= max heap's element, by name.
+    fn pretending_names(&self) -> Vec<String>;
+}
+
+impl Named for Quotient {
+    fn p_portion_names(&self) -> Vec<String> {
+        self.p_portion().into_iter().map(|e| self.name(e)).collect()
+    }
+
+    fn pretending_names(&self) -> Vec<String> {
+        (0..=self.max_heap)
+            .map(|h| self.name(self.element_of_heap(h)))
+            .collect()
+    }
+}
+
+#[doc(hidden)]
+pub use quotient::presentation::Presentation;
