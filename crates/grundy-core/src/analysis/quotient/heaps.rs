@@ -136,30 +136,42 @@ impl<'a> Outcomes<'a> {
     }
 
     /// Whether the sum `sum` (live heaps, sorted) is a misère P-position:
-    /// it has a move, and every move leaves an N-position.
+    /// it has a move, and every move leaves an N-position. Options with a
+    /// known outcome (remembered, or trusted) are read first: one P among
+    /// them settles it without a search.
     pub fn is_p(&mut self, sum: &[u16]) -> Result<bool, Stopped> {
-        if let Some(p) = self.trusted_answer(sum) {
-            return Ok(p);
-        }
-        if let Some(&p) = self.memo.get(sum) {
+        if let Some(p) = self.known(sum) {
             return Ok(p);
         }
         let moves = self.moves;
+        let mut unknown: Vec<Sum> = Vec::new();
         let mut has_move = false;
-        let mut p = true;
-        'heaps: for (at, &h) in sum.iter().enumerate() {
+        for (at, &h) in sum.iter().enumerate() {
             if at > 0 && sum[at - 1] == h {
                 continue;
             }
             for by in &moves.options[h as usize] {
                 has_move = true;
-                if self.is_p(&replaced(sum, at, by))? {
-                    p = false;
-                    break 'heaps;
+                let option = replaced(sum, at, by);
+                match self.known(&option) {
+                    Some(true) => return self.remember(sum, false),
+                    Some(false) => {}
+                    None => unknown.push(option),
                 }
             }
         }
-        self.remember(sum, p && has_move)
+        for option in unknown {
+            if self.is_p(&option)? {
+                return self.remember(sum, false);
+            }
+        }
+        self.remember(sum, has_move)
+    }
+
+    /// The outcome of `sum` where it is trusted or remembered.
+    fn known(&self, sum: &[u16]) -> Option<bool> {
+        self.trusted_answer(sum)
+            .or_else(|| self.memo.get(sum).copied())
     }
 
     fn remember(&mut self, sum: &[u16], p: bool) -> Result<bool, Stopped> {

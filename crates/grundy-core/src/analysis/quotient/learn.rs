@@ -1,17 +1,23 @@
-//! The quotient found by candidates, verification and refinement, heap
-//! size by heap size (in the spirit of Siegel's MisereSolver; the table is
-//! Angluin's, the refinement Rivest and Schapire's).
+//! Q_h where Q_{h−1} beside a heap of h is not it: the new heap tells
+//! apart sums Q_{h−1} merged (in the spirit of Siegel's MisereSolver:
+//! candidates, verification, refinement; the table is Angluin's, the
+//! refinement Rivest and Schapire's).
 //!
-//! A table holds access sums S (the empty sum first; each other one is an
-//! earlier one plus a heap) and test sums E (the empty sum first). The
-//! row of a sum x is the outcomes of x + e for e in E. The rows of S are
-//! distinct: they are the candidate's elements, x·h being the element
-//! whose row is x + h's. A candidate is accepted only when its letters
-//! commute and `verify` proves it right on every sum; then, its elements
-//! being told apart by tests, it is the quotient itself. A wrong
-//! candidate yields a sum it gets wrong; binary search along that sum
-//! finds a test that splits an element, and the table grows. Each round
-//! adds an element, so it ends.
+//! Every sum is x + k·G, x a sum of the smaller heaps and G the new heap.
+//! Two sums x, y of smaller heaps are the same in Q_h when x + z + k·G and
+//! y + z + k·G have one outcome for every z and k: a quotient of the
+//! smaller heaps' sums whose outcome is a vector, one per k. The table
+//! learns it. It holds access sums S and test sums T of smaller heaps,
+//! both seeded from Q_{h−1} (its elements' words, and tests that tell
+//! them apart), and the row of x is the outcomes of x + t + k·G for t in
+//! T and k < K. So every sum searched is small: a word, a test, and k
+//! new heaps. The rows of S are distinct; they and the letters make a
+//! hypothesis M; the candidate is M beside the new heap's cycle (copy K is
+//! copy K − 2 again), reduced. `verify` proves a candidate right on every
+//! sum or returns the first it gets wrong, x* = y + k·G: with k ≥ K the
+//! cycle was too short and grows; else y is a sum M gets wrong at k, and
+//! binary search along y finds a test that splits an element of M. Each
+//! refinement adds an element, so it ends.
 
 use std::collections::HashMap;
 
@@ -20,21 +26,30 @@ use super::monoid::Monoid;
 use super::verify::{Verdict, verify};
 use crate::analysis::whole_sum::Stopped;
 
-/// The observation table.
+/// The observation table for one new heap.
 pub struct Learner<'a, 'o> {
     outcomes: &'o mut Outcomes<'a>,
     moves: &'a HeapMoves,
+    /// The smaller live heaps: the letters.
     heaps: Vec<u16>,
+    new_heap: u16,
+    /// K: copies of the new heap each row reads (0 .. K).
+    copies: usize,
     /// Access words: the heaps added, in the order they were.
     access: Vec<Vec<u16>>,
     tests: Vec<Sum>,
+    /// Row of a sum: test-major, K outcomes a test.
     rows: HashMap<Sum, Vec<bool>>,
-    /// Readings one verification may hold in a layer.
     readings_limit: usize,
     /// Candidates tried, for the report.
     pub candidates: usize,
-    /// Readings the last verification held.
-    pub readings: usize,
+}
+
+/// A hypothesis: a monoid on the smaller heaps (its `p` the outcome with
+/// no new heap) and each element's outcomes with k new heaps.
+struct Hypothesis {
+    monoid: Monoid,
+    outcomes: Vec<Vec<bool>>,
 }
 
 fn sorted(word: &[u16]) -> Sum {
@@ -43,95 +58,103 @@ fn sorted(word: &[u16]) -> Sum {
     s
 }
 
-fn plus(a: &[u16], b: &[u16]) -> Sum {
-    let mut s: Sum = a.iter().chain(b).copied().collect();
-    s.sort_unstable();
-    s
-}
-
 impl<'a, 'o> Learner<'a, 'o> {
+    /// A table for heap `new_heap` on top of `base` (Q_{h−1}).
     pub fn new(
         outcomes: &'o mut Outcomes<'a>,
         moves: &'a HeapMoves,
+        base: &Monoid,
+        new_heap: u16,
         readings_limit: usize,
     ) -> Learner<'a, 'o> {
         Learner {
             outcomes,
             moves,
-            heaps: Vec::new(),
-            access: vec![Vec::new()],
-            tests: vec![Vec::new()],
+            heaps: base.heaps.clone(),
+            new_heap,
+            copies: 3,
+            access: base.words(),
+            tests: separating_tests(base),
             rows: HashMap::new(),
             readings_limit,
             candidates: 0,
-            readings: 0,
         }
     }
 
-    /// Start from these heaps, with no table yet.
-    pub fn take_heaps(&mut self, heaps: &[u16]) {
-        self.heaps = heaps.to_vec();
-    }
-
-    /// The quotient of the sums of the heaps so far and `heap`.
-    pub fn add_heap(&mut self, heap: u16, stop: &dyn Fn() -> bool) -> Result<Monoid, Stopped> {
-        self.heaps.push(heap);
+    /// Q_h, proved by `verify`.
+    pub fn learn(&mut self, stop: &dyn Fn() -> bool) -> Result<Monoid, Stopped> {
         loop {
-            let candidate = self.closed_candidate()?;
-            self.candidates += 1;
-            if let Some(word) = self.noncommuting_word(&candidate)? {
-                self.refine(&candidate, &word)?;
+            let hypothesis = self.closed_hypothesis()?;
+            if let Some((word, k)) = self.noncommuting_word(&hypothesis)? {
+                self.refine(&hypothesis, &word, k)?;
                 continue;
             }
-            match verify(&candidate, self.moves, self.readings_limit, stop)? {
-                Verdict::Holds { readings } => {
-                    self.readings = readings;
-                    return Ok(candidate);
-                }
-                Verdict::Fails { sum, .. } => {
-                    self.outcomes.trust(Trusted {
-                        monoid: candidate.clone(),
-                        below: sum.clone(),
-                    });
-                    self.refine(&candidate, &sum)?;
-                }
+            let candidate = self.beside_new_heap(&hypothesis).reduced();
+            self.candidates += 1;
+            let Verdict::Fails { sum, .. } =
+                verify(&candidate, self.moves, self.readings_limit, stop)?
+            else {
+                return Ok(candidate);
+            };
+            let k = sum.iter().filter(|&&x| x == self.new_heap).count();
+            let rest: Sum = sum
+                .iter()
+                .copied()
+                .filter(|&x| x != self.new_heap)
+                .collect();
+            self.outcomes.trust(Trusted {
+                monoid: candidate,
+                below: sum,
+            });
+            if k >= self.copies {
+                self.copies = k + 2;
+                self.rows.clear();
+            } else {
+                self.refine(&hypothesis, &rest, k)?;
             }
         }
+    }
+
+    /// Whether `x` + k new heaps is a P-position.
+    fn is_p(&mut self, x: &[u16], k: usize) -> Result<bool, Stopped> {
+        let mut sum: Sum = x.to_vec();
+        sum.extend(std::iter::repeat_n(self.new_heap, k));
+        sum.sort_unstable();
+        self.outcomes.is_p(&sum)
     }
 
     /// The row of sum `x` on the tests so far.
     fn row(&mut self, x: &[u16]) -> Result<Vec<bool>, Stopped> {
         let mut row = self.rows.remove(x).unwrap_or_default();
-        while row.len() < self.tests.len() {
-            let test = &self.tests[row.len()];
-            row.push(self.outcomes.is_p(&plus(x, test))?);
+        while row.len() < self.tests.len() * self.copies {
+            let (t, k) = (row.len() / self.copies, row.len() % self.copies);
+            let with_test: Sum = x.iter().chain(&self.tests[t]).copied().collect();
+            row.push(self.is_p(&with_test, k)?);
         }
         self.rows.insert(x.to_vec(), row.clone());
         Ok(row)
     }
 
-    /// Add access sums until every access sum plus a heap has the row of
-    /// an access sum; the candidate those rows define.
-    fn closed_candidate(&mut self) -> Result<Monoid, Stopped> {
+    /// Add access sums until every access sum plus a letter has the row
+    /// of an access sum; the hypothesis those rows define.
+    fn closed_hypothesis(&mut self) -> Result<Hypothesis, Stopped> {
         let mut state_of: HashMap<Vec<bool>, u32> = HashMap::new();
         for i in 0..self.access.len() {
             let row = self.row(&sorted(&self.access[i]))?;
             state_of.insert(row, i as u32);
         }
         let mut times = vec![Vec::new(); self.heaps.len()];
-        let mut p = Vec::new();
+        let mut outcomes = Vec::new();
         let mut i = 0;
         while i < self.access.len() {
             let base = sorted(&self.access[i]);
-            p.push(self.row(&base)?[0]);
-            for (l, &h) in self.heaps.clone().iter().enumerate() {
-                let row = self.row(&plus(&base, &[h]))?;
+            outcomes.push(self.row(&base)?[..self.copies].to_vec());
+            for (l, h) in self.heaps.clone().into_iter().enumerate() {
+                let row = self.row(&sorted(&[base.as_slice(), &[h]].concat()))?;
                 let next = state_of.len() as u32;
                 let state = *state_of.entry(row).or_insert(next);
                 if state == next {
-                    let mut word = self.access[i].clone();
-                    word.push(h);
-                    self.access.push(word);
+                    self.access.push([self.access[i].as_slice(), &[h]].concat());
                 }
                 times[l].push(state);
             }
@@ -141,33 +164,68 @@ impl<'a, 'o> Learner<'a, 'o> {
         for (l, &h) in self.heaps.iter().enumerate() {
             letter_of[h as usize] = Some(l as u32);
         }
-        Ok(Monoid {
-            heaps: self.heaps.clone(),
-            letter_of,
-            times,
-            p,
+        let p = outcomes.iter().map(|o| o[0]).collect();
+        Ok(Hypothesis {
+            monoid: Monoid {
+                heaps: self.heaps.clone(),
+                letter_of,
+                times,
+                p,
+            },
+            outcomes,
         })
     }
 
-    /// The element the candidate reaches reading `word` in order.
-    fn read(candidate: &Monoid, word: &[u16]) -> u32 {
-        candidate.times_sum(0, word)
+    /// The candidate: each element of M beside 0 .. K new heaps, copy K
+    /// being copy K − 2.
+    fn beside_new_heap(&self, h: &Hypothesis) -> Monoid {
+        let (n, copies) = (h.monoid.len(), self.copies);
+        let index = |e: usize, k: usize| (k * n + e) as u32;
+        let mut times = vec![vec![0u32; n * copies]; self.heaps.len() + 1];
+        let mut p = vec![false; n * copies];
+        for k in 0..copies {
+            let next = if k + 1 == copies { copies - 2 } else { k + 1 };
+            for e in 0..n {
+                for (l, row) in h.monoid.times.iter().enumerate() {
+                    times[l][index(e, k) as usize] = index(row[e] as usize, k);
+                }
+                times[self.heaps.len()][index(e, k) as usize] = index(e, next);
+                p[index(e, k) as usize] = h.outcomes[e][k];
+            }
+        }
+        let mut heaps = self.heaps.clone();
+        heaps.push(self.new_heap);
+        let mut letter_of = h.monoid.letter_of.clone();
+        letter_of[self.new_heap as usize] = Some(self.heaps.len() as u32);
+        Monoid {
+            heaps,
+            letter_of,
+            times,
+            p,
+        }
     }
 
-    /// Where two letters do not commute, a word the candidate gets wrong:
+    /// The outcome M gives `word` read in order, with k new heaps.
+    fn predicted(h: &Hypothesis, word: &[u16], k: usize) -> bool {
+        h.outcomes[h.monoid.times_sum(0, word) as usize][k]
+    }
+
+    /// Where two letters do not commute, a word M gets wrong at some k:
     /// the two orders reach different elements, told apart by a test, and
     /// the sum has one outcome.
-    fn noncommuting_word(&mut self, candidate: &Monoid) -> Result<Option<Vec<u16>>, Stopped> {
-        let Some((e, a, b)) = candidate.noncommuting() else {
+    fn noncommuting_word(&mut self, h: &Hypothesis) -> Result<Option<(Vec<u16>, usize)>, Stopped> {
+        let m = &h.monoid;
+        let Some((e, a, b)) = m.noncommuting() else {
             return Ok(None);
         };
-        let (ha, hb) = (candidate.heaps[a], candidate.heaps[b]);
-        let t1 = candidate.times[b][candidate.times[a][e as usize] as usize];
-        let t2 = candidate.times[a][candidate.times[b][e as usize] as usize];
+        let t1 = m.times[b][m.times[a][e as usize] as usize];
+        let t2 = m.times[a][m.times[b][e as usize] as usize];
         let r1 = self.row(&sorted(&self.access[t1 as usize]))?;
         let r2 = self.row(&sorted(&self.access[t2 as usize]))?;
-        let test = self.tests[(0..r1.len()).find(|&k| r1[k] != r2[k]).unwrap_or(0)].clone();
+        let at = (0..r1.len()).find(|&i| r1[i] != r2[i]).unwrap_or(0);
+        let (test, k) = (self.tests[at / self.copies].clone(), at % self.copies);
         let base = &self.access[e as usize];
+        let (ha, hb) = (m.heaps[a], m.heaps[b]);
         let words = [
             [base.as_slice(), &[ha, hb], &test].concat(),
             [base.as_slice(), &[hb, ha], &test].concat(),
@@ -175,25 +233,28 @@ impl<'a, 'o> Learner<'a, 'o> {
             [self.access[t2 as usize].as_slice(), &test].concat(),
         ];
         for word in words {
-            let predicted = candidate.is_p(Self::read(candidate, &word));
-            if self.outcomes.is_p(&sorted(&word))? != predicted {
-                return Ok(Some(word));
+            if self.is_p(&sorted(&word), k)? != Self::predicted(h, &word, k) {
+                return Ok(Some((word, k)));
             }
         }
         unreachable!("two distinct rows on one sum: one of the four words is mispredicted")
     }
 
-    /// Given a word the candidate gets wrong, add the test that splits an
-    /// element (Rivest and Schapire's binary search along the word).
-    fn refine(&mut self, candidate: &Monoid, word: &[u16]) -> Result<(), Stopped> {
+    /// Given a word M gets wrong with k new heaps, add the test that
+    /// splits an element (binary search along the word).
+    fn refine(&mut self, h: &Hypothesis, word: &[u16], k: usize) -> Result<(), Stopped> {
         let mut states = vec![0u32];
-        for &h in word {
-            states.push(candidate.times_sum(*states.last().unwrap(), &[h]));
+        for &x in word {
+            states.push(h.monoid.times_sum(*states.last().unwrap(), &[x]));
         }
         // alpha(j): the outcome of access(state after j letters) + the rest.
         let alpha = |j: usize, this: &mut Self| -> Result<bool, Stopped> {
-            let x = plus(&this.access[states[j] as usize], &word[j..]);
-            this.outcomes.is_p(&x)
+            let x: Sum = this.access[states[j] as usize]
+                .iter()
+                .chain(&word[j..])
+                .copied()
+                .collect();
+            this.is_p(&x, k)
         };
         let (mut lo, mut hi) = (0, word.len());
         let first = alpha(lo, self)?;
@@ -211,4 +272,43 @@ impl<'a, 'o> Learner<'a, 'o> {
         self.tests.push(test);
         Ok(())
     }
+}
+
+/// Tests (sums) that tell every two elements of a reduced monoid apart by
+/// outcome: from the empty sum, each test a letter plus an earlier test,
+/// kept where it splits a class. A letter plus a test that splits nothing
+/// never will, so one pass over them ends with every class a single
+/// element: the classes are then kept by every letter and split P from
+/// the rest, and a reduced monoid has no two such elements.
+pub fn separating_tests(monoid: &Monoid) -> Vec<Sum> {
+    let n = monoid.len();
+    let mut tests: Vec<Sum> = vec![Vec::new()];
+    // columns[t][e]: e times test t.
+    let mut columns: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+    let mut class: Vec<u32> = monoid.p.iter().map(|&p| p as u32).collect();
+    let mut next = 0;
+    while next < tests.len() {
+        for (l, row) in monoid.times.iter().enumerate() {
+            let column: Vec<u32> = (0..n).map(|e| columns[next][row[e] as usize]).collect();
+            let mut ids: HashMap<(u32, bool), u32> = HashMap::new();
+            let split: Vec<u32> = (0..n)
+                .map(|e| {
+                    let fresh = ids.len() as u32;
+                    *ids.entry((class[e], monoid.p[column[e] as usize]))
+                        .or_insert(fresh)
+                })
+                .collect();
+            let before = class.iter().collect::<std::collections::HashSet<_>>().len();
+            if ids.len() > before {
+                class = split;
+                let mut test = tests[next].clone();
+                test.push(monoid.heaps[l]);
+                test.sort_unstable();
+                tests.push(test);
+                columns.push(column);
+            }
+        }
+        next += 1;
+    }
+    tests
 }

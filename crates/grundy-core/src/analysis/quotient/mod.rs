@@ -256,9 +256,8 @@ fn next_quotient<'a>(
             Err(s) => return Err((s, "readings in one verification layer")),
         }
     }
-    let mut learner = learn::Learner::new(outcomes, moves, limits.readings);
-    learner.take_heaps(&base.heaps);
-    let learned = learner.add_heap(h, stop);
+    let mut learner = learn::Learner::new(outcomes, moves, base, h, limits.readings);
+    let learned = learner.learn(stop);
     *candidates += learner.candidates;
     learned.map_err(|s| match s.full && s.positions < limits.positions {
         true => (s, "readings in one verification layer"),
