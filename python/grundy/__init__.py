@@ -43,6 +43,7 @@ __all__ = [
     "graph",
     "hackenbush",
     "hunt",
+    "misere_quotient",
     "octal",
     "open_raw",
     "play",
@@ -549,6 +550,27 @@ def play(game: str, *args: Any, limit: Optional[int] = None, **kwargs: Any) -> d
         words = _words(game, args, kwargs)
         return json.loads(_grundy.misere_play_json(words, limit))
     return json.loads(_grundy.play_json([_words(game, args, kwargs)], limit))
+
+
+def misere_quotient(code: str, max_heap: int, *, exact: bool = False, progress: Progress = None) -> dict:
+    """The misère quotient of a code's heaps up to ``max_heap`` (``grundy
+    quotient``; Plambeck and Siegel, "Misère quotients for impartial games").
+
+    Returns a dict: ``order``; ``generators`` (each ``name`` and ``heap``);
+    ``relations`` as ``[u, v]`` pairs (u = v); ``elements`` by name;
+    ``p_portion``; ``pretending`` (the element of each heap 0..max_heap);
+    ``orders`` (the order for each heap size) and ``growth``. A sum of heaps
+    is a P-position exactly when the product of its heaps' elements lies in
+    the P-portion. ``exact=True`` values every sum in a box of heap counts
+    (a few heaps). Either way the quotient has been checked against every
+    sum of those heaps.
+
+    >>> q = misere_quotient("0.75", 12)
+    >>> q["order"], q["p_portion"]
+    (8, ['a', 'b^2'])
+    """
+    max_heap = _count("max_heap", max_heap, 1)
+    return json.loads(_grundy.misere_quotient_json(code, max_heap, exact, progress))
 
 
 def play_sum(positions: Sequence[Any], *, limit: Optional[int] = None) -> dict:

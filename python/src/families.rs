@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use grundy::game::{Code, Convention, GraphCode};
 use grundy::game::delete_nim::Rule;
+use grundy::game::{Code, Convention, GraphCode};
 use grundy::play::Position;
 use grundy::setting::{Setting, seconds};
 use grundy::{EdgeGame, GraphGame, Survey, TupleGame};
@@ -363,6 +363,35 @@ pub fn survey<'py>(
     Ok(dict)
 }
 
+/// The misère quotient of a code's heaps up to `max_heap`, as the JSON
+/// `grundy quotient --json` prints.
+#[pyfunction]
+#[pyo3(signature = (code, max_heap, exact = false, progress = None))]
+pub fn misere_quotient_json(
+    py: Python<'_>,
+    code: String,
+    max_heap: u16,
+    exact: bool,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    use grundy::quotient::{Method, MisereQuotient, QuotientSummary};
+    let method = if exact { Method::Exact } else { Method::Learn };
+    let summary = run(py, progress, |hooks| {
+        let started = std::time::Instant::now();
+        let q = MisereQuotient::of(&code)?
+            .max_heap(max_heap)
+            .method(method)
+            .run_with(hooks)?;
+        Ok(QuotientSummary::of(
+            &code,
+            &q,
+            method,
+            started.elapsed().as_secs_f64(),
+        ))
+    })?;
+    serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Builds the position `words` names: a game and its arguments as
 /// `grundy play` takes them (`["octal", "0.07", "5,7,9"]`).
 /// `play` of heaps under misère play: `words` as `play` reads them for
@@ -386,7 +415,11 @@ pub fn misere_play_json(
                 let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
                 Code::subtraction(&set).map_err(|e| bad(&e))?
             }
-            _ => return Err(bad("misere=True takes heap games: 'octal' or 'subtraction'")),
+            _ => {
+                return Err(bad(
+                    "misere=True takes heap games: 'octal' or 'subtraction'",
+                ));
+            }
         };
         grundy::play::misere_heaps(&code, &grundy::play::parse_heaps(heaps)?, limit)
     })?;

@@ -109,8 +109,7 @@ fn subtraction(
 /// `1000000`), or a `ValueError` naming the argument.
 #[pyfunction]
 fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
-    grundy::memory::parse_size(text)
-        .map_err(|e| PyValueError::new_err(format!("{argument}={e}")))
+    grundy::memory::parse_size(text).map_err(|e| PyValueError::new_err(format!("{argument}={e}")))
 }
 
 #[pymodule]
@@ -135,6 +134,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::hunt, m)?)?;
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
     m.add_function(wrap_pyfunction!(families::misere_play_json, m)?)?;
+    m.add_function(wrap_pyfunction!(families::misere_quotient_json, m)?)?;
     m.add("__version__", python_version())?;
     m.add("__commit__", grundy::COMMIT)?;
     Ok(())

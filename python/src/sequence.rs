@@ -2,13 +2,12 @@
 //! numpy array over the table's own memory (the array's base is the
 //! table), with the period, rare values and statistics beside them.
 
-
 use grundy::HeapEngine;
+use grundy::RanOn;
 use grundy::analysis::milestones::{FIRST_POWER, Milestone, StatsAt, milestones, powers_of_two};
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::RareSummary;
 use grundy::analysis::stats::HeapStats;
-use grundy::RanOn;
 use grundy::setting::{Setting, seconds};
 use grundy::{Algorithm, Sequence, Values};
 use numpy::PyArray1;
@@ -366,7 +365,9 @@ fn configured(mut sequence: Sequence, args: &RunArgs) -> PyResult<Sequence> {
         sequence = sequence.folder(folder);
     }
     if let Some(kept) = args.kept {
-        sequence = sequence.keep(kept.prefix, kept.window).stats_at(&args.stats_at);
+        sequence = sequence
+            .keep(kept.prefix, kept.window)
+            .stats_at(&args.stats_at);
     }
     Ok(sequence)
 }

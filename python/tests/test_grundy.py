@@ -2,6 +2,7 @@
 zero-copy arrays, the GIL released, Ctrl-C, errors."""
 
 import csv
+import functools
 import io
 import json
 import os
@@ -543,3 +544,46 @@ def test_the_checks_the_library_makes_are_worded_as_keywords(tmp_path):
         said = str(refused.value)
         assert said.startswith(words), said
         assert "--" not in said and "\ue000" not in said, said
+
+
+def test_misere_quotient_is_the_commands_and_solves_play(cli):
+    """misere_quotient gives what `grundy quotient --json` prints: 0.75's
+    quotient is Plambeck's R8, and its P-portion decides play(misere=True)."""
+    q = grundy.misere_quotient("0.75", 12)
+    printed = json.loads(cli("quotient", "0.75", "--max-heap", "12", "--json"))
+    for key in ["order", "relations", "elements", "p_portion", "pretending", "orders"]:
+        assert q[key] == printed[key], key
+    assert q["order"] == 8 and q["p_portion"] == ["a", "b^2"]
+    assert q["relations"] == [["a^2", "1"], ["bc", "ab"], ["c^2", "b^2"], ["b^3", "b"]]
+    assert grundy.misere_quotient("0.75", 6, exact=True)["elements"] == q["elements"]
+    names = q["elements"]
+    assert len(names) == len(set(names))
+    for heaps in [[1], [1, 1], [2, 2], [1, 2, 5], [3, 4, 7, 9], [5, 5, 6, 8]]:
+        report = grundy.play("octal", "0.75", heaps, misere=True)
+        assert report["outcome"] == ("P" if _misere_p_075(tuple(sorted(heaps))) else "N"), heaps
+
+
+@functools.lru_cache(maxsize=None)
+def _misere_p_075(heaps):
+    """Whether a sum of heaps of 0.75 is a misère P-position, by brute
+    force from the rules: take 1 (digit 7: leave no heap, one or two) or
+    take 2 (digit 5: leave no heap, or two)."""
+    options = []
+    for i, n in enumerate(heaps):
+        rest = heaps[:i] + heaps[i + 1:]
+        for take, digit in [(1, 7), (2, 5)]:
+            left = n - take
+            if left < 0:
+                continue
+            if digit & 1 and left == 0:
+                options.append(rest)
+            if digit & 2 and left > 0:
+                options.append(rest + (left,))
+            if digit & 4:
+                options += [rest + (a, left - a) for a in range(1, left // 2 + 1)]
+    return bool(options) and not any(_misere_p_075(tuple(sorted(o))) for o in options)
+
+
+def test_misere_quotient_refuses_a_heap_past_its_range():
+    with pytest.raises(ValueError, match="max heap"):
+        grundy.misere_quotient("0.75", 5000)

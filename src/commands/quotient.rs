@@ -3,56 +3,11 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
-
 use super::cli_hooks::CliHooks;
 use super::output::{print_json, shows_text};
 use crate::cli::{QuotientArgs, QuotientMethod};
 use grundy::error::Result;
-use grundy::quotient::{Method, MisereQuotient, Named, Quotient, monomial_latex, monomial_text};
-
-/// The JSON summary of `grundy quotient`.
-#[derive(Serialize)]
-pub struct QuotientSummary {
-    pub code: String,
-    pub max_heap: u16,
-    /// "misere": the last player to move loses.
-    pub convention: &'static str,
-    /// "learn" or "exact".
-    pub method: &'static str,
-    /// |Q_H|.
-    pub order: usize,
-    /// Each generator's letter and the heap it is.
-    pub generators: Vec<Generator>,
-    /// Relations [u, v]: u = v.
-    pub relations: Vec<[String; 2]>,
-    /// Every element by name; element 0 is the identity, 1.
-    pub elements: Vec<String>,
-    pub p_portion: Vec<String>,
-    /// The element of each heap 0 ..= H.
-    pub pretending: Vec<String>,
-    /// |Q_h| for h = 0 ..= H.
-    pub orders: Vec<usize>,
-    /// The heaps at which the quotient grew, with its order from there.
-    pub growth: Vec<Growth>,
-    /// Candidates tried (learn).
-    pub candidates: usize,
-    /// Sums valued by search.
-    pub sums_searched: usize,
-    pub seconds: f64,
-}
-
-#[derive(Serialize)]
-pub struct Generator {
-    pub name: String,
-    pub heap: u16,
-}
-
-#[derive(Serialize)]
-pub struct Growth {
-    pub heap: u16,
-    pub order: usize,
-}
+use grundy::quotient::{Method, MisereQuotient, Quotient, QuotientSummary, monomial_latex};
 
 pub fn quotient(args: &QuotientArgs) -> Result<()> {
     let method = match args.method {
@@ -65,7 +20,7 @@ pub fn quotient(args: &QuotientArgs) -> Result<()> {
         .method(method);
     let hooks = CliHooks::new(args.report.quiet || args.latex);
     let q = job.run_with(&hooks)?;
-    let summary = summary_of(&args.code, &q, method, started.elapsed().as_secs_f64());
+    let summary = QuotientSummary::of(&args.code, &q, method, started.elapsed().as_secs_f64());
     if args.report.json {
         return print_json(&summary);
     }
@@ -75,46 +30,6 @@ pub fn quotient(args: &QuotientArgs) -> Result<()> {
         grundy::out!("{}", text(&summary));
     }
     Ok(())
-}
-
-fn summary_of(code: &str, q: &Quotient, method: Method, seconds: f64) -> QuotientSummary {
-    let p = &q.presentation;
-    QuotientSummary {
-        code: code.to_string(),
-        max_heap: q.max_heap,
-        convention: "misere",
-        method: match method {
-            Method::Learn => "learn",
-            Method::Exact => "exact",
-        },
-        order: q.order(),
-        generators: p
-            .generator_heaps
-            .iter()
-            .enumerate()
-            .map(|(g, &heap)| Generator {
-                name: grundy::analysis::quotient::presentation::generator_name(g),
-                heap,
-            })
-            .collect(),
-        relations: p
-            .relations
-            .iter()
-            .map(|(u, v)| [monomial_text(u), monomial_text(v)])
-            .collect(),
-        elements: (0..q.order() as u32).map(|e| q.name(e)).collect(),
-        p_portion: q.p_portion_names(),
-        pretending: q.pretending_names(),
-        orders: q.orders.clone(),
-        growth: q
-            .growth()
-            .into_iter()
-            .map(|(heap, order)| Growth { heap, order })
-            .collect(),
-        candidates: q.candidates,
-        sums_searched: q.positions,
-        seconds,
-    }
 }
 
 fn text(s: &QuotientSummary) -> String {

@@ -31,6 +31,7 @@ mod papers;
 mod play;
 mod play_families;
 mod plots;
+mod quotients;
 mod rare;
 mod rare_gpu;
 mod runner;

@@ -17,10 +17,13 @@
 //! # Ok::<(), grundy::Error>(())
 //! ```
 
-use grundy_core::analysis::quotient::{self, Limits, MAX_HEAP, misere_quotient};
+use grundy_core::analysis::quotient::{Limits, MAX_HEAP, misere_quotient};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
+use serde::Serialize;
+
+use grundy_core::analysis::quotient::presentation::generator_name;
 
 pub use grundy_core::analysis::quotient::presentation::{monomial_latex, monomial_text};
 pub use grundy_core::analysis::quotient::{Method, Quotient, grew};
@@ -130,5 +133,98 @@ impl Named for Quotient {
     }
 }
 
-#[doc(hidden)]
-pub use quotient::presentation::Presentation;
+/// A quotient as `grundy quotient --json` and Python's `misere_quotient` give it.
+#[derive(Serialize)]
+pub struct QuotientSummary {
+    /// The code as given.
+    pub code: String,
+    /// The largest heap, H.
+    pub max_heap: u16,
+    /// "misere": the last player to move loses.
+    pub convention: &'static str,
+    /// "learn" or "exact".
+    pub method: &'static str,
+    /// |Q_H|.
+    pub order: usize,
+    /// Each generator's letter and the heap it is.
+    pub generators: Vec<Generator>,
+    /// Relations [u, v]: u = v.
+    pub relations: Vec<[String; 2]>,
+    /// Every element by name; element 0 is the identity, 1.
+    pub elements: Vec<String>,
+    /// The P-portion: the elements whose sums are P-positions.
+    pub p_portion: Vec<String>,
+    /// The element of each heap 0 ..= H.
+    pub pretending: Vec<String>,
+    /// |Q_h| for h = 0 ..= H.
+    pub orders: Vec<usize>,
+    /// The heaps at which the quotient grew, with its order from there.
+    pub growth: Vec<Growth>,
+    /// Candidates tried (learn).
+    pub candidates: usize,
+    /// Sums valued by search.
+    pub sums_searched: usize,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// A generator: its letter and the heap it is.
+#[derive(Serialize)]
+pub struct Generator {
+    /// a, b, c, …
+    pub name: String,
+    /// The heap it is.
+    pub heap: u16,
+}
+
+/// A heap at which the quotient grew, and its order from there.
+#[derive(Serialize)]
+pub struct Growth {
+    /// The heap.
+    pub heap: u16,
+    /// |Q_h| from this heap on.
+    pub order: usize,
+}
+
+impl QuotientSummary {
+    /// The summary of `q`, computed from `code` by `method` in `seconds`.
+    pub fn of(code: &str, q: &Quotient, method: Method, seconds: f64) -> QuotientSummary {
+        let p = &q.presentation;
+        QuotientSummary {
+            code: code.to_string(),
+            max_heap: q.max_heap,
+            convention: "misere",
+            method: match method {
+                Method::Learn => "learn",
+                Method::Exact => "exact",
+            },
+            order: q.order(),
+            generators: p
+                .generator_heaps
+                .iter()
+                .enumerate()
+                .map(|(g, &heap)| Generator {
+                    name: generator_name(g),
+                    heap,
+                })
+                .collect(),
+            relations: p
+                .relations
+                .iter()
+                .map(|(u, v)| [monomial_text(u), monomial_text(v)])
+                .collect(),
+            elements: (0..q.order() as u32).map(|e| q.name(e)).collect(),
+            p_portion: q.p_portion_names(),
+            pretending: q.pretending_names(),
+            orders: q.orders.clone(),
+            growth: q
+                .growth()
+                .into_iter()
+                .map(|(heap, order)| Growth { heap, order })
+                .collect(),
+            candidates: q.candidates,
+            sums_searched: q.positions,
+            seconds,
+        }
+    }
+}

@@ -50,7 +50,7 @@ pub fn misere_heap_play(
     let Some(quotient) = small_quotient(code, heaps) else {
         return by_search(code, heaps, r, limit);
     };
-    let by_quotient = from_quotient(code, heaps, r.clone(), limit, &quotient);
+    let mut by_quotient = from_quotient(code, heaps, r.clone(), limit, &quotient);
     // On a small sum the search is cheap: it checks the quotient.
     if heaps.len() <= CHECKED_HEAPS && heaps.iter().sum::<u64>() <= CHECKED_COUNTERS {
         let searched = by_search(code, heaps, r, limit)?;
@@ -62,6 +62,7 @@ pub fn misere_heap_play(
                 by_quotient.position
             )));
         }
+        by_quotient.misere_value = searched.misere_value;
     }
     Ok(by_quotient)
 }

@@ -182,7 +182,7 @@ impl<'a> Outcomes<'a> {
                 full: true,
             });
         }
-        if positions % LOOK_EVERY == 0 && (self.stop)() {
+        if positions.is_multiple_of(LOOK_EVERY) && (self.stop)() {
             return Err(Stopped {
                 positions,
                 full: false,

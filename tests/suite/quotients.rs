@@ -1,0 +1,197 @@
+//! Misère quotients (`grundy quotient`, `grundy::quotient`) against what
+//! shares nothing with them: the outcomes of sums of heaps searched whole
+//! (`analysis::whole_sum`), and the quotients the papers print.
+
+use crate::common::{grundy, grundy_stdout as stdout, json};
+use grundy::analysis::whole_sum::{Parts, SumSearch};
+use grundy::game::{Code, Convention};
+use grundy::quotient::{Method, MisereQuotient, Named};
+
+/// A code's heaps as the parts of a sum.
+struct Heaps(Code);
+
+impl Parts for Heaps {
+    fn moves(&self, part: u32, visit: &mut dyn FnMut(&[u32])) {
+        self.0.for_each_move(part.into(), u64::MAX, &mut |_, left| {
+            let left: Vec<u32> = left.iter().filter(|&&h| h > 0).map(|&h| h as u32).collect();
+            visit(&left);
+        });
+    }
+}
+
+/// Every multiset of at most `k` heaps from 1..=h, the empty one first.
+fn sums_up_to(h: u16, k: usize) -> Vec<Vec<u16>> {
+    let mut all = vec![Vec::new()];
+    let mut layer: Vec<Vec<u16>> = vec![Vec::new()];
+    for _ in 0..k {
+        let mut next = Vec::new();
+        for sum in &layer {
+            for top in sum.last().copied().unwrap_or(1)..=h {
+                next.push([sum.as_slice(), &[top]].concat());
+            }
+        }
+        all.extend(next.iter().cloned());
+        layer = next;
+    }
+    all
+}
+
+/// For random two- and three-digit codes, the quotient of heaps up to 12
+/// gives every sum of up to six heaps of up to 5, and of up to three heaps
+/// of up to 12, its outcome.
+#[test]
+fn random_codes_quotients_give_every_small_sum_its_outcome() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |m: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % m
+    };
+    let mut checked = 0;
+    for round in 0..8 {
+        let digits = 2 + round % 2;
+        let text: String = "0."
+            .chars()
+            .chain((0..digits).map(|_| char::from(b'0' + next(8) as u8)))
+            .collect();
+        // A code whose quotient passes 64 MiB is left for the benchmarks.
+        let run = MisereQuotient::of(&text)
+            .unwrap()
+            .max_heap(12)
+            .memory(64 << 20)
+            .run();
+        let Ok(q) = run else { continue };
+        checked += 1;
+        let stop = || false;
+        let code = Code::parse(&text).unwrap();
+        let mut search = SumSearch::new(Heaps(code), Convention::Misere, 1 << 26, &stop);
+        // Six heaps of up to 12 take minutes to search whole: six of up to
+        // 5, and three of up to 12.
+        for sum in sums_up_to(5, 6).into_iter().chain(sums_up_to(12, 3)) {
+            let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+            let p = search.value(&parts).unwrap() == 0;
+            assert_eq!(q.is_p(&sum), p, "{text}: {sum:?}");
+        }
+    }
+    assert!(checked >= 5, "only {checked} of 8 codes' quotients fit");
+}
+
+/// The learned quotient is the one the box of heap counts gives, heap
+/// size by heap size, on codes the papers treat.
+#[test]
+fn learned_and_exact_quotients_agree() {
+    for text in ["0.75", "0.07", "0.77", "0.137", "0.[3]", "4.7"] {
+        let run = |m| {
+            MisereQuotient::of(text)
+                .unwrap()
+                .max_heap(6)
+                .method(m)
+                .run()
+                .unwrap()
+        };
+        let (learned, exact) = (run(Method::Learn), run(Method::Exact));
+        assert_eq!(learned.orders, exact.orders, "{text}");
+        assert!(learned.monoid.same_as(&exact.monoid), "{text}");
+    }
+}
+
+/// Plambeck and Siegel's quotients: misère Nim's tame T2, and 0.75's R8
+/// with the pretending function 1 a b a b c b c b ab² b ab² … (period 2).
+#[test]
+fn the_papers_quotients_are_reproduced() {
+    let nim = MisereQuotient::of("0.[3]")
+        .unwrap()
+        .max_heap(3)
+        .run()
+        .unwrap();
+    assert_eq!(
+        (nim.order(), nim.p_portion_names()),
+        (6, vec!["a".into(), "b^2".into()])
+    );
+    let r8 = MisereQuotient::of("0.75")
+        .unwrap()
+        .max_heap(40)
+        .run()
+        .unwrap();
+    assert_eq!(r8.order(), 8);
+    let names = r8.pretending_names();
+    assert_eq!(
+        names[..10],
+        ["1", "a", "b", "a", "b", "c", "b", "c", "b", "ab^2"]
+    );
+    for (h, name) in names.iter().enumerate().skip(10) {
+        assert_eq!(name, if h % 2 == 0 { "b" } else { "ab^2" }, "heap {h}");
+    }
+}
+
+#[test]
+fn the_command_prints_the_presentation_and_json() {
+    let text = stdout(&["quotient", "0.75", "--max-heap", "12"]);
+    assert!(
+        text.contains("relations   a^2 = 1, bc = ab, c^2 = b^2, b^3 = b"),
+        "{text}"
+    );
+    assert!(text.contains("P-portion   a, b^2"), "{text}");
+    assert!(
+        text.contains("grew at     heap 1 (2), heap 2 (6), heap 5 (8)"),
+        "{text}"
+    );
+    let v = json(&grundy(&["quotient", "0.07", "-H", "12", "--json"]));
+    assert_eq!(
+        (v["order"].as_u64(), v["convention"].as_str()),
+        (Some(12), Some("misere"))
+    );
+    assert_eq!(v["pretending"].as_array().unwrap().len(), 13);
+    let tex = stdout(&["quotient", "0.[3]", "-H", "3", "--latex"]);
+    assert!(
+        tex.contains(r"\langle a, b \mid a^{2} = 1,\ b^{3} = b \rangle"),
+        "{tex}"
+    );
+    for bad in [
+        &["quotient", "zero", "-H", "3"][..],
+        &["quotient", "0.07", "-H", "0"],
+    ] {
+        assert_eq!(grundy(bad).status.code(), Some(2), "{bad:?}");
+    }
+}
+
+/// `play octal --misere` reads the quotient: instant on two hundred heaps,
+/// and on sums of up to four heaps of random codes it agrees with a
+/// search over the whole sum.
+#[test]
+fn misere_play_reads_the_quotient() {
+    let heaps: Vec<String> = (0..200).map(|i| (i % 16 + 1).to_string()).collect();
+    let v = json(&grundy(&[
+        "play",
+        "octal",
+        "0.75",
+        &heaps.join(","),
+        "--misere",
+        "--json",
+    ]));
+    assert!(v["notes"].to_string().contains("misère quotient"), "{v}");
+    let stop = || false;
+    for text in ["0.75", "0.137", "0.35"] {
+        let mut search = SumSearch::new(
+            Heaps(Code::parse(text).unwrap()),
+            Convention::Misere,
+            1 << 24,
+            &stop,
+        );
+        for sum in sums_up_to(9, 3).into_iter().skip(1) {
+            let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+            let listed: Vec<String> = sum.iter().map(u16::to_string).collect();
+            let v = json(&grundy(&[
+                "play",
+                "octal",
+                text,
+                &listed.join(","),
+                "--misere",
+                "--json",
+            ]));
+            let p = search.value(&parts).unwrap() == 0;
+            assert_eq!(v["outcome"], if p { "P" } else { "N" }, "{text} {sum:?}");
+        }
+    }
+}
