@@ -75,13 +75,13 @@ const CHECKED_COUNTERS: u64 = 60;
 const QUOTIENT_MAX_HEAP: u64 = 256;
 
 /// The misère quotient of the heaps up to the largest of `heaps`, if it is
-/// found within a small budget (a few seconds, 1 GiB).
+/// found within a small budget (64 MiB: a second or two where it is not).
 fn small_quotient(code: &Code, heaps: &[u64]) -> Option<Quotient> {
     let top = heaps.iter().copied().max().unwrap_or(0).max(1);
     if top > QUOTIENT_MAX_HEAP {
         return None;
     }
-    let limits = Limits::within(1 << 30);
+    let limits = Limits::within(64 << 20);
     misere_quotient(
         code,
         top as u16,
