@@ -112,6 +112,7 @@ def octal(
     keep_prefix: Optional[int] = None,
     keep_window: Optional[int] = None,
     stats_at: Optional[Iterable[int]] = None,
+    misere: bool = False,
     progress: Progress = None,
 ) -> Table:
     """The Nim-sequence G(0..=n) of a take-and-break game.
@@ -143,10 +144,40 @@ def octal(
     A heap that needs a value not kept raises ``RuntimeError`` naming the
     sizes that would have done.
 
+    ``misere=True`` gives the table under misère play (the last player to
+    move loses) as ``grundy octal --misere`` does, as a dict of columns
+    (``pandas.DataFrame`` takes them): ``n``, ``g`` (normal play),
+    ``g_misere``, ``outcome_misere`` (``"P"``: the player to move loses),
+    ``genus`` (as Winning Ways writes it, ``"1^031"``) and ``gammas`` (a
+    tuple γ0 … γ6 a row), with ``convention``, ``method`` (``"linear"``
+    for codes that never split a heap, ``"sums"`` for those valued over
+    whole sums), ``period`` and ``preperiod`` (of the truncated genus,
+    certified; ``None`` if none showed) and ``stopped_at`` (the first heap
+    whose sums did not fit, or ``None``). The engines' settings (algorithm,
+    backend, checkpoints, kept tables) are normal play's and are refused.
+
     >>> t = octal("0.07", n=100)
     >>> (t.period, t.preperiod, t.certified)
     (34, 53, True)
+    >>> [h for h, o in enumerate(octal("0.77", n=12, misere=True)["outcome_misere"]) if o == "P"]
+    [1, 4, 9, 12]
     """
+    if misere:
+        _refuse_with_misere(
+            until_periodic=until_periodic is not None,
+            algorithm=algorithm != "auto",
+            backend=backend == "gpu",
+            fill=not fill,
+            checkpoint=checkpoint is not None,
+            resume=resume is not None,
+            memory=memory is not None,
+            folder=folder is not None,
+            keep_prefix=keep_prefix is not None,
+            keep_window=keep_window is not None,
+            stats_at=stats_at is not None,
+        )
+        found = _grundy.misere_table(code, None, _count("n", n), min_diff=min_diff, progress=progress)
+        return _rows(found)
     return _grundy.octal(
         code,
         _count("n", n),
@@ -175,10 +206,21 @@ def subtraction(
     backend: str = "auto",
     checkpoint: Union[str, os.PathLike, None] = None,
     resume: Union[str, os.PathLike, None] = None,
+    misere: bool = False,
     progress: Progress = None,
 ) -> Table:
     """The Nim-sequence of the subtraction game whose moves take a number in
-    ``subtract`` from a heap (``subtraction([1, 3, 4], n=100)``)."""
+    ``subtract`` from a heap (``subtraction([1, 3, 4], n=100)``).
+    ``misere=True``: the table under misère play, columns as ``octal``'s
+    with ``misere=True``."""
+    if misere:
+        _refuse_with_misere(
+            backend=backend == "gpu", checkpoint=checkpoint is not None, resume=resume is not None
+        )
+        found = _grundy.misere_table(
+            None, [int(x) for x in subtract], _count("n", n), min_diff=min_diff, progress=progress
+        )
+        return _rows(found)
     return _grundy.subtraction(
         list(subtract),
         _count("n", n),
@@ -188,6 +230,17 @@ def subtraction(
         resume=_path(resume),
         progress=progress,
     )
+
+
+def _refuse_with_misere(**settings: bool) -> None:
+    """Refuses, naming it, a normal-play engine's setting given with
+    ``misere=True``: each keyword says whether it was set."""
+    for name, given in settings.items():
+        if given:
+            raise ValueError(
+                f"misere=True with {name}: misère tables run on the CPU and come back whole; "
+                f"expected {name} left at its default"
+            )
 
 
 # Columns whose values are keys or labels, not numbers, in the CSVs

@@ -94,6 +94,65 @@ fn graph_rows<P: AsRef<[usize]>>(rows: Vec<(P, u8)>) -> (Vec<Vec<u64>>, Vec<u32>
         .unzip()
 }
 
+/// The misère table of an octal code or a subtraction set (as `grundy
+/// octal --misere`): {"n", "g", "g_misere", "outcome_misere", "genus",
+/// "gammas" (a row of γ0 … γK per heap), "convention", "method",
+/// "period", "preperiod", "stopped_at"}.
+#[pyfunction]
+#[pyo3(signature = (code, subtract, n, min_diff = None, progress = None))]
+pub fn misere_table<'py>(
+    py: Python<'py>,
+    code: Option<&str>,
+    subtract: Option<Vec<u32>>,
+    n: u64,
+    min_diff: Option<u32>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut code = match (code, subtract) {
+        (Some(text), None) => Code::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        (None, Some(set)) => Code::subtraction(&set).map_err(PyValueError::new_err)?,
+        _ => return Err(PyValueError::new_err("expected a code or a subtraction set")),
+    };
+    if let Some(d) = min_diff {
+        code = code.with_min_diff(d);
+    }
+    let sequence = grundy::MisereSequence::of(code).heaps(n);
+    let table = run(py, progress, |hooks| sequence.run_with(hooks))?;
+    misere_columns(py, &table)
+}
+
+/// A misère table as columns (`misere_table`).
+fn misere_columns<'py>(
+    py: Python<'py>,
+    table: &grundy::MisereTable,
+) -> PyResult<Bound<'py, PyDict>> {
+    let heaps = table.len() as usize;
+    let width = table.gammas().len() / heaps.max(1);
+    let gammas = Array2::from_shape_vec((heaps, width), table.gammas().to_vec())
+        .map_err(|e| PyValueError::new_err(format!("a table of uneven rows: {e}")))?;
+    let misere: Vec<u32> = (0..heaps as u64).map(|h| table.misere(h)).collect();
+    let outcome: Vec<&str> = misere.iter().map(|&g| if g == 0 { "P" } else { "N" }).collect();
+    let genus: Vec<String> = (0..heaps as u64).map(|h| table.genus(h).to_string()).collect();
+    let end = table.end();
+    let dict = PyDict::new(py);
+    dict.set_item("n", PyArray1::from_vec(py, (0..heaps as u64).collect()))?;
+    dict.set_item("g", PyArray1::from_slice(py, table.normal_values()))?;
+    dict.set_item("g_misere", PyArray1::from_vec(py, misere))?;
+    dict.set_item("outcome_misere", outcome)?;
+    dict.set_item("genus", genus)?;
+    dict.set_item("gammas", PyArray2::from_owned_array(py, gammas))?;
+    dict.set_item("convention", "misere")?;
+    let method = match end.method {
+        grundy::misere::MisereMethod::Linear => "linear",
+        grundy::misere::MisereMethod::Sums => "sums",
+    };
+    dict.set_item("method", method)?;
+    dict.set_item("period", end.period.map(|p| p.period))?;
+    dict.set_item("preperiod", end.period.map(|p| p.start))?;
+    dict.set_item("stopped_at", end.stopped_at)?;
+    Ok(dict)
+}
+
 /// A graph code, under misère play where `misere`.
 fn graph_code(code: &str, misere: bool) -> PyResult<GraphCode> {
     let code = GraphCode::parse(code).map_err(|m| py_err(grundy::Error::Input(m)))?;

@@ -135,6 +135,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
     m.add_function(wrap_pyfunction!(families::misere_play_json, m)?)?;
     m.add_function(wrap_pyfunction!(families::misere_quotient_json, m)?)?;
+    m.add_function(wrap_pyfunction!(families::misere_table, m)?)?;
     m.add("__version__", python_version())?;
     m.add("__commit__", grundy::COMMIT)?;
     Ok(())

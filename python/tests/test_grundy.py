@@ -587,3 +587,57 @@ def _misere_p_075(heaps):
 def test_misere_quotient_refuses_a_heap_past_its_range():
     with pytest.raises(ValueError, match="max heap"):
         grundy.misere_quotient("0.75", 5000)
+
+
+@functools.lru_cache(maxsize=None)
+def _misere_g(digits, heaps):
+    """g⁻ of a sum of heaps of the octal game whose k-th digit (taking k)
+    is digits[k - 1], from the rules: 1 where there is no move, else the
+    mex of the options' values. Independent of grundy's code."""
+    values = set()
+    for i, n in enumerate(heaps):
+        rest = heaps[:i] + heaps[i + 1:]
+        for take, digit in enumerate(digits, 1):
+            left = n - take
+            if left < 0:
+                continue
+            parts = [()] if digit & 1 and left == 0 else []
+            if digit & 2 and left > 0:
+                parts.append((left,))
+            if digit & 4:
+                parts += [(a, left - a) for a in range(1, left // 2 + 1)]
+            for p in parts:
+                values.add(_misere_g(digits, tuple(sorted(rest + p))))
+    if not values:
+        return 1
+    return min(set(range(len(values) + 1)) - values)
+
+
+@pytest.mark.parametrize("code, digits, n", [("0.77", (7, 7), 12), ("0.137", (1, 3, 7), 14)])
+def test_misere_octal_is_the_commands_and_the_rules(cli, code, digits, n):
+    """octal(misere=True): Kayles' misère values from the rules, heap 1 a
+    P-position as Winning Ways has it, and every column the command's."""
+    t = grundy.octal(code, n=n, misere=True)
+    assert t["convention"] == "misere" and t["method"] == "sums"
+    assert list(t["g_misere"]) == [_misere_g(digits, (h,) if h else ()) for h in range(n + 1)]
+    rows = list(csv.DictReader(io.StringIO(cli("octal", code, "-n", str(n), "--misere", "-q", "--out", "-"))))
+    assert [int(r["g"]) for r in rows] == list(t["g"])
+    assert [r["genus"] for r in rows] == t["genus"]
+    assert [r["outcome_misere"] for r in rows] == t["outcome_misere"]
+    assert t["gammas"][0] == (1, 2, 0, 2, 0, 2, 0)  # heap 0 plus k heaps of 2
+
+
+def test_misere_subtraction_is_linear_and_periodic():
+    """The subtraction game {1, 3, 4} under misère play: each heap from the
+    smaller ones, from the rules; its truncated genus has period 7."""
+    t = grundy.subtraction([1, 3, 4], n=300, misere=True)
+    g = []
+    for h in range(301):
+        options = {g[h - s] for s in (1, 3, 4) if s <= h}
+        g.append(min(set(range(len(options) + 1)) - options) if options else 1)
+    assert list(t["g_misere"]) == g
+    assert (t["method"], t["period"], t["preperiod"]) == ("linear", 7, 0)
+    with pytest.raises(ValueError, match="misere=True with backend"):
+        grundy.subtraction([1, 3, 4], n=10, misere=True, backend="gpu")
+    with pytest.raises(ValueError, match="misere=True with until_periodic"):
+        grundy.octal("0.07", n=10, misere=True, until_periodic=100)

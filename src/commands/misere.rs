@@ -11,17 +11,13 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, shows_text};
 use crate::cli::SequenceArgs;
 use grundy::Algorithm;
-use grundy::analysis::genus::{
-    GENUS_DEPTH, Genus, GenusRef, SearchedGenera, heap_genera_by_search,
-};
-use grundy::analysis::genus_stream::{
-    GenusCycle, GenusPeriod, GenusStream, PeriodSearch, period_start,
-};
+use grundy::analysis::genus::{GENUS_DEPTH, Genus, GenusRef};
+use grundy::analysis::genus_stream::GenusPeriod;
 use grundy::analysis::whole_sum::POSITION_BYTES;
 use grundy::error::{Error, Result};
 use grundy::export::{self, Format, OutputRules};
 use grundy::game::Code;
-use grundy::hooks::RunHooks;
+use grundy::misere::{MisereMethod, MisereSequence};
 use grundy::{BackendChoice, memory};
 
 /// The JSON summary of a misère run.
@@ -45,7 +41,7 @@ pub struct MisereSummary {
     pub last_heap: u64,
     /// "linear" (a code that never splits: each heap from the smaller
     /// heaps) or "sums" (a code that splits: by search over whole sums).
-    pub method: &'static str,
+    pub method: MisereMethod,
     /// The period of the truncated genus (γ0 … γK with the normal values),
     /// certified: a window of heaps as long as the largest removal repeats
     /// (method "linear", where it shows within the table).
@@ -105,26 +101,45 @@ pub fn misere_sequence(
         first_p_positions: Vec::new(),
         last_genus: String::new(),
         last_heap: 0,
-        method: "linear",
+        method: MisereMethod::Linear,
         period: None,
         sums: None,
         stopped_at: None,
         seconds: 0.0,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
-    if splits_none(code) {
-        summary.period = streamed(code, n, (args, rules), &mut rows)?;
-    } else {
-        let found = searched(code, n, args.report.quiet)?;
-        for (h, genus) in found.genera.iter().enumerate() {
-            rows.add(h as u64, genus.normal, &genus.gammas);
+    let sequence = MisereSequence::of(code.clone()).heaps(n);
+    let hooks = CliHooks::new(args.report.quiet);
+    let mut rows_of = sequence.rows(&hooks)?;
+    let mut each = |w: &mut dyn Write| -> std::io::Result<()> {
+        while let Some(row) = rows_of.next_row().map_err(std::io::Error::other)? {
+            rows.add(row.heap, row.normal, row.gammas);
+            write_row(w, row.heap, row.normal, row.gammas)?;
         }
-        if let Some(path) = &args.out {
-            export::write_to(path, rules, |w| write_csv(w, &found.genera))?;
-        }
-        (summary.method, summary.sums) = ("sums", Some(found.sums));
-        summary.stopped_at = found.stopped_at;
+        Ok(())
+    };
+    match &args.out {
+        Some(path) => export::write_to(path, rules, |w| {
+            writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
+            each(w)
+        })?,
+        None => each(&mut std::io::sink())?,
     }
+    let end = rows_of.end()?;
+    if let Some(h) = end.stopped_at
+        && !args.report.quiet
+    {
+        let sums = end.sums.unwrap_or(0);
+        eprintln!(
+            "{} splits heaps, so its misère values are valued over whole sums: the sums of \
+             heap {h} pass {sums} remembered ({} of memory); the table stops at heap {}",
+            code.name(),
+            memory::human(sums as u64 * POSITION_BYTES),
+            h - 1
+        );
+    }
+    summary.method = end.method;
+    (summary.period, summary.sums, summary.stopped_at) = (end.period, end.sums, end.stopped_at);
     summary.seconds = started.elapsed().as_secs_f64();
     rows.summarise(&mut summary);
     if args.report.json {
@@ -174,123 +189,6 @@ impl Rows {
         };
         s.last_genus = genus.to_string();
     }
-}
-
-/// Whether the code never splits a heap (the linear stream takes it).
-fn splits_none(code: &Code) -> bool {
-    grundy::analysis::genus::refuse_splitting(code).is_ok()
-}
-
-/// The rows of a code that never splits, heap after heap in a window,
-/// written as they come. Once a window of heaps comes back, the period of
-/// the truncated genus is certified and the later rows are the cycle's.
-fn streamed(
-    code: &Code,
-    n: u64,
-    (args, rules): (&SequenceArgs, OutputRules),
-    rows: &mut Rows,
-) -> Result<Option<GenusPeriod>> {
-    let what = format!("a misère table of {} heaps", n.saturating_add(1));
-    memory::check_fits(&what, GenusStream::bytes(code, GENUS_DEPTH, n))?;
-    let mut stream = GenusStream::new(code, GENUS_DEPTH).map_err(Error::Input)?;
-    let mut search = PeriodSearch::default();
-    let mut cycle: Option<GenusCycle> = None;
-    let mut each = |w: &mut dyn Write| -> std::io::Result<()> {
-        for h in 0..=n {
-            if let Some(c) = cycle.as_ref().filter(|c| h >= c.period.start) {
-                let (normal, gammas) = c.genus_of(h);
-                rows.add(h, *normal, gammas);
-                write_row(w, h, *normal, gammas)?;
-                continue;
-            }
-            stream.step();
-            search.look(&stream);
-            let (normal, gammas) = stream.genus_of(h);
-            rows.add(h, normal, &gammas);
-            write_row(w, h, normal, &gammas)?;
-            if let (Some(p), None) = (search.found, &cycle)
-                && p <= MAX_CYCLE
-            {
-                let found = GenusCycle::of(code, GENUS_DEPTH, p).map_err(std::io::Error::other)?;
-                cycle = Some(found);
-            }
-        }
-        Ok(())
-    };
-    match &args.out {
-        Some(path) => export::write_to(path, rules, |w| {
-            writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
-            each(w)
-        })?,
-        None => each(&mut std::io::sink())?,
-    }
-    if let Some(c) = cycle {
-        return Ok(Some(c.period));
-    }
-    match search.found {
-        Some(p) => period_start(code, GENUS_DEPTH, p)
-            .map(Some)
-            .map_err(Error::Run),
-        None => Ok(None),
-    }
-}
-
-/// The longest cycle kept to fill the rows past a certified period's
-/// start (a heap's genus is 8 numbers); a longer one is stepped through.
-const MAX_CYCLE: u64 = 1 << 22;
-
-/// The genera of heaps 0..=n of a code that splits heaps, by search over
-/// whole sums as far as the memory budget holds them, saying on stderr
-/// where they stopped.
-fn searched(code: &Code, n: u64, quiet: bool) -> Result<SearchedGenera> {
-    let limit = memory::sums_within_budget();
-    let hooks = CliHooks::new(quiet);
-    hooks.begin(n.saturating_add(1), "heaps");
-    let found = heap_genera_by_search(code, (n, GENUS_DEPTH), limit, &hooks);
-    hooks.end();
-    if found.asked {
-        let last = found.stopped_at.unwrap_or(0);
-        return Err(Error::Interrupted {
-            message: format!(
-                "{} stopped the misère table of {} at heap {last} (heaps 0..{last} were done; \
-                 nothing was written, since a table that stops short would look whole)",
-                grundy::interrupt::received_name(),
-                code.name()
-            ),
-            status: grundy::interrupt::exit_status(),
-        });
-    }
-    if let Some(h) = found.stopped_at {
-        if found.genera.is_empty() {
-            return Err(Error::WontFit(format!(
-                "the sums of heap 0 of {} under misère play pass {} remembered sums",
-                code.name(),
-                found.sums
-            )));
-        }
-        if !quiet {
-            eprintln!(
-                "{} splits heaps, so its misère values are valued over whole sums: the sums of \
-                 heap {h} pass {} remembered ({} of memory); the table stops at heap {}",
-                code.name(),
-                found.sums,
-                memory::human(found.sums as u64 * POSITION_BYTES),
-                h - 1
-            );
-        }
-    }
-    Ok(found)
-}
-
-/// `n,g,g_misere,outcome_misere,genus`: the normal value beside the
-/// misère value, the misère outcome (P: the player to move loses) and the
-/// genus as the literature writes it.
-fn write_csv(w: &mut dyn Write, genera: &[Genus]) -> std::io::Result<()> {
-    writeln!(w, "n,g,g_misere,outcome_misere,genus")?;
-    for (h, genus) in genera.iter().enumerate() {
-        write_row(w, h as u64, genus.normal, &genus.gammas)?;
-    }
-    Ok(())
 }
 
 fn write_row(w: &mut dyn Write, h: u64, normal: u32, gammas: &[u32]) -> std::io::Result<()> {

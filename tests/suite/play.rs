@@ -354,3 +354,38 @@ fn misere_play_of_heaps_equals_a_search_over_whole_sums() {
         }
     }
 }
+
+/// The library's misère table (`MisereSequence`, both methods) against
+/// the search above on single heaps, its normal values against the
+/// normal table's, and `Sequence::misere()` the same builder.
+#[test]
+fn misere_tables_from_the_library_equal_a_search_over_whole_sums() {
+    for text in [
+        "0.[3]", "0.07", "0.77", "0.137", "4.07", "0.33", "0.6", "0.3033",
+    ] {
+        let code = Code::parse(text).unwrap();
+        let n = 12;
+        let table = grundy::MisereSequence::of(code.clone())
+            .heaps(n)
+            .run()
+            .unwrap();
+        let normal = grundy::Sequence::of(code.clone()).heaps(n).run().unwrap();
+        let mut memo = HashMap::new();
+        assert_eq!(table.len(), n + 1, "{text}");
+        for h in 0..=n {
+            assert_eq!(
+                table.misere(h),
+                misere_brute(&code, vec![h], &mut memo),
+                "{text} {h}"
+            );
+            assert_eq!(table.normal(h), normal.get(h).unwrap() as u32, "{text} {h}");
+            assert_eq!(table.genus(h).misere(), table.misere(h));
+        }
+        let sequence = grundy::MisereSequence::of(code.clone());
+        let linear = sequence.method() == grundy::misere::MisereMethod::Linear;
+        let via = grundy::Sequence::of(code).heaps(n).misere().run().unwrap();
+        assert_eq!(via.gammas(), table.gammas(), "{text}");
+        assert_eq!(table.end().sums.is_none(), linear, "{text}");
+        assert_eq!(table.end().method, sequence.method(), "{text}");
+    }
+}

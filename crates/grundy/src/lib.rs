@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod graph;
 pub mod graph_batch;
 pub mod hunt;
+pub mod misere;
 pub mod play;
 pub mod quotient;
 mod rare_blocks;
@@ -31,6 +32,7 @@ pub use graph::{
 };
 pub use graph_batch::{GraphBatch, GraphBatchRows};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
+pub use misere::{MisereSequence, MisereTable};
 pub use play::{Position, play_sum};
 pub use sequence::{Kept, Saves, Sequence, SequenceTable, Values};
 pub use spiders::{SpiderTable, Spiders};

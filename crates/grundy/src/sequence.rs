@@ -130,6 +130,13 @@ impl Sequence {
         self
     }
 
+    /// The same code and heaps under misère play (the last player to
+    /// move loses): each heap's misère value, outcome and genus
+    /// (`MisereSequence`; the other settings are normal play's engines').
+    pub fn misere(self) -> crate::misere::MisereSequence {
+        crate::misere::MisereSequence::of(self.code).heaps(self.job.n)
+    }
+
     /// Doubles N from the `heaps` given until a period is found, up to
     /// heap `max_n`.
     pub fn until_periodic(mut self, max_n: u64) -> Sequence {
