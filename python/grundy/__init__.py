@@ -605,7 +605,14 @@ def play(game: str, *args: Any, limit: Optional[int] = None, **kwargs: Any) -> d
     return json.loads(_grundy.play_json([_words(game, args, kwargs)], limit))
 
 
-def misere_quotient(code: str, max_heap: int, *, exact: bool = False, progress: Progress = None) -> dict:
+def misere_quotient(
+    code: str,
+    max_heap: int,
+    *,
+    exact: bool = False,
+    until_solved: bool = False,
+    progress: Progress = None,
+) -> dict:
     """The misère quotient of a code's heaps up to ``max_heap`` (``grundy
     quotient``; Plambeck and Siegel, "Misère quotients for impartial games").
 
@@ -616,14 +623,20 @@ def misere_quotient(code: str, max_heap: int, *, exact: bool = False, progress: 
     is a P-position exactly when the product of its heaps' elements lies in
     the P-portion. ``exact=True`` values every sum in a box of heap counts
     (a few heaps). Either way the quotient has been checked against every
-    sum of those heaps.
+    sum of those heaps. ``solved`` is the pretending function's period
+    (``start``, ``period``, ``checked_to``) where the periodicity theorem
+    proves the quotient that of every heap, else ``None``;
+    ``until_solved=True`` stops at the first heap where it does.
 
     >>> q = misere_quotient("0.75", 12)
     >>> q["order"], q["p_portion"]
     (8, ['a', 'b^2'])
+    >>> misere_quotient("0.75", 200, until_solved=True)["solved"]
+    {'start': 8, 'period': 2, 'checked_to': 21}
     """
     max_heap = _count("max_heap", max_heap, 1)
-    return json.loads(_grundy.misere_quotient_json(code, max_heap, exact, progress))
+    found = _grundy.misere_quotient_json(code, max_heap, exact, until_solved, progress)
+    return json.loads(found)
 
 
 def play_sum(positions: Sequence[Any], *, limit: Optional[int] = None) -> dict:

@@ -102,7 +102,8 @@ def misere_play_json(words: list[str], limit: Optional[int] = None) -> str: ...
 def misere_table(code: Optional[str], subtract: Optional[list[int]], n: int,
                  min_diff: Optional[int] = None, progress: Progress = None) -> dict: ...
 def misere_quotient_json(
-    code: str, max_heap: int, exact: bool = False, progress: Optional[Callable[[int, int], Any]] = None
+    code: str, max_heap: int, exact: bool = False, until_solved: bool = False,
+    progress: Optional[Callable[[int, int], Any]] = None
 ) -> str: ...
 
 def hunt(

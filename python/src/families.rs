@@ -425,24 +425,27 @@ pub fn survey<'py>(
 /// The misère quotient of a code's heaps up to `max_heap`, as the JSON
 /// `grundy quotient --json` prints.
 #[pyfunction]
-#[pyo3(signature = (code, max_heap, exact = false, progress = None))]
+#[pyo3(signature = (code, max_heap, exact = false, until_solved = false, progress = None))]
 pub fn misere_quotient_json(
     py: Python<'_>,
     code: String,
     max_heap: u16,
     exact: bool,
+    until_solved: bool,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     use grundy::quotient::{Method, MisereQuotient, QuotientSummary};
     let method = if exact { Method::Exact } else { Method::Learn };
     let summary = run(py, progress, |hooks| {
         let started = std::time::Instant::now();
-        let q = MisereQuotient::of(&code)?
+        let job = MisereQuotient::of(&code)?
             .max_heap(max_heap)
             .method(method)
-            .run_with(hooks)?;
+            .until_solved(until_solved);
+        let parsed = job.code().clone();
+        let q = job.run_with(hooks)?;
         Ok(QuotientSummary::of(
-            &code,
+            &parsed,
             &q,
             method,
             started.elapsed().as_secs_f64(),

@@ -176,6 +176,9 @@ pub struct QuotientArgs {
     /// Print it as LaTeX (the presentation, P-portion and pretending function) on stdout.
     #[arg(long, conflicts_with = "json")]
     pub latex: bool,
+    /// Stop at the first heap up to H from which the periodicity theorem proves the quotient that of every sum of heaps (docs/misere.md).
+    #[arg(long)]
+    pub until_solved: bool,
     #[command(flatten)]
     pub report: Report,
 }

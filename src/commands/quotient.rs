@@ -17,10 +17,12 @@ pub fn quotient(args: &QuotientArgs) -> Result<()> {
     let started = Instant::now();
     let job = MisereQuotient::of(&args.code)?
         .max_heap(args.max_heap)
-        .method(method);
+        .method(method)
+        .until_solved(args.until_solved);
+    let code = job.code().clone();
     let hooks = CliHooks::new(args.report.quiet || args.latex);
     let q = job.run_with(&hooks)?;
-    let summary = QuotientSummary::of(&args.code, &q, method, started.elapsed().as_secs_f64());
+    let summary = QuotientSummary::of(&code, &q, method, started.elapsed().as_secs_f64());
     if args.report.json {
         return print_json(&summary);
     }
@@ -58,7 +60,8 @@ fn text(s: &QuotientSummary) -> String {
         "misère quotient of {} for heaps up to {}: order {}\n\
          generators  {}\nrelations   {}\nP-portion   {}\nelements    {}\ngrew at     {}\n\
          pretending function (heap n + column):\n{}\n\
-         checked on every sum of heaps up to {} ({} candidates, {} sums searched) in {:.2} s\n",
+         checked on every sum of heaps up to {} ({} candidates, {} sums searched) in {:.2} s\n\
+         {}\n",
         s.code,
         s.max_heap,
         s.order,
@@ -71,8 +74,26 @@ fn text(s: &QuotientSummary) -> String {
         s.max_heap,
         s.candidates,
         s.sums_searched,
-        s.seconds
+        s.seconds,
+        solved_line(s)
     )
+}
+
+/// Whether the periodicity theorem proves the quotient whole, in words.
+fn solved_line(s: &QuotientSummary) -> String {
+    match (s.solved, s.not_covered) {
+        (Some(p), _) => format!(
+            "solved      the pretending function has period {} from heap {} (proved by the \
+             periodicity theorem from the heaps up to {}): this is the quotient of every sum of \
+             heaps, of any size",
+            p.period, p.start, p.checked_to
+        ),
+        (None, Some(why)) => format!("not solved  the periodicity theorem does not apply: {why}"),
+        (None, None) => format!(
+            "not solved  no period of the pretending function is proved from heaps up to {}",
+            s.max_heap
+        ),
+    }
 }
 
 fn or_none(items: &[String]) -> String {

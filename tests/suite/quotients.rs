@@ -143,6 +143,28 @@ fn the_command_prints_the_presentation_and_json() {
         (Some(12), Some("misere"))
     );
     assert_eq!(v["pretending"].as_array().unwrap().len(), 13);
+    assert!(v["solved"].is_null(), "{v}");
+    // Solved: 0.75's pretending function has period 2 from heap 8, proved
+    // from the heaps up to 2·8 + 2·2 + 2 − 1 = 21, where the run stops.
+    let v = json(&grundy(&[
+        "quotient",
+        "0.75",
+        "-H",
+        "300",
+        "--until-solved",
+        "--json",
+    ]));
+    assert_eq!(v["max_heap"].as_u64(), Some(21), "{v}");
+    let solved = &v["solved"];
+    assert_eq!(
+        [&solved["start"], &solved["period"], &solved["checked_to"]].map(|x| x.as_u64()),
+        [Some(8), Some(2), Some(21)]
+    );
+    let text = stdout(&["quotient", "0.[3]", "-H", "5"]);
+    assert!(
+        text.contains("the periodicity theorem does not apply"),
+        "{text}"
+    );
     let tex = stdout(&["quotient", "0.[3]", "-H", "3", "--latex"]);
     assert!(
         tex.contains(r"\langle a, b \mid a^{2} = 1,\ b^{3} = b \rangle"),

@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use grundy_core::analysis::quotient::presentation::generator_name;
 
+pub use grundy_core::analysis::quotient::period::{QuotientPeriod, not_covered};
 pub use grundy_core::analysis::quotient::presentation::{monomial_latex, monomial_text};
 pub use grundy_core::analysis::quotient::{Method, Quotient, grew};
 
@@ -35,6 +36,7 @@ pub struct MisereQuotient {
     max_heap: u16,
     method: Method,
     memory: Option<u64>,
+    until_solved: bool,
 }
 
 impl MisereQuotient {
@@ -51,7 +53,13 @@ impl MisereQuotient {
             max_heap: 1,
             method: Method::Learn,
             memory: None,
+            until_solved: false,
         }
+    }
+
+    /// The code.
+    pub fn code(&self) -> &Code {
+        &self.code
     }
 
     /// Heaps up to `h` (1 ..= 4096).
@@ -73,6 +81,14 @@ impl MisereQuotient {
         self
     }
 
+    /// Stop at the first heap up to `max_heap` from which the periodicity
+    /// theorem proves the quotient the whole game's (`Quotient::period`),
+    /// looked for at every heap to 128 and then as heaps grow by half.
+    pub fn until_solved(mut self, yes: bool) -> MisereQuotient {
+        self.until_solved = yes;
+        self
+    }
+
     /// Compute it, silently.
     pub fn run(self) -> Result<Quotient> {
         self.run_with(&Silent)
@@ -89,7 +105,10 @@ impl MisereQuotient {
         let bytes = self.memory.unwrap_or_else(|| {
             grundy_engine::memory::default_budget().map_or(1 << 32, |room| room.bytes)
         });
-        let limits = Limits::within(bytes);
+        let limits = Limits {
+            until_solved: self.until_solved,
+            ..Limits::within(bytes)
+        };
         misere_quotient(&self.code, self.max_heap, self.method, limits, hooks).map_err(|s| {
             let heaps = match s.at_heap {
                 1 => "no heap size".to_string(),
@@ -166,6 +185,13 @@ pub struct QuotientSummary {
     pub sums_searched: usize,
     /// Wall time.
     pub seconds: f64,
+    /// The pretending function's period where the periodicity theorem
+    /// proves it from these heaps (docs/misere.md): Q is then the quotient
+    /// of every sum of heaps, of any size.
+    pub solved: Option<QuotientPeriod>,
+    /// Why the theorem cannot prove this code's quotient whole, if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_covered: Option<&'static str>,
 }
 
 /// A generator: its letter and the heap it is.
@@ -188,10 +214,10 @@ pub struct Growth {
 
 impl QuotientSummary {
     /// The summary of `q`, computed from `code` by `method` in `seconds`.
-    pub fn of(code: &str, q: &Quotient, method: Method, seconds: f64) -> QuotientSummary {
+    pub fn of(code: &Code, q: &Quotient, method: Method, seconds: f64) -> QuotientSummary {
         let p = &q.presentation;
         QuotientSummary {
-            code: code.to_string(),
+            code: code.text.clone(),
             max_heap: q.max_heap,
             convention: "misere",
             method: match method {
@@ -225,6 +251,8 @@ impl QuotientSummary {
             candidates: q.candidates,
             sums_searched: q.positions,
             seconds,
+            solved: q.period,
+            not_covered: not_covered(code),
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod extend;
 pub mod heaps;
 pub mod learn;
 pub mod monoid;
+pub mod period;
 pub mod presentation;
 pub mod verify;
 
@@ -52,6 +53,9 @@ pub struct Limits {
     pub readings: usize,
     /// Elements of the exact construction's box.
     pub box_elements: u64,
+    /// Stop at the first heap from which the periodicity theorem proves
+    /// the quotient the whole game's (`period`), checked as heaps double.
+    pub until_solved: bool,
 }
 
 impl Limits {
@@ -61,6 +65,7 @@ impl Limits {
             positions: (bytes / 2 / 96).max(1) as usize,
             readings: (bytes / 4 / 256).max(1) as usize,
             box_elements: (bytes / 16 / 64).max(1),
+            until_solved: false,
         }
     }
 }
@@ -78,6 +83,9 @@ pub struct Quotient {
     pub positions: usize,
     /// Candidates tried (`learn`; 0 for `exact`).
     pub candidates: usize,
+    /// The pretending function's period where the periodicity theorem
+    /// proves one from these heaps: then Q_H is the whole game's quotient.
+    pub period: Option<period::QuotientPeriod>,
 }
 
 /// Where a construction stopped, and what it had by then.
@@ -152,21 +160,44 @@ pub fn misere_quotient(
     let moves = HeapMoves::of(code, max_heap);
     let stop = || hooks.stop();
     let outcomes = Outcomes::new(&moves, limits.positions, &stop);
+    // Where the run may stop early: a check of the theorem at a heap.
+    let solved = |m: &Monoid, h: u16| period::period_of(code, &pretending(m, h)).is_some();
+    let until: Solved = limits.until_solved.then_some(&solved);
     hooks.begin(max_heap as u64, "heaps");
     let built = match method {
-        Method::Learn => by_learning(&moves, outcomes, limits, hooks),
-        Method::Exact => by_boxes(&moves, outcomes, limits, hooks),
+        Method::Learn => by_learning(&moves, outcomes, limits, until, hooks),
+        Method::Exact => by_boxes(&moves, outcomes, limits, until, hooks),
     };
     hooks.end();
     let (monoid, orders, positions, candidates) = built?;
-    Ok(Quotient {
-        max_heap,
+    let mut q = Quotient {
+        max_heap: (orders.len() - 1) as u16,
         presentation: Presentation::of(&monoid),
         monoid,
         orders,
         positions,
         candidates,
-    })
+        period: None,
+    };
+    q.period = period::period_of(code, &pretending(&q.monoid, q.max_heap));
+    Ok(q)
+}
+
+/// The element of each heap 0..=h.
+fn pretending(monoid: &Monoid, h: u16) -> Vec<u32> {
+    (0..=h).map(|n| monoid.element_of(&[n])).collect()
+}
+
+/// A check at heap `h` of whether the quotient is solved (`until_solved`).
+type Solved<'a> = Option<&'a dyn Fn(&Monoid, u16) -> bool>;
+
+/// Whether `until` finds the quotient solved at heap `h`: looked for at
+/// every heap to 128, then as heaps grow by half (each look reads every
+/// period and start: about h² steps).
+fn solved_at(until: Solved, monoid: &Monoid, h: u16) -> bool {
+    let looks =
+        h < 128 || h.is_power_of_two() || (h.is_multiple_of(3) && (h / 3).is_power_of_two());
+    looks && until.is_some_and(|solved| solved(monoid, h))
 }
 
 type Built = (Monoid, Vec<usize>, usize, usize);
@@ -193,6 +224,7 @@ fn by_learning<'a>(
     moves: &'a HeapMoves,
     mut outcomes: Outcomes<'a>,
     limits: Limits,
+    until: Solved,
     hooks: &dyn RunHooks,
 ) -> Result<Built, QuotientStopped> {
     let stop = || hooks.stop();
@@ -219,8 +251,11 @@ fn by_learning<'a>(
         }
         orders.push(monoid.len());
         hooks.progress(h as u64);
+        if solved_at(until, &monoid, h) {
+            break;
+        }
     }
-    monoid.letter_of.resize(moves.options.len(), None);
+    monoid.letter_of.resize(orders.len(), None);
     Ok((monoid, orders, outcomes.searched(), candidates))
 }
 
@@ -269,6 +304,7 @@ fn by_boxes(
     moves: &HeapMoves,
     mut outcomes: Outcomes,
     limits: Limits,
+    until: Solved,
     hooks: &dyn RunHooks,
 ) -> Result<Built, QuotientStopped> {
     let mut monoid = identity();
@@ -294,8 +330,11 @@ fn by_boxes(
         }
         orders.push(monoid.len());
         hooks.progress(h as u64);
+        if solved_at(until, &monoid, h) {
+            break;
+        }
     }
-    monoid.letter_of.resize(moves.options.len(), None);
+    monoid.letter_of.resize(orders.len(), None);
     Ok((monoid, orders, outcomes.positions(), 0))
 }
 

@@ -154,3 +154,42 @@ fn verification_refuses_a_wrong_candidate_with_a_true_counterexample() {
         }
     }
 }
+
+/// The periodicity theorem (`period`) against larger quotients: where it
+/// proves a period from heaps up to H, the quotient of twice as many heaps
+/// has the same order and its pretending function the same period; and a
+/// run until solved stops at a heap where the theorem holds.
+#[test]
+fn a_proved_period_holds_past_the_heaps_it_read() {
+    for text in ["0.75", "0.3", "0.31", "0.51", "0.71", "0.13", "0.33"] {
+        let code = Code::parse(text).unwrap();
+        let q = quotient(text, 40, Method::Learn);
+        let Some(found) = q.period else {
+            panic!("{text}: no period from {:?}", q.orders);
+        };
+        let larger = quotient(text, 2 * found.checked_to + 8, Method::Learn);
+        assert_eq!(larger.order(), q.order(), "{text}");
+        let (s, p) = (found.start, found.period);
+        for n in s..=larger.max_heap - p {
+            let (a, b) = (larger.element_of_heap(n), larger.element_of_heap(n + p));
+            assert_eq!(a, b, "{text}: heaps {n} and {}", n + p);
+        }
+        let mut limits = Limits::within(1 << 30);
+        limits.until_solved = true;
+        let early = misere_quotient(&code, 1000, Method::Learn, limits, &Quiet).unwrap();
+        assert!(early.max_heap < 1000 && early.period.is_some(), "{text}");
+        assert_eq!(early.order(), q.order(), "{text}");
+    }
+}
+
+/// Codes the theorem does not cover get no period, however regular.
+#[test]
+fn the_theorem_names_the_codes_it_does_not_cover() {
+    use super::period::not_covered;
+    let reason = |text: &str| not_covered(&Code::parse(text).unwrap());
+    assert!(reason("0.[3]").unwrap().contains("unboundedly"));
+    assert!(reason("4.07").unwrap().contains("without taking"));
+    assert!(reason("0.7!").unwrap().contains("restricted"));
+    assert_eq!(reason("0.75"), None);
+    assert_eq!(quotient("0.[3]", 20, Method::Learn).period, None);
+}
