@@ -253,7 +253,14 @@ Checkpoints: --checkpoint FILE appends each finished code's row; a survey stoppe
 limit or kill -9 goes on with the same command and --resume FILE, and writes the same --out an \
 uninterrupted run writes:\n  \
 grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv --checkpoint ck/part-3.ck\n  \
-grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv --resume ck/part-3.ck";
+grundy survey --digits 4 -n 1048576 --shard 3/64 --out parts/part-3.csv --resume ck/part-3.ck\n\n\
+Misère play (docs/misere.md): --misere gives each code's misère quotient (heaps up to --max-heap, at most \
+--seconds a code, stopped where the periodicity theorem solves it) and, for codes that never split a heap, \
+the period of the truncated genus over heaps 0..=N:\n  \
+grundy survey --misere --digits 2 -n 10000 --max-heap 40 --seconds 60 --out misere-2.csv\n\
+CSV: code,splits,heaps,order,growth,solved_period,solved_start,checked_to,stopped,genus_period,genus_preperiod,seconds \
+(growth: heap:order where the quotient grew; stopped: time or memory where the quotient did not reach --max-heap \
+and was not solved).";
 
 const OCTAL_HELP: &str = "Codes (CGSuite notation): d0.d1d2... where digit dj says what may be left after \
 taking j tokens from one heap: bit 0 nothing, bit 1 one heap, bit 2 two heaps, bit 3 three heaps \
@@ -596,6 +603,16 @@ pub struct SurveyArgs {
     /// Only errors: no progress, notices or summary (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Under misère play: each code's misère quotient as far as --max-heap and --seconds take it, whether the periodicity theorem solves it, and for codes that never split a heap the period of the genus over heaps 0..=N.
+    #[arg(long, conflicts_with_all = ["shard", "plot", "checkpoint", "resume", "workgroup", "format", "algorithm"])]
+    pub misere: bool,
+    /// With --misere: quotients of heaps up to H (1 to 4096).
+    #[arg(long, short = 'H', value_name = "H", default_value = "30", requires = "misere",
+          value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub max_heap: u16,
+    /// With --misere: the time each code's quotient may take (seconds).
+    #[arg(long, value_name = "S", default_value = "60", requires = "misere")]
+    pub seconds: f64,
 }
 
 impl SurveyArgs {

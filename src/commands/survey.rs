@@ -54,6 +54,11 @@ pub fn survey(args: &SurveyArgs, rules: OutputRules) -> Result<()> {
     if let Some(SurveyCommand::Merge(merge)) = &args.merge {
         return survey_parts::merge(merge, rules);
     }
+    if args.misere {
+        reject_stdout_clash(args.json, args.out.as_deref())?;
+        let codes = survey_of(args)?.code_list().to_vec();
+        return super::misere_survey::misere_survey(args, codes, rules);
+    }
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let plot = args.plot_style.target(args.plot.as_deref(), rules)?;
     let hooks = CliHooks::new(args.quiet);
