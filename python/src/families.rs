@@ -109,9 +109,15 @@ pub fn misere_table<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut code = match (code, subtract) {
-        (Some(text), None) => Code::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        (Some(text), None) => {
+            Code::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?
+        }
         (None, Some(set)) => Code::subtraction(&set).map_err(PyValueError::new_err)?,
-        _ => return Err(PyValueError::new_err("expected a code or a subtraction set")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "expected a code or a subtraction set",
+            ));
+        }
     };
     if let Some(d) = min_diff {
         code = code.with_min_diff(d);
@@ -131,8 +137,13 @@ fn misere_columns<'py>(
     let gammas = Array2::from_shape_vec((heaps, width), table.gammas().to_vec())
         .map_err(|e| PyValueError::new_err(format!("a table of uneven rows: {e}")))?;
     let misere: Vec<u32> = (0..heaps as u64).map(|h| table.misere(h)).collect();
-    let outcome: Vec<&str> = misere.iter().map(|&g| if g == 0 { "P" } else { "N" }).collect();
-    let genus: Vec<String> = (0..heaps as u64).map(|h| table.genus(h).to_string()).collect();
+    let outcome: Vec<&str> = misere
+        .iter()
+        .map(|&g| if g == 0 { "P" } else { "N" })
+        .collect();
+    let genus: Vec<String> = (0..heaps as u64)
+        .map(|h| table.genus(h).to_string())
+        .collect();
     let end = table.end();
     let dict = PyDict::new(py);
     dict.set_item("n", PyArray1::from_vec(py, (0..heaps as u64).collect()))?;
@@ -465,27 +476,45 @@ pub fn misere_play_json(
     words: Vec<String>,
     limit: Option<usize>,
 ) -> PyResult<String> {
-    let report = run(py, None, |_| {
-        let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
-        let [game, rule, heaps] = &words[..] else {
-            return Err(bad("expected a game, its code or set, and heaps"));
-        };
-        let code = match game.as_str() {
-            "octal" => Code::parse(rule).map_err(|e| bad(&e.to_string()))?,
-            "subtraction" => {
-                let set = grundy::play::parse_heaps(rule)?;
-                let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
-                Code::subtraction(&set).map_err(|e| bad(&e))?
-            }
-            _ => {
-                return Err(bad(
-                    "misere=True takes heap games: 'octal' or 'subtraction'",
-                ));
-            }
-        };
-        grundy::play::misere_heaps(&code, &grundy::play::parse_heaps(heaps)?, limit)
-    })?;
+    let report = run(py, None, |_| misere_report(&words, limit))?;
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The misère report of one game's position, written as `play` words:
+/// heaps of "octal" or "subtraction", a "graph" (its code and spec) or a
+/// "delete_nim" position (rule, heaps, k).
+fn misere_report(
+    words: &[String],
+    limit: Option<usize>,
+) -> grundy::Result<grundy::play::PlayReport> {
+    let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
+    let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());
+    let need = |i: usize, what: &str| arg(i).ok_or_else(|| bad(&format!("expected {what}")));
+    let code = match words.first().map(String::as_str) {
+        Some("octal") => Code::parse(need(1, "a code")?).map_err(|e| bad(&e.to_string()))?,
+        Some("subtraction") => {
+            let set = grundy::play::parse_heaps(need(1, "a subtraction set")?)?;
+            let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
+            Code::subtraction(&set).map_err(|e| bad(&e))?
+        }
+        Some("graph") => {
+            let code = GraphCode::parse(need(1, "a code")?).map_err(|e| bad(&e))?;
+            return grundy::play::misere_graph(&code, need(2, "a graph")?, limit);
+        }
+        Some("delete_nim" | "delete-nim") => {
+            let rule = rule_of(need(1, "a rule")?).map_err(|e| bad(&e.to_string()))?;
+            let k = arg(3)
+                .map(|k| k.parse().map_err(|_| bad("k")))
+                .transpose()?;
+            return grundy::play::misere_delete_nim(rule, k, need(2, "heaps such as 0,5")?, limit);
+        }
+        _ => {
+            return Err(bad(
+                "misere=True takes 'octal', 'subtraction', 'graph' or 'delete_nim'",
+            ));
+        }
+    };
+    grundy::play::misere_heaps(&code, &grundy::play::parse_heaps(need(2, "heaps")?)?, limit)
 }
 
 fn position_of(words: &[String]) -> grundy::Result<Position> {

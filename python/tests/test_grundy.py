@@ -641,3 +641,20 @@ def test_misere_subtraction_is_linear_and_periodic():
         grundy.subtraction([1, 3, 4], n=10, misere=True, backend="gpu")
     with pytest.raises(ValueError, match="misere=True with until_periodic"):
         grundy.octal("0.07", n=10, misere=True, until_periodic=100)
+
+
+def test_misere_play_of_graphs_and_delete_nim_is_the_commands(cli):
+    """play(misere=True) on a graph (its components valued together) and
+    on a Delete Nim position gives what `grundy play --misere --json` does."""
+    cases = [
+        (("graph", "0.33", "path:3+path:4"), ["graph", "0.33", "path:3+path:4"]),
+        (("delete_nim", "vdn", [4, 6]), ["delete-nim", "--rule", "vdn", "4,6"]),
+    ]
+    for args, words in cases:
+        report = grundy.play(*args, misere=True)
+        printed = json.loads(cli("play", *words, "--misere", "--json"))
+        assert report == printed, args
+        assert report["convention"] == "misere"
+    # 0.33 on two vertices: taking both would lose; taking one wins.
+    report = grundy.play("graph", "0.33", "path:2", misere=True)
+    assert (report["outcome"], report["winning_moves_total"]) == ("N", 2)

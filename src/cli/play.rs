@@ -66,7 +66,8 @@ pub enum PlayGame {
     },
     /// An octal game on a graph: CODE and the graph (its connected components are the sum).
     #[command(
-        after_help = "Examples:\n  grundy play graph 0.33 grid:2x3\n  grundy play graph 0.03 'path:5+cycle:4+pode:1,2,2' --json\n\n\
+        after_help = "Examples:\n  grundy play graph 0.33 grid:2x3\n  grundy play graph 0.03 'path:5+cycle:4+pode:1,2,2' --json\n  \
+                      grundy play graph 0.33 'path:3+path:4' --misere\n\n\
                             Vertices are numbered as in `grundy graph` (grid:RxC: vertex r*C + c; \
                             joined graphs continue the numbering)."
     )]
@@ -75,6 +76,9 @@ pub enum PlayGame {
         code: String,
         /// The graph, or several joined by +.
         spec: String,
+        /// Misère play: the last player to move loses. The components have no nim-sum: the whole graph is one position, valued by a table of its vertex subsets (up to 24 vertices).
+        #[arg(long)]
+        misere: bool,
     },
     /// The Game of Arrows on a graph (a spider: pode:a,b,c), from a state.
     #[command(
@@ -109,7 +113,8 @@ pub enum PlayGame {
     /// A Delete Nim position: the heaps of one position, e.g. --rule vdn 4,6.
     #[command(after_help = "Examples:\n  grundy play delete-nim --rule vdn 4,6\n  \
                             grundy play delete-nim --rule delete 0,5\n  \
-                            grundy play delete-nim --rule kdelete --k 3 2,3,5,5,6,8 --json\n\n\
+                            grundy play delete-nim --rule kdelete --k 3 2,3,5,5,6,8 --json\n  \
+                            grundy play delete-nim --rule vdn 4,6 --misere\n\n\
                             The heaps together are one component: every rule's move changes several \
                             heaps at once (Abuku, Sakai, Shinoda and Suetsugu, Some extensions of \
                             Delete Nim).")]
@@ -122,6 +127,9 @@ pub enum PlayGame {
         k: Option<usize>,
         /// The heaps, comma separated (their number is the rule's n).
         heaps: String,
+        /// Misère play: the last player to move loses (the position's misère value, from the misère table).
+        #[arg(long)]
+        misere: bool,
     },
     /// Green Hackenbush on a graph with a ground: which edge to cut.
     #[command(after_help = "Examples:\n  grundy play hackenbush --graph path:3\n  \

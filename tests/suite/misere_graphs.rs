@@ -224,3 +224,45 @@ fn gpu_equals_cpu_on_random_graphs_under_misere_play() {
         assert_gpu_table_is_the_cpus(&g, &c, &backend, i);
     }
 }
+
+/// `play graph --misere`: the whole graph (every component together) is
+/// one position; its misère value and its count of moves to misère value
+/// 0 are the brute force's, on random graphs of several components.
+#[test]
+fn misere_play_on_a_graph_equals_the_brute_force() {
+    let mut rng = Rng(0x313e_0003);
+    for i in 0..30 {
+        let text = random_code(&mut rng);
+        let n = 2 + rng.below(8) as usize;
+        let p = 15 + rng.below(30);
+        let g = random_graph(&mut rng, n, p);
+        let c = misere(&text);
+        let normal = GraphCode::parse(&text).unwrap();
+        let spec = format!("graph6:{}", g.to_graph6());
+        let report = grundy::play::misere_graph(&normal, &spec, None).unwrap();
+        let mut memo = HashMap::new();
+        let top = (1u64 << n) - 1;
+        let value = brute(&g, &c, top, 1, &mut memo);
+        assert_eq!(
+            report.misere_value,
+            Some(value as u32),
+            "#{i} {text} on {g:?}"
+        );
+        assert_eq!(report.outcome == "P", value == 0);
+        let mut winning = 0;
+        let mut sub = top;
+        while sub != 0 {
+            let size = sub.count_ones() as usize;
+            let first = sub.trailing_zeros() as usize;
+            if size < c.digits.len() && c.digits[size] != 0 && reach_from(&g, sub, first) == sub {
+                let component = reach_from(&g, top, first);
+                let left = pieces(&g, component & !sub);
+                if left < 3 && c.digits[size] >> left & 1 == 1 {
+                    winning += (brute(&g, &c, top & !sub, 1, &mut memo) == 0) as usize;
+                }
+            }
+            sub = (sub - 1) & top;
+        }
+        assert_eq!(report.winning_moves_total, winning, "#{i} {text} on {g:?}");
+    }
+}

@@ -224,18 +224,37 @@ fn misere_play_reads_the_quotient() {
 /// normal survey's flags that do not apply are refused.
 #[test]
 fn the_misere_survey_agrees_with_quotient_and_octal() {
-    let args = ["survey", "--misere", "--digits", "1", "-n", "500", "-H", "10"];
+    let args = [
+        "survey", "--misere", "--digits", "1", "-n", "500", "-H", "10",
+    ];
     let csv = stdout(&[&args[..], &["--seconds", "600", "--out", "-", "-q"]].concat());
     let mut lines = csv.lines();
-    assert!(lines.next().unwrap().starts_with("code,splits,heaps,order,growth,solved_period"));
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("code,splits,heaps,order,growth,solved_period")
+    );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 8, "{csv}");
     for row in &rows {
         let code = row[0];
-        let q = json(&grundy(&["quotient", code, "-H", "10", "--until-solved", "--json"]));
+        let q = json(&grundy(&[
+            "quotient",
+            code,
+            "-H",
+            "10",
+            "--until-solved",
+            "--json",
+        ]));
         assert_eq!(row[2], q["max_heap"].to_string(), "{code}");
         assert_eq!(row[3], q["order"].to_string(), "{code}");
-        assert_eq!(row[5], q["solved"]["period"].as_u64().map_or(String::new(), |p| p.to_string()));
+        assert_eq!(
+            row[5],
+            q["solved"]["period"]
+                .as_u64()
+                .map_or(String::new(), |p| p.to_string())
+        );
         let splits = code.chars().skip(2).any(|d| d > '3');
         assert_eq!(row[1], splits.to_string(), "{code}");
         if !splits && code != "0.0" {
@@ -245,11 +264,25 @@ fn the_misere_survey_agrees_with_quotient_and_octal() {
         }
     }
     // 0.3, misère Nim with heaps of 1 only: solved with period 2 from 1.
-    assert_eq!(rows[3][..9], ["0.3", "false", "6", "2", "1:2", "2", "1", "6", ""]);
+    assert_eq!(
+        rows[3][..9],
+        ["0.3", "false", "6", "2", "1:2", "2", "1", "6", ""]
+    );
     for bad in [
-        &["survey", "--misere", "--digits", "1", "-n", "9", "--shard", "0/2"][..],
+        &[
+            "survey", "--misere", "--digits", "1", "-n", "9", "--shard", "0/2",
+        ][..],
         &["survey", "--digits", "1", "-n", "9", "--max-heap", "5"],
-        &["survey", "--misere", "--digits", "1", "-n", "9", "--seconds", "0"],
+        &[
+            "survey",
+            "--misere",
+            "--digits",
+            "1",
+            "-n",
+            "9",
+            "--seconds",
+            "0",
+        ],
     ] {
         assert_eq!(grundy(bad).status.code(), Some(2), "{bad:?}");
     }

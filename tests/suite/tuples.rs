@@ -546,3 +546,52 @@ fn single_delete_with_five_heaps_odd_heaps_lose_but_equal_valuations_do_not() {
         .count();
     assert!(equal_not_p > 10, "{equal_not_p}");
 }
+
+/// g⁻ of a Delete Nim position (stored sizes) by recursion over its moves.
+fn misere_brute(game: &DeleteNim, mut sizes: Vec<u32>, memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
+    sizes.sort_unstable();
+    if let Some(&v) = memo.get(&sizes) {
+        return v;
+    }
+    let values: Vec<u32> = game
+        .options(&sizes)
+        .into_iter()
+        .map(|m| misere_brute(game, m.left, memo))
+        .collect();
+    let v = match values.is_empty() {
+        true => 1,
+        false => (0..).find(|v| !values.contains(v)).unwrap(),
+    };
+    memo.insert(sizes, v);
+    v
+}
+
+/// `play delete-nim --misere`: the position's misère value and its count
+/// of moves to misère value 0 are the recursion's, under each rule.
+#[test]
+fn misere_play_of_delete_nim_equals_a_recursion() {
+    let mut rng = Rng(0x313e_0004);
+    for (rule, heaps, k) in [
+        (Rule::Vdn, 2, None),
+        (Rule::Delete, 2, None),
+        (Rule::Kdelete, 3, Some(3)),
+    ] {
+        let game = DeleteNim::new(rule, heaps, k).unwrap();
+        let mut memo = HashMap::new();
+        for _ in 0..12 {
+            let least = 1 - game.shift();
+            let sizes: Vec<u32> = (0..heaps).map(|_| least + rng.below(7) as u32).collect();
+            let text: Vec<String> = sizes.iter().map(u32::to_string).collect();
+            let report = grundy::play::misere_delete_nim(rule, k, &text.join(","), None).unwrap();
+            let stored: Vec<u32> = sizes.iter().map(|h| h + game.shift()).collect();
+            let value = misere_brute(&game, stored.clone(), &mut memo);
+            assert_eq!(report.misere_value, Some(value), "{rule:?} {sizes:?}");
+            let winning = game
+                .options(&stored)
+                .into_iter()
+                .filter(|m| misere_brute(&game, m.left.clone(), &mut memo) == 0)
+                .count();
+            assert_eq!(report.winning_moves_total, winning, "{rule:?} {sizes:?}");
+        }
+    }
+}

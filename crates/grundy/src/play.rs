@@ -119,6 +119,37 @@ pub fn misere_heaps(code: &Code, heaps: &[u64], limit: Option<usize>) -> Result<
     engine::misere_heap_play(code, heaps, code.name(), MoveLimit(limit))
 }
 
+/// A Delete Nim position under misère play: its misère value from the
+/// misère table of every position up to its heaps, and every move to a
+/// position of misère value 0 (up to `limit` listed).
+pub fn misere_delete_nim(
+    rule: Rule,
+    k: Option<usize>,
+    heaps: &str,
+    limit: Option<usize>,
+) -> Result<PlayReport> {
+    engine::misere_delete_nim_play(rule, k, heaps, MoveLimit(limit))
+}
+
+/// An octal game on a graph under misère play: every component together
+/// is one position (misère play has no nim-sum), valued by a dense table
+/// over the whole graph's vertex subsets (up to 24 vertices); every move
+/// to misère value 0 (up to `limit` listed).
+///
+/// ```
+/// use grundy::game::GraphCode;
+/// // 0.33 on a path of 2 vertices: under normal play the first player
+/// // takes both and wins; under misère play taking both loses, so the
+/// // winner takes one.
+/// let code = GraphCode::parse("0.33").unwrap();
+/// let r = grundy::play::misere_graph(&code, "path:2", None)?;
+/// assert_eq!((r.outcome, r.winning_moves_total), ("N", 2));
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn misere_graph(code: &GraphCode, spec: &str, limit: Option<usize>) -> Result<PlayReport> {
+    engine::misere_graph_play(code, spec, MoveLimit(limit))
+}
+
 /// A sum of positions of any games (the Game of Cycles with faces excepted):
 /// each component is named with its game.
 ///

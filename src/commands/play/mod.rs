@@ -9,7 +9,7 @@ use clap::Parser;
 use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
 use grundy::error::{Error, Result};
-use grundy::game::Code;
+use grundy::game::{Code, GraphCode};
 use grundy::play::{Position, parse_heaps, play_sum};
 
 pub fn play(args: &PlayArgs) -> Result<()> {
@@ -18,6 +18,20 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             let (code, heaps) = misere_heaps(game)?.expect("matched");
             grundy::play::misere_heaps(&code, &heaps, args.limit.0)?
         }
+        PlayGame::Graph {
+            code,
+            spec,
+            misere: true,
+        } => {
+            let code = GraphCode::parse(code).map_err(Error::Input)?;
+            grundy::play::misere_graph(&code, spec, args.limit.0)?
+        }
+        PlayGame::DeleteNim {
+            rule,
+            k,
+            heaps,
+            misere: true,
+        } => grundy::play::misere_delete_nim(*rule, *k, heaps, args.limit.0)?,
         PlayGame::Sum { components } => {
             let parts = components
                 .iter()
@@ -64,10 +78,14 @@ fn misere_heaps(game: &PlayGame) -> Result<Option<(Code, Vec<u64>)>> {
 
 /// One game's position, ready to report or to add to a sum.
 fn part_of(game: &PlayGame) -> Result<Position> {
-    if misere_heaps(game)?.is_some() {
+    let whole = matches!(
+        game,
+        PlayGame::Graph { misere: true, .. } | PlayGame::DeleteNim { misere: true, .. }
+    );
+    if whole || misere_heaps(game)?.is_some() {
         return Err(Error::Input(
             "--misere in a sum: misère play has no nim-sum to add games by; expected --misere \
-             on one game's heaps (`grundy play octal CODE HEAPS --misere`)"
+             on one game alone (`grundy play octal CODE HEAPS --misere`)"
                 .into(),
         ));
     }
@@ -87,14 +105,14 @@ fn part_of(game: &PlayGame) -> Result<Position> {
         PlayGame::Subtraction { set, heaps, .. } => {
             Position::subtraction(&parse_set(set)?, &parse_heaps(heaps)?)
         }
-        PlayGame::Graph { code, spec } => Position::graph(code, spec),
+        PlayGame::Graph { code, spec, .. } => Position::graph(code, spec),
         PlayGame::Arrows {
             spec,
             state,
             trimmed,
         } => Position::arrows(spec, state.as_deref(), *trimmed),
         PlayGame::Rect { boxes, min_diff } => Position::rect(boxes, *min_diff),
-        PlayGame::DeleteNim { rule, k, heaps } => Position::delete_nim(*rule, *k, heaps),
+        PlayGame::DeleteNim { rule, k, heaps, .. } => Position::delete_nim(*rule, *k, heaps),
         PlayGame::Hackenbush { graph, ground } => Position::hackenbush(graph, ground),
         PlayGame::Cycles {
             graph,

@@ -5,18 +5,21 @@
 
 use std::path::Path;
 
-use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
+use super::report::{
+    Component, MisereOptions, MoveLimit, Part, Play, PlayReport, and_list, report,
+};
 use crate::Backend;
 use crate::edges::arrows_dense::solve_dense;
 use crate::edges::arrows_memo::ArrowMemo;
 use crate::edges::hackenbush::{Hackenbush, parse_ground};
-use crate::graph::dense::for_each_option;
+use crate::graph::dense::{cpu_dense, for_each_option};
 use crate::graph::memo::MemoSolver;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::arrows::{ArrowGame, ArrowRule, cycles_game};
 use grundy_core::game::graph::bits;
-use grundy_core::game::{Graph, GraphCode};
+use grundy_core::game::{Convention, Graph, GraphCode};
 use grundy_core::kernel::arrows::ArrowKernel;
+use grundy_core::kernel::graph::GraphKernel;
 
 /// Vertices as a short list: `{0-3,7}`.
 fn vertex_list(mask: u64) -> String {
@@ -77,6 +80,49 @@ pub fn graph_part(code: &GraphCode, spec: &str) -> Result<Part> {
         not_summable: None,
         notes: Vec::new(),
     })
+}
+
+/// Vertices `play graph --misere` values whole: a dense table of 2^24
+/// bytes, a second or two on the CPU.
+const MISERE_PLAY_VERTICES: usize = 24;
+
+/// An octal game on a graph under misère play (the last player to move
+/// loses): every component together is one position, valued by a dense
+/// table of misère values over every vertex subset of the whole graph
+/// (misère play has no nim-sum to add components by); its misère value
+/// and each option with its own (for `misere_whole`).
+pub fn graph_misere(code: &GraphCode, spec: &str) -> Result<(u32, MisereOptions)> {
+    let g = Graph::parse_sum(spec).map_err(Error::Input)?;
+    if g.n() > MISERE_PLAY_VERTICES {
+        return Err(Error::Input(format!(
+            "{spec} has {} vertices: under misère play the whole graph is valued by a table of \
+             its vertex subsets, which `play` makes up to {MISERE_PLAY_VERTICES} vertices; \
+             expected a smaller graph (`grundy graph --misere` makes larger tables)",
+            g.n()
+        )));
+    }
+    let misere = code.clone().under(Convention::Misere);
+    let kern = GraphKernel::new(&g, &misere);
+    let table = cpu_dense(&kern, &grundy_core::hooks::Silent)?;
+    let all = g.all();
+    let comps = g.components(all);
+    let mut options = Vec::new();
+    for_each_option(&g, code, all, |rest| {
+        let removed = all & !rest;
+        let k = comps.iter().position(|&c| c & removed != 0).unwrap_or(0);
+        let (text, _, play) = removal(&g, comps[k], rest & comps[k]);
+        let to = match g
+            .components(rest)
+            .into_iter()
+            .map(vertex_list)
+            .collect::<Vec<_>>()
+        {
+            pieces if pieces.is_empty() => "nothing".to_string(),
+            pieces => pieces.join("+"),
+        };
+        options.push((k, text, to, play, table[rest as usize] as u32));
+    });
+    Ok((table[all as usize] as u32, options))
 }
 
 /// Removing `comp & !rest` from a component, in words and numbers.

@@ -21,7 +21,7 @@ const MOVE_LIMIT: u64 = 1_000_000;
 /// A misère report's start: the heaps' normal values and their nim-sum,
 /// for comparison. Normal play's moves to a nim-sum of 0 are not looked
 /// for: they are not misère play's winning moves.
-fn normal_columns(part: Part) -> PlayReport {
+pub(super) fn normal_columns(part: Part) -> PlayReport {
     let nim_sum = part.components.iter().fold(0, |s, c| s ^ c.g);
     PlayReport {
         game: part.game,

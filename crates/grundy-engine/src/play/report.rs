@@ -94,6 +94,11 @@ pub struct PlayReport {
 /// what it becomes, in numbers); notes about the search go to the list.
 pub type MovesTo = dyn FnMut(usize, u32, &mut Vec<String>) -> Result<Vec<(String, String, Play)>>;
 
+/// A position's options under misère play: the component moved in, the
+/// move in words, what the position becomes, in numbers, and the misère
+/// value of what it becomes.
+pub type MisereOptions = Vec<(usize, String, String, Play, u32)>;
+
 /// One game's share of a position.
 pub struct Part {
     pub game: String,

@@ -2,7 +2,7 @@
 //! component; a cut leaves two) and the Delete Nim rules (the whole tuple
 //! of heaps one component: a move changes several heaps at once).
 
-use super::report::{Component, Part, Play, and_list};
+use super::report::{Component, MisereOptions, Part, Play, and_list};
 use crate::Backend;
 use crate::tuples::table::solve;
 use grundy_core::error::{Error, Result};
@@ -121,8 +121,16 @@ fn parse_tuple(text: &str) -> Result<Vec<u32>> {
         .collect()
 }
 
-/// A Delete Nim position: the tuple is one component.
-pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result<Part> {
+/// A Delete Nim position read: the game, its heaps as stored (shifted,
+/// sorted), the shift, and the kernel of every position up to its heaps.
+struct DeletePosition {
+    game: DeleteNim,
+    stored: Vec<u32>,
+    shift: u32,
+    kern: TupleKernel,
+}
+
+fn delete_position(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result<DeletePosition> {
     let heaps = parse_tuple(heaps_text)?;
     let game = DeleteNim::new(rule, heaps.len(), k)
         .map_err(|e| Error::Input(format!("{} heaps given: {e}", heaps.len())))?;
@@ -135,10 +143,56 @@ pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result
     }
     let max = heaps.iter().copied().max().unwrap_or(1).max(1);
     let kern = TupleKernel::delete_nim(game.clone(), max, true).map_err(Error::Input)?;
-    let table = tuple_table(&kern, "delete-nim")?;
-    let value = move |stored: &[u32]| table[kern.space.rank(stored) as usize];
     let mut stored: Vec<u32> = heaps.iter().map(|h| h + shift).collect();
     stored.sort_unstable();
+    Ok(DeletePosition {
+        game,
+        stored,
+        shift,
+        kern,
+    })
+}
+
+/// A Delete Nim position under misère play (the last player to move
+/// loses): its misère value from the misère table of every position up to
+/// its heaps, and each option with its misère value (for `misere_whole`).
+pub fn delete_nim_misere(
+    rule: Rule,
+    k: Option<usize>,
+    heaps_text: &str,
+) -> Result<(u32, MisereOptions)> {
+    let DeletePosition {
+        game,
+        stored,
+        shift,
+        kern,
+    } = delete_position(rule, k, heaps_text)?;
+    let kern = kern.under(grundy_core::game::Convention::Misere);
+    let table = tuple_table(&kern, "delete-nim")?;
+    let value = |s: &[u32]| table[kern.space.rank(s) as usize];
+    let options = game
+        .options(&stored)
+        .into_iter()
+        .map(|option| {
+            let left = option.left.iter().map(|&h| (h - shift) as u64).collect();
+            let to = heaps_name(&option.left, shift);
+            let g = value(&option.left);
+            (0, delete_text(&option, shift), to, Play::Left(left), g)
+        })
+        .collect();
+    Ok((value(&stored), options))
+}
+
+/// A Delete Nim position: the tuple is one component.
+pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result<Part> {
+    let DeletePosition {
+        game,
+        stored,
+        shift,
+        kern,
+    } = delete_position(rule, k, heaps_text)?;
+    let table = tuple_table(&kern, "delete-nim")?;
+    let value = move |stored: &[u32]| table[kern.space.rank(stored) as usize];
     let name = heaps_name(&stored, shift);
     let component = Component {
         component: name.clone(),

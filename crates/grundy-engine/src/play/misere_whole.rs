@@ -1,0 +1,69 @@
+//! `play` under misère play of positions valued whole: a Delete Nim
+//! position (one component) and an octal game on a graph (every component
+//! together). Each family gives the position's misère value and its
+//! options with theirs, from its misère table; a winning move is one to an
+//! option of misère value 0.
+
+use super::graphs::{graph_misere, graph_part};
+use super::misere::normal_columns;
+use super::report::{MisereOptions, MoveLimit, Part, PlayReport, WinningMove};
+use super::tuples::{delete_nim_misere, delete_nim_part};
+use grundy_core::error::Result;
+use grundy_core::game::GraphCode;
+use grundy_core::game::delete_nim::Rule;
+
+/// A Delete Nim position under misère play.
+pub fn misere_delete_nim_play(
+    rule: Rule,
+    k: Option<usize>,
+    heaps: &str,
+    limit: MoveLimit,
+) -> Result<PlayReport> {
+    let normal = delete_nim_part(rule, k, heaps)?;
+    let (value, options) = delete_nim_misere(rule, k, heaps)?;
+    let note = "misère play: the position's misère value is read from the misère table of every \
+                position up to its heaps";
+    Ok(whole_report(normal, (value, options), limit, note))
+}
+
+/// An octal game on a graph under misère play: the whole graph is one
+/// position (its components have no nim-sum to be added by).
+pub fn misere_graph_play(code: &GraphCode, spec: &str, limit: MoveLimit) -> Result<PlayReport> {
+    let normal = graph_part(code, spec)?;
+    let (value, options) = graph_misere(code, spec)?;
+    let note = "misère play: the components are valued together, by a dense table of misère \
+                values over every vertex subset of the whole graph (misère play has no nim-sum); \
+                the components' values shown are normal play's";
+    Ok(whole_report(normal, (value, options), limit, note))
+}
+
+/// The report: the normal columns of `normal` for comparison, the whole
+/// position's misère value and outcome, and its moves to misère value 0.
+fn whole_report(
+    normal: Part,
+    (value, options): (u32, MisereOptions),
+    limit: MoveLimit,
+    note: &str,
+) -> PlayReport {
+    let mut r = normal_columns(normal);
+    let winning: Vec<WinningMove> = options
+        .into_iter()
+        .filter(|o| o.4 == 0)
+        .map(|(component, text, to, play, g)| WinningMove {
+            component,
+            text,
+            to,
+            g,
+            play,
+        })
+        .collect();
+    r.winning_moves_total = winning.len();
+    r.winning_moves = winning
+        .into_iter()
+        .take(limit.0.unwrap_or(usize::MAX))
+        .collect();
+    r.misere_value = Some(value);
+    r.outcome = if value == 0 { "P" } else { "N" };
+    r.notes.push(note.to_string());
+    r
+}
