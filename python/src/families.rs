@@ -508,9 +508,13 @@ fn misere_report(
                 .transpose()?;
             return grundy::play::misere_delete_nim(rule, k, need(2, "heaps such as 0,5")?, limit);
         }
+        Some("arrows") => {
+            let trimmed = arg(3) == Some("trimmed");
+            return grundy::play::misere_arrows(need(1, "a graph")?, arg(2), trimmed, limit);
+        }
         _ => {
             return Err(bad(
-                "misere=True takes 'octal', 'subtraction', 'graph' or 'delete_nim'",
+                "misere=True takes 'octal', 'subtraction', 'graph', 'arrows' or 'delete_nim'",
             ));
         }
     };

@@ -644,11 +644,12 @@ def test_misere_subtraction_is_linear_and_periodic():
 
 
 def test_misere_play_of_graphs_and_delete_nim_is_the_commands(cli):
-    """play(misere=True) on a graph (its components valued together) and
-    on a Delete Nim position gives what `grundy play --misere --json` does."""
+    """play(misere=True) on a graph and a Game of Arrows (their components
+    valued together) and on a Delete Nim position gives what `grundy play --misere --json` does."""
     cases = [
         (("graph", "0.33", "path:3+path:4"), ["graph", "0.33", "path:3+path:4"]),
         (("delete_nim", "vdn", [4, 6]), ["delete-nim", "--rule", "vdn", "4,6"]),
+        (("arrows", "pode:1,2+path:3"), ["arrows", "pode:1,2+path:3"]),
     ]
     for args, words in cases:
         report = grundy.play(*args, misere=True)

@@ -83,7 +83,7 @@ pub enum PlayGame {
     /// The Game of Arrows on a graph (a spider: pode:a,b,c), from a state.
     #[command(
         after_help = "Examples:\n  grundy play arrows pode:2,3,4\n  grundy play arrows 'pode:1,2,2+path:4' --state '0>1' --json\n  \
-                            grundy play arrows cycle:5 --trimmed"
+                            grundy play arrows cycle:5 --trimmed\n  grundy play arrows 'pode:1,2+path:3' --misere"
     )]
     Arrows {
         /// The graph, or several joined by +.
@@ -94,6 +94,9 @@ pub enum PlayGame {
         /// Sinks and sources allowed at leaves (the Trimmed Game of Arrows).
         #[arg(long)]
         trimmed: bool,
+        /// Misère play: the last player to move loses. The components have no nim-sum: the whole graph is one position, valued by a table of its states.
+        #[arg(long)]
+        misere: bool,
     },
     /// Grundy's game on rectangles or boxes: the boxes side by side, e.g. 3x5,2x7.
     #[command(

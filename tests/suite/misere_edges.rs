@@ -214,3 +214,41 @@ fn gpu_misere_arrows_equal_the_cpu_twin() {
         assert!(run.table == cpu.table, "{rule:?} {:?}", game.edges);
     }
 }
+
+/// `play arrows --misere`: a graph of two components is one position under
+/// misère play; its misère value and its count of moves to misère value 0
+/// are the brute force's.
+#[test]
+fn misere_play_of_arrows_equals_the_brute_force() {
+    let mut rng = Rng(0x313e_e003);
+    for i in 0..16 {
+        let (a, b) = (2 + rng.below(4) as usize, 2 + rng.below(3) as usize);
+        let (ga, gb) = (random_graph(&mut rng, a), random_graph(&mut rng, b));
+        let spec = format!("graph6:{}+graph6:{}", ga.to_graph6(), gb.to_graph6());
+        let trimmed = i % 2 == 1;
+        let report = grundy::play::misere_arrows(&spec, None, trimmed, None).unwrap();
+        let g = Graph::parse_sum(&spec).unwrap();
+        let rule = [ArrowRule::Arrows, ArrowRule::Trimmed][i % 2];
+        let edges = ArrowGame::new(&g, rule, Vec::new()).edges;
+        let mut memo = HashMap::new();
+        let mut marks = vec![0u8; edges.len()];
+        let value = brute_arrows((&edges, trimmed), &mut marks, 1, &mut memo);
+        assert_eq!(report.misere_value, Some(value as u32), "{spec} {rule:?}");
+        let degree = |v: usize| edges.iter().filter(|&&(a, b)| a == v || b == v).count();
+        let mut winning = 0;
+        for e in 0..edges.len() {
+            for mark in 1..=2 {
+                marks[e] = mark;
+                let (a, b) = edges[e];
+                let bad = [a, b]
+                    .iter()
+                    .any(|&v| (!trimmed || degree(v) >= 2) && sink_or_source(&edges, &marks, v));
+                if !bad && brute_arrows((&edges, trimmed), &mut marks, 1, &mut memo) == 0 {
+                    winning += 1;
+                }
+                marks[e] = 0;
+            }
+        }
+        assert_eq!(report.winning_moves_total, winning, "{spec} {rule:?}");
+    }
+}

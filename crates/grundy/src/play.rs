@@ -150,6 +150,19 @@ pub fn misere_graph(code: &GraphCode, spec: &str, limit: Option<usize>) -> Resul
     engine::misere_graph_play(code, spec, MoveLimit(limit))
 }
 
+/// The Game of Arrows (`trimmed`: its trimmed variant) under misère play,
+/// from a state: every component together is one position, valued by a
+/// dense table over the whole graph's states; every move to misère value
+/// 0 (up to `limit` listed).
+pub fn misere_arrows(
+    spec: &str,
+    state: Option<&str>,
+    trimmed: bool,
+    limit: Option<usize>,
+) -> Result<PlayReport> {
+    engine::misere_arrows_play(spec, state, trimmed, MoveLimit(limit))
+}
+
 /// A sum of positions of any games (the Game of Cycles with faces excepted):
 /// each component is named with its game.
 ///

@@ -32,6 +32,12 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             heaps,
             misere: true,
         } => grundy::play::misere_delete_nim(*rule, *k, heaps, args.limit.0)?,
+        PlayGame::Arrows {
+            spec,
+            state,
+            trimmed,
+            misere: true,
+        } => grundy::play::misere_arrows(spec, state.as_deref(), *trimmed, args.limit.0)?,
         PlayGame::Sum { components } => {
             let parts = components
                 .iter()
@@ -80,7 +86,9 @@ fn misere_heaps(game: &PlayGame) -> Result<Option<(Code, Vec<u64>)>> {
 fn part_of(game: &PlayGame) -> Result<Position> {
     let whole = matches!(
         game,
-        PlayGame::Graph { misere: true, .. } | PlayGame::DeleteNim { misere: true, .. }
+        PlayGame::Graph { misere: true, .. }
+            | PlayGame::DeleteNim { misere: true, .. }
+            | PlayGame::Arrows { misere: true, .. }
     );
     if whole || misere_heaps(game)?.is_some() {
         return Err(Error::Input(
@@ -110,6 +118,7 @@ fn part_of(game: &PlayGame) -> Result<Position> {
             spec,
             state,
             trimmed,
+            ..
         } => Position::arrows(spec, state.as_deref(), *trimmed),
         PlayGame::Rect { boxes, min_diff } => Position::rect(boxes, *min_diff),
         PlayGame::DeleteNim { rule, k, heaps, .. } => Position::delete_nim(*rule, *k, heaps),

@@ -250,6 +250,62 @@ pub fn arrows_part(spec: &str, state: Option<&str>, trimmed: bool) -> Result<Par
     })
 }
 
+/// The Game of Arrows under misère play (the last player to move loses):
+/// every component together is one position, valued by a dense table of
+/// misère values over the whole graph's states (misère play has no
+/// nim-sum to add components by); its misère value and each option with
+/// its own (for `misere_whole`).
+pub fn arrows_misere(
+    spec: &str,
+    state: Option<&str>,
+    trimmed: bool,
+) -> Result<(u32, MisereOptions)> {
+    let g = Graph::parse_sum(spec).map_err(Error::Input)?;
+    let rule = if trimmed {
+        ArrowRule::Trimmed
+    } else {
+        ArrowRule::Arrows
+    };
+    let game = ArrowGame::new(&g, rule, Vec::new())
+        .under(Convention::Misere)
+        .map_err(Error::Input)?;
+    let marks = match state {
+        Some(text) => game.parse_state(text).map_err(Error::Input)?,
+        None => vec![0; game.edges.len()],
+    };
+    let kern = ArrowKernel::new(&game).map_err(Error::Input)?;
+    let run = solve_dense(
+        &game,
+        &marks,
+        &Backend::Cpu,
+        true,
+        &grundy_core::hooks::Silent,
+    )?;
+    let table = run.table.expect("kept");
+    let value = |m: &[u8]| table[kern.index(m) as usize] as u32 - 1;
+    let mut after = Vec::new();
+    let moves = arrow_moves(&game, &marks, &mut |next| {
+        after.push(value(next));
+        Ok(true)
+    })?;
+    let comps = g.components(g.all());
+    let options = moves
+        .into_iter()
+        .zip(after)
+        .map(|((text, to, play), v)| {
+            let Play::Arrow((tail, _)) = play else {
+                unreachable!("arrow moves mark arrows")
+            };
+            let k = comps
+                .iter()
+                .filter(|&&c| c.count_ones() > 1)
+                .position(|&c| c >> tail & 1 == 1);
+            (k.unwrap_or(0), text, to, play, v)
+        })
+        .collect();
+    Ok((run.value as u32, options))
+}
+
 /// The arrows that can be marked from `marks` and whose state `wins`.
 fn arrow_moves(
     game: &ArrowGame,

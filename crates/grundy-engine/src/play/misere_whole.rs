@@ -4,7 +4,7 @@
 //! options with theirs, from its misère table; a winning move is one to an
 //! option of misère value 0.
 
-use super::graphs::{graph_misere, graph_part};
+use super::graphs::{arrows_misere, arrows_part, graph_misere, graph_part};
 use super::misere::normal_columns;
 use super::report::{MisereOptions, MoveLimit, Part, PlayReport, WinningMove};
 use super::tuples::{delete_nim_misere, delete_nim_part};
@@ -34,6 +34,22 @@ pub fn misere_graph_play(code: &GraphCode, spec: &str, limit: MoveLimit) -> Resu
     let note = "misère play: the components are valued together, by a dense table of misère \
                 values over every vertex subset of the whole graph (misère play has no nim-sum); \
                 the components' values shown are normal play's";
+    Ok(whole_report(normal, (value, options), limit, note))
+}
+
+/// The Game of Arrows (or its trimmed variant) under misère play: every
+/// component together is one position.
+pub fn misere_arrows_play(
+    spec: &str,
+    state: Option<&str>,
+    trimmed: bool,
+    limit: MoveLimit,
+) -> Result<PlayReport> {
+    let normal = arrows_part(spec, state, trimmed)?;
+    let (value, options) = arrows_misere(spec, state, trimmed)?;
+    let note = "misère play: the components are valued together, by a dense table of misère \
+                values over every state of the whole graph (misère play has no nim-sum); the \
+                components' values shown are normal play's";
     Ok(whole_report(normal, (value, options), limit, note))
 }
 
