@@ -512,9 +512,16 @@ fn misere_report(
             let trimmed = arg(3) == Some("trimmed");
             return grundy::play::misere_arrows(need(1, "a graph")?, arg(2), trimmed, limit);
         }
+        Some("hackenbush") => {
+            return grundy::play::misere_hackenbush(
+                need(1, "a graph")?,
+                need(2, "the ground")?,
+                limit,
+            );
+        }
         _ => {
             return Err(bad(
-                "misere=True takes 'octal', 'subtraction', 'graph', 'arrows' or 'delete_nim'",
+                "misere=True takes 'octal', 'subtraction', 'graph', 'arrows', 'hackenbush' or 'delete_nim'",
             ));
         }
     };

@@ -136,7 +136,8 @@ pub enum PlayGame {
     },
     /// Green Hackenbush on a graph with a ground: which edge to cut.
     #[command(after_help = "Examples:\n  grundy play hackenbush --graph path:3\n  \
-                            grundy play hackenbush --graph cycle:5 --ground 0 --json")]
+                            grundy play hackenbush --graph cycle:5 --ground 0 --json\n  \
+                            grundy play hackenbush --graph pode:1,2,3 --misere")]
     Hackenbush {
         /// The graph.
         #[arg(long, short = 'g', value_name = "SPEC")]
@@ -144,6 +145,9 @@ pub enum PlayGame {
         /// The ground: vertices, comma separated.
         #[arg(long, value_name = "V,...", default_value = "0")]
         ground: String,
+        /// Misère play: the last player to cut loses.
+        #[arg(long)]
+        misere: bool,
     },
     /// Francis Su's Game of Cycles on a plane graph, from a state: the winning arrows.
     #[command(after_help = "Examples:\n  grundy play cycles --graph cycle:4\n  \

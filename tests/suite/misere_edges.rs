@@ -252,3 +252,37 @@ fn misere_play_of_arrows_equals_the_brute_force() {
         assert_eq!(report.winning_moves_total, winning, "{spec} {rule:?}");
     }
 }
+
+/// `play hackenbush --misere` on stalks grounded at a pode's centre is
+/// misère Nim: the outcome is Bouton's rule's, and the winning cuts are
+/// the moves of misère Nim to its P-positions (a cut at height t of a
+/// stalk of h edges leaves t − 1 of them).
+#[test]
+fn misere_play_of_hackenbush_stalks_is_misere_nim() {
+    for heaps in [
+        [1, 2, 3],
+        [2, 2, 0],
+        [1, 1, 1],
+        [3, 4, 5],
+        [1, 1, 4],
+        [2, 3, 0],
+    ] {
+        let legs: Vec<String> = heaps
+            .iter()
+            .filter(|&&h| h > 0)
+            .map(usize::to_string)
+            .collect();
+        let spec = format!("pode:{}", legs.join(","));
+        let report = grundy::play::misere_hackenbush(&spec, "0", None).unwrap();
+        assert_eq!(report.outcome == "P", misere_nim_p(&heaps), "{heaps:?}");
+        let mut winning = 0;
+        for (i, &h) in heaps.iter().enumerate() {
+            for left in 0..h {
+                let mut after = heaps;
+                after[i] = left;
+                winning += misere_nim_p(&after) as usize;
+            }
+        }
+        assert_eq!(report.winning_moves_total, winning, "{heaps:?}");
+    }
+}

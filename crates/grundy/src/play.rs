@@ -163,6 +163,13 @@ pub fn misere_arrows(
     engine::misere_arrows_play(spec, state, trimmed, MoveLimit(limit))
 }
 
+/// Green Hackenbush on a graph grounded at `ground`, under misère play
+/// (the last player to cut loses): the rooted graph's misère value and
+/// every cut to misère value 0 (up to `limit` listed).
+pub fn misere_hackenbush(spec: &str, ground: &str, limit: Option<usize>) -> Result<PlayReport> {
+    engine::misere_hackenbush_play(spec, ground, MoveLimit(limit))
+}
+
 /// A sum of positions of any games (the Game of Cycles with faces excepted):
 /// each component is named with its game.
 ///

@@ -38,6 +38,11 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             trimmed,
             misere: true,
         } => grundy::play::misere_arrows(spec, state.as_deref(), *trimmed, args.limit.0)?,
+        PlayGame::Hackenbush {
+            graph,
+            ground,
+            misere: true,
+        } => grundy::play::misere_hackenbush(graph, ground, args.limit.0)?,
         PlayGame::Sum { components } => {
             let parts = components
                 .iter()
@@ -89,6 +94,7 @@ fn part_of(game: &PlayGame) -> Result<Position> {
         PlayGame::Graph { misere: true, .. }
             | PlayGame::DeleteNim { misere: true, .. }
             | PlayGame::Arrows { misere: true, .. }
+            | PlayGame::Hackenbush { misere: true, .. }
     );
     if whole || misere_heaps(game)?.is_some() {
         return Err(Error::Input(
@@ -122,7 +128,7 @@ fn part_of(game: &PlayGame) -> Result<Position> {
         } => Position::arrows(spec, state.as_deref(), *trimmed),
         PlayGame::Rect { boxes, min_diff } => Position::rect(boxes, *min_diff),
         PlayGame::DeleteNim { rule, k, heaps, .. } => Position::delete_nim(*rule, *k, heaps),
-        PlayGame::Hackenbush { graph, ground } => Position::hackenbush(graph, ground),
+        PlayGame::Hackenbush { graph, ground, .. } => Position::hackenbush(graph, ground),
         PlayGame::Cycles {
             graph,
             faces,

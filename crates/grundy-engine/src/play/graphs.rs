@@ -125,6 +125,58 @@ pub fn graph_misere(code: &GraphCode, spec: &str) -> Result<(u32, MisereOptions)
     Ok((table[all as usize] as u32, options))
 }
 
+/// Green Hackenbush under misère play (the last player to cut loses):
+/// the rooted graph's misère value and each cut with the misère value of
+/// what it leaves (for `misere_whole`).
+pub fn hackenbush_misere(spec: &str, ground: &str) -> Result<(u32, MisereOptions)> {
+    let (mut game, _) = hackenbush_game(spec, ground)?;
+    game.convention = Convention::Misere;
+    let start = game.start();
+    let options = hackenbush_cuts(&game, start)
+        .into_iter()
+        .map(|(next, text, to, play)| (0, text, to, play, game.value(next) as u32))
+        .collect();
+    Ok((game.value(start) as u32, options))
+}
+
+/// A rooted graph's Hackenbush game, and its ground.
+fn hackenbush_game(spec: &str, ground: &str) -> Result<(Hackenbush, Vec<usize>)> {
+    let graph = Graph::parse(spec).map_err(Error::Input)?;
+    let ground = parse_ground(ground)?;
+    let game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    Ok((game, ground))
+}
+
+/// Every cut from the edges `start`: the edges left grounded, the cut in
+/// words, what is left, and the edge in numbers.
+fn hackenbush_cuts(game: &Hackenbush, start: u64) -> Vec<(u64, String, String, Play)> {
+    let edge_list = |mask: u64| -> String {
+        let edges: Vec<String> = bits(mask)
+            .map(|e| format!("{}-{}", game.edges[e].0, game.edges[e].1))
+            .collect();
+        if edges.is_empty() {
+            "nothing".into()
+        } else {
+            edges.join(",")
+        }
+    };
+    bits(start)
+        .map(|e| {
+            let next = game.grounded(start & !(1 << e));
+            let (u, v) = game.edges[e];
+            let dropped = (start & !(1 << e) & !next).count_ones();
+            let text = match dropped {
+                0 => format!("cut {u}-{v}"),
+                k => format!(
+                    "cut {u}-{v} ({k} more edge{} fall)",
+                    if k == 1 { "" } else { "s" }
+                ),
+            };
+            (next, text, edge_list(next), Play::Cut((u, v)))
+        })
+        .collect()
+}
+
 /// Removing `comp & !rest` from a component, in words and numbers.
 fn removal(graph: &Graph, comp: u64, rest: u64) -> (String, String, Play) {
     let pieces: Vec<String> = graph
@@ -386,38 +438,15 @@ pub fn cycles_part(spec: &str, faces: Option<&Path>, state: Option<&str>) -> Res
 /// Green Hackenbush on a graph with a ground: one component, the whole
 /// graph; a move cuts an edge and drops what hangs free.
 pub fn hackenbush_part(spec: &str, ground: &str) -> Result<Part> {
-    let graph = Graph::parse(spec).map_err(Error::Input)?;
-    let ground = parse_ground(ground)?;
-    let mut game = Hackenbush::new(&graph, &ground).map_err(Error::Input)?;
+    let (mut game, ground) = hackenbush_game(spec, ground)?;
     let start = game.start();
     let g = game.value(start) as u32;
-    let edge_list = |game: &Hackenbush, mask: u64| -> String {
-        let edges: Vec<String> = bits(mask)
-            .map(|e| format!("{}-{}", game.edges[e].0, game.edges[e].1))
-            .collect();
-        if edges.is_empty() {
-            "nothing".into()
-        } else {
-            edges.join(",")
-        }
-    };
     let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
         let mut found = Vec::new();
-        for e in bits(start) {
-            let next = game.grounded(start & !(1 << e));
-            if game.value(next) as u32 != target {
-                continue;
+        for (next, text, to, play) in hackenbush_cuts(&game, start) {
+            if game.value(next) as u32 == target {
+                found.push((text, to, play));
             }
-            let (u, v) = game.edges[e];
-            let dropped = (start & !(1 << e) & !next).count_ones();
-            let text = match dropped {
-                0 => format!("cut {u}-{v}"),
-                k => format!(
-                    "cut {u}-{v} ({k} more edge{} fall)",
-                    if k == 1 { "" } else { "s" }
-                ),
-            };
-            found.push((text, edge_list(&game, next), Play::Cut((u, v))));
         }
         Ok(found)
     };

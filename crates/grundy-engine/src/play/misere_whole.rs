@@ -4,7 +4,9 @@
 //! options with theirs, from its misère table; a winning move is one to an
 //! option of misère value 0.
 
-use super::graphs::{arrows_misere, arrows_part, graph_misere, graph_part};
+use super::graphs::{
+    arrows_misere, arrows_part, graph_misere, graph_part, hackenbush_misere, hackenbush_part,
+};
 use super::misere::normal_columns;
 use super::report::{MisereOptions, MoveLimit, Part, PlayReport, WinningMove};
 use super::tuples::{delete_nim_misere, delete_nim_part};
@@ -50,6 +52,15 @@ pub fn misere_arrows_play(
     let note = "misère play: the components are valued together, by a dense table of misère \
                 values over every state of the whole graph (misère play has no nim-sum); the \
                 components' values shown are normal play's";
+    Ok(whole_report(normal, (value, options), limit, note))
+}
+
+/// Green Hackenbush under misère play: the rooted graph is one position.
+pub fn misere_hackenbush_play(spec: &str, ground: &str, limit: MoveLimit) -> Result<PlayReport> {
+    let normal = hackenbush_part(spec, ground)?;
+    let (value, options) = hackenbush_misere(spec, ground)?;
+    let note = "misère play: the last player to cut loses; the misère value is the rooted \
+                graph's, each cut's from the positions it leaves";
     Ok(whole_report(normal, (value, options), limit, note))
 }
 

@@ -16,7 +16,9 @@ mod tuples;
 pub use graphs::{arrows_part, arrows_play, cycles_part, graph_part, graph_play, hackenbush_part};
 pub use heaps::{MAX_PLAY_HEAP, heap_part, heap_play, parse_heaps, subtraction_part};
 pub use misere::misere_heap_play;
-pub use misere_whole::{misere_arrows_play, misere_delete_nim_play, misere_graph_play};
+pub use misere_whole::{
+    misere_arrows_play, misere_delete_nim_play, misere_graph_play, misere_hackenbush_play,
+};
 pub use report::{
     Component, MoveLimit, MovesTo, Part, Play, PlayReport, WinningMove, and_list, report,
     sum_report,
