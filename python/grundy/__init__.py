@@ -595,8 +595,8 @@ def play(game: str, *args: Any, limit: Optional[int] = None, **kwargs: Any) -> d
     ``play("hackenbush", g, [0])``, ``play("cycles", g, faces=path)``.
     Returns the report as a dict: components, nim_sum, outcome,
     winning_moves (the first ``limit``; None: all) and their total.
-    ``misere=True`` (octal, subtraction, graph, arrows, hackenbush and
-    delete_nim) plays misère
+    ``misere=True`` (every game but cycles, alone: not in ``play_sum``)
+    plays misère
     play: the position's ``misere_value`` is computed whole (heaps from
     their misère quotient or a search over the sum; a graph's components
     together from a table of its vertex subsets), and the winning moves are

@@ -512,6 +512,10 @@ fn misere_report(
             let trimmed = arg(3) == Some("trimmed");
             return grundy::play::misere_arrows(need(1, "a graph")?, arg(2), trimmed, limit);
         }
+        Some("rect") => {
+            let min_diff = arg(2).map_or(Ok(1), |d| d.parse().map_err(|_| bad("min_diff")))?;
+            return grundy::play::misere_rect(need(1, "boxes such as 3x5")?, min_diff, limit);
+        }
         Some("hackenbush") => {
             return grundy::play::misere_hackenbush(
                 need(1, "a graph")?,
@@ -521,7 +525,7 @@ fn misere_report(
         }
         _ => {
             return Err(bad(
-                "misere=True takes 'octal', 'subtraction', 'graph', 'arrows', 'hackenbush' or 'delete_nim'",
+                "misere=True takes 'octal', 'subtraction', 'graph', 'arrows', 'rect', 'hackenbush' or 'delete_nim'",
             ));
         }
     };

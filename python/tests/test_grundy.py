@@ -651,6 +651,7 @@ def test_misere_play_of_graphs_and_delete_nim_is_the_commands(cli):
         (("delete_nim", "vdn", [4, 6]), ["delete-nim", "--rule", "vdn", "4,6"]),
         (("arrows", "pode:1,2+path:3"), ["arrows", "pode:1,2+path:3"]),
         (("hackenbush", "pode:1,2,3", [0]), ["hackenbush", "--graph", "pode:1,2,3"]),
+        (("rect", "3x5,2x7"), ["rect", "3x5,2x7"]),
     ]
     for args, words in cases:
         report = grundy.play(*args, misere=True)

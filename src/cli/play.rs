@@ -101,7 +101,7 @@ pub enum PlayGame {
     /// Grundy's game on rectangles or boxes: the boxes side by side, e.g. 3x5,2x7.
     #[command(
         after_help = "Examples:\n  grundy play rect 3x5,2x7\n  grundy play rect 2x3x4 --json\n  \
-                            grundy play rect 6x9 --min-diff 2\n\n\
+                            grundy play rect 6x9 --min-diff 2\n  grundy play rect 3x5,2x7 --misere\n\n\
                             A move cuts one box along a grid line into two pieces of unequal size \
                             (Schrage, A two-dimensional generalization of Grundy's game); both pieces \
                             stay in play."
@@ -112,6 +112,9 @@ pub enum PlayGame {
         /// The pieces' sides along a cut must differ by at least D.
         #[arg(long, value_name = "D", default_value_t = 1)]
         min_diff: u32,
+        /// Misère play: the last player to cut loses. The boxes have no nim-sum: the sum is searched whole (small sums).
+        #[arg(long)]
+        misere: bool,
     },
     /// A Delete Nim position: the heaps of one position, e.g. --rule vdn 4,6.
     #[command(after_help = "Examples:\n  grundy play delete-nim --rule vdn 4,6\n  \

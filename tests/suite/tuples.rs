@@ -595,3 +595,62 @@ fn misere_play_of_delete_nim_equals_a_recursion() {
         }
     }
 }
+
+/// `play rect --misere`: a sum of rectangles (or boxes) searched whole;
+/// its misère value and its count of cuts to misère value 0 are the naive
+/// recursion's over sums of pieces.
+#[test]
+fn misere_play_of_rectangles_equals_the_naive_search() {
+    let mut rng = Rng(0x313e_0005);
+    for (dims, min_diff) in [(2, 1), (2, 0), (3, 1)] {
+        let rect = Rect::new(dims, min_diff).unwrap();
+        let mut memo = HashMap::new();
+        for _ in 0..6 {
+            // Boxes small enough for the naive recursion's sums.
+            let (most, side) = if dims == 3 { (2, 3) } else { (3, 5) };
+            let count = 1 + rng.below(most) as usize;
+            let boxes: Vec<Vec<u32>> = (0..count)
+                .map(|_| {
+                    let mut b: Vec<u32> = (0..dims).map(|_| 1 + rng.below(side) as u32).collect();
+                    b.sort_unstable();
+                    b
+                })
+                .collect();
+            let text: Vec<String> = boxes
+                .iter()
+                .map(|b| b.iter().map(u32::to_string).collect::<Vec<_>>().join("x"))
+                .collect();
+            let report = grundy::play::misere_rect(&text.join(","), min_diff, None).unwrap();
+            let value = naive_rect_sum(&rect, boxes.clone(), &mut memo);
+            assert_eq!(report.misere_value, Some(value), "{text:?}");
+            // A cut is a move of its box to two pieces: cuts along two
+            // sides that leave the same pieces are one move.
+            let mut winning = std::collections::HashSet::new();
+            for (i, piece) in boxes.iter().enumerate() {
+                for d in 0..dims {
+                    for c in 1..piece[d] {
+                        let (x, y) = (c, piece[d] - c);
+                        if x.abs_diff(y) < min_diff || x > y {
+                            continue;
+                        }
+                        let mut next = boxes.clone();
+                        next.remove(i);
+                        let mut pieces = Vec::new();
+                        for side in [x, y] {
+                            let mut p = piece.clone();
+                            p[d] = side;
+                            p.sort_unstable();
+                            pieces.push(p);
+                        }
+                        pieces.sort();
+                        next.extend(pieces.clone());
+                        if naive_rect_sum(&rect, next, &mut memo) == 0 {
+                            winning.insert((i, pieces));
+                        }
+                    }
+                }
+            }
+            assert_eq!(report.winning_moves_total, winning.len(), "{text:?}");
+        }
+    }
+}

@@ -170,6 +170,13 @@ pub fn misere_hackenbush(spec: &str, ground: &str, limit: Option<usize>) -> Resu
     engine::misere_hackenbush_play(spec, ground, MoveLimit(limit))
 }
 
+/// Boxes of Grundy's game on rectangles (`3x5,2x7`) or boxes side by side
+/// under misère play: the sum's misère value, searched over whole sums of
+/// shapes, and every cut to misère value 0 (up to `limit` listed).
+pub fn misere_rect(boxes: &str, min_diff: u32, limit: Option<usize>) -> Result<PlayReport> {
+    engine::misere_rect_play(boxes, min_diff, MoveLimit(limit))
+}
+
 /// A sum of positions of any games (the Game of Cycles with faces excepted):
 /// each component is named with its game.
 ///

@@ -43,6 +43,11 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             ground,
             misere: true,
         } => grundy::play::misere_hackenbush(graph, ground, args.limit.0)?,
+        PlayGame::Rect {
+            boxes,
+            min_diff,
+            misere: true,
+        } => grundy::play::misere_rect(boxes, *min_diff, args.limit.0)?,
         PlayGame::Sum { components } => {
             let parts = components
                 .iter()
@@ -95,6 +100,7 @@ fn part_of(game: &PlayGame) -> Result<Position> {
             | PlayGame::DeleteNim { misere: true, .. }
             | PlayGame::Arrows { misere: true, .. }
             | PlayGame::Hackenbush { misere: true, .. }
+            | PlayGame::Rect { misere: true, .. }
     );
     if whole || misere_heaps(game)?.is_some() {
         return Err(Error::Input(
@@ -126,7 +132,9 @@ fn part_of(game: &PlayGame) -> Result<Position> {
             trimmed,
             ..
         } => Position::arrows(spec, state.as_deref(), *trimmed),
-        PlayGame::Rect { boxes, min_diff } => Position::rect(boxes, *min_diff),
+        PlayGame::Rect {
+            boxes, min_diff, ..
+        } => Position::rect(boxes, *min_diff),
         PlayGame::DeleteNim { rule, k, heaps, .. } => Position::delete_nim(*rule, *k, heaps),
         PlayGame::Hackenbush { graph, ground, .. } => Position::hackenbush(graph, ground),
         PlayGame::Cycles {

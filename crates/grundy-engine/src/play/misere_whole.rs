@@ -9,7 +9,7 @@ use super::graphs::{
 };
 use super::misere::normal_columns;
 use super::report::{MisereOptions, MoveLimit, Part, PlayReport, WinningMove};
-use super::tuples::{delete_nim_misere, delete_nim_part};
+use super::tuples::{delete_nim_misere, delete_nim_part, rect_misere, rect_part};
 use grundy_core::error::Result;
 use grundy_core::game::GraphCode;
 use grundy_core::game::delete_nim::Rule;
@@ -61,6 +61,16 @@ pub fn misere_hackenbush_play(spec: &str, ground: &str, limit: MoveLimit) -> Res
     let (value, options) = hackenbush_misere(spec, ground)?;
     let note = "misère play: the last player to cut loses; the misère value is the rooted \
                 graph's, each cut's from the positions it leaves";
+    Ok(whole_report(normal, (value, options), limit, note))
+}
+
+/// Boxes of Grundy's game on rectangles (or boxes) side by side under
+/// misère play: the sum searched whole.
+pub fn misere_rect_play(boxes: &str, min_diff: u32, limit: MoveLimit) -> Result<PlayReport> {
+    let normal = rect_part(boxes, min_diff)?;
+    let (value, options) = rect_misere(boxes, min_diff)?;
+    let note = "misère play: the boxes have no nim-sum; the misère value is searched over whole \
+                sums of shapes, each cut's too";
     Ok(whole_report(normal, (value, options), limit, note))
 }
 

@@ -18,6 +18,7 @@ pub use heaps::{MAX_PLAY_HEAP, heap_part, heap_play, parse_heaps, subtraction_pa
 pub use misere::misere_heap_play;
 pub use misere_whole::{
     misere_arrows_play, misere_delete_nim_play, misere_graph_play, misere_hackenbush_play,
+    misere_rect_play,
 };
 pub use report::{
     Component, MoveLimit, MovesTo, Part, Play, PlayReport, WinningMove, and_list, report,

@@ -4,8 +4,12 @@
 
 use super::report::{Component, MisereOptions, Part, Play, and_list};
 use crate::Backend;
+use crate::memory::{human, sums_within_budget};
+use crate::tuples::rect_sums::Shapes;
 use crate::tuples::table::solve;
+use grundy_core::analysis::whole_sum::{POSITION_BYTES, Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
+use grundy_core::game::Convention;
 use grundy_core::game::delete_nim::{DeleteMove, DeleteNim, Rule};
 use grundy_core::game::rect::{Rect, box_name};
 use grundy_core::kernel::tuples::TupleKernel;
@@ -106,6 +110,56 @@ pub fn rect_part(boxes_text: &str, min_diff: u32) -> Result<Part> {
     })
 }
 
+/// Boxes of Grundy's game on rectangles (or boxes) side by side under
+/// misère play: the sum's misère value, searched over whole sums of shapes
+/// (misère play has no nim-sum), and each cut with the misère value of the
+/// sum it leaves (for `misere_whole`).
+pub fn rect_misere(boxes_text: &str, min_diff: u32) -> Result<(u32, MisereOptions)> {
+    let boxes = parse_boxes(boxes_text)?;
+    let rect = Rect::new(boxes[0].len(), min_diff).map_err(Error::Input)?;
+    let max = boxes.iter().flatten().copied().max().unwrap_or(1);
+    let kern = TupleKernel::rect(rect.clone(), max).map_err(Error::Input)?;
+    let space = &kern.space;
+    let rank = |sides: &[u32]| {
+        let mut s = sides.to_vec();
+        s.sort_unstable();
+        space.rank(&s)
+    };
+    let stop = || grundy_core::interrupt::requested();
+    let shapes = Shapes { rect: &rect, space };
+    let mut search = SumSearch::new(shapes, Convention::Misere, sums_within_budget(), &stop);
+    let too_many = |s: Stopped| match s.full {
+        true => Error::WontFit(format!(
+            "the misère value of {boxes_text} needs more than {} sums searched whole ({}); \
+             expected fewer or smaller boxes",
+            s.positions,
+            human(s.positions as u64 * POSITION_BYTES)
+        )),
+        false => Error::Stopped("stopped while searching the sum under misère play".into()),
+    };
+    let parts: Vec<u32> = boxes.iter().map(|b| rank(b)).collect();
+    let value = search.value(&parts).map_err(too_many)?;
+    let mut options = Vec::new();
+    for (i, from) in boxes.iter().enumerate() {
+        for (a, b) in rect.cuts_of(from) {
+            let mut sum = parts.clone();
+            sum.remove(i);
+            sum.extend([rank(&a), rank(&b)]);
+            let after = search.value(&sum).map_err(too_many)?;
+            let (na, nb) = (box_name(&a), box_name(&b));
+            let text = format!("cut {} into {na} and {nb}", box_name(from));
+            options.push((
+                i,
+                text,
+                format!("{na}+{nb}"),
+                Play::Boxes(vec![a, b]),
+                after,
+            ));
+        }
+    }
+    Ok((value, options))
+}
+
 /// `4,6` → [4, 6]: heaps of a Delete Nim position (empty heaps only in
 /// Delete Nim itself).
 fn parse_tuple(text: &str) -> Result<Vec<u32>> {
@@ -167,7 +221,7 @@ pub fn delete_nim_misere(
         shift,
         kern,
     } = delete_position(rule, k, heaps_text)?;
-    let kern = kern.under(grundy_core::game::Convention::Misere);
+    let kern = kern.under(Convention::Misere);
     let table = tuple_table(&kern, "delete-nim")?;
     let value = |s: &[u32]| table[kern.space.rank(s) as usize];
     let options = game

@@ -14,9 +14,9 @@ use grundy_core::kernel::tuples::space::{MAX_HEAPS, TupleSpace};
 use grundy_core::setting::Setting;
 
 /// Shapes named by their rank in the table's space, and their cuts.
-struct Shapes<'a> {
-    rect: &'a Rect,
-    space: &'a TupleSpace,
+pub struct Shapes<'a> {
+    pub rect: &'a Rect,
+    pub space: &'a TupleSpace,
 }
 
 impl Parts for Shapes<'_> {
