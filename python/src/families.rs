@@ -480,92 +480,121 @@ pub fn misere_play_json(
     serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// A position written as `play` words: the game, then its arguments.
+struct PositionWords<'a>(&'a [String]);
+
+impl<'a> PositionWords<'a> {
+    fn bad(&self, why: &str) -> grundy::Error {
+        grundy::Error::Input(format!("position {:?}: {why}", self.0))
+    }
+
+    fn game(&self) -> Option<&'a str> {
+        self.0.first().map(String::as_str)
+    }
+
+    fn arg(&self, i: usize) -> Option<&'a str> {
+        self.0.get(i).map(String::as_str).filter(|w| !w.is_empty())
+    }
+
+    fn need(&self, i: usize, what: &str) -> grundy::Result<&'a str> {
+        self.arg(i)
+            .ok_or_else(|| self.bad(&format!("expected {what}")))
+    }
+
+    fn heaps(&self, i: usize) -> grundy::Result<Vec<u64>> {
+        grundy::play::parse_heaps(self.need(i, "heaps")?)
+    }
+
+    fn subtraction_set(&self) -> grundy::Result<Vec<u32>> {
+        let set = grundy::play::parse_heaps(self.need(1, "a subtraction set")?)?;
+        Ok(set.iter().map(|&s| s as u32).collect())
+    }
+
+    /// Delete Nim's rule (word 1), heaps (word 2) and optional k (word 3).
+    fn delete_nim(&self) -> grundy::Result<(Rule, Option<usize>, &'a str)> {
+        let rule = rule_of(self.need(1, "a rule")?).map_err(|e| self.bad(&e.to_string()))?;
+        let k = self.arg(3).map(|k| k.parse().map_err(|_| self.bad("k")));
+        Ok((rule, k.transpose()?, self.need(2, "heaps such as 0,5")?))
+    }
+
+    /// Rectangles' boxes (word 1) and least difference (word 2, default 1).
+    fn rect(&self) -> grundy::Result<(&'a str, u32)> {
+        let min_diff = self
+            .arg(2)
+            .map(|d| d.parse().map_err(|_| self.bad("min_diff")));
+        Ok((
+            self.need(1, "boxes such as 3x5")?,
+            min_diff.unwrap_or(Ok(1))?,
+        ))
+    }
+}
+
 /// The misère report of one game's position, written as `play` words:
-/// heaps of "octal" or "subtraction", a "graph" (its code and spec) or a
-/// "delete_nim" position (rule, heaps, k).
+/// heaps of "octal" or "subtraction", a "graph" (its code and spec), an
+/// "arrows", "rect", "hackenbush" or "delete_nim" position.
 fn misere_report(
     words: &[String],
     limit: Option<usize>,
 ) -> grundy::Result<grundy::play::PlayReport> {
-    let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
-    let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());
-    let need = |i: usize, what: &str| arg(i).ok_or_else(|| bad(&format!("expected {what}")));
-    let code = match words.first().map(String::as_str) {
-        Some("octal") => Code::parse(need(1, "a code")?).map_err(|e| bad(&e.to_string()))?,
-        Some("subtraction") => {
-            let set = grundy::play::parse_heaps(need(1, "a subtraction set")?)?;
-            let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
-            Code::subtraction(&set).map_err(|e| bad(&e))?
-        }
+    let w = PositionWords(words);
+    let code = match w.game() {
+        Some("octal") => Code::parse(w.need(1, "a code")?).map_err(|e| w.bad(&e.to_string()))?,
+        Some("subtraction") => Code::subtraction(&w.subtraction_set()?).map_err(|e| w.bad(&e))?,
         Some("graph") => {
-            let code = GraphCode::parse(need(1, "a code")?).map_err(|e| bad(&e))?;
-            return grundy::play::misere_graph(&code, need(2, "a graph")?, limit);
+            let code = GraphCode::parse(w.need(1, "a code")?).map_err(|e| w.bad(&e))?;
+            return grundy::play::misere_graph(&code, w.need(2, "a graph")?, limit);
         }
         Some("delete_nim" | "delete-nim") => {
-            let rule = rule_of(need(1, "a rule")?).map_err(|e| bad(&e.to_string()))?;
-            let k = arg(3)
-                .map(|k| k.parse().map_err(|_| bad("k")))
-                .transpose()?;
-            return grundy::play::misere_delete_nim(rule, k, need(2, "heaps such as 0,5")?, limit);
+            let (rule, k, heaps) = w.delete_nim()?;
+            return grundy::play::misere_delete_nim(rule, k, heaps, limit);
         }
         Some("arrows") => {
-            let trimmed = arg(3) == Some("trimmed");
-            return grundy::play::misere_arrows(need(1, "a graph")?, arg(2), trimmed, limit);
+            let trimmed = w.arg(3) == Some("trimmed");
+            return grundy::play::misere_arrows(w.need(1, "a graph")?, w.arg(2), trimmed, limit);
         }
         Some("rect") => {
-            let min_diff = arg(2).map_or(Ok(1), |d| d.parse().map_err(|_| bad("min_diff")))?;
-            return grundy::play::misere_rect(need(1, "boxes such as 3x5")?, min_diff, limit);
+            let (boxes, min_diff) = w.rect()?;
+            return grundy::play::misere_rect(boxes, min_diff, limit);
         }
         Some("hackenbush") => {
-            return grundy::play::misere_hackenbush(
-                need(1, "a graph")?,
-                need(2, "the ground")?,
-                limit,
-            );
+            let (graph, ground) = (w.need(1, "a graph")?, w.need(2, "the ground")?);
+            return grundy::play::misere_hackenbush(graph, ground, limit);
         }
         _ => {
-            return Err(bad(
+            return Err(w.bad(
                 "misere=True takes 'octal', 'subtraction', 'graph', 'arrows', 'rect', 'hackenbush' or 'delete_nim'",
             ));
         }
     };
-    grundy::play::misere_heaps(&code, &grundy::play::parse_heaps(need(2, "heaps")?)?, limit)
+    grundy::play::misere_heaps(&code, &w.heaps(2)?, limit)
 }
 
 fn position_of(words: &[String]) -> grundy::Result<Position> {
-    let bad = |why: &str| grundy::Error::Input(format!("position {words:?}: {why}"));
-    let arg = |i: usize| words.get(i).map(String::as_str).filter(|w| !w.is_empty());
-    let heaps = |i: usize| -> grundy::Result<Vec<u64>> {
-        grundy::play::parse_heaps(arg(i).ok_or_else(|| bad("expected heaps"))?)
-    };
-    let need = |i: usize, what: &str| arg(i).ok_or_else(|| bad(&format!("expected {what}")));
-    match words.first().map(String::as_str) {
-        Some("octal") => Position::heaps(need(1, "a code")?, &heaps(2)?),
-        Some("subtraction") => {
-            let set = grundy::play::parse_heaps(need(1, "a subtraction set")?)?;
-            let set: Vec<u32> = set.iter().map(|&s| s as u32).collect();
-            Position::subtraction(&set, &heaps(2)?)
-        }
-        Some("graph") => Position::graph(need(1, "a code")?, need(2, "a graph")?),
-        Some("arrows") => Position::arrows(need(1, "a graph")?, arg(2), arg(3) == Some("trimmed")),
+    let w = PositionWords(words);
+    match w.game() {
+        Some("octal") => Position::heaps(w.need(1, "a code")?, &w.heaps(2)?),
+        Some("subtraction") => Position::subtraction(&w.subtraction_set()?, &w.heaps(2)?),
+        Some("graph") => Position::graph(w.need(1, "a code")?, w.need(2, "a graph")?),
+        Some("arrows") => Position::arrows(
+            w.need(1, "a graph")?,
+            w.arg(2),
+            w.arg(3) == Some("trimmed"),
+        ),
         Some("cycles") => Position::cycles(
-            need(1, "a graph")?,
-            arg(3).map(std::path::Path::new),
-            arg(2),
+            w.need(1, "a graph")?,
+            w.arg(3).map(std::path::Path::new),
+            w.arg(2),
         ),
         Some("rect") => {
-            let min_diff = arg(2).map_or(Ok(1), |d| d.parse().map_err(|_| bad("min_diff")))?;
-            Position::rect(need(1, "boxes such as 3x5")?, min_diff)
+            let (boxes, min_diff) = w.rect()?;
+            Position::rect(boxes, min_diff)
         }
         Some("delete_nim" | "delete-nim") => {
-            let rule = rule_of(need(1, "a rule")?).map_err(|e| bad(&e.to_string()))?;
-            let k = arg(3)
-                .map(|k| k.parse().map_err(|_| bad("k")))
-                .transpose()?;
-            Position::delete_nim(rule, k, need(2, "heaps such as 0,5")?)
+            let (rule, k, heaps) = w.delete_nim()?;
+            Position::delete_nim(rule, k, heaps)
         }
-        Some("hackenbush") => Position::hackenbush(need(1, "a graph")?, need(2, "the ground")?),
-        _ => Err(bad(
+        Some("hackenbush") => Position::hackenbush(w.need(1, "a graph")?, w.need(2, "the ground")?),
+        _ => Err(w.bad(
             "expected a game first: octal, subtraction, graph, arrows, cycles, rect, delete_nim or hackenbush",
         )),
     }

@@ -28,40 +28,47 @@ fn sink_or_source(edges: &[(usize, usize)], marks: &[u8], v: usize) -> bool {
     at.iter().all(|&e| away(e)) || at.iter().all(|&e| !away(e))
 }
 
-/// g⁻ (with `no_move` 1) or G (0) of an arrow state, every follower tried.
-fn brute_arrows(
-    (edges, trimmed): (&[(usize, usize)], bool),
-    marks: &mut Vec<u8>,
-    no_move: u8,
-    memo: &mut HashMap<Vec<u8>, u8>,
-) -> u8 {
-    if let Some(&v) = memo.get(marks.as_slice()) {
-        return v;
-    }
+/// The arrow states one move leaves from `marks`: an unmarked edge marked
+/// either way, unless it makes a constrained end a sink or a source.
+fn followers((edges, trimmed): (&[(usize, usize)], bool), marks: &[u8]) -> Vec<Vec<u8>> {
     let degree = |v: usize| edges.iter().filter(|&&(a, b)| a == v || b == v).count();
     let constrained = |v: usize| !trimmed || degree(v) >= 2;
-    let mut values = Vec::new();
-    for e in 0..edges.len() {
-        if marks[e] != 0 {
-            continue;
-        }
+    let mut after = Vec::new();
+    for e in (0..edges.len()).filter(|&e| marks[e] == 0) {
         for mark in 1..=2 {
-            marks[e] = mark;
+            let mut next = marks.to_vec();
+            next[e] = mark;
             let (a, b) = edges[e];
             let bad = [a, b]
                 .iter()
-                .any(|&v| constrained(v) && sink_or_source(edges, marks, v));
+                .any(|&v| constrained(v) && sink_or_source(edges, &next, v));
             if !bad {
-                values.push(brute_arrows((edges, trimmed), marks, no_move, memo));
+                after.push(next);
             }
-            marks[e] = 0;
         }
     }
+    after
+}
+
+/// g⁻ (with `no_move` 1) or G (0) of an arrow state, every follower tried.
+fn brute_arrows(
+    game: (&[(usize, usize)], bool),
+    marks: &[u8],
+    no_move: u8,
+    memo: &mut HashMap<Vec<u8>, u8>,
+) -> u8 {
+    if let Some(&v) = memo.get(marks) {
+        return v;
+    }
+    let values: Vec<u8> = followers(game, marks)
+        .iter()
+        .map(|next| brute_arrows(game, next, no_move, memo))
+        .collect();
     let v = match values.is_empty() {
         true => no_move,
         false => (0..).find(|v| !values.contains(v)).unwrap(),
     };
-    memo.insert(marks.clone(), v);
+    memo.insert(marks.to_vec(), v);
     v
 }
 
@@ -98,10 +105,10 @@ fn misere_arrows_on_the_dense_table_equal_the_brute_force() {
             if byte == 0 {
                 continue;
             }
-            let mut marks: Vec<u8> = (0..game.edges.len())
+            let marks: Vec<u8> = (0..game.edges.len())
                 .map(|e| (index / 3usize.pow(e as u32) % 3) as u8)
                 .collect();
-            let expected = brute_arrows((&game.edges, trimmed), &mut marks, 1, &mut memo);
+            let expected = brute_arrows((&game.edges, trimmed), &marks, 1, &mut memo);
             assert_eq!(
                 byte - 1,
                 expected,
@@ -231,24 +238,13 @@ fn misere_play_of_arrows_equals_the_brute_force() {
         let rule = [ArrowRule::Arrows, ArrowRule::Trimmed][i % 2];
         let edges = ArrowGame::new(&g, rule, Vec::new()).edges;
         let mut memo = HashMap::new();
-        let mut marks = vec![0u8; edges.len()];
-        let value = brute_arrows((&edges, trimmed), &mut marks, 1, &mut memo);
+        let start = vec![0u8; edges.len()];
+        let value = brute_arrows((&edges, trimmed), &start, 1, &mut memo);
         assert_eq!(report.misere_value, Some(value as u32), "{spec} {rule:?}");
-        let degree = |v: usize| edges.iter().filter(|&&(a, b)| a == v || b == v).count();
-        let mut winning = 0;
-        for e in 0..edges.len() {
-            for mark in 1..=2 {
-                marks[e] = mark;
-                let (a, b) = edges[e];
-                let bad = [a, b]
-                    .iter()
-                    .any(|&v| (!trimmed || degree(v) >= 2) && sink_or_source(&edges, &marks, v));
-                if !bad && brute_arrows((&edges, trimmed), &mut marks, 1, &mut memo) == 0 {
-                    winning += 1;
-                }
-                marks[e] = 0;
-            }
-        }
+        let winning = followers((&edges, trimmed), &start)
+            .iter()
+            .filter(|next| brute_arrows((&edges, trimmed), next, 1, &mut memo) == 0)
+            .count();
         assert_eq!(report.winning_moves_total, winning, "{spec} {rule:?}");
     }
 }

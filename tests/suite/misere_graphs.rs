@@ -47,13 +47,11 @@ fn pieces(g: &Graph, mut left: u64) -> u32 {
     count
 }
 
-/// g⁻ of `mask` by brute force, `no_move` the value of a position without
-/// a move (so normal play too, with 0).
-fn brute(g: &Graph, c: &GraphCode, mask: u64, no_move: u8, memo: &mut HashMap<u64, u8>) -> u8 {
-    if let Some(&v) = memo.get(&mask) {
-        return v;
-    }
-    let mut values = Vec::new();
+/// The positions one move of `c` leaves from `mask`: every connected subset
+/// of a size the code takes, leaving as many pieces of its component as the
+/// digit allows.
+fn options(g: &Graph, c: &GraphCode, mask: u64) -> Vec<u64> {
+    let mut after = Vec::new();
     let mut sub = mask;
     while sub != 0 {
         let size = sub.count_ones() as usize;
@@ -62,11 +60,24 @@ fn brute(g: &Graph, c: &GraphCode, mask: u64, no_move: u8, memo: &mut HashMap<u6
             let component = reach_from(g, mask, first);
             let left = pieces(g, component & !sub);
             if left < 3 && c.digits[size] >> left & 1 == 1 {
-                values.push(brute(g, c, mask & !sub, no_move, memo));
+                after.push(mask & !sub);
             }
         }
         sub = (sub - 1) & mask;
     }
+    after
+}
+
+/// g⁻ of `mask` by brute force, `no_move` the value of a position without
+/// a move (so normal play too, with 0).
+fn brute(g: &Graph, c: &GraphCode, mask: u64, no_move: u8, memo: &mut HashMap<u64, u8>) -> u8 {
+    if let Some(&v) = memo.get(&mask) {
+        return v;
+    }
+    let values: Vec<u8> = options(g, c, mask)
+        .into_iter()
+        .map(|after| brute(g, c, after, no_move, memo))
+        .collect();
     let v = match values.is_empty() {
         true => no_move,
         false => (0..).find(|v| !values.contains(v)).unwrap(),
@@ -249,20 +260,10 @@ fn misere_play_on_a_graph_equals_the_brute_force() {
             "#{i} {text} on {g:?}"
         );
         assert_eq!(report.outcome == "P", value == 0);
-        let mut winning = 0;
-        let mut sub = top;
-        while sub != 0 {
-            let size = sub.count_ones() as usize;
-            let first = sub.trailing_zeros() as usize;
-            if size < c.digits.len() && c.digits[size] != 0 && reach_from(&g, sub, first) == sub {
-                let component = reach_from(&g, top, first);
-                let left = pieces(&g, component & !sub);
-                if left < 3 && c.digits[size] >> left & 1 == 1 {
-                    winning += (brute(&g, &c, top & !sub, 1, &mut memo) == 0) as usize;
-                }
-            }
-            sub = (sub - 1) & top;
-        }
+        let winning = options(&g, &c, top)
+            .into_iter()
+            .filter(|&after| brute(&g, &c, after, 1, &mut memo) == 0)
+            .count();
         assert_eq!(report.winning_moves_total, winning, "#{i} {text} on {g:?}");
     }
 }

@@ -3,20 +3,16 @@
 //! (`analysis::whole_sum`), and the quotients the papers print.
 
 use crate::common::{grundy, grundy_stdout as stdout, json};
-use grundy::analysis::whole_sum::{Parts, SumSearch};
+use grundy::analysis::genus::HeapsAndNimHeaps;
+use grundy::analysis::whole_sum::SumSearch;
 use grundy::game::{Code, Convention};
 use grundy::quotient::{Method, MisereQuotient, Named};
 
-/// A code's heaps as the parts of a sum.
-struct Heaps(Code);
-
-impl Parts for Heaps {
-    fn moves(&self, part: u32, visit: &mut dyn FnMut(&[u32])) {
-        self.0.for_each_move(part.into(), u64::MAX, &mut |_, left| {
-            let left: Vec<u32> = left.iter().filter(|&&h| h > 0).map(|&h| h as u32).collect();
-            visit(&left);
-        });
-    }
+/// A sum of heaps as the parts `HeapsAndNimHeaps` reads.
+fn heap_parts(sum: &[u16]) -> Vec<u32> {
+    sum.iter()
+        .map(|&h| HeapsAndNimHeaps::heap(h.into()))
+        .collect()
 }
 
 /// Every multiset of at most `k` heaps from 1..=h, the empty one first.
@@ -65,11 +61,16 @@ fn random_codes_quotients_give_every_small_sum_its_outcome() {
         checked += 1;
         let stop = || false;
         let code = Code::parse(&text).unwrap();
-        let mut search = SumSearch::new(Heaps(code), Convention::Misere, 1 << 26, &stop);
+        let mut search = SumSearch::new(
+            HeapsAndNimHeaps::new(&code),
+            Convention::Misere,
+            1 << 26,
+            &stop,
+        );
         // Six heaps of up to 12 take minutes to search whole: six of up to
         // 5, and three of up to 12.
         for sum in sums_up_to(5, 6).into_iter().chain(sums_up_to(12, 3)) {
-            let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+            let parts = heap_parts(&sum);
             let p = search.value(&parts).unwrap() == 0;
             assert_eq!(q.is_p(&sum), p, "{text}: {sum:?}");
         }
@@ -195,14 +196,15 @@ fn misere_play_reads_the_quotient() {
     assert!(v["notes"].to_string().contains("misère quotient"), "{v}");
     let stop = || false;
     for text in ["0.75", "0.137", "0.35"] {
+        let code = Code::parse(text).unwrap();
         let mut search = SumSearch::new(
-            Heaps(Code::parse(text).unwrap()),
+            HeapsAndNimHeaps::new(&code),
             Convention::Misere,
             1 << 24,
             &stop,
         );
         for sum in sums_up_to(9, 3).into_iter().skip(1) {
-            let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+            let parts = heap_parts(&sum);
             let listed: Vec<String> = sum.iter().map(u16::to_string).collect();
             let v = json(&grundy(&[
                 "play",

@@ -151,6 +151,42 @@ fn misere_delete_nim_turns_the_positions_without_a_move() {
     assert_ne!(normal, misere);
 }
 
+/// Every cut of every piece of a sum of rectangles: the piece's index and
+/// the two pieces it leaves (sides sorted, pieces sorted).
+fn naive_cuts(rect: &Rect, sum: &[Vec<u32>]) -> Vec<(usize, Vec<Vec<u32>>)> {
+    let mut cuts = Vec::new();
+    for (i, piece) in sum.iter().enumerate() {
+        for d in 0..piece.len() {
+            for c in 1..piece[d] {
+                let (x, y) = (c, piece[d] - c);
+                if x.abs_diff(y) < rect.min_diff || x > y {
+                    continue;
+                }
+                let mut pieces: Vec<Vec<u32>> = [x, y]
+                    .iter()
+                    .map(|&side| {
+                        let mut p = piece.clone();
+                        p[d] = side;
+                        p.sort_unstable();
+                        p
+                    })
+                    .collect();
+                pieces.sort();
+                cuts.push((i, pieces));
+            }
+        }
+    }
+    cuts
+}
+
+/// The sum `sum` becomes after cutting its piece `i` into `pieces`.
+fn after_cut(sum: &[Vec<u32>], (i, pieces): &(usize, Vec<Vec<u32>>)) -> Vec<Vec<u32>> {
+    let mut next = sum.to_vec();
+    next.remove(*i);
+    next.extend(pieces.iter().cloned());
+    next
+}
+
 /// The misère value of a sum of rectangles (sides sorted), every cut of
 /// every piece tried, by recursion over the sorted multiset.
 fn naive_rect_sum(
@@ -162,26 +198,10 @@ fn naive_rect_sum(
     if let Some(&v) = memo.get(&sum) {
         return v;
     }
-    let mut seen = std::collections::HashSet::new();
-    for i in 0..sum.len() {
-        for d in 0..sum[i].len() {
-            for c in 1..sum[i][d] {
-                let (x, y) = (c, sum[i][d] - c);
-                if x.abs_diff(y) < rect.min_diff || x > y {
-                    continue;
-                }
-                let mut next = sum.clone();
-                let piece = next.remove(i);
-                for side in [x, y] {
-                    let mut p = piece.clone();
-                    p[d] = side;
-                    p.sort_unstable();
-                    next.push(p);
-                }
-                seen.insert(naive_rect_sum(rect, next, memo));
-            }
-        }
-    }
+    let seen: Vec<u32> = naive_cuts(rect, &sum)
+        .iter()
+        .map(|cut| naive_rect_sum(rect, after_cut(&sum, cut), memo))
+        .collect();
     let v = match seen.is_empty() {
         true => 1,
         false => (0..).find(|v| !seen.contains(v)).unwrap(),
@@ -625,31 +645,10 @@ fn misere_play_of_rectangles_equals_the_naive_search() {
             assert_eq!(report.misere_value, Some(value), "{text:?}");
             // A cut is a move of its box to two pieces: cuts along two
             // sides that leave the same pieces are one move.
-            let mut winning = std::collections::HashSet::new();
-            for (i, piece) in boxes.iter().enumerate() {
-                for d in 0..dims {
-                    for c in 1..piece[d] {
-                        let (x, y) = (c, piece[d] - c);
-                        if x.abs_diff(y) < min_diff || x > y {
-                            continue;
-                        }
-                        let mut next = boxes.clone();
-                        next.remove(i);
-                        let mut pieces = Vec::new();
-                        for side in [x, y] {
-                            let mut p = piece.clone();
-                            p[d] = side;
-                            p.sort_unstable();
-                            pieces.push(p);
-                        }
-                        pieces.sort();
-                        next.extend(pieces.clone());
-                        if naive_rect_sum(&rect, next, &mut memo) == 0 {
-                            winning.insert((i, pieces));
-                        }
-                    }
-                }
-            }
+            let winning: std::collections::HashSet<_> = naive_cuts(&rect, &boxes)
+                .into_iter()
+                .filter(|cut| naive_rect_sum(&rect, after_cut(&boxes, cut), &mut memo) == 0)
+                .collect();
             assert_eq!(report.winning_moves_total, winning.len(), "{text:?}");
         }
     }

@@ -171,12 +171,36 @@ pub fn default_budget() -> Option<Room> {
     })
 }
 
+/// The default budget's bytes, or 4 GiB where the machine does not say.
+pub fn budget_bytes() -> u64 {
+    default_budget().map_or(1 << 32, |room| room.bytes)
+}
+
 /// The sums a search over whole sums (`analysis::whole_sum`) may remember
-/// within the default budget (4 GiB where the machine does not say).
+/// within the default budget.
 pub fn sums_within_budget() -> usize {
-    let budget = default_budget().map_or(1 << 32, |room| room.bytes);
-    let positions = budget / grundy_core::analysis::whole_sum::POSITION_BYTES;
+    let positions = budget_bytes() / grundy_core::analysis::whole_sum::POSITION_BYTES;
     positions.min(usize::MAX as u64) as usize
+}
+
+/// The error for a search over whole sums that stopped: too many sums for
+/// the budget (saying what `value_of` needs and what was `expected`), or a
+/// stop asked for.
+pub fn whole_sum_error(
+    stopped: grundy_core::analysis::whole_sum::Stopped,
+    value_of: &str,
+    expected: &str,
+) -> Error {
+    let bytes = stopped.positions as u64 * grundy_core::analysis::whole_sum::POSITION_BYTES;
+    match stopped.full {
+        true => Error::WontFit(format!(
+            "the misère value of {value_of} needs more than {} sums searched whole ({}); \
+             expected {expected}",
+            stopped.positions,
+            human(bytes)
+        )),
+        false => Error::Stopped("stopped while searching the sum under misère play".into()),
+    }
 }
 
 /// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T

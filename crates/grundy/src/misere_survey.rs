@@ -109,9 +109,9 @@ impl MisereSurvey {
     /// core); `hooks` hear of each code done and may stop the survey.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<Vec<MisereSurveyRow>> {
         let threads = rayon::current_num_threads().max(1) as u64;
-        let budget = self.memory.unwrap_or_else(|| {
-            grundy_engine::memory::default_budget().map_or(1 << 32, |room| room.bytes)
-        });
+        let budget = self
+            .memory
+            .unwrap_or_else(grundy_engine::memory::budget_bytes);
         let memory = budget / threads;
         let done = std::sync::atomic::AtomicU64::new(0);
         hooks.begin(self.codes.len() as u64, "codes");

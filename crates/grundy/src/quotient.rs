@@ -102,9 +102,9 @@ impl MisereQuotient {
                 self.max_heap
             )));
         }
-        let bytes = self.memory.unwrap_or_else(|| {
-            grundy_engine::memory::default_budget().map_or(1 << 32, |room| room.bytes)
-        });
+        let bytes = self
+            .memory
+            .unwrap_or_else(grundy_engine::memory::budget_bytes);
         let limits = Limits {
             until_solved: self.until_solved,
             ..Limits::within(bytes)

@@ -8,10 +8,10 @@
 
 use super::heaps::{heap_move, heap_part};
 use super::report::{MoveLimit, Part, PlayReport, WinningMove};
-use crate::memory::{human, sums_within_budget};
+use crate::memory::{sums_within_budget, whole_sum_error};
 use grundy_core::analysis::genus::HeapsAndNimHeaps;
 use grundy_core::analysis::quotient::{Limits, Method, Quotient, misere_quotient};
-use grundy_core::analysis::whole_sum::{POSITION_BYTES, Stopped, SumSearch};
+use grundy_core::analysis::whole_sum::{Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::{Code, Convention};
 
@@ -151,16 +151,7 @@ fn by_search(
     let stop = || grundy_core::interrupt::requested();
     let mut search = SumSearch::new(HeapsAndNimHeaps::new(code), Convention::Misere, cap, &stop);
     let parts: Vec<u32> = heaps.iter().map(|&h| HeapsAndNimHeaps::heap(h)).collect();
-    let too_many = |s: Stopped| match s.full {
-        true => Error::WontFit(format!(
-            "the misère value of {} needs more than {} sums searched whole ({}); expected \
-             fewer or smaller heaps",
-            r.position,
-            s.positions,
-            human(s.positions as u64 * POSITION_BYTES)
-        )),
-        false => Error::Stopped("stopped while searching the sum under misère play".into()),
-    };
+    let too_many = |s: Stopped| whole_sum_error(s, &r.position, "fewer or smaller heaps");
     let value = search.value(&parts).map_err(too_many)?;
     let mut moves = Vec::new();
     let mut total = 0;

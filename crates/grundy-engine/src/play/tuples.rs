@@ -4,10 +4,10 @@
 
 use super::report::{Component, MisereOptions, Part, Play, and_list};
 use crate::Backend;
-use crate::memory::{human, sums_within_budget};
+use crate::memory::{sums_within_budget, whole_sum_error};
 use crate::tuples::rect_sums::Shapes;
 use crate::tuples::table::solve;
-use grundy_core::analysis::whole_sum::{POSITION_BYTES, Stopped, SumSearch};
+use grundy_core::analysis::whole_sum::{Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Convention;
 use grundy_core::game::delete_nim::{DeleteMove, DeleteNim, Rule};
@@ -128,15 +128,7 @@ pub fn rect_misere(boxes_text: &str, min_diff: u32) -> Result<(u32, MisereOption
     let stop = || grundy_core::interrupt::requested();
     let shapes = Shapes { rect: &rect, space };
     let mut search = SumSearch::new(shapes, Convention::Misere, sums_within_budget(), &stop);
-    let too_many = |s: Stopped| match s.full {
-        true => Error::WontFit(format!(
-            "the misère value of {boxes_text} needs more than {} sums searched whole ({}); \
-             expected fewer or smaller boxes",
-            s.positions,
-            human(s.positions as u64 * POSITION_BYTES)
-        )),
-        false => Error::Stopped("stopped while searching the sum under misère play".into()),
-    };
+    let too_many = |s: Stopped| whole_sum_error(s, boxes_text, "fewer or smaller boxes");
     let parts: Vec<u32> = boxes.iter().map(|b| rank(b)).collect();
     let value = search.value(&parts).map_err(too_many)?;
     let mut options = Vec::new();

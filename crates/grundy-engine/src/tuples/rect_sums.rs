@@ -3,9 +3,9 @@
 //! the pieces' that the level kernels take. Each shape is valued instead
 //! by search over whole sums of shapes (`analysis::whole_sum`), on the CPU.
 
-use crate::memory::{human, sums_within_budget};
-use grundy_core::analysis::whole_sum::{POSITION_BYTES, Parts, SumSearch};
-use grundy_core::error::{Error, Result};
+use crate::memory::{sums_within_budget, whole_sum_error};
+use grundy_core::analysis::whole_sum::{Parts, SumSearch};
+use grundy_core::error::Result;
 use grundy_core::game::Convention;
 use grundy_core::game::rect::{Rect, box_name};
 use grundy_core::hooks::RunHooks;
@@ -46,25 +46,8 @@ pub fn misere_table(kern: &TupleKernel, rect: &Rect, hooks: &dyn RunHooks) -> Re
             table[r as usize] = search.value(&[r]).map_err(|s| {
                 let mut sides = vec![0u32; rect.dims];
                 space.unrank(r, &mut sides);
-                match s.full {
-                    true => Error::WontFit(format!(
-                        "misère play on {}: the sums the shape {} leads to pass {} remembered \
-                         sums ({}); expected a smaller {}",
-                        if rect.dims == 2 {
-                            "rectangles"
-                        } else {
-                            "boxes"
-                        },
-                        box_name(&sides),
-                        s.positions,
-                        human(s.positions as u64 * POSITION_BYTES),
-                        Setting::Max.named()
-                    )),
-                    false => Error::Stopped(format!(
-                        "the misère table stopped at the shape {}",
-                        box_name(&sides)
-                    )),
-                }
+                let shape = format!("the shape {}", box_name(&sides));
+                whole_sum_error(s, &shape, &format!("a smaller {}", Setting::Max.named()))
             })?;
         }
         done += levels.level(l).len() as u64;
