@@ -224,11 +224,14 @@ fn print_summary(s: &MisereSummary, digits: &str) {
     };
     grundy::outln!("backend     cpu{how}, {:.3} s", s.seconds);
     grundy::outln!("G⁻(0..)     {digits}{more}");
-    grundy::outln!(
-        "P-positions {} (the first: {})",
-        s.p_positions,
-        first.join(", ")
-    );
+    match first.is_empty() {
+        true => grundy::outln!("P-positions {}", s.p_positions),
+        false => grundy::outln!(
+            "P-positions {} (the first: {})",
+            s.p_positions,
+            first.join(", ")
+        ),
+    }
     grundy::outln!("genus       of heap {}: {}", s.last_heap, s.last_genus);
     if let Some(p) = s.period {
         grundy::outln!(

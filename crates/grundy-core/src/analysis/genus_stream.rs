@@ -131,14 +131,15 @@ impl<'a> GenusStream<'a> {
     }
 
     /// The heaps of the window the next heap's state follows from: the
-    /// last `reach` heaps, once the stream is past `reach` (bounded
-    /// removals only).
+    /// last `reach` heaps (one where nothing can be taken, every state then
+    /// being the same), once the stream is past `reach` (bounded removals
+    /// only).
     fn window_heaps(&self) -> Option<std::ops::Range<u64>> {
         let t = self.reach?;
-        if self.next <= t || t == 0 {
+        if self.next <= t {
             return None;
         }
-        Some((self.next - t)..self.next)
+        Some((self.next - window_len(t))..self.next)
     }
 
     /// The window's states, copied.
@@ -164,6 +165,12 @@ impl<'a> GenusStream<'a> {
             _ => false,
         }
     }
+}
+
+/// The heaps a window holds for a largest removal `t`: t, or 1 where
+/// nothing can be taken (a heap's state then depends on no heap before).
+fn window_len(t: u64) -> u64 {
+    t.max(1)
 }
 
 /// A certified period: every heap from `start` on has the state of the
@@ -240,7 +247,7 @@ pub fn period_start(code: &Code, depth: usize, period: u64) -> Result<GenusPerio
         if behind.same_window(&ahead) {
             // the window is heaps next - t .. next - 1; the heap before
             // it differs (else the previous window would have agreed)
-            let start = behind.next_heap() - t;
+            let start = behind.next_heap() - window_len(t);
             let start = if start == 1 && heap_0_repeats {
                 0
             } else {
@@ -314,16 +321,19 @@ mod tests {
     }
 
     /// The period found is the least one, from the first heap it holds,
-    /// checked against the genera themselves far past it.
+    /// checked against the genera themselves far past it; 0.00, where
+    /// nothing can be taken, has period 1 from heap 0.
     #[test]
     fn the_certified_period_holds_and_is_the_first() {
-        for (set, expected) in [
-            (vec![1, 3, 4], 7),
-            (vec![2, 5, 7], 0),
-            (vec![1, 2], 3),
-            (vec![3, 5, 8], 0),
+        let subtraction = |set: &[u32]| Code::subtraction(set).unwrap();
+        for (code, expected) in [
+            (subtraction(&[1, 3, 4]), 7),
+            (subtraction(&[2, 5, 7]), 0),
+            (subtraction(&[1, 2]), 3),
+            (subtraction(&[3, 5, 8]), 0),
+            (Code::parse("0.00").unwrap(), 1),
         ] {
-            let code = Code::subtraction(&set).unwrap();
+            let set = code.name();
             let mut stream = GenusStream::new(&code, 6).unwrap();
             let mut search = PeriodSearch::default();
             while search.found.is_none() {
@@ -335,6 +345,9 @@ mod tests {
                 assert_eq!(p, expected, "{set:?}");
             }
             let found = period_start(&code, 6, p).unwrap();
+            if set == "0.00" {
+                assert_eq!(found.start, 0);
+            }
             let n = found.start + 20 * p + 50;
             let genera = heap_genera(&code, n, 6).unwrap();
             let at = |h: u64| &genera[h as usize];

@@ -36,6 +36,29 @@ const LOOK_EVERY: usize = 1 << 12;
 /// and an allocation of a few parts), its value and the map's slot.
 pub const POSITION_BYTES: u64 = 96;
 
+/// Whether a memo of `positions` may remember one more within `limit`: a
+/// full memo, or a stop asked for (`stop`, looked at every few thousand
+/// positions), ends the search.
+pub fn room_for_one_more(
+    positions: usize,
+    limit: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), Stopped> {
+    if positions >= limit {
+        return Err(Stopped {
+            positions,
+            full: true,
+        });
+    }
+    if positions.is_multiple_of(LOOK_EVERY) && stop() {
+        return Err(Stopped {
+            positions,
+            full: false,
+        });
+    }
+    Ok(())
+}
+
 /// The values of sums of `P`'s parts under one convention, remembered.
 pub struct SumSearch<'a, P: Parts> {
     parts: P,
@@ -131,19 +154,7 @@ impl<'a, P: Parts> SumSearch<'a, P> {
         let g = self
             .convention
             .value(!options.is_empty(), mex.unwrap_or(0) as u32);
-        let positions = self.memo.len();
-        if positions >= self.limit {
-            return Err(Stopped {
-                positions,
-                full: true,
-            });
-        }
-        if positions.is_multiple_of(LOOK_EVERY) && (self.stop)() {
-            return Err(Stopped {
-                positions,
-                full: false,
-            });
-        }
+        room_for_one_more(self.memo.len(), self.limit, self.stop)?;
         self.memo.insert(key, g);
         Ok(g)
     }

@@ -111,15 +111,7 @@ pub fn graph_misere(code: &GraphCode, spec: &str) -> Result<(u32, MisereOptions)
         let removed = all & !rest;
         let k = comps.iter().position(|&c| c & removed != 0).unwrap_or(0);
         let (text, _, play) = removal(&g, comps[k], rest & comps[k]);
-        let to = match g
-            .components(rest)
-            .into_iter()
-            .map(vertex_list)
-            .collect::<Vec<_>>()
-        {
-            pieces if pieces.is_empty() => "nothing".to_string(),
-            pieces => pieces.join("+"),
-        };
+        let to = pieces_sum(&g, rest);
         options.push((k, text, to, play, table[rest as usize] as u32));
     });
     Ok((table[all as usize] as u32, options))
@@ -190,13 +182,22 @@ fn removal(graph: &Graph, comp: u64, rest: u64) -> (String, String, Play) {
     };
     (
         format!("remove {}, leaving {left}", vertex_list(comp & !rest)),
-        if pieces.is_empty() {
-            "nothing".into()
-        } else {
-            pieces.join("+")
-        },
+        pieces_sum(graph, rest),
         Play::Removed(bits(comp & !rest).collect()),
     )
+}
+
+/// The pieces of `rest` written as a sum (`0,1+3`), or "nothing".
+fn pieces_sum(graph: &Graph, rest: u64) -> String {
+    let pieces: Vec<String> = graph
+        .components(rest)
+        .into_iter()
+        .map(vertex_list)
+        .collect();
+    match pieces.is_empty() {
+        true => "nothing".into(),
+        false => pieces.join("+"),
+    }
 }
 
 /// G of every state of one component's game: the memo solver on a forest,

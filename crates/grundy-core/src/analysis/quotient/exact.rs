@@ -12,7 +12,7 @@
 //! built again.
 
 use super::heaps::{HeapMoves, Outcomes, Sum};
-use super::monoid::Monoid;
+use super::monoid::{Monoid, letters_of};
 use crate::analysis::whole_sum::Stopped;
 
 /// Why the box gave no quotient.
@@ -110,13 +110,9 @@ fn box_monoid(
             row.push(index_of(&more, cycles) as u32);
         }
     }
-    let mut letter_of = vec![None; moves.options.len()];
-    for (l, &h) in heaps.iter().enumerate() {
-        letter_of[h as usize] = Some(l as u32);
-    }
     Ok(Monoid {
         heaps: heaps.to_vec(),
-        letter_of,
+        letter_of: letters_of(heaps, moves.options.len()),
         times,
         p,
     })

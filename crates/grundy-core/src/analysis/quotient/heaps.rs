@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::monoid::Monoid;
-use crate::analysis::whole_sum::Stopped;
+use crate::analysis::whole_sum::{Stopped, room_for_one_more};
 use crate::game::Code;
 
 /// A sum of heaps: its live heaps' sizes, sorted. A heap without a move
@@ -81,9 +81,6 @@ impl Trusted {
         precedes(sum, &self.below)
     }
 }
-
-/// Positions remembered between two looks at the caller's stop.
-const LOOK_EVERY: usize = 1 << 12;
 
 /// Misère outcomes of sums of heaps, by search, remembered; where a
 /// trusted quotient covers a sum, its answer.
@@ -175,19 +172,7 @@ impl<'a> Outcomes<'a> {
     }
 
     fn remember(&mut self, sum: &[u16], p: bool) -> Result<bool, Stopped> {
-        let positions = self.memo.len();
-        if positions >= self.limit {
-            return Err(Stopped {
-                positions,
-                full: true,
-            });
-        }
-        if positions.is_multiple_of(LOOK_EVERY) && (self.stop)() {
-            return Err(Stopped {
-                positions,
-                full: false,
-            });
-        }
+        room_for_one_more(self.memo.len(), self.limit, self.stop)?;
         self.memo.insert(sum.to_vec(), p);
         self.searched += 1;
         Ok(p)

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use super::heaps::{HeapMoves, Outcomes, Sum, Trusted};
-use super::monoid::Monoid;
+use super::monoid::{Monoid, letters_of};
 use super::verify::{Verdict, verify};
 use crate::analysis::whole_sum::Stopped;
 
@@ -160,15 +160,11 @@ impl<'a, 'o> Learner<'a, 'o> {
             }
             i += 1;
         }
-        let mut letter_of = vec![None; self.moves.options.len()];
-        for (l, &h) in self.heaps.iter().enumerate() {
-            letter_of[h as usize] = Some(l as u32);
-        }
         let p = outcomes.iter().map(|o| o[0]).collect();
         Ok(Hypothesis {
             monoid: Monoid {
                 heaps: self.heaps.clone(),
-                letter_of,
+                letter_of: letters_of(&self.heaps, self.moves.options.len()),
                 times,
                 p,
             },

@@ -20,6 +20,16 @@ pub struct Monoid {
     pub p: Vec<bool>,
 }
 
+/// The letter of each heap below `heap_count`: heap `heaps[l]` is letter
+/// `l`, a heap not listed has none.
+pub fn letters_of(heaps: &[u16], heap_count: usize) -> Vec<Option<u32>> {
+    let mut letter_of = vec![None; heap_count];
+    for (l, &h) in heaps.iter().enumerate() {
+        letter_of[h as usize] = Some(l as u32);
+    }
+    letter_of
+}
+
 impl Monoid {
     /// How many elements.
     pub fn len(&self) -> usize {
