@@ -1,6 +1,6 @@
 /// A failed allocation ends the run with one line, not an abort.
 #[global_allocator]
-static ALLOC: grundy::interrupt::GuardedAlloc = grundy::interrupt::GuardedAlloc;
+static ALLOC: grundy::frontend::interrupt::GuardedAlloc = grundy::frontend::interrupt::GuardedAlloc;
 
 fn main() {
     // `grundy octal ... | head` should end quietly, as other Unix tools do,
@@ -12,12 +12,12 @@ fn main() {
     }
     // SAFETY: no other thread has started yet.
     unsafe { grundy::device::quiet_device_select() };
-    grundy::interrupt::install();
-    grundy::interrupt::set_words(&grundy_cli::front::CliWords);
+    grundy::frontend::interrupt::install();
+    grundy::frontend::interrupt::set_words(&grundy_cli::front::CliWords);
     let cli = grundy_cli::cli::parse();
     let result = grundy_cli::commands::run(cli);
     // A full disk behind `> file` must not end as a success.
-    if let Some(e) = grundy::export::stdout_error() {
+    if let Some(e) = grundy::frontend::export::stdout_error() {
         eprintln!("error: writing to stdout: {e}");
         std::process::exit(1);
     }
@@ -28,7 +28,7 @@ fn main() {
             // and the process ends by that signal.
             grundy::error::Error::Interrupted { .. } => {
                 eprintln!("grundy: {said}");
-                grundy::interrupt::end_by_signal(e.exit_code());
+                grundy::frontend::interrupt::end_by_signal(e.exit_code());
             }
             _ => eprintln!("error: {said}"),
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use grundy::game::delete_nim::Rule;
 use grundy::game::{Code, Convention, GraphCode};
 use grundy::play::Position;
-use grundy::setting::{Setting, seconds};
+use grundy::frontend::setting::{Setting, seconds};
 use grundy::{EdgeGame, GraphGame, Survey, TupleGame};
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2};

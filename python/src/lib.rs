@@ -115,7 +115,7 @@ fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A full disk raises in the caller instead of ending the interpreter.
-    grundy::interrupt::unwind_on_full_disk();
+    grundy::frontend::interrupt::unwind_on_full_disk();
     machine_from_env()?;
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(octal, m)?)?;

@@ -131,7 +131,7 @@ pub fn run<T: Send>(
             scope.spawn(move || {
                 // A full disk under a table kept in a file unwinds to here
                 // (the module asked at import), and is raised as an error.
-                let result = grundy::interrupt::catching_full_disk(|| work(watch))
+                let result = grundy::frontend::interrupt::catching_full_disk(|| work(watch))
                     .unwrap_or_else(|full| Err(grundy::Error::Run(full.to_string())));
                 let _ = sender.send(result);
             });

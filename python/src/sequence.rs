@@ -8,7 +8,7 @@ use grundy::analysis::milestones::{FIRST_POWER, Milestone, StatsAt, milestones, 
 use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::RareSummary;
 use grundy::analysis::stats::HeapStats;
-use grundy::setting::{Setting, seconds};
+use grundy::frontend::setting::{Setting, seconds};
 use grundy::{Algorithm, Sequence, Values};
 use numpy::PyArray1;
 use numpy::ndarray::ArrayView1;

@@ -64,16 +64,16 @@ fn open_gpu(args: &BenchArgs) -> Result<(Option<Backend>, Option<String>, bool, 
     let why_none = why_no_gpu(args, &said);
     if !args.json {
         match &adapter {
-            Some(adapter) => grundy::outln!("GPU: {adapter}"),
-            None => grundy::outln!("GPU: none ({why_none})"),
+            Some(adapter) => grundy::frontend::outln!("GPU: {adapter}"),
+            None => grundy::frontend::outln!("GPU: none ({why_none})"),
         }
         if software {
-            grundy::outln!(
+            grundy::frontend::outln!(
                 "     a software adapter: its columns (sw-gpu) time the CPU emulating a GPU, \
                  not a GPU"
             );
         }
-        grundy::outln!(
+        grundy::frontend::outln!(
             "CPU: {} threads (rayon), SIMD path {} (GRUNDY_SIMD chooses a narrower one)",
             rayon::current_num_threads(),
             grundy::internals::engine::heap::rare::simd::chosen().name()
@@ -133,7 +133,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let serde_json::Value::Object(head) = head {
         report.extend(head);
     }
-    grundy::outln!("{}", serde_json::Value::Object(report));
+    grundy::frontend::outln!("{}", serde_json::Value::Object(report));
     Ok(())
 }
 

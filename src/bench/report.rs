@@ -131,15 +131,15 @@ impl Columns {
             .shown()
             .map(|(_, &(head, _, gpu))| if gpu { gpu_head(head) } else { head.into() })
             .collect();
-        grundy::outln!();
-        grundy::outln!("{}", self.line(&heads));
+        grundy::frontend::outln!();
+        grundy::frontend::outln!("{}", self.line(&heads));
     }
 
     /// One row: a cell per column, GPU cells included (left out here when
     /// no GPU was measured).
     pub fn print_row(&self, cells: &[String]) {
         let cells: Vec<String> = self.shown().map(|(i, _)| cells[i].clone()).collect();
-        grundy::outln!("{}", self.line(&cells));
+        grundy::frontend::outln!("{}", self.line(&cells));
     }
 
     fn line(&self, cells: &[String]) -> String {
@@ -282,16 +282,16 @@ pub fn print_legend() {
     if explained.is_empty() {
         return;
     }
-    grundy::outln!();
-    grundy::outln!("Columns (- where a row does not measure it):");
+    grundy::frontend::outln!();
+    grundy::frontend::outln!("Columns (- where a row does not measure it):");
     if SOFTWARE_GPU.load(std::sync::atomic::Ordering::Relaxed) {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "  {:<13} a GPU column run on a software adapter (the CPU emulating a GPU)",
             "sw-…"
         );
     }
     for (head, meaning) in explained {
-        grundy::outln!("  {head:<13} {meaning}");
+        grundy::frontend::outln!("  {head:<13} {meaning}");
     }
 }
 
@@ -354,9 +354,9 @@ pub fn print_verdicts(rows: &[CsvRow], why_no_gpu: &str) {
     if parts.is_empty() {
         return;
     }
-    grundy::outln!("\nverdicts");
+    grundy::frontend::outln!("\nverdicts");
     for part in parts {
         let mine: Vec<&CsvRow> = rows.iter().filter(|r| r.part == part).collect();
-        grundy::outln!("  {part:<8} {}", verdict(&mine, why_no_gpu));
+        grundy::frontend::outln!("  {part:<8} {}", verdict(&mine, why_no_gpu));
     }
 }

@@ -17,7 +17,7 @@ pub use tables::*;
 use grundy::Algorithm;
 use grundy::BackendChoice;
 pub use grundy::Solver;
-use grundy::export::{Format, TableFormat};
+use grundy::frontend::export::{Format, TableFormat};
 
 /// `grundy --version`: the version, the commit it was built from and the
 /// wgpu backends this build carries (Vulkan on Linux and Windows, Metal on

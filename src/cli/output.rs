@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use grundy::export::TableFormat;
+use grundy::frontend::export::TableFormat;
 
 /// How a --plot picture is drawn.
 #[derive(Args, Debug, Clone, Default)]
@@ -22,7 +22,7 @@ impl PlotStyle {
     pub fn target(
         &self,
         path: Option<&std::path::Path>,
-        rules: grundy::export::OutputRules,
+        rules: grundy::frontend::export::OutputRules,
     ) -> grundy::error::Result<Option<crate::plot::PlotTarget>> {
         let target = crate::plot::PlotTarget::optional(path, self.size, self.font_size)?;
         Ok(target.map(|t| crate::plot::PlotTarget { rules, ..t }))

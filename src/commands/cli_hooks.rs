@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use indicatif::ProgressBar;
 
 use super::output::{progress_bar, progress_counter};
+use grundy::frontend::interrupt;
 use grundy::hooks::RunHooks;
-use grundy::interrupt;
 
 pub struct CliHooks {
     quiet: bool,

@@ -7,7 +7,7 @@ use super::graph_batches::{BatchOutput, run_batch};
 use super::output::{plot_table, print_json, print_wrote, reject_stdout_clash, shows_text};
 use crate::cli::{ArrowsArgs, CyclesArgs, HackenbushArgs};
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 use grundy::game::arrows::{ArrowGame, ArrowRule, cycles_game, spider, trim};
 use grundy::game::{Convention, Graph};
 use grundy::graph_batch::BatchGame;
@@ -146,7 +146,7 @@ fn write_and_report(
     if let Some(path) = out {
         write_summary_row(path, summary, rules)?;
     }
-    if out.is_some_and(grundy::export::is_stdout) {
+    if out.is_some_and(grundy::frontend::export::is_stdout) {
         return Ok(());
     }
     report(summary, args.table.output.report.json)
@@ -201,17 +201,17 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         ArrowRule::Trimmed => "Trimmed Game of Arrows",
         ArrowRule::Cycles => "Game of Cycles",
     };
-    grundy::outln!("game        {rule}");
+    grundy::frontend::outln!("game        {rule}");
     if let Some((n, edges)) = &s.trimming {
         let list: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}")).collect();
-        grundy::outln!(
+        grundy::frontend::outln!(
             "trimming    T({}): {n} vertices, {} edges: {}",
             s.graph,
             edges.len(),
             list.join(" ")
         );
     } else {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "graph       {} ({} vertices, {} edges)",
             s.graph,
             s.vertices,
@@ -219,10 +219,10 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         );
     }
     if !s.state.is_empty() {
-        grundy::outln!("state       {}", s.state);
+        grundy::frontend::outln!("state       {}", s.state);
     }
     if let Some(f) = s.faces {
-        grundy::outln!("faces       {f} cycle cells");
+        grundy::frontend::outln!("faces       {f} cycle cells");
     }
     let on = s
         .ran
@@ -235,7 +235,7 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
     } else {
         "states"
     };
-    grundy::outln!(
+    grundy::frontend::outln!(
         "solver      {:?}, {}{on}, {} {unit}, {:.3} s",
         s.solver,
         s.ran.backend,
@@ -248,9 +248,9 @@ fn report(s: &EdgeGameSummary, json: bool) -> Result<()> {
         "P-position: the second player wins"
     };
     match (s.g, s.convention) {
-        (Some(g), Convention::Normal) => grundy::outln!("G           {g} ({who})"),
-        (Some(g), Convention::Misere) => grundy::outln!("g⁻ misère   {g} ({who})"),
-        (None, _) => grundy::outln!("outcome     {who}"),
+        (Some(g), Convention::Normal) => grundy::frontend::outln!("G           {g} ({who})"),
+        (Some(g), Convention::Misere) => grundy::frontend::outln!("g⁻ misère   {g} ({who})"),
+        (None, _) => grundy::frontend::outln!("outcome     {who}"),
     }
     Ok(())
 }
@@ -324,7 +324,7 @@ fn game_name(args: &ArrowsArgs) -> &'static str {
 /// The summary line, and for three legs up to 16 the table itself (when
 /// it went to no file).
 fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[u16], table: bool) {
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{title}: {} spiders, {} P-positions, {} pieces, {:.3} s",
         s.rows,
         s.p_positions,
@@ -332,17 +332,17 @@ fn print_spiders(title: &str, s: &SpiderSummary, rows: &[Vec<usize>], values: &[
         s.seconds
     );
     if table && s.legs == 3 && s.max <= 16 {
-        grundy::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
+        grundy::frontend::outln!("G(S(a,b,c)): one line per (a,b), c = b..={}", s.max);
         for (legs, g) in rows.iter().zip(values) {
             if legs[2] == legs[1] {
-                grundy::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
+                grundy::frontend::out!("\n{:>2},{:>2} |", legs[0], legs[1]);
                 for _ in 0..legs[1] - 1 {
-                    grundy::out!("   ");
+                    grundy::frontend::out!("   ");
                 }
             }
-            grundy::out!("{g:>3}");
+            grundy::frontend::out!("{g:>3}");
         }
-        grundy::outln!();
+        grundy::frontend::outln!();
     }
 }
 
@@ -411,20 +411,20 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
     if args.json {
         return print_json(&summary);
     }
-    grundy::outln!(
+    grundy::frontend::outln!(
         "game        green Hackenbush{}",
         match convention {
             Convention::Normal => "",
             Convention::Misere => ", misère play (the last player to cut loses)",
         }
     );
-    grundy::outln!(
+    grundy::frontend::outln!(
         "graph       {} ({} edges, ground {:?})",
         summary.graph,
         summary.edges,
         summary.ground
     );
-    grundy::outln!(
+    grundy::frontend::outln!(
         "positions   {} in {:.3} s",
         summary.positions,
         summary.seconds
@@ -434,6 +434,6 @@ pub fn hackenbush(args: &HackenbushArgs) -> Result<()> {
     } else {
         "N-position: the first player wins"
     };
-    grundy::outln!("G           {g} ({who})");
+    grundy::frontend::outln!("G           {g} ({who})");
     Ok(())
 }

@@ -13,7 +13,7 @@ use grundy::GraphGame;
 use grundy::RanOn;
 use grundy::Solver;
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules, TableFormat};
+use grundy::frontend::export::{self, OutputRules, TableFormat};
 use grundy::game::graph::Graph;
 use grundy::game::{Convention, GraphCode};
 use grundy::graph::{GraphRows, corner_masks};
@@ -209,8 +209,8 @@ fn write_rows(
 }
 
 fn print_graph(summary: &GraphSummary) {
-    grundy::outln!("code        {}", summary.code);
-    grundy::outln!(
+    grundy::frontend::outln!("code        {}", summary.code);
+    grundy::frontend::outln!(
         "graph       {} ({} vertices, {} edges; graph6 {})",
         summary.graph,
         summary.vertices,
@@ -221,7 +221,7 @@ fn print_graph(summary: &GraphSummary) {
         Some(a) => format!("{} ({a})", summary.ran.backend),
         None => summary.ran.backend.to_string(),
     };
-    grundy::outln!(
+    grundy::frontend::outln!(
         "solver      {}, {backend}, {} positions, {:.3} s",
         match summary.solver {
             Solver::Memo => "memo",
@@ -235,14 +235,16 @@ fn print_graph(summary: &GraphSummary) {
         Convention::Normal => "G         ",
         Convention::Misere => "g⁻ misère ",
     };
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{value}  {} ({}-position: the {} player wins)",
         summary.g,
         summary.outcome,
         if summary.g == 0 { "second" } else { "first" }
     );
     if let Some(m) = summary.moves {
-        grundy::outln!("moves       {m} (winner plays to empty the graph, loser to stop it)");
+        grundy::frontend::outln!(
+            "moves       {m} (winner plays to empty the graph, loser to stop it)"
+        );
     }
     print_wrote(summary.out.as_deref().map(Path::new));
 }
@@ -366,7 +368,7 @@ fn report_table(
 
 /// The line after a pode or bipode table: its size and time, and the file.
 fn print_table_summary(rows: usize, pieces: u64, seconds: f64, out: Option<&Path>) {
-    grundy::outln!("{rows} rows, {pieces} pieces solved in {seconds:.3} s");
+    grundy::frontend::outln!("{rows} rows, {pieces} pieces solved in {seconds:.3} s");
     print_wrote(out);
 }
 
@@ -457,7 +459,7 @@ fn write_podes(
 /// one row per multiset of leg lengths.
 fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], lengths: &[String]) {
     if args.max_length == 2 {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "{} of {}-podes: row = legs, column = legs of length 2",
             values_are(code),
             code.text
@@ -468,20 +470,20 @@ fn print_podes(args: &PodesArgs, code: &GraphCode, rows: &[(Vec<usize>, u8)], le
                 .filter(|(c, _)| c.iter().sum::<usize>() == k)
                 .map(|(_, v)| v.to_string())
                 .collect();
-            grundy::outln!("{k:>3} | {}", line.join(" "));
+            grundy::frontend::outln!("{k:>3} | {}", line.join(" "));
         }
         return;
     }
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{} of {}-podes with legs of length 1..={}",
         values_are(code),
         code.text,
         args.max_length
     );
-    grundy::outln!("legs {} g", lengths.join(" "));
+    grundy::frontend::outln!("legs {} g", lengths.join(" "));
     for (counts, v) in rows {
         let cols: Vec<String> = counts.iter().map(|c| format!("{c:>4}")).collect();
-        grundy::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
+        grundy::frontend::outln!("{:>4} {} {v}", counts.iter().sum::<usize>(), cols.join(" "));
     }
 }
 
@@ -546,7 +548,7 @@ fn edges_text(count: usize) -> String {
 /// The bipode table as text: blocks (a2, b2), rows a1, columns b1.
 fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]) {
     let a = args.max;
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{} of {} bipodes, middle chain of {}: blocks (a2, b2), rows a1, columns b1",
         values_are(code),
         code.text,
@@ -554,7 +556,7 @@ fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]
     );
     for a2 in 0..=a {
         for b2 in 0..=a {
-            grundy::outln!("a2={a2} b2={b2}");
+            grundy::frontend::outln!("a2={a2} b2={b2}");
             for a1 in 0..=a {
                 let line: Vec<String> = (0..=a)
                     .map(|b1| {
@@ -563,7 +565,7 @@ fn print_bipodes(code: &GraphCode, args: &BipodesArgs, rows: &[([usize; 4], u8)]
                             .to_string()
                     })
                     .collect();
-                grundy::outln!("  {a1} | {}", line.join(" "));
+                grundy::frontend::outln!("  {a1} | {}", line.join(" "));
             }
         }
     }

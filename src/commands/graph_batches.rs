@@ -11,7 +11,7 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use grundy::GraphBatch;
 use grundy::error::Result;
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 use grundy::graph_batch::BatchGame;
 
 /// Where a batch's rows go and how it reports.
@@ -56,7 +56,7 @@ pub fn run_batch(game: BatchGame, name: String, source: &str, output: BatchOutpu
         return print_json(&summary);
     }
     if shows_text(false, output.quiet, output.out) {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "{} on {} graphs ({}): {} P-positions, {:.2} s",
             summary.game,
             summary.count,

@@ -10,10 +10,11 @@ use super::output::{print_json, print_wrote, reject_stdout_clash, shows_text};
 use super::survey_parts::shard_of;
 use crate::cli::HuntArgs;
 use grundy::error::{Error, Result};
-use grundy::export::OutputRules;
+use grundy::frontend::export::OutputRules;
+use grundy::frontend::setting::{Setting, seconds};
+use grundy::frontend::{export, interrupt};
 use grundy::game::Code;
-use grundy::setting::{Setting, seconds};
-use grundy::{Hunt, HuntEnd, HuntRow, Kept, Survey, UNSOLVED, export, interrupt};
+use grundy::{Hunt, HuntEnd, HuntRow, Kept, Survey, UNSOLVED};
 
 /// The JSON summary: the hunt's settings and its rows.
 #[derive(Serialize)]
@@ -106,11 +107,11 @@ fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
 /// Hunts each code in turn, printing its row as it ends.
 fn run_all(hunt: &Hunt, codes: &[Code], hooks: &CliHooks, quiet: bool) -> Result<Vec<HuntRow>> {
     if !quiet {
-        grundy::outln!("{}", row_line(None));
+        grundy::frontend::outln!("{}", row_line(None));
     }
     hunt.run_codes(codes, hooks, &mut |row| {
         if !quiet {
-            grundy::outln!("{}", row_line(Some(row)));
+            grundy::frontend::outln!("{}", row_line(Some(row)));
         }
     })
 }

@@ -7,7 +7,7 @@ use clap::CommandFactory;
 
 use crate::cli::{Cli, ManArgs};
 use grundy::error::Result;
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 
 pub fn man(args: &ManArgs) -> Result<()> {
     let pages = pages();
@@ -22,7 +22,7 @@ pub fn man(args: &ManArgs) -> Result<()> {
     for (name, text) in &pages {
         export::write_to(&dir.join(format!("{name}.1")), rules, |w| w.write_all(text))?;
     }
-    grundy::outln!("wrote {} pages into {}", pages.len(), dir.display());
+    grundy::frontend::outln!("wrote {} pages into {}", pages.len(), dir.display());
     Ok(())
 }
 

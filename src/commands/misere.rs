@@ -15,7 +15,7 @@ use grundy::analysis::genus::{GENUS_DEPTH, Genus, GenusRef};
 use grundy::analysis::genus_stream::GenusPeriod;
 use grundy::analysis::whole_sum::POSITION_BYTES;
 use grundy::error::{Error, Result};
-use grundy::export::{self, Format, OutputRules};
+use grundy::frontend::export::{self, Format, OutputRules};
 use grundy::game::Code;
 use grundy::misere::{MisereMethod, MisereSequence};
 use grundy::{BackendChoice, memory};
@@ -206,13 +206,13 @@ fn print_summary(s: &MisereSummary, digits: &str) {
     } else {
         ""
     };
-    grundy::outln!(
+    grundy::frontend::outln!(
         "code        {} (misère play: the last player to move loses)",
         s.code
     );
     match s.stopped_at {
-        None => grundy::outln!("heaps       0..={}", s.n),
-        Some(h) => grundy::outln!(
+        None => grundy::frontend::outln!("heaps       0..={}", s.n),
+        Some(h) => grundy::frontend::outln!(
             "heaps       0..={} (of 0..={}: the sums of heap {h} did not fit)",
             s.last_heap,
             s.n
@@ -222,19 +222,19 @@ fn print_summary(s: &MisereSummary, digits: &str) {
         Some(sums) => format!(", {sums} sums searched whole"),
         None => String::new(),
     };
-    grundy::outln!("backend     cpu{how}, {:.3} s", s.seconds);
-    grundy::outln!("G⁻(0..)     {digits}{more}");
+    grundy::frontend::outln!("backend     cpu{how}, {:.3} s", s.seconds);
+    grundy::frontend::outln!("G⁻(0..)     {digits}{more}");
     match first.is_empty() {
-        true => grundy::outln!("P-positions {}", s.p_positions),
-        false => grundy::outln!(
+        true => grundy::frontend::outln!("P-positions {}", s.p_positions),
+        false => grundy::frontend::outln!(
             "P-positions {} (the first: {})",
             s.p_positions,
             first.join(", ")
         ),
     }
-    grundy::outln!("genus       of heap {}: {}", s.last_heap, s.last_genus);
+    grundy::frontend::outln!("genus       of heap {}: {}", s.last_heap, s.last_genus);
     if let Some(p) = s.period {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "period      {} from heap {} (certified: γ0..γ{} and g repeat, as a window of \
              heaps as long as the largest removal does)",
             p.period,

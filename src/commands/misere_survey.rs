@@ -11,7 +11,7 @@ use super::cli_hooks::CliHooks;
 use super::output::{print_json, print_wrote, shows_text};
 use crate::cli::SurveyArgs;
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 use grundy::game::Code;
 use grundy::misere_survey::{MisereSurvey, MisereSurveyRow};
 
@@ -60,7 +60,7 @@ pub fn misere_survey(args: &SurveyArgs, codes: Vec<Code>, rules: OutputRules) ->
         return print_json(&summary);
     }
     if shows_text(false, args.quiet, args.out.as_deref()) {
-        grundy::out!("{}", table(&summary));
+        grundy::frontend::out!("{}", table(&summary));
     }
     print_wrote(args.out.as_deref());
     Ok(())

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use crate::cli::{Cli, Command};
 use grundy::error::{Error, Result};
-use grundy::export::OutputRules;
+use grundy::frontend::export::OutputRules;
 use grundy::game::Code;
 use output::parse_set;
 
@@ -143,5 +143,5 @@ pub(crate) fn check_outputs(outputs: &[(&str, Option<&Path>)], rules: OutputRule
         .iter()
         .filter_map(|&(flag, path)| path.map(|p| (flag, p)))
         .collect();
-    grundy::export::target::check_outputs(&given, rules)
+    grundy::frontend::export::target::check_outputs(&given, rules)
 }

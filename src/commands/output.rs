@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::plot::PlotTarget;
 use grundy::error::{Error, Result};
-use grundy::export::is_stdout;
+use grundy::frontend::export::is_stdout;
 
 /// Refuses two things writing to stdout at once.
 pub(crate) fn reject_stdout_clash(json: bool, out: Option<&Path>) -> Result<()> {
@@ -30,13 +30,13 @@ pub(crate) fn shows_text(json: bool, quiet: bool, out: Option<&Path>) -> bool {
 /// The last line of every command that wrote a table to a file.
 pub(crate) fn print_wrote(out: Option<&Path>) {
     if let Some(path) = out.filter(|p| !is_stdout(p)) {
-        grundy::outln!("wrote {}", path.display());
+        grundy::frontend::outln!("wrote {}", path.display());
     }
 }
 
 /// Prints one JSON object on stdout.
 pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{}",
         serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?
     );

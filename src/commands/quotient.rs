@@ -27,9 +27,9 @@ pub fn quotient(args: &QuotientArgs) -> Result<()> {
         return print_json(&summary);
     }
     if args.latex {
-        grundy::out!("{}", latex(&summary, &q));
+        grundy::frontend::out!("{}", latex(&summary, &q));
     } else if shows_text(false, args.report.quiet, None) {
-        grundy::out!("{}", text(&summary));
+        grundy::frontend::out!("{}", text(&summary));
     }
     Ok(())
 }

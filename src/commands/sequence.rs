@@ -15,10 +15,10 @@ use grundy::analysis::period::Period;
 use grundy::analysis::rare_split::{RareSplit, RareSummary};
 use grundy::analysis::stats::HeapStats;
 use grundy::error::{Error, Result};
-use grundy::export::{self, Format, OutputRules};
+use grundy::frontend::export::{self, Format, OutputRules};
+use grundy::frontend::setting::{Setting, seconds};
 use grundy::game::Code;
 use grundy::sequence::{Filled, PassAhead, Stretches, Tuning};
-use grundy::setting::{Setting, seconds};
 use grundy::{HeapEngine, RanOn};
 use grundy::{Sequence, SequenceTable};
 
@@ -239,7 +239,7 @@ fn write_npy(path: &Path, sequence: &Filled, rules: OutputRules) -> Result<()> {
     let wide = sequence.has_wide_values();
     export::write_to(path, rules, |w| {
         let values = |a: usize, b: usize| sequence.values(a as u64, b as u64);
-        grundy::export::npy::write(w, sequence.len() as usize, wide, values)
+        grundy::frontend::export::npy::write(w, sequence.len() as usize, wide, values)
     })
 }
 
@@ -351,10 +351,10 @@ fn print_summary(s: &SequenceSummary, table: &SequenceTable) {
         period,
     };
     for line in summary.lines() {
-        grundy::outln!("{line}");
+        grundy::frontend::outln!("{line}");
     }
     for line in grundy::summary::milestone_lines(s.milestones.as_deref().unwrap_or_default()) {
-        grundy::outln!("{line}");
+        grundy::frontend::outln!("{line}");
     }
     print_outputs(s);
 }
@@ -364,9 +364,11 @@ fn print_summary(s: &SequenceSummary, table: &SequenceTable) {
 fn print_outputs(s: &SequenceSummary) {
     match (&s.resumed_from, s.resumed_heaps) {
         (Some(file), k) if k > s.n => {
-            grundy::outln!("resumed     every heap from {file}; none computed in this run")
+            grundy::frontend::outln!(
+                "resumed     every heap from {file}; none computed in this run"
+            )
         }
-        (Some(file), k @ 1..) => grundy::outln!(
+        (Some(file), k @ 1..) => grundy::frontend::outln!(
             "resumed     heaps 0..={} from {file}; heaps {k}..={} computed in this run",
             k - 1,
             s.n
@@ -374,7 +376,7 @@ fn print_outputs(s: &SequenceSummary) {
         _ => {}
     }
     if let Some(kept) = s.kept {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "kept        heaps 0..{} and the last {} (--keep-prefix, --keep-window); the \
              statistics cover every heap",
             kept.prefix,
@@ -382,7 +384,7 @@ fn print_outputs(s: &SequenceSummary) {
         );
     }
     if let Some(from) = s.filled_from {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "filled      heaps {from}..={} from the certified period (--no-fill computes them)",
             s.n
         );
@@ -395,7 +397,7 @@ fn print_outputs(s: &SequenceSummary) {
         ("picture", &s.plot),
     ] {
         if let Some(p) = path {
-            grundy::outln!("{what:<11} {p}");
+            grundy::frontend::outln!("{what:<11} {p}");
         }
     }
     print_wrote(s.out.as_deref().map(Path::new));

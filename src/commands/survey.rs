@@ -10,7 +10,7 @@ use super::survey_parts;
 use crate::cli::{SurveyArgs, SurveyCommand};
 use crate::plot;
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules, TableFormat};
+use grundy::frontend::export::{self, OutputRules, TableFormat};
 use grundy::survey::Shard;
 use grundy::{GpuCounters, HeapEngine, Ran, Survey, SurveyRow, SurveyRows};
 
@@ -172,7 +172,7 @@ fn print_summary(args: &SurveyArgs, summary: &SurveySummary) -> Result<()> {
         .shard
         .as_ref()
         .map_or(String::new(), |s| format!("shard {s}: "));
-    grundy::outln!(
+    grundy::frontend::outln!(
         "{shard}{} codes to heap {} in {:.2} s ({:.0} values/s, {}): {} periodic ({} certified); \
          {} by rare values, {} by brute force",
         summary.codes,

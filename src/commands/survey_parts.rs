@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::cli::MergeArgs;
 use grundy::SurveyMerge;
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 use grundy::hooks::RunHooks;
 use grundy::setting::Marked;
 use grundy::survey_parts::{MAX_SHARDS, Shard};
@@ -82,7 +82,7 @@ pub fn merge(args: &MergeArgs, rules: OutputRules) -> Result<()> {
         w.write_all(merged.csv.as_bytes())
     })?;
     if !args.quiet && !export::is_stdout(&args.out) {
-        grundy::outln!(
+        grundy::frontend::outln!(
             "merged {} parts: {} codes to heap {} in {}",
             merged.parts,
             merged.codes,

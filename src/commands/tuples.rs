@@ -10,7 +10,7 @@ use crate::cli::{DeleteNimArgs, RectArgs, TableRunArgs};
 use grundy::RanOn;
 use grundy::TupleGame;
 use grundy::error::Result;
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 use grundy::game::Convention;
 use grundy::game::delete_nim::DeleteNim;
 use grundy::tuples::{TupleKernel, TupleRule};
@@ -237,8 +237,8 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
             misere_words(kern.convention)
         ),
     };
-    grundy::outln!("{what}");
-    grundy::outln!(
+    grundy::frontend::outln!("{what}");
+    grundy::frontend::outln!(
         "positions {}  P-positions {}  largest value {} at ({})",
         s.positions,
         s.p_positions,
@@ -255,14 +255,14 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
         .as_ref()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
-    grundy::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
+    grundy::frontend::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
     let max = kern.space.max;
     if table && kern.space.heaps == 2 && max - shift <= 40 {
-        grundy::outln!();
+        grundy::frontend::outln!();
         let lo = 1; // stored sizes start at 1
         let label = |x: u32| format!("{:>3}", x - shift);
         let cols: Vec<String> = (lo..=max).map(label).collect();
-        grundy::outln!("    |{}", cols.join(""));
+        grundy::frontend::outln!("    |{}", cols.join(""));
         for a in lo..=max {
             let row: Vec<String> = (lo..=max)
                 .map(|b| {
@@ -270,7 +270,7 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
                     format!("{:>3}", values[kern.space.rank(&[x, y]) as usize])
                 })
                 .collect();
-            grundy::outln!("{} |{}", label(a), row.join(""));
+            grundy::frontend::outln!("{} |{}", label(a), row.join(""));
         }
     }
 }

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use grundy::error::{Error, Result};
-use grundy::export::{self, OutputRules};
+use grundy::frontend::export::{self, OutputRules};
 
 /// DejaVu Sans Mono (Bitstream Vera licence: assets/DejaVuSansMono-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSansMono.ttf");

@@ -593,6 +593,23 @@ fn past_the_door(code: &str) -> Vec<&'static str> {
     .collect()
 }
 
+/// Which of the core's `modules` a `pub use grundy_core::…` line of `code`
+/// hands out whole (named as a module, not an item inside it), outside a
+/// `frontend` module.
+fn whole_modules(code: &str, modules: &[&str]) -> Vec<String> {
+    let mut whole = Vec::new();
+    for stmt in code.split("pub use grundy_core::").skip(1) {
+        let stmt = &stmt[..stmt.find(';').unwrap_or(stmt.len())];
+        let names = stmt.trim_start_matches('{').trim_end_matches('}');
+        for name in names.split(',').map(str::trim) {
+            if modules.contains(&name) {
+                whole.push(name.to_string());
+            }
+        }
+    }
+    whole
+}
+
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -609,7 +626,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The command line (but its `bench`) and the Python module reach the
 /// engine only through the `grundy` crate's builders and types, and the
-/// crate's root hands out neither lower crate whole but in `internals`.
+/// crate's root hands out neither lower crate whole but in `internals`,
+/// nor a core module whole but in `frontend`.
 #[test]
 fn the_front_ends_go_through_the_library() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -632,7 +650,30 @@ fn the_front_ends_go_through_the_library() {
         assert!(!outside.contains(whole), "the root re-exports {whole}");
         assert!(inside.contains(whole), "internals lacks {whole}");
     }
+    // The core's modules go out whole only in `frontend` (and internals).
+    let start = lib.find("pub mod frontend").expect("the frontend");
+    let end = start + lib[start..].find("}\n").expect("its end");
+    assert!(
+        lib[start..end].contains("export, interrupt"),
+        "frontend lacks them"
+    );
+    let door = format!("{}{}", &lib[..start], &outside[end.min(outside.len())..]);
+    let core = [
+        "analysis",
+        "export",
+        "game",
+        "interrupt",
+        "kernel",
+        "setting",
+    ];
+    let whole = whole_modules(&door, &core);
+    assert!(whole.is_empty(), "the root hands out {whole:?} whole");
     // The check sees what it checks.
+    assert_eq!(
+        whole_modules("pub use grundy_core::{error, interrupt};", &["interrupt"]),
+        ["interrupt"]
+    );
+    assert!(whole_modules("pub use grundy_core::interrupt::f;", &["interrupt"]).is_empty());
     assert_eq!(
         past_the_door("use grundy::engine::memory;"),
         ["grundy::engine"]

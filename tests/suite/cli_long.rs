@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{grundy, grundy_with_env, json, skip_without_gpu, tmp};
-use grundy::export::read_raw;
+use grundy::frontend::export::read_raw;
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()

@@ -5,7 +5,7 @@
 use std::process::Output;
 
 use crate::common::grundy;
-use grundy::setting::{ALL, Setting, word};
+use grundy::frontend::setting::{ALL, Setting, word};
 use grundy_cli::front::{CliWords, flag};
 
 fn stderr(out: &Output) -> String {

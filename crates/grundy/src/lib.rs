@@ -50,9 +50,46 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// for a build outside the repository without a packaged commit.
 pub const COMMIT: &str = env!("GRUNDY_COMMIT");
 
-// The core's layers (games, analysis, files, settings), for programs that
-// need more than the builders.
-pub use grundy_core::{analysis, error, export, game, hooks, interrupt, out, outln, setting};
+pub use grundy_core::interrupt::unwind_on_full_disk;
+pub use grundy_core::{error, hooks};
+
+/// The games the builders take: octal codes, graphs and their codes, the
+/// rules of Delete Nim, rectangles and arrows, and the convention.
+pub mod game {
+    pub use grundy_core::game::{
+        Code, Convention, Graph, GraphCode, arrows, delete_nim, graph, graph_code, graph_families,
+        rect,
+    };
+}
+
+/// What the builders' results hold beside values: periods, statistics,
+/// milestones, rare values, genera, and the search over whole sums that
+/// misère play rests on.
+pub mod analysis {
+    pub use grundy_core::analysis::{
+        genus, genus_stream, milestones, period, rare_split, stats, whole_sum,
+    };
+}
+
+/// The text formats a table is written in, and the rules for its path.
+pub mod export {
+    pub use grundy_core::export::{Format, OutputRules};
+}
+
+/// The words of settings and flags that messages use (`--max` on the
+/// command line, `max` from Rust), and a notice's marked text.
+pub mod setting {
+    pub use grundy_core::setting::{Marked, RustWords, Setting, Words, word};
+}
+
+/// What a front end (the command line, the Python module) needs beside
+/// the builders: files written safely and read back, the process's
+/// signals and exit status, output to a closed pipe, every setting's
+/// words. Not for a program that only makes tables (feature `frontend`).
+#[cfg(feature = "frontend")]
+pub mod frontend {
+    pub use grundy_core::{export, interrupt, out, outln, setting};
+}
 
 pub mod device;
 pub mod memory;
@@ -73,6 +110,7 @@ pub use hooks::{RunHooks, Silent};
 /// changes with the engine (feature `internals`).
 #[cfg(feature = "internals")]
 pub mod internals {
+    pub use grundy_core as core;
     pub use grundy_core::kernel;
     pub use grundy_engine as engine;
     pub use grundy_gpu as gpu;
