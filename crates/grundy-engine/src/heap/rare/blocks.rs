@@ -4,6 +4,7 @@
 
 use super::bits::words_for;
 use super::clock::Clock;
+use super::finish_heap::Scratch;
 use super::finish_in_order::finish_in_order;
 use super::kept::Kept;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
@@ -49,8 +50,8 @@ pub(super) struct Blocks {
     pub(super) middle: Option<MiddleHits>,
     /// The next block's pass, started while this one is finished.
     pub(super) started: Option<Started>,
-    pub(super) bits: Vec<u64>,
-    pub(super) wanted: Vec<u64>,
+    /// The finish's working bitsets, kept from one block to the next.
+    pub(super) scratch: Scratch,
 }
 
 impl Blocks {
@@ -64,8 +65,7 @@ impl Blocks {
             plan,
             middle: None,
             started: None,
-            bits: Vec::new(),
-            wanted: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -216,7 +216,7 @@ impl Blocks {
         };
         let now = view(ahead);
         let after = next.map(|next| (next, view(next)));
-        let (bits, wanted) = (&mut self.bits, &mut self.wanted);
+        let scratch = &mut self.scratch;
         let room = e - g.len();
         let started = std::time::Instant::now();
         let grown = grow_while_reading(
@@ -225,8 +225,7 @@ impl Blocks {
             |g| {
                 rayon::join(
                     || {
-                        let finished =
-                            finish_in_order(code, run, g, (ahead, &now), e, bits, wanted);
+                        let finished = finish_in_order(code, run, g, ahead, &now, e, scratch);
                         run.counts.finish_nanos += started.elapsed().as_nanos() as u64;
                         // Done first: the finisher takes up the next block's tasks.
                         if let Some((next, view)) = &after {

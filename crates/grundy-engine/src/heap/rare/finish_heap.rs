@@ -22,10 +22,9 @@ use std::sync::atomic::Ordering::Relaxed;
 /// middle pairs' (a scan is due).
 #[inline]
 pub(super) fn settle_small<V: Values>(
-    code: &RareCode,
-    run: &RareRun,
-    g: V,
-    (ahead, far): (&BlockPass, &mut FarMarks),
+    Finishing { code, run, g }: Finishing<V>,
+    ahead: &BlockPass,
+    far: &mut FarMarks,
     n: usize,
 ) -> Option<(u32, bool)> {
     let (list, middle) = (&run.marks_past_rare, ahead.middle.as_ref()?);
@@ -70,21 +69,38 @@ impl Noted {
     }
 }
 
-/// G(n), given the block's parallel pass and every heap below n; with it,
-/// what the block's counts note of the heap.
+/// A heap's working bitsets, kept from one heap to the next so that a
+/// finish allocates nothing: its marked values (`bits`, the pass's marks
+/// on entry), then the values below its candidate a scan must reach.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) bits: Vec<u64>,
+    pub(super) wanted: Vec<u64>,
+}
+
+impl Scratch {
+    /// The scratch with `marks` as the heap's marks.
+    pub(super) fn marked(&mut self, marks: &[u64]) -> &mut Scratch {
+        self.bits.clear();
+        self.bits.extend_from_slice(marks);
+        self
+    }
+}
+
+/// G(n), given the block's parallel pass (`ahead`, whose marks of n are in
+/// `scratch.bits`), the rare heaps `near` the block and every heap below n;
+/// with it, what the block's counts note of the heap.
 pub(super) fn finish_heap<V: Values>(
-    code: &RareCode,
-    run: &RareRun,
-    g: V,
-    near: (&BlockPass, &RareNear),
+    at: Finishing<V>,
+    ahead: &BlockPass,
+    near: &RareNear,
     n: usize,
-    bits: &mut Vec<u64>,
-    wanted: &mut Vec<u64>,
+    scratch: &mut Scratch,
 ) -> (u32, Noted) {
-    let (c, noted, any_wanted) = candidate(code, run, g, near, n, bits, wanted);
+    let (c, noted, any_wanted) = candidate(at, ahead, near, n, scratch);
     match any_wanted {
         false => (c, noted),
-        true => finish_scan(Finishing { code, run, g }, near.0, n, (c, noted), wanted),
+        true => finish_scan(at, ahead, n, (c, noted), &mut scratch.wanted),
     }
 }
 
@@ -94,13 +110,11 @@ pub(super) fn finish_heap<V: Values>(
 /// needs a split pair: `finish_scan`).
 #[inline(always)]
 pub(super) fn candidate<V: Values>(
-    code: &RareCode,
-    run: &RareRun,
-    g: V,
-    (ahead, near): (&BlockPass, &RareNear),
+    Finishing { code, run, g }: Finishing<V>,
+    ahead: &BlockPass,
+    near: &RareNear,
     n: usize,
-    bits: &mut Vec<u64>,
-    wanted: &mut Vec<u64>,
+    Scratch { bits, wanted }: &mut Scratch,
 ) -> (u32, Noted, bool) {
     let mut noted = Noted::default();
     let s = ahead.below;

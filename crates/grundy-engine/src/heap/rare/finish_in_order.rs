@@ -3,7 +3,7 @@
 //! inside the block add (`finish_heap`), or, where cores are free, in
 //! stretches finished on guesses and checked in order (`speculate`).
 
-use super::finish_heap::{RareNear, finish_heap, settle_small};
+use super::finish_heap::{Finishing, RareNear, Scratch, finish_heap, settle_small};
 use super::kept::Beyond;
 use super::marks::FarMarks;
 use super::pass::BlockPass;
@@ -24,10 +24,10 @@ pub(super) fn finish_in_order<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
     g: &mut Growing<S>,
-    (ahead, view): (&BlockPass, &PassView),
+    ahead: &BlockPass,
+    view: &PassView,
     e: usize,
-    bits: &mut Vec<u64>,
-    wanted: &mut Vec<u64>,
+    scratch: &mut Scratch,
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
@@ -38,7 +38,7 @@ pub(super) fn finish_in_order<S: Store>(
             for m in n..end {
                 ahead.wait_for(m, code, view, g.view().range(0, ahead.below));
             }
-            if let Some(widen) = finish_stretch((code, ahead, (n, end)), run, g, bits, wanted) {
+            if let Some(widen) = finish_stretch(code, ahead, n..end, run, g, scratch) {
                 return Some(widen);
             }
             n = end;
@@ -47,15 +47,19 @@ pub(super) fn finish_in_order<S: Store>(
         ahead.wait_for(n, code, view, g.view().range(0, ahead.below));
         #[cfg(feature = "verify")]
         super::verify::kept_reads(code, run, ahead.below, n);
-        let v = match settle_small(code, run, g.view(), (ahead, &mut far), n) {
+        let at = Finishing {
+            code,
+            run,
+            g: g.view(),
+        };
+        let v = match settle_small(at, ahead, &mut far, n) {
             Some((v, by_middle)) => {
                 settled += by_middle as u32;
                 v
             }
             None => {
-                bits.clear();
-                bits.extend_from_slice(ahead.marks(n));
-                let (v, noted) = finish_heap(code, run, g.view(), (ahead, &near), n, bits, wanted);
+                let marked = scratch.marked(ahead.marks(n));
+                let (v, noted) = finish_heap(at, ahead, &near, n, marked);
                 if let Some(part) = noted.beyond {
                     return Some(beyond_scan(n, part));
                 }
@@ -164,14 +168,16 @@ impl Stretching {
 /// then pushed in order: each guessed value kept when what it read was true,
 /// else the heap finished again as in order.
 fn finish_stretch<S: Store>(
-    (code, ahead, (p, end)): (&RareCode, &BlockPass, (usize, usize)),
+    code: &RareCode,
+    ahead: &BlockPass,
+    heaps: std::ops::Range<usize>,
     run: &mut RareRun,
     g: &mut Growing<S>,
-    bits: &mut Vec<u64>,
-    wanted: &mut Vec<u64>,
+    scratch: &mut Scratch,
 ) -> Option<Outcome> {
+    let (p, end) = (heaps.start, heaps.end);
     let clock = std::time::Instant::now();
-    let guessed = guess_stretch(code, run, g.view(), ahead, (p, end));
+    let guessed = guess_stretch(code, run, g.view(), ahead, p..end);
     let guessed_at = clock.elapsed();
     let mut checker = Checker::new(&guessed);
     run.counts.stretches += 1;
@@ -183,15 +189,18 @@ fn finish_stretch<S: Store>(
             Some(kept) => {
                 run.counts.guessed_kept += 1;
                 #[cfg(feature = "verify")]
-                verify_kept(code, run, g, (ahead, &guessed), n, kept.0);
+                verify_kept(code, run, g, ahead, &guessed, n, kept.0);
                 kept
             }
             None => {
                 run.counts.guessed_redone += 1;
-                bits.clear();
-                bits.extend_from_slice(guessed.marks(n));
-                let near = (ahead, &guessed.near);
-                let (v, noted) = finish_heap(code, run, g.view(), near, n, bits, wanted);
+                let at = Finishing {
+                    code,
+                    run,
+                    g: g.view(),
+                };
+                let marked = scratch.marked(guessed.marks(n));
+                let (v, noted) = finish_heap(at, ahead, &guessed.near, n, marked);
                 if let Some(part) = noted.beyond {
                     return Some(beyond_scan(n, part));
                 }
@@ -216,12 +225,23 @@ fn verify_kept<S: Store>(
     code: &RareCode,
     run: &RareRun,
     g: &Growing<S>,
-    (ahead, guessed): (&BlockPass, &super::speculate::Guessed),
+    ahead: &BlockPass,
+    guessed: &super::speculate::Guessed,
     n: usize,
     kept: u32,
 ) {
-    let (mut bits, mut wanted) = (guessed.marks(n).to_vec(), Vec::new());
-    let near = (ahead, &guessed.near);
-    let (v, _) = finish_heap(code, run, g.view(), near, n, &mut bits, &mut wanted);
+    let at = Finishing {
+        code,
+        run,
+        g: g.view(),
+    };
+    let mut scratch = Scratch::default();
+    let (v, _) = finish_heap(
+        at,
+        ahead,
+        &guessed.near,
+        n,
+        scratch.marked(guessed.marks(n)),
+    );
     super::verify::guessed_heap(n, kept, v);
 }

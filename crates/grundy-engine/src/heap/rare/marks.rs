@@ -195,9 +195,11 @@ pub(super) fn pair_allowed(diff: usize, a: usize, b: usize) -> bool {
 /// `every_mark_is_an_option_through_a_heap` holds each to it.
 pub(super) fn options_through<V: Values>(
     code: &RareCode,
-    (rare, values): (&[usize], &[u32]),
+    rare: &[usize],
+    rare_values: &[u32],
     g: V,
-    (n, x): (usize, usize),
+    n: usize,
+    x: usize,
     each: &mut impl FnMut(u32),
 ) {
     for j in one_heap_takes(code) {
@@ -211,7 +213,7 @@ pub(super) fn options_through<V: Values>(
             continue;
         }
         if let Ok(i) = rare.binary_search(&(m - x)) {
-            each(values[i]);
+            each(rare_values[i]);
         }
         if x_rare {
             each(g.at(m - x));

@@ -30,7 +30,7 @@
 //! stay fixed while the runs go, and the heaps after it are done in order.
 
 use super::bits::{LocalMarks, common_word, first_unmarked, set_bit, words_for};
-use super::finish_heap::{Finishing, Noted, RareNear, candidate, finish_scan};
+use super::finish_heap::{Finishing, Noted, RareNear, Scratch, candidate, finish_scan};
 use super::marks::{mark_rare_pairs, one_heap_takes, options_through, split_heap};
 use super::pass::BlockPass;
 use super::scan::SCAN_CHUNK;
@@ -38,6 +38,7 @@ use super::state::RareRun;
 use crate::heap::storage::store::{Value, Values};
 use grundy_core::kernel::rare::RareCode;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -79,13 +80,24 @@ pub(super) struct GuessView<'a, V: Values> {
     known: Option<V>,
 }
 
+/// The table's units of the heaps from `from` on, up to a stretch's last
+/// guess (`units` empty: none), for the scans to read many at a time.
+#[derive(Clone, Copy)]
+struct Tail<'a, U> {
+    units: &'a [U],
+    from: usize,
+}
+
 impl<'a, V: Values> GuessView<'a, V> {
     /// Heaps 0..len: `below`, then `guess` (read with a note in `reads`);
     /// `tail` the units of heaps from its first on, where it is not empty.
     fn new(
         below: V,
         guess: &'a [u32],
-        (tail, tail_from): (&'a [V::Unit], usize),
+        Tail {
+            units: tail,
+            from: tail_from,
+        }: Tail<'a, V::Unit>,
         reads: &'a [AtomicU64; READ_WORDS],
     ) -> Self {
         let len = below.len() + guess.len();
@@ -272,11 +284,11 @@ pub(super) fn guess_stretch<V: Values>(
     run: &mut RareRun,
     g: V,
     ahead: &BlockPass,
-    (p, end): (usize, usize),
+    Range { start: p, end }: Range<usize>,
 ) -> Guessed {
     debug_assert!(end - p <= MAX_STRETCH && g.len() == p);
     let clock = std::time::Instant::now();
-    let (words, marks) = window_marks(code, run, g, ahead, (p, end));
+    let (words, marks) = window_marks(code, run, g, ahead, p..end);
     // The window's marks go in parallel over the heaps: on the path, a
     // run's share of them.
     let runs = (end - p).div_ceil(RUN) as u64;
@@ -306,7 +318,7 @@ pub(super) fn guess_stretch<V: Values>(
         pass: ahead,
         guessed: &guessed,
     };
-    guessed.runs = run_round(at, g, (end, None));
+    guessed.runs = run_round(at, g, end, None);
     add_path(run, &guessed);
     // With two runs only the second can change in a later round, alone on
     // one core and through the guessing view, slower than the check's redo.
@@ -322,7 +334,7 @@ pub(super) fn guess_stretch<V: Values>(
             pass: ahead,
             guessed: &guessed,
         };
-        guessed.runs = run_round(at, g, (end, Some((&before, &changed))));
+        guessed.runs = run_round(at, g, end, Some((&before, &changed)));
         run.counts.rounds += 1;
         let sum = |of: fn(&RunOut) -> u32| guessed.runs.iter().map(|r| of(r) as u64).sum::<u64>();
         run.counts.round_heaps += sum(|r| r.finished);
@@ -348,7 +360,8 @@ fn add_path(run: &mut RareRun, guessed: &Guessed) {
 fn run_round<V: Values>(
     at: Stretch<'_>,
     g: V,
-    (end, again): (usize, Option<(&[RunOut], &Reads)>),
+    end: usize,
+    again: Option<(&[RunOut], &Reads)>,
 ) -> Vec<RunOut> {
     let p = at.guessed.p;
     (p..end)
@@ -359,7 +372,7 @@ fn run_round<V: Values>(
         .with_max_len(1)
         .map(|(r, first)| {
             let before = again.map(|(runs, changed)| (&runs[r], changed));
-            let own = (first, end.min(first + RUN));
+            let own = first..end.min(first + RUN);
             guess_run(at, g, own, before)
         })
         .collect()
@@ -383,7 +396,7 @@ fn window_marks<V: Values>(
     run: &RareRun,
     g: V,
     ahead: &BlockPass,
-    (p, end): (usize, usize),
+    Range { start: p, end }: Range<usize>,
 ) -> (usize, Vec<u64>) {
     let words = words_for(run.max_value).max(ahead.words);
     let mut marks = vec![0u64; (end - p) * words];
@@ -394,7 +407,7 @@ fn window_marks<V: Values>(
         .for_each(|(bits, n)| {
             let pass = ahead.marks(n);
             bits[..pass.len()].copy_from_slice(pass);
-            mark_window(code, run, g, n, (ahead.below, p), bits);
+            mark_window(code, run, g, n, ahead.below..p, bits);
         });
     (words, marks)
 }
@@ -409,14 +422,14 @@ pub(super) fn mark_window<V: Values>(
     run: &RareRun,
     g: V,
     n: usize,
-    (lo, hi): (usize, usize),
+    Range { start: lo, end: hi }: Range<usize>,
     bits: &mut [u64],
 ) {
     if !LocalMarks::fits(bits.len()) {
-        return window_pairs(code, run, g, n, (lo, hi), &mut |v| set_bit(bits, v));
+        return window_pairs(code, run, g, n, lo..hi, &mut |v| set_bit(bits, v));
     }
     let mut local = LocalMarks::default();
-    window_pairs(code, run, g, n, (lo, hi), &mut |v| local.mark(v));
+    window_pairs(code, run, g, n, lo..hi, &mut |v| local.mark(v));
     local.fold_into(bits);
 }
 
@@ -427,7 +440,7 @@ fn window_pairs<V: Values>(
     run: &RareRun,
     g: V,
     n: usize,
-    (lo, hi): (usize, usize),
+    Range { start: lo, end: hi }: Range<usize>,
     mark: &mut impl FnMut(u32),
 ) {
     for j in one_heap_takes(code) {
@@ -464,28 +477,28 @@ fn window_pairs<V: Values>(
 fn guess_run<V: Values>(
     at: Stretch<'_>,
     g: V,
-    (first, last): (usize, usize),
+    Range {
+        start: first,
+        end: last,
+    }: Range<usize>,
     before: Option<(&RunOut, &Reads)>,
 ) -> RunOut {
     let (code, run, stretch) = (at.code, at.run, at.guessed);
     let (p, clock) = (stretch.p, std::time::Instant::now());
     let mut seen = stretch.guesses[..last - p].to_vec();
     let (mut tail, tail_from) = tail_units(g, &seen);
-    let mut buffers = (Vec::new(), Vec::new());
+    let mut scratch = Scratch::default();
     let mut out = RunOut::default();
     // changed: the stretch heaps whose value differs from what this run's
     // heaps read in the round before (its own added as they change).
-    let (read_before, mut changed) = read_before(stretch, (first, last), before);
+    let (read_before, mut changed) = read_before(stretch, first..last, before);
     for n in first..last {
         let (k, i) = (n - p, n - first);
         let last_time = before.and_then(|(prior, _)| prior.heaps.get(i).copied());
         let unmoved = |was: &HeapOut| {
-            let moved = (
-                &changed,
-                read_before.as_deref().unwrap_or_default(),
-                &seen[..],
-            );
-            marks_unmoved(Finishing { code, run, g }, stretch, n, was, moved)
+            let before = read_before.as_deref().unwrap_or_default();
+            let at = Finishing { code, run, g };
+            marks_unmoved(at, stretch, n, was, &changed, before, &seen)
         };
         let heap = match last_time {
             Some(same) if !meets(&same.reads(), &changed) => same,
@@ -498,9 +511,12 @@ fn guess_run<V: Values>(
                 let table = RunTable {
                     below: g,
                     inputs: &seen[..k],
-                    tail: (&tail[..tail_len], tail_from),
+                    tail: Tail {
+                        units: &tail[..tail_len],
+                        from: tail_from,
+                    },
                 };
-                let heap = finish_guessed(at, table, n, &mut buffers);
+                let heap = finish_guessed(at, table, n, &mut scratch);
                 out.finished += 1;
                 if last_time.is_none_or(|was| was.value != heap.value) {
                     changed[k / 64] |= 1 << (k % 64);
@@ -533,7 +549,10 @@ fn guess_run<V: Values>(
 /// read as it finishes them, not as inputs: left out).
 fn read_before(
     stretch: &Guessed,
-    (first, last): (usize, usize),
+    Range {
+        start: first,
+        end: last,
+    }: Range<usize>,
     before: Option<(&RunOut, &Reads)>,
 ) -> (Option<Vec<u32>>, Reads) {
     let p = stretch.p;
@@ -560,7 +579,7 @@ fn read_before(
 struct RunTable<'a, V: Values> {
     below: V,
     inputs: &'a [u32],
-    tail: (&'a [V::Unit], usize),
+    tail: Tail<'a, V::Unit>,
 }
 
 impl<V: Values> RunTable<'_, V> {
@@ -577,16 +596,18 @@ fn finish_guessed<V: Values>(
     at: Stretch<'_>,
     table: RunTable<'_, V>,
     n: usize,
-    (bits, wanted): &mut (Vec<u64>, Vec<u64>),
+    scratch: &mut Scratch,
 ) -> HeapOut {
     let (mark_reads, scan_reads): ([AtomicU64; READ_WORDS], [AtomicU64; READ_WORDS]) =
         Default::default();
     let (code, run, ahead, stretch) = (at.code, at.run, at.pass, at.guessed);
-    bits.clear();
-    bits.extend_from_slice(stretch.marks(n));
-    let near = (ahead, &stretch.near);
-    let marks_view = table.view(&mark_reads);
-    let (c, noted, any_wanted) = candidate(code, run, marks_view, near, n, bits, wanted);
+    let marks = Finishing {
+        code,
+        run,
+        g: table.view(&mark_reads),
+    };
+    let marked = scratch.marked(stretch.marks(n));
+    let (c, noted, any_wanted) = candidate(marks, ahead, &stretch.near, n, marked);
     let (value, noted) = match any_wanted {
         true => {
             let scan_view = table.view(&scan_reads);
@@ -595,7 +616,7 @@ fn finish_guessed<V: Values>(
                 run,
                 g: scan_view,
             };
-            finish_scan(inputs, ahead, n, (c, noted), wanted)
+            finish_scan(inputs, ahead, n, (c, noted), &mut scratch.wanted)
         }
         false => (c, noted),
     };
@@ -625,7 +646,9 @@ fn marks_unmoved<V: Values>(
     stretch: &Guessed,
     n: usize,
     was: &HeapOut,
-    (changed, before, now): (&Reads, &[u32], &[u32]),
+    changed: &Reads,
+    before: &[u32],
+    now: &[u32],
 ) -> bool {
     let p = stretch.p;
     debug_assert!(
@@ -642,7 +665,6 @@ fn marks_unmoved<V: Values>(
                 .get((v >> 6) as usize)
                 .is_some_and(|w| w >> (v & 63) & 1 != 0)
     };
-    let rare = (&run.rare[..], &run.rare_values[..]);
     for (w, (&read, &changed)) in was.mark_reads.iter().zip(changed).enumerate() {
         let mut moved = read & changed;
         while moved != 0 {
@@ -650,9 +672,17 @@ fn marks_unmoved<V: Values>(
             moved &= moved - 1;
             let (from, to) = (before[k], now[k]);
             let mut unmoved = true;
-            options_through(code, rare, g, (n, p + k), &mut |other| {
-                unmoved &= still(other ^ from) && still(other ^ to);
-            });
+            options_through(
+                code,
+                &run.rare,
+                &run.rare_values,
+                g,
+                n,
+                p + k,
+                &mut |other| {
+                    unmoved &= still(other ^ from) && still(other ^ to);
+                },
+            );
             if !unmoved {
                 return false;
             }
@@ -777,7 +807,15 @@ mod tests {
             .chain(guess.iter().map(|&v| v as u8))
             .collect();
         let reads: [AtomicU64; READ_WORDS] = Default::default();
-        let view = GuessView::new(&below[..], &guess, (&tail[..], 90), &reads);
+        let view = GuessView::new(
+            &below[..],
+            &guess,
+            Tail {
+                units: &tail,
+                from: 90,
+            },
+            &reads,
+        );
         assert_eq!(view.range(95, 102).exact(), Some(&tail[5..12]));
         assert_eq!(reads[0].load(Relaxed), 0b11);
         assert!(view.range(80, 101).exact().is_none());
@@ -795,7 +833,15 @@ mod tests {
         let below: Vec<u8> = (0..100).map(|i| (i % 7) as u8).collect();
         let guess = [40u32, 41, 42, 43];
         let reads: [AtomicU64; READ_WORDS] = Default::default();
-        let view = GuessView::new(&below[..], &guess, (&[], 0), &reads);
+        let view = GuessView::new(
+            &below[..],
+            &guess,
+            Tail {
+                units: &[],
+                from: 0,
+            },
+            &reads,
+        );
         assert_eq!((view.at(99), view.at(101)), (99 % 7, 41));
         assert_eq!(reads[0].load(Relaxed), 0b10);
         let tail = view.range(98, 103);
@@ -833,8 +879,7 @@ mod tests {
     fn through(code: &RareCode, run: &RareRun, g: &[u8], n: usize, lo: usize) -> u64 {
         let mut bits = 0u64;
         for x in lo..n {
-            let rare = (&run.rare[..], &run.rare_values[..]);
-            options_through(code, rare, g, (n, x), &mut |other| {
+            options_through(code, &run.rare, &run.rare_values, g, n, x, &mut |other| {
                 bits |= 1 << ((g[x] as u32 ^ other) & 63);
             });
         }
@@ -873,7 +918,7 @@ mod tests {
             let expected = through(&code, &run, &g, n, s);
             assert_eq!(block, expected, "case {case}: heap {n}, block from {s}");
             let mut window = [0u64; 1];
-            mark_window(&code, &rare_below_n, &g[..n], n, (s, n), &mut window);
+            mark_window(&code, &rare_below_n, &g[..n], n, s..n, &mut window);
             let expected = through(&code, &rare_below_n, &g, n, s);
             assert_eq!(
                 window[0], expected,
@@ -925,13 +970,12 @@ mod tests {
         changed[0] = 1 << 3;
         let (before, mut now) = (vec![2u32; 64], vec![2u32; 64]);
         now[3] = to;
-        let moved = (&changed, &before[..], &now[..]);
         let inputs = Finishing {
             code: &code,
             run: &run,
             g: &g[..],
         };
-        marks_unmoved(inputs, &guessed, 140, &was, moved)
+        marks_unmoved(inputs, &guessed, 140, &was, &changed, &before, &now)
     }
 
     /// The take gives 2 then `to`, the pair 9 ⊕ 2 = 11 then 9 ⊕ `to`: a
