@@ -16,6 +16,7 @@ use crate::heap::storage::growing::grow_while_reading;
 use crate::heap::storage::store::{Store, Values};
 use grundy_core::kernel::rare::{RareCode, rare_values_pay};
 use grundy_gpu::rare::{GpuPass, Launched, Table as GpuTable};
+use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Below this many heaps the table is too short to judge its sparseness.
@@ -82,7 +83,7 @@ impl Blocks {
     ) -> Option<Outcome> {
         let s = g.len();
         let block_start = self.clock.nanos(s);
-        if let Some(short) = Kept::short_for(code, run.rare.last().copied(), (s, run.gap)) {
+        if let Some(short) = Kept::short_for(code, run.rare.last().copied(), s, run.gap) {
             return Some(Outcome::Beyond(short));
         }
         let (e, in_order) = self.bounds(run, s, end);
@@ -93,8 +94,8 @@ impl Blocks {
         let middle_kept =
             |e| gap.is_empty() || kept.is_some_and(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
         let ahead = if in_order {
-            let middle = (self.middle.take(), middle_kept(e));
-            BlockPass::in_order_with(code, g.view(), (s, e), middle, run.max_value)
+            let (middle, may_collect) = (self.middle.take(), middle_kept(e));
+            BlockPass::in_order_with(code, g.view(), s..e, middle, may_collect, run.max_value)
         } else {
             match self.with_pass(code, run, g.view(), (s, e, end), (gpu, started)) {
                 Ok(ahead) => ahead,
@@ -107,7 +108,7 @@ impl Blocks {
             .min(e.saturating_add(longest_window(run)));
         let window = (middle_kept(next_end) && e < self.plan.in_order_until.min(end))
             .then(|| MiddleWindow::copy(code, g, s, e, next_end, run.max_value));
-        let (widened, next_hits) = self.finish_beside_tasks(code, run, g, (&ahead, e), window);
+        let (widened, next_hits) = self.finish_beside_tasks(code, run, g, &ahead, e, window);
         if widened.is_some() {
             return widened;
         }
@@ -155,7 +156,7 @@ impl Blocks {
         (s, e, end): (usize, usize, usize),
         (gpu, started): (&mut Option<GpuPass>, Option<Started>),
     ) -> Result<BlockPass, Outcome> {
-        let ahead = block_pass(code, run, g, (s, e), gpu, started)?;
+        let ahead = block_pass(code, run, g, s..e, gpu, started)?;
         if ahead.on_gpu {
             self.plan.resize(ahead.totals().0, e - s);
         }
@@ -163,9 +164,8 @@ impl Blocks {
         // this one is finished (its finish then covers both blocks).
         let next_end = BlockPlan::block_end(e, self.plan.block, end)
             .min(s.saturating_add(longest_window(run)));
-        let next = (s, e, next_end);
         self.started = (self.plan.ahead_pays(e) && next_end > e)
-            .then(|| start_next(code, run, g, next, gpu))
+            .then(|| start_next(code, run, g, s, e..next_end, gpu))
             .flatten();
         let in_flight = 1 + self.started.is_some() as u64;
         run.counts.in_flight_max = run.counts.in_flight_max.max(in_flight);
@@ -185,7 +185,8 @@ impl Blocks {
         code: &RareCode,
         run: &mut RareRun,
         g: &mut S,
-        (ahead, e): (&BlockPass, usize),
+        ahead: &BlockPass,
+        e: usize,
         window: Option<MiddleWindow<S>>,
     ) -> (Option<Outcome>, Option<MiddleHits>) {
         let next = match &self.started {
@@ -282,7 +283,7 @@ pub(super) fn block_pass<V: Values>(
     code: &RareCode,
     run: &mut RareRun,
     g: V,
-    (s, e): (usize, usize),
+    Range { start: s, end: e }: Range<usize>,
     gpu: &mut Option<GpuPass>,
     started: Option<Started>,
 ) -> Result<BlockPass, Outcome> {
@@ -365,7 +366,8 @@ pub(super) fn start_next<V: Values>(
     code: &RareCode,
     run: &RareRun,
     g: V,
-    (below, first, end): (usize, usize, usize),
+    below: usize,
+    Range { start: first, end }: Range<usize>,
     gpu: &mut Option<GpuPass>,
 ) -> Option<Started> {
     if first >= end || run.tuning.pass_ahead == PassAhead::Never {

@@ -93,7 +93,8 @@ impl Kept {
     pub fn short_for(
         code: &RareCode,
         last_rare: Option<usize>,
-        (s, gap): (usize, Gap),
+        s: usize,
+        gap: Gap,
     ) -> Option<Beyond> {
         let distance = Kept::reach(code, last_rare);
         gap.meets((s.saturating_sub(distance), s))
@@ -176,8 +177,8 @@ mod tests {
         }
         // A heap whose last rare heap is 300 reads 301 back in Officers.
         assert_eq!(Kept::reach(&officers, Some(300)), 301);
-        assert!(Kept::short_for(&officers, Some(300), (8301, gap)).is_none());
-        let short = Kept::short_for(&officers, Some(300), (8300, gap)).unwrap();
+        assert!(Kept::short_for(&officers, Some(300), 8301, gap).is_none());
+        let short = Kept::short_for(&officers, Some(300), 8300, gap).unwrap();
         assert_eq!(
             short,
             Beyond::Partner {

@@ -15,6 +15,7 @@ use crate::heap::storage::table::Value;
 use grundy_core::kernel::rare::{PassParams, RareCode};
 use grundy_gpu::rare::PassOutput;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
@@ -204,8 +205,9 @@ impl BlockPass {
     pub(super) fn in_order_with<V: Values>(
         code: &RareCode,
         g: V,
-        (s, e): (usize, usize),
-        (middle, may_collect): (Option<MiddleHits>, bool),
+        Range { start: s, end: e }: Range<usize>,
+        middle: Option<MiddleHits>,
+        may_collect: bool,
         max: u32,
     ) -> BlockPass {
         let mut ahead = BlockPass::in_order(s);
@@ -502,7 +504,7 @@ pub(super) fn rare_pair_marks<V: Values>(
         Some(table) if past_every_cut => {
             marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check))
         }
-        _ => marks_near_rare(code, run, g, (n0, n1), columns, (rows, can_check)),
+        _ => marks_near_rare(code, run, g, n0..n1, columns, rows, can_check),
     };
     // The other copies are left zero for the next task.
     for (i, column) in c0.iter_mut().enumerate() {
@@ -519,9 +521,10 @@ fn marks_near_rare<V: Values>(
     code: &RareCode,
     run: &PassView,
     g: V,
-    (n0, n1): (usize, usize),
+    Range { start: n0, end: n1 }: Range<usize>,
     columns: [&mut [u64]; 4],
-    (rows, can_check): (&mut [Vec<Row>; 2], bool),
+    rows: &mut [Vec<Row>; 2],
+    can_check: bool,
 ) -> u64 {
     let [c0, c1, c2, c3] = columns;
     let s = g.len();
