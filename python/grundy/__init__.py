@@ -642,10 +642,15 @@ def misere_quotient(
     return json.loads(found)
 
 
-def play_sum(positions: Sequence[Any], *, limit: Optional[int] = None) -> dict:
+def play_sum(
+    positions: Sequence[Any], *, limit: Optional[int] = None, misere: bool = False
+) -> dict:
     """A sum of positions of different games: each a tuple as ``play``
     takes its arguments, e.g. ``[("octal", "0.07", [5, 9]), ("rect", "3x5")]``,
-    or a string as ``grundy play sum`` takes it (``"octal 0.07 5,9"``)."""
+    or a string as ``grundy play sum`` takes it (``"octal 0.07 5,9"``).
+    ``misere=True`` plays the sum under misère play (``grundy play sum
+    --misere``): it has no nim-sum, so ``misere_value`` is searched over the
+    whole sum, and the winning moves are those to misère value 0."""
     words = []
     for position in positions:
         if isinstance(position, str):
@@ -656,4 +661,4 @@ def play_sum(positions: Sequence[Any], *, limit: Optional[int] = None) -> dict:
         words.append(_words(game, rest, kwargs))
     if len(words) == 1:
         raise ValueError("play_sum: expected two or more positions (play takes one)")
-    return json.loads(_grundy.play_json(words, limit))
+    return json.loads(_grundy.play_json(words, limit, misere))

@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
+use grundy::frontend::setting::{Setting, seconds};
 use grundy::game::delete_nim::Rule;
 use grundy::game::{Code, Convention, GraphCode};
 use grundy::play::Position;
-use grundy::frontend::setting::{Setting, seconds};
 use grundy::{EdgeGame, GraphGame, Survey, TupleGame};
 use numpy::ndarray::Array2;
 use numpy::{PyArray1, PyArray2};
@@ -602,13 +602,15 @@ fn position_of(words: &[String]) -> grundy::Result<Position> {
 
 /// The report of `positions`, each a game and its arguments as words (one:
 /// that game alone; several: their sum), as JSON; every winning move is
-/// listed, or the first `limit`. Positions are built on the run's thread.
+/// listed, or the first `limit`. Under misère play (`misere`) the sum is
+/// searched whole. Positions are built on the run's thread.
 #[pyfunction]
-#[pyo3(signature = (positions, limit = None))]
+#[pyo3(signature = (positions, limit = None, misere = false))]
 pub fn play_json(
     py: Python<'_>,
     positions: Vec<Vec<String>>,
     limit: Option<usize>,
+    misere: bool,
 ) -> PyResult<String> {
     let report = run(py, None, |_| {
         let mut built = positions
@@ -619,6 +621,7 @@ pub fn play_json(
             0 => Err(grundy::Error::Input(
                 "no position to play: expected one or more".into(),
             )),
+            _ if misere => grundy::play::misere_play_sum(built, limit),
             1 => built.remove(0).report(limit),
             _ => grundy::play_sum(built, limit),
         }

@@ -245,6 +245,11 @@ def test_misere_play_is_the_commands_and_named(cli):
     printed = json.loads(cli("play", "octal", "0.77", "2,3,5", "--misere", "--json"))
     assert played == printed and played["convention"] == "misere"
     assert grundy.play("subtraction", [1, 2], [1, 1, 1], misere=True)["outcome"] == "P"
+    # a sum of different games under misère play: searched whole, as the command does
+    summed = grundy.play_sum([("octal", "0.[3]", [1]), ("rect", "1x3")], misere=True)
+    printed = json.loads(cli("play", "sum", "--misere", "octal 0.[3] 1", "rect 1x3", "--json"))
+    assert summed == printed
+    assert (summed["nim_sum"], summed["outcome"], summed["misere_value"]) == (0, "N", 1)
 
 
 def test_survey_columns_agree_with_each_codes_sequence():

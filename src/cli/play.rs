@@ -172,14 +172,19 @@ pub enum PlayGame {
     #[command(
         after_help = "Examples:\n  grundy play sum 'octal 0.07 5,9' 'subtraction 1,3 6'\n  \
                             grundy play sum 'octal 0.77 4' 'graph 0.33 pode:1,2,2' \
-                            'hackenbush --graph path:3' 'rect 3x5' 'delete-nim --rule vdn 4,6' --json\n\n\
+                            'hackenbush --graph path:3' 'rect 3x5' 'delete-nim --rule vdn 4,6' --json\n  \
+                            grundy play sum --misere 'octal 0.07 5' 'rect 3x4' 'graph 0.33 path:4'\n\n\
                             Each component is one word list (quote it): a game as `grundy play` \
                             names it and its position. The value of the sum is the nim-sum of every \
-                            component's value."
+                            component's value. Under --misere (the last player to move loses) there \
+                            is no nim-sum: the whole sum is searched, its size said if it cannot fit."
     )]
     Sum {
         /// The games, each quoted: 'GAME ARGS...'.
         #[arg(value_name = "COMPONENT", required = true)]
         components: Vec<String>,
+        /// Misère play: the last player to move loses; the sum is searched whole.
+        #[arg(long)]
+        misere: bool,
     },
 }

@@ -155,6 +155,9 @@ fn cycles_report_the_outcome_and_a_value_only_without_faces() {
         (tree["faces"].as_u64(), tree["g"].as_u64()),
         (Some(0), Some(1))
     );
+    // `play` on a tree too (the forest solver plays only the Game of Arrows)
+    let played = json(&grundy(&["play", "cycles", "-g", "pode:2,2,2", "--json"]));
+    assert_eq!(played["components"][0]["g"], 1, "{played}");
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod kept;
 mod milestones;
 mod misere_edges;
 mod misere_graphs;
+mod misere_sums;
 mod newcomer;
 mod paper_output;
 mod papers;

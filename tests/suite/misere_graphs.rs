@@ -24,7 +24,7 @@ fn misere(text: &str) -> GraphCode {
 }
 
 /// The vertices of `within` reachable from `start` (breadth first).
-fn reach_from(g: &Graph, within: u64, start: usize) -> u64 {
+pub(crate) fn reach_from(g: &Graph, within: u64, start: usize) -> u64 {
     let mut seen = 1u64 << start;
     let mut queue = vec![start];
     while let Some(v) = queue.pop() {
@@ -50,7 +50,7 @@ fn pieces(g: &Graph, mut left: u64) -> u32 {
 /// The positions one move of `c` leaves from `mask`: every connected subset
 /// of a size the code takes, leaving as many pieces of its component as the
 /// digit allows.
-fn options(g: &Graph, c: &GraphCode, mask: u64) -> Vec<u64> {
+pub(crate) fn options(g: &Graph, c: &GraphCode, mask: u64) -> Vec<u64> {
     let mut after = Vec::new();
     let mut sub = mask;
     while sub != 0 {

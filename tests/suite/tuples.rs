@@ -153,7 +153,7 @@ fn misere_delete_nim_turns_the_positions_without_a_move() {
 
 /// Every cut of every piece of a sum of rectangles: the piece's index and
 /// the two pieces it leaves (sides sorted, pieces sorted).
-fn naive_cuts(rect: &Rect, sum: &[Vec<u32>]) -> Vec<(usize, Vec<Vec<u32>>)> {
+pub(crate) fn naive_cuts(rect: &Rect, sum: &[Vec<u32>]) -> Vec<(usize, Vec<Vec<u32>>)> {
     let mut cuts = Vec::new();
     for (i, piece) in sum.iter().enumerate() {
         for d in 0..piece.len() {

@@ -196,3 +196,29 @@ pub fn play_sum(positions: Vec<Position>, limit: Option<usize>) -> Result<PlayRe
     let parts = positions.into_iter().map(|p| p.0).collect();
     engine::sum_report(parts, MoveLimit(limit), true)
 }
+
+/// A sum of positions of different games under misère play (the last
+/// player to move loses), as `grundy play sum --misere` reports it: there
+/// is no nim-sum, so the whole sum is searched, and every move to a sum of
+/// misère value 0 is found (the first `limit` listed). The Game of Cycles,
+/// where completing a cycle cell wins outright, is refused.
+///
+/// ```
+/// use grundy::play::{Position, misere_play_sum};
+///
+/// // A heap of 1 of Nim (0.[3]) beside a 1x3 rectangle (one cut, to 1x1
+/// // and 1x2, which have none): two games of one move each. Their nim-sum
+/// // is 0, a loss under normal play; under misère play the player to move
+/// // wins by moving in either, leaving the last move to the other.
+/// let sum = misere_play_sum(
+///     vec![Position::heaps("0.[3]", &[1])?, Position::rect("1x3", 1)?],
+///     None,
+/// )?;
+/// assert_eq!((sum.nim_sum, sum.outcome, sum.misere_value), (0, "N", Some(1)));
+/// assert_eq!(sum.winning_moves_total, 2);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn misere_play_sum(positions: Vec<Position>, limit: Option<usize>) -> Result<PlayReport> {
+    let parts = positions.into_iter().map(|p| p.0).collect();
+    engine::misere_sum_report(parts, limit)
+}

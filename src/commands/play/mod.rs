@@ -48,12 +48,15 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             min_diff,
             misere: true,
         } => grundy::play::misere_rect(boxes, *min_diff, args.limit.0)?,
-        PlayGame::Sum { components } => {
+        PlayGame::Sum { components, misere } => {
             let parts = components
                 .iter()
-                .map(|text| sum_component(text))
+                .map(|text| sum_component(text, *misere))
                 .collect::<Result<Vec<_>>>()?;
-            play_sum(parts, args.limit.0)?
+            match misere {
+                true => grundy::play::misere_play_sum(parts, args.limit.0)?,
+                false => play_sum(parts, args.limit.0)?,
+            }
         }
         game => part_of(game)?.report(args.limit.0)?,
     };
@@ -104,8 +107,8 @@ fn part_of(game: &PlayGame) -> Result<Position> {
     );
     if whole || misere_heaps(game)?.is_some() {
         return Err(Error::Input(
-            "--misere in a sum: misère play has no nim-sum to add games by; expected --misere \
-             on one game alone (`grundy play octal CODE HEAPS --misere`)"
+            "--misere in a sum: a sum is played under one convention; expected --misere on the \
+             sum (`grundy play sum --misere 'octal 0.07 5' 'rect 3x4'`)"
                 .into(),
         ));
     }
@@ -156,9 +159,19 @@ struct SumComponent {
     game: PlayGame,
 }
 
-/// Parses one component of a sum ('octal 0.07 5,9') and its position.
-fn sum_component(text: &str) -> Result<Position> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+/// Parses one component of a sum ('octal 0.07 5,9') and its position; in
+/// a sum under misère play (`misere`) a component may repeat `--misere`.
+fn sum_component(text: &str, misere: bool) -> Result<Position> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.contains(&"--misere") {
+        if !misere {
+            return Err(Error::Input(format!(
+                "component '{text}': a sum is played under one convention; expected --misere \
+                 on the sum (`grundy play sum --misere 'octal 0.07 5' 'rect 3x4'`)"
+            )));
+        }
+        words.retain(|w| *w != "--misere");
+    }
     let parsed = SumComponent::try_parse_from(&words).map_err(|e| {
         let message = e.to_string();
         let first = message

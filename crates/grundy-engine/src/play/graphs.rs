@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::report::{
-    Component, MisereOptions, MoveLimit, Part, Play, PlayReport, and_list, report,
+    Component, MisereOptions, MoveLimit, Part, Piece, PieceMove, Pieces, Play, PlayReport,
+    and_list, report,
 };
 use crate::Backend;
 use crate::edges::arrows_dense::solve_dense;
@@ -59,6 +60,7 @@ pub fn graph_part(code: &GraphCode, spec: &str) -> Result<Part> {
         });
     }
     let game = format!("{} on a graph", code.text);
+    let pieces = graph_pieces(code, &g, &comps);
     let (code, graph) = (code.clone(), g.clone());
     let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
         let comp = comps[i];
@@ -79,7 +81,33 @@ pub fn graph_part(code: &GraphCode, spec: &str) -> Result<Part> {
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(pieces),
     })
+}
+
+/// A graph's connected components as pieces: a component's vertices; a
+/// removal leaves the pieces of what remains of it.
+fn graph_pieces(code: &GraphCode, g: &Graph, comps: &[u64]) -> Pieces {
+    let (code, graph) = (code.clone(), g.clone());
+    let moves = move |piece: &[u64], words: bool| {
+        let comp = piece[0];
+        let mut found = Vec::new();
+        for_each_option(&graph, &code, comp, |rest| {
+            found.push(PieceMove {
+                words: words.then(|| removal(&graph, comp, rest)),
+                left: graph
+                    .components(rest)
+                    .into_iter()
+                    .map(|c| vec![c])
+                    .collect(),
+            })
+        });
+        found
+    };
+    Pieces {
+        start: comps.iter().map(|&c| vec![c]).collect(),
+        moves: Box::new(moves),
+    }
 }
 
 /// Vertices `play graph --misere` values whole: a dense table of 2^24
@@ -209,7 +237,8 @@ enum ArrowValues {
 
 impl ArrowValues {
     fn new(game: &ArrowGame, start: &[u8]) -> Result<ArrowValues> {
-        if game.is_forest() && game.faces.is_empty() {
+        // The decomposition solver plays forests, and not the Game of Cycles.
+        if game.is_forest() && game.faces.is_empty() && game.rule != ArrowRule::Cycles {
             return Ok(ArrowValues::Memo(ArrowMemo::new()));
         }
         let kern = ArrowKernel::new(game).map_err(Error::Input)?;
@@ -278,6 +307,7 @@ pub fn arrows_part(spec: &str, state: Option<&str>, trimmed: bool) -> Result<Par
         });
         parts.push((game, sub, values));
     }
+    let pieces = arrow_pieces(&parts);
     let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
         let (game, sub, values) = &mut parts[i];
         arrow_moves(game, sub, &mut |next| {
@@ -300,7 +330,42 @@ pub fn arrows_part(spec: &str, state: Option<&str>, trimmed: bool) -> Result<Par
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(pieces),
     })
+}
+
+/// The Game of Arrows' components as pieces: a component's index, then its
+/// edges' marks; marking an arrow leaves the component in its next state.
+fn arrow_pieces(parts: &[(ArrowGame, Vec<u8>, ArrowValues)]) -> Pieces {
+    let games: Vec<ArrowGame> = parts.iter().map(|(game, _, _)| game.clone()).collect();
+    let key = |i: usize, marks: &[u8]| {
+        let marks = marks.iter().map(|&m| m as u64);
+        std::iter::once(i as u64).chain(marks).collect::<Vec<u64>>()
+    };
+    let start = parts
+        .iter()
+        .enumerate()
+        .map(|(i, (_, sub, _))| key(i, sub))
+        .collect();
+    let moves = move |piece: &[u64], words: bool| {
+        let i = piece[0] as usize;
+        let marks: Vec<u8> = piece[1..].iter().map(|&m| m as u8).collect();
+        let mut next = Vec::new();
+        let described = arrow_moves(&games[i], &marks, &mut |after| {
+            next.push(key(i, after));
+            Ok(true)
+        })
+        .unwrap_or_default();
+        let mark = |(moved, after): ((String, String, Play), Piece)| PieceMove {
+            words: words.then_some(moved),
+            left: vec![after],
+        };
+        described.into_iter().zip(next).map(mark).collect()
+    };
+    Pieces {
+        start,
+        moves: Box::new(moves),
+    }
 }
 
 /// The Game of Arrows under misère play (the last player to move loses):
@@ -433,6 +498,8 @@ pub fn cycles_part(spec: &str, faces: Option<&Path>, state: Option<&str>) -> Res
         } else {
             Vec::new()
         },
+        // Completing a cycle cell wins outright: no misère play.
+        pieces: None,
     })
 }
 
@@ -440,6 +507,7 @@ pub fn cycles_part(spec: &str, faces: Option<&Path>, state: Option<&str>) -> Res
 /// graph; a move cuts an edge and drops what hangs free.
 pub fn hackenbush_part(spec: &str, ground: &str) -> Result<Part> {
     let (mut game, ground) = hackenbush_game(spec, ground)?;
+    let (cuts, _) = hackenbush_game(spec, &ground_text(&ground))?;
     let start = game.start();
     let g = game.value(start) as u32;
     let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
@@ -451,10 +519,20 @@ pub fn hackenbush_part(spec: &str, ground: &str) -> Result<Part> {
         }
         Ok(found)
     };
-    let ground_text: Vec<String> = ground.iter().map(usize::to_string).collect();
+    // A piece: the edges still grounded; a cut leaves those grounded after it.
+    let moves = move |piece: &[u64], words: bool| {
+        let cut = |(next, text, to, play)| PieceMove {
+            words: words.then_some((text, to, play)),
+            left: if next == 0 { vec![] } else { vec![vec![next]] },
+        };
+        hackenbush_cuts(&cuts, piece[0])
+            .into_iter()
+            .map(cut)
+            .collect()
+    };
     Ok(Part {
         game: "green Hackenbush".into(),
-        position: format!("{spec} grounded at {}", ground_text.join(",")),
+        position: format!("{spec} grounded at {}", ground_text(&ground)),
         components: vec![Component {
             component: spec.to_string(),
             g,
@@ -462,5 +540,15 @@ pub fn hackenbush_part(spec: &str, ground: &str) -> Result<Part> {
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(Pieces {
+            start: vec![vec![start]],
+            moves: Box::new(moves),
+        }),
     })
+}
+
+/// Ground vertices as `play` takes them: `0,3`.
+fn ground_text(ground: &[usize]) -> String {
+    let text: Vec<String> = ground.iter().map(usize::to_string).collect();
+    text.join(",")
 }

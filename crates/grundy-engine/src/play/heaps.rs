@@ -1,7 +1,9 @@
 //! Heaps of a take-and-break game (octal codes, subtraction games): each
 //! heap is a component, its moves the code's.
 
-use super::report::{Component, MoveLimit, Part, Play, PlayReport, and_list, report};
+use super::report::{
+    Component, MoveLimit, Part, PieceMove, Pieces, Play, PlayReport, and_list, report,
+};
 use crate::heap::sequence::{Algorithm, SequenceRun};
 use crate::heap::storage::table::HeapTable;
 use grundy_core::error::{Error, Result};
@@ -67,6 +69,7 @@ pub fn heap_part(code: &Code, heaps: &[u64], name: String) -> Result<Part> {
             g: table.get(h as usize) as u32,
         })
         .collect();
+    let pieces = heap_pieces(code, &heaps);
     let code = code.clone();
     let position: Vec<String> = heaps.iter().map(u64::to_string).collect();
     let moves_to = move |i: usize, target: u32, notes: &mut Vec<String>| {
@@ -93,7 +96,29 @@ pub fn heap_part(code: &Code, heaps: &[u64], name: String) -> Result<Part> {
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(pieces),
     })
+}
+
+/// Heaps as pieces: a heap's size; every move, none left out (the search
+/// must see them all).
+fn heap_pieces(code: &Code, heaps: &[u64]) -> Pieces {
+    let code = code.clone();
+    let moves = move |key: &[u64], words: bool| {
+        let h = key[0];
+        let mut found = Vec::new();
+        code.for_each_move(h, u64::MAX, &mut |take, left| {
+            found.push(PieceMove {
+                words: words.then(|| heap_move(h, take, left)),
+                left: left.iter().filter(|&&x| x > 0).map(|&x| vec![x]).collect(),
+            })
+        });
+        found
+    };
+    Pieces {
+        start: heaps.iter().map(|&h| vec![h]).collect(),
+        moves: Box::new(moves),
+    }
 }
 
 /// Taking `take` from the heap of h and leaving `left`, in words and numbers.

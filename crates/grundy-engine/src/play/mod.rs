@@ -9,6 +9,7 @@
 mod graphs;
 mod heaps;
 mod misere;
+mod misere_sum;
 mod misere_whole;
 mod report;
 mod tuples;
@@ -16,12 +17,13 @@ mod tuples;
 pub use graphs::{arrows_part, arrows_play, cycles_part, graph_part, graph_play, hackenbush_part};
 pub use heaps::{MAX_PLAY_HEAP, heap_part, heap_play, parse_heaps, subtraction_part};
 pub use misere::misere_heap_play;
+pub use misere_sum::misere_sum_report;
 pub use misere_whole::{
     misere_arrows_play, misere_delete_nim_play, misere_graph_play, misere_hackenbush_play,
     misere_rect_play,
 };
 pub use report::{
-    Component, MoveLimit, MovesTo, Part, Play, PlayReport, WinningMove, and_list, report,
-    sum_report,
+    Component, MoveLimit, MovesTo, Part, Piece, PieceMove, PieceMoves, Pieces, Play, PlayReport,
+    WinningMove, and_list, report, sum_report,
 };
 pub use tuples::{delete_nim_part, parse_boxes, rect_part};

@@ -99,6 +99,29 @@ pub type MovesTo = dyn FnMut(usize, u32, &mut Vec<String>) -> Result<Vec<(String
 /// value of what it becomes.
 pub type MisereOptions = Vec<(usize, String, String, Play, u32)>;
 
+/// A component as misère play's search over whole sums reads it, in its
+/// game's own terms: a heap's size, a box's sides, a graph component's
+/// vertices, a state.
+pub type Piece = Vec<u64>;
+
+/// One move of a piece: in words, what it becomes and in numbers (where
+/// asked for), and the pieces it leaves (none: the piece is gone).
+pub struct PieceMove {
+    pub words: Option<(String, String, Play)>,
+    pub left: Vec<Piece>,
+}
+
+/// Every move of a piece, with its words where the flag asks for them (the
+/// search needs the pieces alone).
+pub type PieceMoves = dyn Fn(&[u64], bool) -> Vec<PieceMove>;
+
+/// A game's components as pieces, one per component in order, and their
+/// moves: what misère play searches a sum of different games by.
+pub struct Pieces {
+    pub start: Vec<Piece>,
+    pub moves: Box<PieceMoves>,
+}
+
 /// One game's share of a position.
 pub struct Part {
     pub game: String,
@@ -109,6 +132,9 @@ pub struct Part {
     /// not Grundy values), if so.
     pub not_summable: Option<String>,
     pub notes: Vec<String>,
+    /// Its components as pieces for misère play (none: misère play is not
+    /// defined for the game).
+    pub pieces: Option<Pieces>,
 }
 
 /// The report of one game's position.
@@ -126,20 +152,7 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
         let why = part.not_summable.as_deref().unwrap_or_default();
         return Err(Error::Input(format!("component {}: {why}", part.game)));
     }
-    let mut components = Vec::new();
-    let mut owners = Vec::new();
-    let mut notes = Vec::new();
-    for (p, part) in parts.iter_mut().enumerate() {
-        notes.append(&mut part.notes);
-        for (i, c) in part.components.drain(..).enumerate() {
-            let component = match labelled {
-                true => format!("{}: {}", part.game, c.component),
-                false => c.component,
-            };
-            components.push(Component { component, g: c.g });
-            owners.push((p, i));
-        }
-    }
+    let (components, owners, mut notes) = side_by_side(&mut parts, labelled);
     let nim_sum = components.iter().fold(0, |s, c| s ^ c.g);
     let mut winning_moves = Vec::new();
     let mut total = 0;
@@ -170,13 +183,9 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
                 }),
         );
     }
-    let position: Vec<String> = parts
-        .iter()
-        .map(|p| format!("{} ({})", p.game, p.position))
-        .collect();
     Ok(PlayReport {
         game: "sum of games".into(),
-        position: position.join(" + "),
+        position: sum_position(&parts),
         components,
         nim_sum,
         convention: Convention::Normal,
@@ -186,6 +195,38 @@ pub fn sum_report(mut parts: Vec<Part>, limit: MoveLimit, labelled: bool) -> Res
         winning_moves,
         notes,
     })
+}
+
+/// The parts' components in order (with `labelled`, each named with its
+/// game), the part and index of each, and the parts' notes.
+pub(super) fn side_by_side(
+    parts: &mut [Part],
+    labelled: bool,
+) -> (Vec<Component>, Vec<(usize, usize)>, Vec<String>) {
+    let mut components = Vec::new();
+    let mut owners = Vec::new();
+    let mut notes = Vec::new();
+    for (p, part) in parts.iter_mut().enumerate() {
+        notes.append(&mut part.notes);
+        for (i, c) in part.components.drain(..).enumerate() {
+            let component = match labelled {
+                true => format!("{}: {}", part.game, c.component),
+                false => c.component,
+            };
+            components.push(Component { component, g: c.g });
+            owners.push((p, i));
+        }
+    }
+    (components, owners, notes)
+}
+
+/// A sum's position in words: each game and its position.
+pub(super) fn sum_position(parts: &[Part]) -> String {
+    let position: Vec<String> = parts
+        .iter()
+        .map(|p| format!("{} ({})", p.game, p.position))
+        .collect();
+    position.join(" + ")
 }
 
 /// "1, 4 and 6".

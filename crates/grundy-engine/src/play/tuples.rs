@@ -2,7 +2,7 @@
 //! component; a cut leaves two) and the Delete Nim rules (the whole tuple
 //! of heaps one component: a move changes several heaps at once).
 
-use super::report::{Component, MisereOptions, Part, Play, and_list};
+use super::report::{Component, MisereOptions, Part, PieceMove, Pieces, Play, and_list};
 use crate::Backend;
 use crate::memory::{sums_within_budget, whole_sum_error};
 use crate::tuples::rect_sums::Shapes;
@@ -81,6 +81,7 @@ pub fn rect_part(boxes_text: &str, min_diff: u32) -> Result<Part> {
         })
         .collect();
     let names: Vec<String> = boxes.iter().map(|b| box_name(b)).collect();
+    let pieces = rect_pieces(&rect, &boxes);
     let boxes_dims = rect.dims;
     let moves_to = move |i: usize, target: u32, _: &mut Vec<String>| {
         let from = &boxes[i];
@@ -107,7 +108,33 @@ pub fn rect_part(boxes_text: &str, min_diff: u32) -> Result<Part> {
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(pieces),
     })
+}
+
+/// Boxes as pieces: a box's sides, sorted; a cut leaves two boxes.
+fn rect_pieces(rect: &Rect, boxes: &[Vec<u32>]) -> Pieces {
+    let rect = rect.clone();
+    let key = |sides: &[u32]| {
+        let mut key: Vec<u64> = sides.iter().map(|&s| s as u64).collect();
+        key.sort_unstable();
+        key
+    };
+    let moves = move |piece: &[u64], words: bool| {
+        let from: Vec<u32> = piece.iter().map(|&s| s as u32).collect();
+        let cut = |(a, b): (Vec<u32>, Vec<u32>)| {
+            let (na, nb) = (box_name(&a), box_name(&b));
+            let text = format!("cut {} into {na} and {nb}", box_name(&from));
+            let left = vec![key(&a), key(&b)];
+            let words = words.then(|| (text, format!("{na}+{nb}"), Play::Boxes(vec![a, b])));
+            PieceMove { words, left }
+        };
+        rect.cuts_of(&from).into_iter().map(cut).collect()
+    };
+    Pieces {
+        start: boxes.iter().map(|b| key(b)).collect(),
+        moves: Box::new(moves),
+    }
 }
 
 /// Boxes of Grundy's game on rectangles (or boxes) side by side under
@@ -244,6 +271,7 @@ pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result
         component: name.clone(),
         g: value(&stored),
     };
+    let pieces = delete_nim_pieces(&game, &stored, shift);
     let moves_to = move |_: usize, target: u32, _: &mut Vec<String>| {
         let mut found = Vec::new();
         for option in game.options(&stored) {
@@ -262,7 +290,35 @@ pub fn delete_nim_part(rule: Rule, k: Option<usize>, heaps_text: &str) -> Result
         moves_to: Box::new(moves_to),
         not_summable: None,
         notes: Vec::new(),
+        pieces: Some(pieces),
     })
+}
+
+/// A Delete Nim position as one piece: its stored sizes; a move leaves
+/// one position.
+fn delete_nim_pieces(game: &DeleteNim, stored: &[u32], shift: u32) -> Pieces {
+    let game = game.clone();
+    let moves = move |piece: &[u64], words: bool| {
+        let sizes: Vec<u32> = piece.iter().map(|&s| s as u32).collect();
+        let option = |option: DeleteMove| {
+            let words = words.then(|| {
+                let left = option.left.iter().map(|&h| (h - shift) as u64).collect();
+                let to = heaps_name(&option.left, shift);
+                (delete_text(&option, shift), to, Play::Left(left))
+            });
+            let mut left: Vec<u64> = option.left.iter().map(|&s| s as u64).collect();
+            left.sort_unstable();
+            PieceMove {
+                words,
+                left: vec![left],
+            }
+        };
+        game.options(&sizes).into_iter().map(option).collect()
+    };
+    Pieces {
+        start: vec![stored.iter().map(|&s| s as u64).collect()],
+        moves: Box::new(moves),
+    }
 }
 
 /// Heaps as the user writes them (stored sizes less `shift`): `4,6`.
