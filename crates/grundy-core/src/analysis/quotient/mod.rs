@@ -165,11 +165,26 @@ pub fn misere_quotient(
     let until: Solved = limits.until_solved.then_some(&solved);
     hooks.begin(max_heap as u64, "heaps");
     let built = match method {
-        Method::Learn => by_learning(&moves, outcomes, limits, until, hooks),
+        Method::Learn => {
+            let learning = Learning { until, hooks };
+            by_learning(
+                &moves,
+                outcomes,
+                limits,
+                Progress::start(),
+                learning,
+                &mut |_| {},
+            )
+        }
         Method::Exact => by_boxes(&moves, outcomes, limits, until, hooks),
     };
     hooks.end();
-    let (monoid, orders, positions, candidates) = built?;
+    Ok(finished(code, built?))
+}
+
+/// The quotient from what a construction built, with its period where the
+/// periodicity theorem proves one.
+fn finished(code: &Code, (monoid, orders, positions, candidates): Built) -> Quotient {
     let mut q = Quotient {
         max_heap: (orders.len() - 1) as u16,
         presentation: Presentation::of(&monoid),
@@ -180,7 +195,76 @@ pub fn misere_quotient(
         period: None,
     };
     q.period = period::period_of(code, &pretending(&q.monoid, q.max_heap));
-    Ok(q)
+    q
+}
+
+/// How far a construction by learning has come: the quotient of every
+/// heap up to `heap`, |Q_h| for h = 0 … heap, and the candidates tried.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub heap: u16,
+    pub monoid: Monoid,
+    pub orders: Vec<usize>,
+    pub candidates: usize,
+}
+
+impl Progress {
+    /// Nothing yet: the trivial quotient of heap 0.
+    pub fn start() -> Progress {
+        Progress {
+            heap: 0,
+            monoid: identity(),
+            orders: vec![1],
+            candidates: 0,
+        }
+    }
+
+    /// Whether its quotient gives every sum of `code`'s heaps up to its
+    /// heap its true outcome (`verify`): what a progress read back from a
+    /// file must show before a run goes on from it.
+    pub fn holds(
+        &self,
+        code: &Code,
+        limits: Limits,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool, Stopped> {
+        let moves = HeapMoves::of(code, self.heap);
+        let mut monoid = self.monoid.clone();
+        monoid.letter_of = monoid::letters_of(&monoid.heaps, moves.options.len());
+        let verdict = verify::verify(&monoid, &moves, limits.readings, stop)?;
+        Ok(matches!(verdict, verify::Verdict::Holds { .. }))
+    }
+}
+
+/// `misere_quotient` by learning, going on from `from` (`Progress::start`:
+/// from heap 1) to `max_heap` and telling `keep` of each heap done, so a
+/// run stopped by its budget can go on later where it stopped.
+pub fn resumed_quotient(
+    code: &Code,
+    max_heap: u16,
+    from: Progress,
+    limits: Limits,
+    hooks: &dyn RunHooks,
+    keep: &mut dyn FnMut(&Progress),
+) -> Result<Quotient, QuotientStopped> {
+    let moves = HeapMoves::of(code, max_heap.max(from.heap));
+    let stop = || hooks.stop();
+    let outcomes = Outcomes::new(&moves, limits.positions, &stop);
+    let solved = |m: &Monoid, h: u16| period::period_of(code, &pretending(m, h)).is_some();
+    let until: Solved = limits.until_solved.then_some(&solved);
+    hooks.begin(max_heap as u64, "heaps");
+    let learning = Learning { until, hooks };
+    let built = by_learning(&moves, outcomes, limits, from, learning, keep);
+    hooks.end();
+    Ok(finished(code, built?))
+}
+
+/// What a construction by learning is told: where it may stop early, and
+/// whom to tell of each heap.
+#[derive(Clone, Copy)]
+struct Learning<'a> {
+    until: Solved<'a>,
+    hooks: &'a dyn RunHooks,
 }
 
 /// The element of each heap 0..=h.
@@ -224,37 +308,51 @@ fn by_learning<'a>(
     moves: &'a HeapMoves,
     mut outcomes: Outcomes<'a>,
     limits: Limits,
-    until: Solved,
-    hooks: &dyn RunHooks,
+    mut at: Progress,
+    Learning { until, hooks }: Learning,
+    keep: &mut dyn FnMut(&Progress),
 ) -> Result<Built, QuotientStopped> {
     let stop = || hooks.stop();
-    let mut monoid = identity();
-    let mut orders = vec![1];
-    let mut candidates = 0;
-    for h in 1..=moves.max_heap() {
+    at.monoid.letter_of = monoid::letters_of(&at.monoid.heaps, moves.options.len());
+    if at.heap > 0 {
+        outcomes.trust(heaps::Trusted {
+            monoid: at.monoid.clone(),
+            below: vec![at.heap + 1],
+        });
+        hooks.progress(at.heap as u64);
+    }
+    for h in at.heap + 1..=moves.max_heap() {
         if moves.live(h) {
             let next = next_quotient(
-                &monoid,
+                &at.monoid,
                 h,
                 moves,
                 &mut outcomes,
                 limits,
                 &stop,
-                &mut candidates,
+                &mut at.candidates,
             );
-            monoid = next.map_err(|(s, what)| stopped(h, &orders, s, what))?;
+            at.monoid = next.map_err(|(s, what)| stopped(h, &at.orders, s, what))?;
             // Every sum of these heaps precedes a heap one larger.
             outcomes.trust(heaps::Trusted {
-                monoid: monoid.clone(),
+                monoid: at.monoid.clone(),
                 below: vec![h + 1],
             });
         }
-        orders.push(monoid.len());
+        at.orders.push(at.monoid.len());
+        at.heap = h;
         hooks.progress(h as u64);
-        if solved_at(until, &monoid, h) {
+        keep(&at);
+        if solved_at(until, &at.monoid, h) {
             break;
         }
     }
+    let Progress {
+        mut monoid,
+        orders,
+        candidates,
+        ..
+    } = at;
     monoid.letter_of.resize(orders.len(), None);
     Ok((monoid, orders, outcomes.searched(), candidates))
 }

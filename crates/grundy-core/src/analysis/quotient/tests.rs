@@ -193,3 +193,41 @@ fn the_theorem_names_the_codes_it_does_not_cover() {
     assert_eq!(reason("0.75"), None);
     assert_eq!(quotient("0.[3]", 20, Method::Learn).period, None);
 }
+
+/// A run stopped at heap k and resumed from what it kept there gives the
+/// quotient a straight run gives; a kept quotient with one outcome changed
+/// no longer holds, so a damaged file cannot seed a run.
+#[test]
+fn a_resumed_quotient_is_the_straight_ones_and_a_damaged_one_is_refused() {
+    let limits = Limits::within(1 << 30);
+    let never = || false;
+    for (text, h, k) in [
+        ("0.75", 14, 6),
+        ("0.34", 16, 9),
+        ("0.137", 12, 5),
+        ("0.[3]", 9, 3),
+    ] {
+        let code = Code::parse(text).unwrap();
+        let mut kept = None;
+        let straight = resumed_quotient(&code, h, Progress::start(), limits, &Quiet, &mut |p| {
+            if p.heap == k {
+                kept = Some(p.clone());
+            }
+        })
+        .unwrap();
+        let kept = kept.expect("heap k kept");
+        assert!(kept.holds(&code, limits, &never).unwrap(), "{text}");
+        let mut again = Vec::new();
+        let resumed = resumed_quotient(&code, h, kept.clone(), limits, &Quiet, &mut |p| {
+            again.push(p.heap)
+        })
+        .unwrap();
+        assert!(resumed.same_as(&straight), "{text}");
+        assert!(resumed.same_as(&quotient(text, h, Method::Learn)), "{text}");
+        assert_eq!(again, (k + 1..=h).collect::<Vec<_>>(), "{text}");
+        let mut damaged = kept;
+        let flipped = damaged.monoid.p.len() - 1;
+        damaged.monoid.p[flipped] = !damaged.monoid.p[flipped];
+        assert!(!damaged.holds(&code, limits, &never).unwrap(), "{text}");
+    }
+}
