@@ -220,7 +220,8 @@ all (docs/misere.md). A run that would pass the memory budget stops and says at 
 
 const HUNT_HELP: &str = "Examples:\n  grundy hunt --unsolved --budget 60 --dir hunt\n  \
 grundy hunt 0.6 0.16 4!.0 --budget 600 --dir hunt --out hunt.csv\n  \
-grundy hunt --codes mine.txt --budget 3600 --dir hunt --shard 3/16\n\n\
+grundy hunt --codes mine.txt --budget 3600 --dir hunt --shard 3/16\n  \
+grundy hunt --misere 0.07 0.77 0.137 --budget 120 --dir misere-hunt\n\n\
 Each code runs to N = 1024, 2048, 4096, ... until its period is certified (solved: the \
 heaps after are filled from it), N passes --max-n, or its budget is spent. --budget is a \
 code's seconds over every hunt in --dir: run again with a larger one (here, or on another \
@@ -544,6 +545,16 @@ pub struct HuntArgs {
     /// Only errors: no progress, notices or table (--json and --out - still print).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Under misère play: each code's misère quotient, heap by heap, as far as --budget allows, until the periodicity theorem solves it or --max-heap; kept in --dir, so a later hunt with a larger budget goes on from it (what it reads back verified first).
+    #[arg(long, conflicts_with_all = [
+        "unsolved", "start", "max_n", "shard", "algorithm", "keep_prefix", "keep_window",
+        "keep_past", "backend",
+    ])]
+    pub misere: bool,
+    /// With --misere: quotients of heaps up to H at most (1 to 4096).
+    #[arg(long, short = 'H', value_name = "H", default_value = "4096", requires = "misere",
+          value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub max_heap: u16,
 }
 
 #[derive(Args, Debug)]

@@ -28,6 +28,9 @@ struct HuntSummary<'a> {
 pub fn hunt(args: &HuntArgs, rules: OutputRules) -> Result<()> {
     reject_stdout_clash(args.json, args.out.as_deref())?;
     let budget = seconds(Setting::Budget, args.budget).map_err(Error::Input)?;
+    if args.misere {
+        return super::misere_hunt::misere_hunt(args, codes_of(args)?, rules);
+    }
     let hooks = CliHooks::new(args.quiet);
     let list = codes_of(args)?;
     let shard = shard_of(args.shard, &hooks)?;
@@ -79,7 +82,7 @@ pub fn hunt(args: &HuntArgs, rules: OutputRules) -> Result<()> {
 }
 
 /// The codes named, then --codes FILE's, then the unsolved list's, each once.
-fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
+pub(super) fn codes_of(args: &HuntArgs) -> Result<Vec<Code>> {
     let mut texts: Vec<Code> = Vec::new();
     for text in &args.codes {
         texts.push(Code::parse(text).map_err(|e| Error::Input(format!("code '{text}': {e}")))?);

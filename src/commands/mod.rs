@@ -7,6 +7,7 @@ pub mod graph_batches;
 pub mod hunt;
 pub mod man;
 pub mod misere;
+pub mod misere_hunt;
 pub mod misere_survey;
 pub mod output;
 pub mod play;

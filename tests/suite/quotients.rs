@@ -289,3 +289,60 @@ fn the_misere_survey_agrees_with_quotient_and_octal() {
         assert_eq!(grundy(bad).status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// `grundy hunt --misere` keeps each code's quotient in its folder: a hunt
+/// to heap 10 then one to heap 30 goes on from heap 10 and ends with the
+/// quotient a straight `grundy quotient` run gives; a solved code is not
+/// run again; a kept quotient edited to give a sum a wrong outcome (its
+/// checksum made to match) is refused with status 2, naming the file.
+#[test]
+fn a_misere_hunt_goes_on_from_what_it_kept_and_refuses_a_wrong_quotient() {
+    let dir = crate::common::tmp("misere-hunt");
+    let dir_text = dir.to_str().unwrap();
+    let hunt = |heaps: &str| {
+        json(&grundy(&[
+            "hunt", "--misere", "0.[3]", "0.75", "--budget", "600", "--dir", dir_text, "-H", heaps,
+            "--json",
+        ]))
+    };
+    let first = hunt("10");
+    assert_eq!(first["rows"][0]["heaps"], 10, "{first}");
+    assert_eq!(first["rows"][0]["end"], "max-heap", "{first}");
+    let second = hunt("30");
+    let (nim, r8) = (&second["rows"][0], &second["rows"][1]);
+    assert_eq!(
+        (nim["resumed_from"].as_u64(), nim["heaps"].as_u64()),
+        (Some(10), Some(30))
+    );
+    let straight = json(&grundy(&["quotient", "0.[3]", "-H", "30", "--json"]));
+    assert_eq!(nim["order"], straight["order"], "{second}");
+    assert_eq!(r8["end"], "solved", "{second}");
+    assert_eq!(r8["order"], 8, "{second}");
+    let third = hunt("30");
+    assert_eq!(
+        third["rows"][1]["seconds"], r8["seconds"],
+        "a solved code runs no more"
+    );
+    // The last element's outcome flipped, the checksum recomputed.
+    let path = dir.join("0.75.misere");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut kept: serde_json::Value = serde_json::from_str(&text[9..]).unwrap();
+    let p = kept["p"].as_array_mut().unwrap();
+    let last = p.len() - 1;
+    p[last] = serde_json::Value::Bool(!p[last].as_bool().unwrap());
+    let payload = kept.to_string();
+    let line = format!(
+        "{:08x} {payload}\n",
+        crate::common::crc32(payload.as_bytes())
+    );
+    std::fs::write(&path, line).unwrap();
+    let out = grundy(&[
+        "hunt", "--misere", "0.75", "--budget", "600", "--dir", dir_text,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("0.75.misere") && err.contains("wrong outcome"),
+        "{err}"
+    );
+}

@@ -14,6 +14,7 @@ pub mod graph;
 pub mod graph_batch;
 pub mod hunt;
 pub mod misere;
+pub mod misere_hunt;
 pub mod misere_survey;
 pub mod play;
 pub mod quotient;

@@ -55,9 +55,9 @@ pub struct MisereSurveyRow {
 }
 
 /// Hooks that stop at a deadline, or when the caller's do.
-struct Deadline<'a> {
-    until: Instant,
-    caller: &'a dyn RunHooks,
+pub(crate) struct Deadline<'a> {
+    pub(crate) until: Instant,
+    pub(crate) caller: &'a dyn RunHooks,
 }
 
 impl RunHooks for Deadline<'_> {
