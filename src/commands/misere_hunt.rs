@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
-use super::output::{print_json, print_wrote, shows_text};
+use super::output::print_summary;
 use crate::cli::HuntArgs;
 use grundy::error::{Error, Result};
 use grundy::frontend::export::{self, OutputRules};
@@ -62,14 +62,7 @@ pub fn misere_hunt(args: &HuntArgs, codes: Vec<Code>, rules: OutputRules) -> Res
         seconds: started.elapsed().as_secs_f64(),
         rows: &rows,
     };
-    if args.json {
-        return print_json(&summary);
-    }
-    if shows_text(false, args.quiet, args.out.as_deref()) {
-        grundy::frontend::out!("{}", table(&summary));
-    }
-    print_wrote(args.out.as_deref());
-    Ok(())
+    print_summary(&summary, table, args.json, args.quiet, args.out.as_deref())
 }
 
 /// `code,heaps,order,growth,solved_period,solved_start,checked_to,end,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::cli_hooks::CliHooks;
-use super::output::{print_json, print_wrote, shows_text};
+use super::output::print_summary;
 use crate::cli::SurveyArgs;
 use grundy::error::{Error, Result};
 use grundy::frontend::export::{self, OutputRules};
@@ -56,14 +56,7 @@ pub fn misere_survey(args: &SurveyArgs, codes: Vec<Code>, rules: OutputRules) ->
         seconds: started.elapsed().as_secs_f64(),
         rows: &rows,
     };
-    if args.json {
-        return print_json(&summary);
-    }
-    if shows_text(false, args.quiet, args.out.as_deref()) {
-        grundy::frontend::out!("{}", table(&summary));
-    }
-    print_wrote(args.out.as_deref());
-    Ok(())
+    print_summary(&summary, table, args.json, args.quiet, args.out.as_deref())
 }
 
 /// `code,splits,heaps,order,growth,solved_period,solved_start,checked_to,

@@ -35,6 +35,25 @@ pub(crate) fn print_wrote(out: Option<&Path>) {
 }
 
 /// Prints one JSON object on stdout.
+/// A run's summary: its JSON with `json`, else its text (`table`) where
+/// text shows; then where the rows went, when they went to a file.
+pub(crate) fn print_summary<S: Serialize>(
+    summary: &S,
+    table: impl FnOnce(&S) -> String,
+    json: bool,
+    quiet: bool,
+    out: Option<&Path>,
+) -> Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    if shows_text(false, quiet, out) {
+        grundy::frontend::out!("{}", table(summary));
+    }
+    print_wrote(out);
+    Ok(())
+}
+
 pub(crate) fn print_json(value: &impl Serialize) -> Result<()> {
     grundy::frontend::outln!(
         "{}",

@@ -190,14 +190,7 @@ impl Hunt {
 
     /// The folder's files of `code`.
     pub fn files(&self, code: &Code) -> HuntFiles {
-        let stem: String = code
-            .name()
-            .chars()
-            .map(|c| match c {
-                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '!' | '-' => c,
-                _ => '_',
-            })
-            .collect();
+        let stem = file_stem(code);
         let at = |ext: &str| self.dir.join(format!("{stem}.{ext}"));
         HuntFiles {
             checkpoint: at("ckpt"),
@@ -562,4 +555,16 @@ pub fn shard_codes(list: &[Code], shard: Shard, hooks: &dyn RunHooks) -> Result<
         list.len()
     )));
     Ok(places.into_iter().map(|i| list[i].clone()).collect())
+}
+
+/// A code's name as a file name: characters a file system may read
+/// otherwise (`[`, `]`, `/`) become `_`.
+pub(crate) fn file_stem(code: &Code) -> String {
+    code.name()
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '!' | '-' => c,
+            _ => '_',
+        })
+        .collect()
 }

@@ -21,10 +21,9 @@ use grundy_core::export::{AtomicFile, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
 use grundy_engine::survey::checkpoint::{checked, line_of};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::misere_survey::Deadline;
+use crate::misere_survey::{Deadline, per_code};
 
 /// A misère hunt: the codes, the folder that keeps their quotients, the
 /// seconds each may take over every hunt in the folder, the largest heap.
@@ -107,15 +106,8 @@ impl MisereHunt {
 
     /// The file that keeps `code`'s quotient.
     pub fn file(&self, code: &Code) -> PathBuf {
-        let stem: String = code
-            .name()
-            .chars()
-            .map(|c| match c {
-                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '!' | '-' => c,
-                _ => '_',
-            })
-            .collect();
-        self.dir.join(format!("{stem}.misere"))
+        self.dir
+            .join(format!("{}.misere", crate::hunt::file_stem(code)))
     }
 
     /// Every code's row, in the codes' order, codes in parallel (one a
@@ -136,28 +128,13 @@ impl MisereHunt {
         }
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::Input(format!("{}: {e}", self.dir.display())))?;
-        let threads = rayon::current_num_threads().max(1) as u64;
-        let budget = self
-            .memory
-            .unwrap_or_else(grundy_engine::memory::budget_bytes);
-        let limits = Limits {
-            until_solved: true,
-            ..Limits::within(budget / threads)
-        };
-        let done = std::sync::atomic::AtomicU64::new(0);
-        hooks.begin(self.codes.len() as u64, "codes");
-        let rows = self
-            .codes
-            .par_iter()
-            .map(|code| {
-                let row = self.run_code(code, limits, hooks);
-                let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                hooks.progress(finished);
-                row
-            })
-            .collect::<Result<Vec<_>>>();
-        hooks.end();
-        rows
+        per_code(&self.codes, self.memory, hooks, |code, memory| {
+            let limits = Limits {
+                until_solved: true,
+                ..Limits::within(memory)
+            };
+            self.run_code(code, limits, hooks)
+        })
     }
 
     /// Hunts one code from what the folder keeps of it, and keeps what it

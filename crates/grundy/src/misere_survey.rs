@@ -54,6 +54,32 @@ pub struct MisereSurveyRow {
     pub seconds: f64,
 }
 
+/// `row` of each code, in the codes' order, codes in parallel (one a
+/// core), each given its share of `memory` (by default the memory
+/// budget); `hooks` hear of each code done.
+pub(crate) fn per_code<R: Send>(
+    codes: &[Code],
+    memory: Option<u64>,
+    hooks: &dyn RunHooks,
+    row: impl Fn(&Code, u64) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    let threads = rayon::current_num_threads().max(1) as u64;
+    let share = memory.unwrap_or_else(grundy_engine::memory::budget_bytes) / threads;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    hooks.begin(codes.len() as u64, "codes");
+    let rows = codes
+        .par_iter()
+        .map(|code| {
+            let found = row(code, share);
+            let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            hooks.progress(finished);
+            found
+        })
+        .collect::<Result<Vec<_>>>();
+    hooks.end();
+    rows
+}
+
 /// Hooks that stop at a deadline, or when the caller's do.
 pub(crate) struct Deadline<'a> {
     pub(crate) until: Instant,
@@ -108,25 +134,9 @@ impl MisereSurvey {
     /// Every code's row, in the codes' order, codes in parallel (one a
     /// core); `hooks` hear of each code done and may stop the survey.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<Vec<MisereSurveyRow>> {
-        let threads = rayon::current_num_threads().max(1) as u64;
-        let budget = self
-            .memory
-            .unwrap_or_else(grundy_engine::memory::budget_bytes);
-        let memory = budget / threads;
-        let done = std::sync::atomic::AtomicU64::new(0);
-        hooks.begin(self.codes.len() as u64, "codes");
-        let rows = self
-            .codes
-            .par_iter()
-            .map(|code| {
-                let row = self.row(code, memory, hooks);
-                let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                hooks.progress(finished);
-                row
-            })
-            .collect::<Result<Vec<_>>>();
-        hooks.end();
-        rows
+        per_code(&self.codes, self.memory, hooks, |code, memory| {
+            self.row(code, memory, hooks)
+        })
     }
 
     fn row(&self, code: &Code, memory: u64, hooks: &dyn RunHooks) -> Result<MisereSurveyRow> {
