@@ -259,7 +259,7 @@ impl Blocks {
         }
         if ahead.below > 0 {
             let rescans = ahead.rescans.load(Relaxed) as usize;
-            self.plan.judge((s, e), ahead.below, rescans, ahead.on_gpu);
+            self.plan.judge(s..e, ahead.below, rescans, ahead.on_gpu);
         }
     }
 }
@@ -354,7 +354,7 @@ pub(super) fn learn_checks(code: &RareCode, run: &mut RareRun, ahead: &BlockPass
     }
     failed += ahead.remarked.load(Relaxed) as u64;
     run.counts.check_failed += failed;
-    run.checks.learn(&credits, samples, (failed, heaps as u64));
+    run.checks.learn(&credits, samples, failed, heaps as u64);
     run.checks.choose(run.rare.len() * code.splits.len());
 }
 

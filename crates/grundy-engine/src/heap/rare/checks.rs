@@ -71,12 +71,7 @@ impl Checked {
 
     /// Adds the credits of a block's sampled heaps, and the share of its
     /// heaps whose candidates were all reached.
-    pub(super) fn learn(
-        &mut self,
-        credits: &[(u32, u32)],
-        samples: u64,
-        (failed, heaps): (u64, u64),
-    ) {
+    pub(super) fn learn(&mut self, credits: &[(u32, u32)], samples: u64, failed: u64, heaps: u64) {
         for &(src, credit) in credits {
             let src = src as usize;
             if src >= self.credit.len() {

@@ -9,7 +9,7 @@ use super::bits::{
 use super::kept::Gap;
 use super::marks::{FarMarks, entry_bits, leaves_one_heap, mark_rare_pairs, split_heap};
 use super::pass::BlockPass;
-use super::scan::{Pairs, Scan, scan_pairs};
+use super::scan::{Pairs, Scan, ScanLimit, scan_pairs};
 use super::state::RareRun;
 use crate::heap::storage::store::Values;
 use grundy_core::kernel::rare::RareCode;
@@ -100,7 +100,7 @@ pub(super) fn finish_heap<V: Values>(
     let (c, noted, any_wanted) = candidate(at, ahead, near, n, scratch);
     match any_wanted {
         false => (c, noted),
-        true => finish_scan(at, ahead, n, (c, noted), &mut scratch.wanted),
+        true => finish_scan(at, ahead, n, c, noted, &mut scratch.wanted),
     }
 }
 
@@ -177,7 +177,8 @@ pub(super) fn finish_scan<V: Values>(
     Finishing { code, run, g }: Finishing<'_, V>,
     ahead: &BlockPass,
     n: usize,
-    (c, mut noted): (u32, Noted),
+    c: u32,
+    mut noted: Noted,
     wanted: &mut [u64],
 ) -> (u32, Noted) {
     if let Some(middle) = &ahead.middle {
@@ -189,7 +190,7 @@ pub(super) fn finish_scan<V: Values>(
             return (c, noted);
         }
     }
-    if scan_left(code, (g, run.gap), ahead, n, wanted, &mut noted) {
+    if scan_left(code, g, run.gap, ahead, n, wanted, &mut noted) {
         return (c, noted);
     }
     // The scan ended with rare values below c unmarked: G(n) is rare, the
@@ -212,7 +213,8 @@ pub(super) fn finish_scan<V: Values>(
 /// stops before the heap.
 pub(super) fn scan_left<V: Values>(
     code: &RareCode,
-    (g, gap): (V, Gap),
+    g: V,
+    gap: Gap,
     ahead: &BlockPass,
     n: usize,
     wanted: &mut [u64],
@@ -229,8 +231,11 @@ pub(super) fn scan_left<V: Values>(
     let rescan = first_set_from(wanted, candidate).is_some();
     let mut scan = |pairs| {
         let need = wanted.iter().map(|w| w.count_ones()).sum();
-        let limit = (u64::MAX, gap);
-        scan_pairs(code, g, n, (&mut *wanted, need), pairs, limit).0
+        let limit = ScanLimit {
+            pairs: u64::MAX,
+            gap,
+        };
+        scan_pairs(code, g, n, &mut *wanted, need, pairs, limit).0
     };
     let ended = if rescan {
         noted.rescan = s > 0;

@@ -129,7 +129,7 @@ mod tests {
     use super::RareCode;
     use super::bits::transpose64;
     use super::kept::Gap;
-    use super::scan::{Pairs, Scan, scan_pairs};
+    use super::scan::{Pairs, Scan, ScanLimit, scan_pairs};
     use crate::heap::xorshift;
     use grundy_core::hooks::Silent;
 
@@ -154,14 +154,11 @@ mod tests {
             let scan = |wanted: &mut Vec<u64>, from, limit| {
                 let need = wanted.iter().map(|x| x.count_ones()).sum();
                 let below = Pairs::BothBelow { s, from };
-                scan_pairs(
-                    &code,
-                    &table[..],
-                    n,
-                    (wanted, need),
-                    below,
-                    (limit, Gap::default()),
-                )
+                let limit = ScanLimit {
+                    pairs: limit,
+                    gap: Gap::default(),
+                };
+                scan_pairs(&code, &table[..], n, wanted, need, below, limit)
             };
             let wanted: Vec<u64> = vec![next(), next(), 0xf, 0];
             let mut whole = wanted.clone();

@@ -6,7 +6,7 @@
 use super::bits::{clear_from, common_word, first_unmarked, set_bit, transpose64, words_for};
 use super::checks::{self, source};
 use super::middle::MiddleHits;
-use super::scan::{Pairs, Scan, scan_pairs};
+use super::scan::{Pairs, Scan, ScanLimit, scan_pairs};
 use super::state::RareRun;
 use super::view::PassView;
 use crate::heap::rare::simd::wide_checks::{self, CANDIDATES, LANES, NO_CANDIDATE, Row};
@@ -705,15 +705,21 @@ pub(super) fn pass_heap<V: Values>(
     // wanted ones sooner (BENCHMARKS.md).
     let tail = Pairs::Tail { s, skip: HEAD };
     let wanted = need(missing);
-    let limit = (PASS_SCAN_PAIRS, run.gap);
-    let (ended, read) = scan_pairs(code, g, n, (missing, wanted), tail, limit);
+    let limit = ScanLimit {
+        pairs: PASS_SCAN_PAIRS,
+        gap: run.gap,
+    };
+    let (ended, read) = scan_pairs(code, g, n, missing, wanted, tail, limit);
     if ended == Scan::Found {
         return (c, read, 0);
     }
     let head = Pairs::Head { s, skip: HEAD };
     let wanted = need(missing);
-    let limit = (u64::MAX, run.gap);
-    let (head_ended, head_read) = scan_pairs(code, g, n, (missing, wanted), head, limit);
+    let limit = ScanLimit {
+        pairs: u64::MAX,
+        gap: run.gap,
+    };
+    let (head_ended, head_read) = scan_pairs(code, g, n, missing, wanted, head, limit);
     // Pairs the pass did not read, or could not (past what the run keeps:
     // the finish's scan from there stops the run before the heap).
     let rest = match (head_ended, ended) {

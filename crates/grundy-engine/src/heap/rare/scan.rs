@@ -117,9 +117,10 @@ pub(super) fn scan_pairs<V: Values>(
     code: &RareCode,
     g: V,
     n: usize,
-    (wanted, need): (&mut [u64], u32),
+    wanted: &mut [u64],
+    need: u32,
     pairs: Pairs,
-    (limit, gap): (u64, Gap),
+    limit: ScanLimit,
 ) -> (Scan, u64) {
     if need == 0 {
         return (Scan::Found, 0);
@@ -127,11 +128,19 @@ pub(super) fn scan_pairs<V: Values>(
     BYTE_TABLE.with_borrow_mut(|table| {
         let mut set = Wanted::new(&mut table.0, wanted);
         let mut read = 0;
-        let ended = scan_with(code, g, n, &mut set, (&mut read, limit, gap), pairs);
+        let ended = scan_with(code, g, n, &mut set, &mut read, limit, pairs);
         // Leave the table all zero, and the bitset saying what is left.
         set.finish(wanted);
         (ended, read)
     })
+}
+
+/// What a scan may read: about `pairs` pairs at most (whole chunks), and
+/// no pair with a part among the heaps the run gave back (`gap`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ScanLimit {
+    pub(super) pairs: u64,
+    pub(super) gap: Gap,
 }
 
 /// `scan_pairs` on the wanted set; `read` counts the pairs.
@@ -140,7 +149,8 @@ pub(super) fn scan_with<V: Values>(
     g: V,
     n: usize,
     wanted: &mut Wanted,
-    (read, limit, gap): (&mut u64, u64, Gap),
+    read: &mut u64,
+    ScanLimit { pairs: limit, gap }: ScanLimit,
     pairs: Pairs,
 ) -> Scan {
     // Each digit's pairs up to the last whose parts were both kept, and

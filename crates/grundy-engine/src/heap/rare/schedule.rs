@@ -4,6 +4,8 @@
 //! their passes were wasted work. It carries from one call of the engine
 //! to the next (`RareRun::plan`).
 
+use std::ops::Range;
+
 /// Heaps per block: enough pair reads per block (`BLOCK_PAIRS`) that
 /// handing the block to the threads costs little, within these bounds.
 /// Long blocks leave more of each heap's marks to the in-order pass.
@@ -159,7 +161,7 @@ impl BlockPlan {
     /// The card's blocks (`on_gpu`) are not halved: the card sizes them.
     pub(super) fn judge(
         &mut self,
-        (s, e): (usize, usize),
+        Range { start: s, end: e }: Range<usize>,
         below: usize,
         rescans: usize,
         on_gpu: bool,
@@ -236,7 +238,7 @@ mod tests {
         let mut plan = plan_of(4096, 1.0);
         let s = 1 << 20;
         // Two heaps in three sent back: half the block, no block in order.
-        plan.judge((s, s + 4096), s, 2731, false);
+        plan.judge(s..s + 4096, s, 2731, false);
         assert_eq!(
             (plan.longest, plan.block, plan.in_order_until),
             (2048, 2048, 0)
@@ -244,12 +246,12 @@ mod tests {
         plan.resize(64, 1);
         assert_eq!(plan.block, 2048, "the pairs ask for more; longest holds");
         for heaps in [2048, 1024, 512] {
-            plan.judge((s, s + heaps), s, heaps, false);
+            plan.judge(s..s + heaps, s, heaps, false);
             assert_eq!(plan.in_order_until, 0);
         }
         assert_eq!((plan.longest, plan.wasted), (MIN_BLOCK, 0));
         // As short as blocks go: wasted work sends the next ones in order.
-        plan.judge((s, s + 256), s, 200, false);
+        plan.judge(s..s + 256, s, 200, false);
         let in_order = IN_ORDER_BLOCKS * BlockPlan::in_order_len(s + 256);
         assert_eq!(plan.in_order_until, s + 256 + in_order);
         assert_eq!((plan.longest, plan.wasted), (MIN_BLOCK, 1));
@@ -262,14 +264,14 @@ mod tests {
         plan.longest = 1024;
         let s = 1 << 20;
         // One in three: wasted, but not halved, not grown, not in order.
-        plan.judge((s, s + 1024), s, 340, false);
+        plan.judge(s..s + 1024, s, 340, false);
         assert_eq!(
             (plan.longest, plan.in_order_until, plan.wasted),
             (1024, 0, 1)
         );
         // Without the clock, only blocks as short as they go are wasted.
         plan.timed = false;
-        plan.judge((s, s + 1024), s, 340, false);
+        plan.judge(s..s + 1024, s, 340, false);
         assert_eq!(
             (plan.longest, plan.in_order_until, plan.wasted),
             (1024, 0, 0)
@@ -277,7 +279,7 @@ mod tests {
         plan.timed = true;
         // One in five: doubled, up to the longest blocks go.
         for longest in [2048, 4096, MAX_BLOCK, MAX_BLOCK] {
-            plan.judge((s, s + 1024), s, 200, false);
+            plan.judge(s..s + 1024, s, 200, false);
             assert_eq!((plan.longest, plan.wasted), (longest, 0));
         }
     }
@@ -286,7 +288,7 @@ mod tests {
     fn a_pass_started_ahead_is_judged_by_its_own_rule() {
         let mut plan = plan_of(4096, 1.0);
         let s = 1 << 20;
-        plan.judge((s, s + 4096), s - 4096, 3000, false);
+        plan.judge(s..s + 4096, s - 4096, 3000, false);
         assert_eq!(plan.longest, MAX_BLOCK, "not halved");
         assert_eq!(plan.alone_until, s + 4096 + IN_ORDER_BLOCKS * 4096);
         assert_eq!(plan.in_order_until, 0);
@@ -297,7 +299,7 @@ mod tests {
         let mut plan = plan_of(4096, 1.0);
         plan.timed = false;
         let s = 1 << 20;
-        plan.judge((s, s + 4096), s, 2731, true);
+        plan.judge(s..s + 4096, s, 2731, true);
         assert_eq!(plan.longest, MAX_BLOCK, "not halved");
         let in_order = IN_ORDER_BLOCKS * BlockPlan::in_order_len(s + 4096);
         assert_eq!(plan.in_order_until, s + 4096 + in_order);

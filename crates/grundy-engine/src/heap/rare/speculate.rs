@@ -616,7 +616,7 @@ fn finish_guessed<V: Values>(
                 run,
                 g: scan_view,
             };
-            finish_scan(inputs, ahead, n, (c, noted), &mut scratch.wanted)
+            finish_scan(inputs, ahead, n, c, noted, &mut scratch.wanted)
         }
         false => (c, noted),
     };
