@@ -345,4 +345,20 @@ fn a_misere_hunt_goes_on_from_what_it_kept_and_refuses_a_wrong_quotient() {
         err.contains("0.75.misere") && err.contains("wrong outcome"),
         "{err}"
     );
+    // Seconds no run could have spent, the outcome put back, the checksum
+    // made to match: refused before anything runs.
+    kept["p"][last] = serde_json::Value::Bool(!kept["p"][last].as_bool().unwrap());
+    kept["seconds"] = serde_json::json!(-1.0);
+    let payload = kept.to_string();
+    let line = format!(
+        "{:08x} {payload}\n",
+        crate::common::crc32(payload.as_bytes())
+    );
+    std::fs::write(&path, line).unwrap();
+    let out = grundy(&[
+        "hunt", "--misere", "0.75", "--budget", "600", "--dir", dir_text,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not well formed"), "{err}");
 }

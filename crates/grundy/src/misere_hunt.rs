@@ -337,11 +337,14 @@ fn load(path: &Path, code: &Code, limits: Limits, hooks: &dyn RunHooks) -> Resul
 }
 
 /// Whether the kept quotient's tables fit together: a row per letter,
-/// every product an element, its heaps increasing and within its heap, an
-/// order for each heap.
+/// every product an element, its heaps increasing and within its heap (at
+/// most 4096), an order for each heap, and seconds a run could have spent.
 fn well_formed(k: &Kept) -> bool {
     let elements = k.p.len();
     elements > 0
+        && k.heap <= MAX_HEAP
+        && k.seconds.is_finite()
+        && k.seconds >= 0.0
         && k.orders.len() == k.heap as usize + 1
         && k.orders.last() == Some(&elements)
         && k.times.len() == k.heaps.len()
