@@ -105,7 +105,7 @@ impl BlockPass {
         };
         let n0 = self.first + k * PASS_CHUNK;
         let n1 = self.end.min(n0 + PASS_CHUNK);
-        let out = TaskOut::run(code, run, g, (n0, n1), self.words);
+        let out = TaskOut::run(code, run, g, n0..n1, self.words);
         // Only the claimer sets its slot.
         let _ = slot.set(out);
         self.done.fetch_add(1, Relaxed);
@@ -323,7 +323,7 @@ impl TaskOut {
         code: &RareCode,
         run: &PassView,
         g: V,
-        (n0, n1): (usize, usize),
+        Range { start: n0, end: n1 }: Range<usize>,
         words: usize,
     ) -> TaskOut {
         // This thread's scratch, all zero (its rows empty) between tasks,
@@ -337,7 +337,7 @@ impl TaskOut {
             all_columns.resize(4 * span, 0);
         }
         let four = &mut all_columns[..4 * span];
-        let marks = rare_pair_marks(code, run, g, (n0, n1), four, &mut rows);
+        let marks = rare_pair_marks(code, run, g, n0..n1, four, &mut rows);
         let columns = &mut all_columns[..span];
         // Now word w of heap n0 + i's marks is `columns[64 w + i]`.
         for group in columns.chunks_exact_mut(64) {
@@ -362,8 +362,8 @@ impl TaskOut {
             marks,
             ..TaskOut::default()
         };
-        out.learn(code, run, g, (n0, n1), words);
-        out.check(run, g, (n0, n1), words, &rows);
+        out.learn(code, run, g, n0..n1, words);
+        out.check(run, g, n0..n1, words, &rows);
         rows.iter_mut().for_each(Vec::clear);
         TASK_SCRATCH.set((all_columns, rows));
         for (i, set) in out.sets.chunks_mut(2 * words).enumerate() {
@@ -384,7 +384,7 @@ impl TaskOut {
         code: &RareCode,
         run: &PassView,
         g: V,
-        (n0, n1): (usize, usize),
+        Range { start: n0, end: n1 }: Range<usize>,
         words: usize,
     ) {
         let task = n0 / PASS_CHUNK;
@@ -409,7 +409,7 @@ impl TaskOut {
         &mut self,
         run: &PassView,
         g: V,
-        (n0, n1): (usize, usize),
+        Range { start: n0, end: n1 }: Range<usize>,
         words: usize,
         rows: &[Vec<Row>; 2],
     ) {
@@ -479,7 +479,7 @@ pub(super) fn rare_pair_marks<V: Values>(
     code: &RareCode,
     run: &PassView,
     g: V,
-    (n0, n1): (usize, usize),
+    Range { start: n0, end: n1 }: Range<usize>,
     columns: &mut [u64],
     rows: &mut [Vec<Row>; 2],
 ) -> u64 {
