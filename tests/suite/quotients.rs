@@ -327,38 +327,34 @@ fn a_misere_hunt_goes_on_from_what_it_kept_and_refuses_a_wrong_quotient() {
     let path = dir.join("0.75.misere");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut kept: serde_json::Value = serde_json::from_str(&text[9..]).unwrap();
-    let p = kept["p"].as_array_mut().unwrap();
-    let last = p.len() - 1;
-    p[last] = serde_json::Value::Bool(!p[last].as_bool().unwrap());
-    let payload = kept.to_string();
-    let line = format!(
-        "{:08x} {payload}\n",
-        crate::common::crc32(payload.as_bytes())
-    );
-    std::fs::write(&path, line).unwrap();
-    let out = grundy(&[
-        "hunt", "--misere", "0.75", "--budget", "600", "--dir", dir_text,
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    // `kept` written back with a matching checksum; the hunt's message.
+    let refused = |kept: &serde_json::Value| {
+        let payload = kept.to_string();
+        let line = format!(
+            "{:08x} {payload}\n",
+            crate::common::crc32(payload.as_bytes())
+        );
+        std::fs::write(&path, line).unwrap();
+        let out = grundy(&[
+            "hunt", "--misere", "0.75", "--budget", "600", "--dir", dir_text,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let last = kept["p"].as_array().unwrap().len() - 1;
+    let flip = |kept: &mut serde_json::Value| {
+        kept["p"][last] = serde_json::Value::Bool(!kept["p"][last].as_bool().unwrap());
+    };
+    flip(&mut kept);
+    let err = refused(&kept);
     assert!(
         err.contains("0.75.misere") && err.contains("wrong outcome"),
         "{err}"
     );
-    // Seconds no run could have spent, the outcome put back, the checksum
-    // made to match: refused before anything runs.
-    kept["p"][last] = serde_json::Value::Bool(!kept["p"][last].as_bool().unwrap());
+    // Seconds no run could have spent, the outcome put back: refused
+    // before anything runs.
+    flip(&mut kept);
     kept["seconds"] = serde_json::json!(-1.0);
-    let payload = kept.to_string();
-    let line = format!(
-        "{:08x} {payload}\n",
-        crate::common::crc32(payload.as_bytes())
-    );
-    std::fs::write(&path, line).unwrap();
-    let out = grundy(&[
-        "hunt", "--misere", "0.75", "--budget", "600", "--dir", dir_text,
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&kept);
     assert!(err.contains("not well formed"), "{err}");
 }

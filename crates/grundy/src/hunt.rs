@@ -498,7 +498,13 @@ fn row_of(table: &SequenceTable, at: Milestone, end: HuntEnd, seconds: f64) -> H
 
 /// Saves `row` as one line, `CRC32 JSON`, replacing the last.
 fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
-    let json = serde_json::to_string(row).map_err(|e| Error::Run(e.to_string()))?;
+    save_checked(path, row)
+}
+
+/// Saves `value` as one line, `CRC32 JSON`, written to a temporary name
+/// and renamed over the last.
+pub(crate) fn save_checked(path: &Path, value: &impl Serialize) -> Result<()> {
+    let json = serde_json::to_string(value).map_err(|e| Error::Run(e.to_string()))?;
     let mut file = AtomicFile::create(path, OutputRules::default())?;
     let line = checkpoint::line_of(&json);
     std::io::Write::write_all(&mut file, line.as_bytes())
@@ -506,14 +512,30 @@ fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
     file.commit()
 }
 
-/// The row a former hunt saved for `code` (none: never hunted); a damaged
-/// row or one of another code is refused, naming the file.
-fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
+/// The value a `save_checked` line holds (none: no file); a line cut
+/// short, a checksum that does not match or a value that does not parse
+/// is refused with `bad`'s error.
+pub(crate) fn load_checked<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    bad: impl Fn(&str) -> Error,
+) -> Result<Option<T>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::Input(format!("{}: {e}", path.display()))),
     };
+    let line = text
+        .strip_suffix('\n')
+        .ok_or_else(|| bad("no whole line"))?;
+    let json = checkpoint::checked(line).ok_or_else(|| bad("its checksum does not match"))?;
+    serde_json::from_str(json)
+        .map(Some)
+        .map_err(|e| bad(&e.to_string()))
+}
+
+/// The row a former hunt saved for `code` (none: never hunted); a damaged
+/// row or one of another code is refused, naming the file.
+fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
     let bad = |why: &str| {
         Error::Input(format!(
             "{}: {why}; expected a hunt's row of {} (delete the file to hunt the code afresh)",
@@ -521,11 +543,9 @@ fn load_row(path: &Path, code: &Code) -> Result<Option<HuntRow>> {
             code.name()
         ))
     };
-    let line = text
-        .strip_suffix('\n')
-        .ok_or_else(|| bad("no whole line"))?;
-    let json = checkpoint::checked(line).ok_or_else(|| bad("its checksum does not match"))?;
-    let row: HuntRow = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
+    let Some(row) = load_checked::<HuntRow>(path, bad)? else {
+        return Ok(None);
+    };
     if row.code != code.name() {
         return Err(bad(&format!("it is the row of {}", row.code)));
     }

@@ -17,12 +17,11 @@ use grundy_core::analysis::quotient::{
     Limits, MAX_HEAP, Progress, Quotient, grew, resumed_quotient,
 };
 use grundy_core::error::{Error, Result};
-use grundy_core::export::{AtomicFile, OutputRules};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
-use grundy_engine::survey::checkpoint::{checked, line_of};
 use serde::{Deserialize, Serialize};
 
+use crate::hunt::{load_checked, save_checked};
 use crate::misere_survey::{Deadline, per_code};
 
 /// A misère hunt: the codes, the folder that keeps their quotients, the
@@ -185,7 +184,7 @@ impl MisereHunt {
             if saved_at.elapsed().as_secs_f64() >= SAVE_EVERY {
                 let seconds = spent + started.elapsed().as_secs_f64();
                 // A failed save is said when the run's last one fails too.
-                let _ = save(&path, &kept_of(code, p, seconds, "running"));
+                let _ = save_checked(&path, &kept_of(code, p, seconds, "running"));
                 saved_at = Instant::now();
             }
         };
@@ -210,7 +209,7 @@ impl MisereHunt {
         };
         // Kept even when no heap was finished: the seconds count.
         let reached = last.into_inner();
-        save(&path, &kept_of(code, &reached, seconds, end))?;
+        save_checked(&path, &kept_of(code, &reached, seconds, end))?;
         if found.is_err() && hooks.stop() {
             return Err(Error::Stopped(format!(
                 "the misère hunt was stopped at {} (its quotient to heap {} is kept in {})",
@@ -285,24 +284,10 @@ fn progress_of(k: &Kept) -> Progress {
     }
 }
 
-/// Saves `kept` as one line, `CRC32 JSON`, replacing the last.
-fn save(path: &Path, kept: &Kept) -> Result<()> {
-    let json = serde_json::to_string(kept).map_err(|e| Error::Run(e.to_string()))?;
-    let mut file = AtomicFile::create(path, OutputRules::default())?;
-    std::io::Write::write_all(&mut file, line_of(&json).as_bytes())
-        .map_err(|e| Error::Run(format!("writing {}: {e}", path.display())))?;
-    file.commit()
-}
-
 /// What a former hunt kept of `code` (none: never hunted). A damaged
 /// file, one of another code, or a quotient that does not give every sum
 /// of its heaps its true outcome is refused, naming the file.
 fn load(path: &Path, code: &Code, limits: Limits, hooks: &dyn RunHooks) -> Result<Option<Kept>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::Input(format!("{}: {e}", path.display()))),
-    };
     let bad = |why: &str| {
         Error::Input(format!(
             "{}: {why}; expected a misère hunt's quotient of {} (delete the file to hunt the \
@@ -311,11 +296,9 @@ fn load(path: &Path, code: &Code, limits: Limits, hooks: &dyn RunHooks) -> Resul
             code.name()
         ))
     };
-    let line = text
-        .strip_suffix('\n')
-        .ok_or_else(|| bad("no whole line"))?;
-    let json = checked(line).ok_or_else(|| bad("its checksum does not match"))?;
-    let kept: Kept = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
+    let Some(kept) = load_checked::<Kept>(path, bad)? else {
+        return Ok(None);
+    };
     if kept.code != code.name() {
         return Err(bad(&format!("it is the quotient of {}", kept.code)));
     }

@@ -139,7 +139,8 @@ pub fn graph_misere(code: &GraphCode, spec: &str) -> Result<(u32, MisereOptions)
         let removed = all & !rest;
         let k = comps.iter().position(|&c| c & removed != 0).unwrap_or(0);
         let (text, _, play) = removal(&g, comps[k], rest & comps[k]);
-        let to = pieces_sum(&g, rest);
+        let pieces: Vec<String> = g.components(rest).into_iter().map(vertex_list).collect();
+        let to = pieces_sum(&pieces);
         options.push((k, text, to, play, table[rest as usize] as u32));
     });
     Ok((table[all as usize] as u32, options))
@@ -210,18 +211,14 @@ fn removal(graph: &Graph, comp: u64, rest: u64) -> (String, String, Play) {
     };
     (
         format!("remove {}, leaving {left}", vertex_list(comp & !rest)),
-        pieces_sum(graph, rest),
+        pieces_sum(&pieces),
         Play::Removed(bits(comp & !rest).collect()),
     )
 }
 
-/// The pieces of `rest` written as a sum (`0,1+3`), or "nothing".
-fn pieces_sum(graph: &Graph, rest: u64) -> String {
-    let pieces: Vec<String> = graph
-        .components(rest)
-        .into_iter()
-        .map(vertex_list)
-        .collect();
+/// The pieces of a position (`vertex_list`s) written as a sum (`0,1+3`),
+/// or "nothing".
+fn pieces_sum(pieces: &[String]) -> String {
     match pieces.is_empty() {
         true => "nothing".into(),
         false => pieces.join("+"),

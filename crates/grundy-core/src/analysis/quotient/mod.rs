@@ -157,6 +157,36 @@ pub fn misere_quotient(
     limits: Limits,
     hooks: &dyn RunHooks,
 ) -> Result<Quotient, QuotientStopped> {
+    match method {
+        Method::Learn => resumed_quotient(
+            code,
+            max_heap,
+            Progress::start(),
+            limits,
+            hooks,
+            &mut |_| {},
+        ),
+        Method::Exact => built_by(code, max_heap, limits, hooks, |moves, outcomes, until| {
+            by_boxes(moves, outcomes, limits, until, hooks)
+        }),
+    }
+}
+
+/// What both constructions share: the moves of the heaps up to
+/// `max_heap`, the outcomes searched, the check of the theorem where the
+/// run stops once solved, and the hooks told where it starts and ends;
+/// `build` builds the monoid between.
+fn built_by(
+    code: &Code,
+    max_heap: u16,
+    limits: Limits,
+    hooks: &dyn RunHooks,
+    build: impl for<'a> FnOnce(
+        &'a HeapMoves,
+        Outcomes<'a>,
+        Solved<'a>,
+    ) -> Result<Built, QuotientStopped>,
+) -> Result<Quotient, QuotientStopped> {
     let moves = HeapMoves::of(code, max_heap);
     let stop = || hooks.stop();
     let outcomes = Outcomes::new(&moves, limits.positions, &stop);
@@ -164,20 +194,7 @@ pub fn misere_quotient(
     let solved = |m: &Monoid, h: u16| period::period_of(code, &pretending(m, h)).is_some();
     let until: Solved = limits.until_solved.then_some(&solved);
     hooks.begin(max_heap as u64, "heaps");
-    let built = match method {
-        Method::Learn => {
-            let learning = Learning { until, hooks };
-            by_learning(
-                &moves,
-                outcomes,
-                limits,
-                Progress::start(),
-                learning,
-                &mut |_| {},
-            )
-        }
-        Method::Exact => by_boxes(&moves, outcomes, limits, until, hooks),
-    };
+    let built = build(&moves, outcomes, until);
     hooks.end();
     Ok(finished(code, built?))
 }
@@ -247,16 +264,11 @@ pub fn resumed_quotient(
     hooks: &dyn RunHooks,
     keep: &mut dyn FnMut(&Progress),
 ) -> Result<Quotient, QuotientStopped> {
-    let moves = HeapMoves::of(code, max_heap.max(from.heap));
-    let stop = || hooks.stop();
-    let outcomes = Outcomes::new(&moves, limits.positions, &stop);
-    let solved = |m: &Monoid, h: u16| period::period_of(code, &pretending(m, h)).is_some();
-    let until: Solved = limits.until_solved.then_some(&solved);
-    hooks.begin(max_heap as u64, "heaps");
-    let learning = Learning { until, hooks };
-    let built = by_learning(&moves, outcomes, limits, from, learning, keep);
-    hooks.end();
-    Ok(finished(code, built?))
+    let heaps = max_heap.max(from.heap);
+    built_by(code, heaps, limits, hooks, |moves, outcomes, until| {
+        let learning = Learning { until, hooks };
+        by_learning(moves, outcomes, limits, from, learning, keep)
+    })
 }
 
 /// What a construction by learning is told: where it may stop early, and
