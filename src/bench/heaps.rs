@@ -69,7 +69,8 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
             &code,
             Vec::new(),
             w.n,
-            (backend, &tuning),
+            backend,
+            &tuning,
             &grundy::hooks::Silent,
         )
     })?;

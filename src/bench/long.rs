@@ -91,7 +91,7 @@ pub fn time_long_with(
     let start = Instant::now();
     let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default())?.tuned(tuning);
     let card = GpuTuning::default();
-    run.extend(w.n, (backend, &card), &grundy::hooks::Silent)?;
+    run.extend(w.n, backend, &card, &grundy::hooks::Silent)?;
     let seconds = start.elapsed().as_secs_f64();
     let counts = run.rare_counts().unwrap_or_default();
     Ok((seconds, counts, run.table.into_wide()))

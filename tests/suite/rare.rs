@@ -8,7 +8,7 @@ use grundy::game::Code;
 use grundy::hooks::Silent;
 use grundy::internals::engine::heap::rare::{
     self as rare, BruteForceOn, Outcome, PassAhead, Persist, RareCode, RareCounts, RareRun,
-    Stretches, Tuning,
+    Stretches, Target, Tuning,
 };
 use grundy::internals::engine::heap::sequence::{Algorithm, SequenceRun};
 use grundy::internals::engine::heap::storage::escaped::Escaped;
@@ -45,10 +45,8 @@ fn run_from(
     let done = run
         .extend(
             n,
-            (
-                &grundy::internals::engine::LazyBackend::cpu(),
-                &GpuTuning::default(),
-            ),
+            &grundy::internals::engine::LazyBackend::cpu(),
+            &GpuTuning::default(),
             &grundy::hooks::Silent,
         )
         .unwrap();
@@ -431,7 +429,7 @@ fn auto_without_a_card_judges_rare_values_against_the_cpu() {
         .unwrap()
         .tuned(Tuning::default().on_fake_clock());
     assert!(
-        run.extend(n, (&backend, &GpuTuning::default()), &Silent)
+        run.extend(n, &backend, &GpuTuning::default(), &Silent)
             .unwrap()
     );
     assert_eq!(run.engine, HeapEngine::Rare);
@@ -643,7 +641,10 @@ fn sixteen_runs_a_stretch_give_the_heap_by_heap_tables_of_random_codes() {
             let mut run = RareRun::new(&rare, &g[..]);
             run.tuning = run.tuning.on_fake_clock();
             (run.tuning.stretches, run.tuning.stretch_runs) = (stretches, runs);
-            let to = (n as u64, Persist::GiveUpWhenDense(BruteForceOn::Gpu));
+            let to = Target {
+                to: n as u64,
+                persist: Persist::GiveUpWhenDense(BruteForceOn::Gpu),
+            };
             let ended = rare::extend(&rare, &mut run, &mut g, to, &mut None, &Silent);
             assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
             (g, run.counts)
@@ -698,7 +699,10 @@ fn the_unsolved_list_to_2_16_in_stretches_as_heap_by_heap() {
         run.tuning = run.tuning.on_fake_clock();
         run.tuning.stretches = stretches;
         run.tuning.stretch_runs = runs;
-        let to = (1 << 16, Persist::GiveUpWhenDense(BruteForceOn::Gpu));
+        let to = Target {
+            to: 1 << 16,
+            persist: Persist::GiveUpWhenDense(BruteForceOn::Gpu),
+        };
         let ended = rare::extend(code, &mut run, &mut g, to, &mut None, &Silent);
         assert!(matches!(ended, Outcome::Done | Outcome::Dense), "{ended:?}");
         (g, run.counts)

@@ -141,7 +141,7 @@ fn rare_on_from(
     let mut run = SequenceRun::new(code, Algorithm::Rare, table).unwrap();
     let tuning = GpuTuning::default();
     let done = run
-        .extend(n, (backend, &tuning), &grundy::hooks::Silent)
+        .extend(n, backend, &tuning, &grundy::hooks::Silent)
         .unwrap();
     assert!(done);
     let counts = run.rare_counts().unwrap_or_default();
@@ -236,7 +236,7 @@ fn the_card_s_blocks_finished_in_rounds_on_eight_threads_give_the_brute_force() 
             let code = Code::parse(text).unwrap();
             let mut run = SequenceRun::new(&code, Algorithm::Rare, HeapTable::default()).unwrap();
             let tuning = GpuTuning::default();
-            let done = run.extend(n, (&gpu, &tuning), &grundy::hooks::Silent);
+            let done = run.extend(n, &gpu, &tuning, &grundy::hooks::Silent);
             assert!(done.unwrap(), "{text}");
             let counts = run.rare_counts().unwrap_or_default();
             assert!(

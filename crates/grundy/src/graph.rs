@@ -245,7 +245,8 @@ pub fn podes_of(
     limits: (usize, usize),
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<Vec<usize>>> {
-    pode_table(code, limits, hooks)
+    let (max_legs, max_length) = limits;
+    pode_table(code, max_legs, max_length, hooks)
 }
 
 /// G of every bipode of `code` with legs a1, a2, b1, b2 up to `max` and a
@@ -270,5 +271,6 @@ pub fn bipodes_of(
     limits: (usize, usize),
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<[usize; 4]>> {
-    bipode_table(code, limits, hooks)
+    let (max, middle) = limits;
+    bipode_table(code, max, middle, hooks)
 }

@@ -233,8 +233,8 @@ impl Survey {
         let names: Vec<String> = codes.iter().map(|c| c.name()).collect();
         let shard = self.shard.map(|s| s.to_string());
         let key = SurveyKey::of(&self.codes, self.n, self.algorithm, shard);
-        let files = (self.checkpoint.as_deref(), self.resume.as_deref());
-        let driver = SurveyDriver::open(&key, &names, files, self.rules)?;
+        let (checkpoint, resume) = (self.checkpoint.as_deref(), self.resume.as_deref());
+        let driver = SurveyDriver::open(&key, &names, checkpoint, resume, self.rules)?;
         if let (resumed @ 1.., Some(path)) = (driver.resumed(), &self.resume) {
             hooks.notice(Marked(&format!(
                 "{resumed} of {} codes resumed from {}",

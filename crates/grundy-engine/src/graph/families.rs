@@ -39,7 +39,8 @@ fn refuse_misere_splits(code: &GraphCode, family: &str) -> Result<()> {
 /// 1..=`max_length`: a row's parameters count the legs of each length.
 pub fn pode_table(
     code: &GraphCode,
-    (max_legs, max_length): (usize, usize),
+    max_legs: usize,
+    max_length: usize,
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<Vec<usize>>> {
     if max_length == 0 || 1 + max_legs * max_length > MAX_VERTICES {
@@ -74,7 +75,8 @@ pub fn pode_table(
 /// (at the other) up to `max` each, and a middle chain of `middle` edges.
 pub fn bipode_table(
     code: &GraphCode,
-    (max, middle): (usize, usize),
+    max: usize,
+    middle: usize,
     hooks: &dyn RunHooks,
 ) -> Result<FamilyTable<[usize; 4]>> {
     let largest = 2 + 6 * max + middle.max(1) - 1;

@@ -236,7 +236,7 @@ pub fn load_in(path: &Path, code: &Code, place: &Place) -> Result<Loaded> {
         .map_err(|e| Error::Run(format!("a file for the table could not be made: {e}")))?;
     let loaded = match header.format.as_str() {
         FORMAT => read_pieces(&mut reader, &line, (left, table)).map_err(read_failed)?,
-        _ => read_whole(&mut reader, &header, &line, (left, table)).map_err(read_failed)?,
+        _ => read_whole(&mut reader, &header, &line, left, table).map_err(read_failed)?,
     }
     .map_err(|why| bad(why.into_message(size)))?;
     if header.code != code.text || header.min_diff != code.min_diff {
@@ -474,7 +474,8 @@ fn read_whole(
     reader: &mut impl Read,
     header: &Header,
     line: &[u8],
-    (left, mut table): (u64, HeapTable),
+    left: u64,
+    mut table: HeapTable,
 ) -> Reading<Loaded> {
     let (heaps, width) = (
         header.heaps.unwrap_or(0),

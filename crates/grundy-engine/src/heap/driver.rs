@@ -339,7 +339,7 @@ impl SequenceJob {
             values.saturating_mul(2),
         );
         let what = format!("a table of {values} values");
-        let refusal = paging_refusal(&what, (paged, disk), &self.folder, (budget, &bound));
+        let refusal = paging_refusal(&what, paged, disk, &self.folder, budget, &bound);
         match refusal {
             // `check_memory` says what it means for a run a period fills.
             Some(_) if early() => Ok(Place::Memory),
@@ -412,9 +412,11 @@ impl SequenceJob {
 /// needs there.
 fn paging_refusal(
     what: &str,
-    (paged, disk): (u64, u64),
+    paged: u64,
+    disk: u64,
     dir: &Path,
-    (budget, bound): (u64, &str),
+    budget: u64,
+    bound: &str,
 ) -> Option<String> {
     // The memory setting bounds what grows with the table; the engine's
     // working memory (the rare list, the bitsets: `WORKING`) comes on top.
@@ -499,7 +501,7 @@ impl SequenceDriver<'_> {
                 true => to.min((2 * self.run.table.len() as u64).max(4095)),
                 false => to,
             };
-            let (done, asked) = self.extend_piece(backend, (piece_to, to), hooks)?;
+            let (done, asked) = self.extend_piece(backend, piece_to, to, hooks)?;
             if interrupt::requested() || asked {
                 self.saves.save(code, &self.run.table, hooks)?;
                 return Err(self.paused(code));
@@ -564,7 +566,8 @@ impl SequenceDriver<'_> {
     fn extend_piece(
         &mut self,
         backend: &LazyBackend,
-        (piece_to, to): (u64, u64),
+        piece_to: u64,
+        to: u64,
         hooks: &dyn RunHooks,
     ) -> Result<(bool, bool)> {
         let every = self.job.every;
@@ -583,9 +586,8 @@ impl SequenceDriver<'_> {
         };
         hooks.begin(to + 1, "heaps");
         hooks.progress(self.run.table.len() as u64);
-        let extended = self
-            .run
-            .extend(piece_to, (backend, &GpuTuning::default()), &piece_hooks);
+        let tuning = GpuTuning::default();
+        let extended = self.run.extend(piece_to, backend, &tuning, &piece_hooks);
         hooks.end();
         let code = self.run.code();
         let done = extended.map_err(|e| self.saves.failed(code, &self.run.table, e, hooks))?;

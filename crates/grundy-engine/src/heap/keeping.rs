@@ -15,7 +15,7 @@ use crate::heap::driver::SequenceJob;
 use crate::heap::kept_checkpoint::{self, KeptSaved, ToSave};
 use crate::heap::rare::kept::Kept;
 use crate::heap::rare::{RareCode, RareRun, rare_parity};
-use crate::heap::sequence::{Algorithm, SequenceRun, WORKING};
+use crate::heap::sequence::{Algorithm, KeptValues, SequenceRun, WORKING};
 use crate::memory;
 use grundy_core::analysis::milestones::{FIRST_POWER, powers_of_two};
 use grundy_core::analysis::period::{Period, PeriodRule, find_period_from};
@@ -70,9 +70,13 @@ impl SequenceJob {
         let (run, tally, resumed_heaps, kept) = match &self.resume {
             Some(path) => {
                 let mut saved = resumed_kept(path, code, kept, &due)?;
-                let values = (&saved.prefix[..], saved.window_from, &saved.window[..]);
+                let values = KeptValues {
+                    prefix: &saved.prefix,
+                    window_from: saved.window_from as usize,
+                    window: &saved.window,
+                };
                 let last = self.n.max(saved.heaps);
-                let run = SequenceRun::keeping_from(code, (saved.kept, last), values, saved.rare)?
+                let run = SequenceRun::keeping_from(code, saved.kept, last, values, saved.rare)?
                     .tuned(self.tuning);
                 saved.tally.also_due(&due);
                 (run, saved.tally, saved.heaps, saved.kept)
@@ -298,8 +302,10 @@ impl KeptDriver<'_> {
             hooks: &NoStop(hooks),
             also: stop,
         };
-        let cpu = (&LazyBackend::cpu(), &GpuTuning::default());
-        let extended = self.run.extend(piece_to, cpu, &piece_hooks);
+        let tuning = GpuTuning::default();
+        let extended = self
+            .run
+            .extend(piece_to, &LazyBackend::cpu(), &tuning, &piece_hooks);
         (extended, asked.into_inner())
     }
 

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::heap::rare::kept::{Beyond, Gap, Kept};
 use crate::heap::rare::{
-    self, BruteForceOn, Outcome, Persist, RareCode, RareRun, RareState, Tuning,
+    self, BruteForceOn, Outcome, Persist, RareCode, RareRun, RareState, Target, Tuning,
 };
 use crate::heap::storage::paged::{Buf, Place};
 use crate::heap::storage::store::Store;
@@ -130,11 +130,11 @@ impl<'a> SequenceRun<'a> {
     /// (`forget_past_window` gives the rest back). An input error for a
     /// code rare values cannot run.
     pub fn keeping(code: &'a Code, kept: Kept, last: u64) -> Result<SequenceRun<'a>> {
-        SequenceRun::keeping_in(code, (kept, last), sparse_table(last, false)?)
+        SequenceRun::keeping_in(code, kept, last, sparse_table(last, false)?)
     }
 
     /// `keeping`, on `table` (reserved for heaps `0..=last`).
-    fn keeping_in(code: &'a Code, (kept, last): (Kept, u64), table: HeapTable) -> Result<Self> {
+    fn keeping_in(code: &'a Code, kept: Kept, last: u64, table: HeapTable) -> Result<Self> {
         let mut run = SequenceRun::new(code, Algorithm::Rare, table)?;
         run.kept = Some(kept);
         run.fits_to = Some(last);
@@ -147,14 +147,19 @@ impl<'a> SequenceRun<'a> {
     /// it was.
     pub fn keeping_from(
         code: &'a Code,
-        (kept, last): (Kept, u64),
-        (prefix, window_from, window): (&[u16], u64, &[u16]),
+        kept: Kept,
+        last: u64,
+        values: KeptValues,
         rare: RareState,
     ) -> Result<SequenceRun<'a>> {
-        let wide = prefix.iter().chain(window).any(|&v| v > u8::MAX as u16);
-        let from = window_from as usize;
-        let table = kept_table((last, wide), (prefix, from, window))?;
-        let mut run = SequenceRun::keeping_in(code, (kept, last), table)?;
+        let wide = values
+            .prefix
+            .iter()
+            .chain(values.window)
+            .any(|&v| v > u8::MAX as u16);
+        let from = values.window_from;
+        let table = kept_table(last, wide, values)?;
+        let mut run = SequenceRun::keeping_in(code, kept, last, table)?;
         let rare_code = run.rare_code.as_ref().expect("rare values");
         run.rare = Some(RareRun::resumed(rare_code, rare));
         run.forgotten_to = from;
@@ -285,8 +290,9 @@ impl<'a> SequenceRun<'a> {
     /// Extends the table to heap `to` on the CPU, without notices, progress
     /// or a stop (surveys, `play`, benchmarks).
     pub fn extend_on_cpu(&mut self, to: u64) -> Result<()> {
-        let backend = (&LazyBackend::cpu(), &GpuTuning::default());
-        self.extend(to, backend, &Silent).map(|_| ())
+        let tuning = GpuTuning::default();
+        self.extend(to, &LazyBackend::cpu(), &tuning, &Silent)
+            .map(|_| ())
     }
 
     /// Extends the table to heaps `0..=to`, or until `hooks.stop()` says to
@@ -294,7 +300,8 @@ impl<'a> SequenceRun<'a> {
     pub fn extend(
         &mut self,
         to: u64,
-        (backend, tuning): (&LazyBackend, &GpuTuning),
+        backend: &LazyBackend,
+        tuning: &GpuTuning,
         hooks: &dyn RunHooks,
     ) -> Result<bool> {
         let use_rare = self.uses_rare_values();
@@ -310,7 +317,7 @@ impl<'a> SequenceRun<'a> {
             return Ok(true);
         }
         let start = Instant::now();
-        let done = self.extend_by_engines(to, (backend, tuning), hooks);
+        let done = self.extend_by_engines(to, backend, tuning, hooks);
         self.seconds += start.elapsed().as_secs_f64();
         done
     }
@@ -323,13 +330,14 @@ impl<'a> SequenceRun<'a> {
     fn extend_by_engines(
         &mut self,
         to: u64,
-        (backend, tuning): (&LazyBackend, &GpuTuning),
+        backend: &LazyBackend,
+        tuning: &GpuTuning,
         hooks: &dyn RunHooks,
     ) -> Result<bool> {
         loop {
             if self.uses_rare_values() {
                 let against = brute_force_on(backend, to);
-                let done = self.extend_rare(to, (backend.pass_runner(), against), hooks)?;
+                let done = self.extend_rare(to, backend.pass_runner(), against, hooks)?;
                 if !self.dense {
                     return Ok(done);
                 }
@@ -353,7 +361,7 @@ impl<'a> SequenceRun<'a> {
                 Some(_) => to.min((2 * self.looked_at as u64).saturating_sub(1)),
                 None => to,
             };
-            let done = self.extend_brute(piece_to, (brute, tuning), hooks)?;
+            let done = self.extend_brute(piece_to, brute, tuning, hooks)?;
             if !done || piece_to >= to {
                 return Ok(done);
             }
@@ -405,7 +413,8 @@ impl<'a> SequenceRun<'a> {
     fn extend_rare(
         &mut self,
         to: u64,
-        (gpu, against): (Option<&Runner>, BruteForceOn),
+        gpu: Option<&Runner>,
+        against: BruteForceOn,
         hooks: &dyn RunHooks,
     ) -> Result<bool> {
         // A run keeping part of its table runs its pass on the CPU: the
@@ -430,7 +439,7 @@ impl<'a> SequenceRun<'a> {
                     from: self.kept.map_or(0, |k| k.prefix),
                     to: self.forgotten_to,
                 },
-                to_persist: (to, persist),
+                target: Target { to, persist },
                 pass: &mut pass,
                 hooks,
             });
@@ -443,7 +452,7 @@ impl<'a> SequenceRun<'a> {
             match self.kept {
                 Some(kept) => {
                     let last = self.fits_to.unwrap_or(self.table.len() as u64);
-                    widen_kept(&mut self.table, (kept, self.forgotten_to), last)?
+                    widen_kept(&mut self.table, kept, self.forgotten_to, last)?
                 }
                 None => self.table.widen(),
             }
@@ -544,7 +553,8 @@ impl<'a> SequenceRun<'a> {
     fn extend_brute(
         &mut self,
         to: u64,
-        backend: (&Backend, &GpuTuning),
+        backend: &Backend,
+        tuning: &GpuTuning,
         hooks: &dyn RunHooks,
     ) -> Result<bool> {
         loop {
@@ -552,7 +562,7 @@ impl<'a> SequenceRun<'a> {
             let piece_to = to.min((2 * len).max(len + (1 << 20)));
             let place = self.table.place();
             let wide = std::mem::take(&mut self.table).into_wide();
-            let run = extend_heap_table(self.code, wide, piece_to, backend, hooks)?;
+            let run = extend_heap_table(self.code, wide, piece_to, backend, tuning, hooks)?;
             let stopped = (run.table.len() as u64) <= piece_to;
             // The kernels hold their table in memory; it goes back where it was.
             self.table = HeapTable::from_wide(run.table)
@@ -576,30 +586,40 @@ impl<'a> SequenceRun<'a> {
 /// `table`, keeping `kept` of its values and having given back those
 /// below `forgotten_to` past the prefix, two bytes a value: the prefix and
 /// the heaps not given back copied, none between.
-fn widen_kept(table: &mut HeapTable, (kept, forgotten_to): (Kept, usize), last: u64) -> Result<()> {
+fn widen_kept(table: &mut HeapTable, kept: Kept, forgotten_to: usize, last: u64) -> Result<()> {
     let len = table.len();
     let prefix = table.values(0, kept.prefix.min(len));
-    let from = forgotten_to.clamp(prefix.len(), len);
-    let window = table.values(from, len);
-    *table = kept_table((last, true), (&prefix, from, &window))?;
+    let window_from = forgotten_to.clamp(prefix.len(), len);
+    let window = table.values(window_from, len);
+    let values = KeptValues {
+        prefix: &prefix,
+        window_from,
+        window: &window,
+    };
+    *table = kept_table(last, true, values)?;
     Ok(())
 }
 
+/// The values a run keeping part of its table holds: its prefix, and its
+/// window from heap `window_from` on.
+pub struct KeptValues<'v> {
+    pub prefix: &'v [u16],
+    pub window_from: usize,
+    pub window: &'v [u16],
+}
+
 /// A table of heaps `0..=last`, two bytes a value when `wide`, holding
-/// `prefix`, then from heap `from` on `window` (the heaps between never
+/// `values` in place (the heaps between the prefix and the window never
 /// written: they hold no memory).
-fn kept_table(
-    (last, wide): (u64, bool),
-    (prefix, from, window): (&[u16], usize, &[u16]),
-) -> Result<HeapTable> {
+fn kept_table(last: u64, wide: bool, values: KeptValues) -> Result<HeapTable> {
     let mut table = sparse_table(last, wide)?;
-    table.extend_words(prefix);
-    if !table.skip_to(from) {
+    table.extend_words(values.prefix);
+    if !table.skip_to(values.window_from) {
         return Err(Error::Run(
             "the table's memory could not be reserved".into(),
         ));
     }
-    table.extend_words(window);
+    table.extend_words(values.window);
     Ok(table)
 }
 
@@ -629,7 +649,7 @@ struct RareStep<'a, 'r> {
     tuning: Tuning,
     kept: Option<Kept>,
     gap: Gap,
-    to_persist: (u64, Persist),
+    target: Target,
     pass: &'a mut Option<GpuPass<'r>>,
     hooks: &'a dyn RunHooks,
 }
@@ -673,7 +693,7 @@ impl OnStore for RareStep<'_, '_> {
         let run = self.run.get_or_insert_with(|| RareRun::new(code, g.view()));
         run.tuning = self.tuning;
         run.set_kept(self.kept, self.gap);
-        rare::extend(code, run, g, self.to_persist, self.pass, self.hooks)
+        rare::extend(code, run, g, self.target, self.pass, self.hooks)
     }
 }
 
@@ -704,7 +724,7 @@ mod tests {
         assert!(!run.table.is_widest());
         let before = run.table.values(0, 4096);
         let len = run.table.len();
-        widen_kept(&mut run.table, (kept, run.forgotten_to), 40_000).unwrap();
+        widen_kept(&mut run.table, kept, run.forgotten_to, 40_000).unwrap();
         assert!(run.table.is_widest());
         assert_eq!(run.table.values(0, 4096), before);
         assert_eq!(run.table.values(len - 2048, len), out[len - 2048..]);

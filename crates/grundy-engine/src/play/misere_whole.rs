@@ -25,7 +25,7 @@ pub fn misere_delete_nim_play(
     let (value, options) = delete_nim_misere(rule, k, heaps)?;
     let note = "misère play: the position's misère value is read from the misère table of every \
                 position up to its heaps";
-    Ok(whole_report(normal, (value, options), limit, note))
+    Ok(whole_report(normal, value, options, limit, note))
 }
 
 /// An octal game on a graph under misère play: the whole graph is one
@@ -36,7 +36,7 @@ pub fn misere_graph_play(code: &GraphCode, spec: &str, limit: MoveLimit) -> Resu
     let note = "misère play: the components are valued together, by a dense table of misère \
                 values over every vertex subset of the whole graph (misère play has no nim-sum); \
                 the components' values shown are normal play's";
-    Ok(whole_report(normal, (value, options), limit, note))
+    Ok(whole_report(normal, value, options, limit, note))
 }
 
 /// The Game of Arrows (or its trimmed variant) under misère play: every
@@ -52,7 +52,7 @@ pub fn misere_arrows_play(
     let note = "misère play: the components are valued together, by a dense table of misère \
                 values over every state of the whole graph (misère play has no nim-sum); the \
                 components' values shown are normal play's";
-    Ok(whole_report(normal, (value, options), limit, note))
+    Ok(whole_report(normal, value, options, limit, note))
 }
 
 /// Green Hackenbush under misère play: the rooted graph is one position.
@@ -61,7 +61,7 @@ pub fn misere_hackenbush_play(spec: &str, ground: &str, limit: MoveLimit) -> Res
     let (value, options) = hackenbush_misere(spec, ground)?;
     let note = "misère play: the last player to cut loses; the misère value is the rooted \
                 graph's, each cut's from the positions it leaves";
-    Ok(whole_report(normal, (value, options), limit, note))
+    Ok(whole_report(normal, value, options, limit, note))
 }
 
 /// Boxes of Grundy's game on rectangles (or boxes) side by side under
@@ -71,14 +71,15 @@ pub fn misere_rect_play(boxes: &str, min_diff: u32, limit: MoveLimit) -> Result<
     let (value, options) = rect_misere(boxes, min_diff)?;
     let note = "misère play: the boxes have no nim-sum; the misère value is searched over whole \
                 sums of shapes, each cut's too";
-    Ok(whole_report(normal, (value, options), limit, note))
+    Ok(whole_report(normal, value, options, limit, note))
 }
 
 /// The report: the normal columns of `normal` for comparison, the whole
 /// position's misère value and outcome, and its moves to misère value 0.
 fn whole_report(
     normal: Part,
-    (value, options): (u32, MisereOptions),
+    value: u32,
+    options: MisereOptions,
     limit: MoveLimit,
     note: &str,
 ) -> PlayReport {

@@ -64,7 +64,8 @@ impl SurveyDriver {
     pub fn open(
         key: &SurveyKey,
         names: &[String],
-        (checkpoint, resume): (Option<&Path>, Option<&Path>),
+        checkpoint: Option<&Path>,
+        resume: Option<&Path>,
         rules: OutputRules,
     ) -> Result<SurveyDriver> {
         let (rows, whole) = match resume {
@@ -117,7 +118,7 @@ impl SurveyDriver {
             hooks,
             &|k, row| {
                 hooks.progress(done.fetch_add(1, Relaxed) + 1);
-                append_row(&appender, todo[k], row, (codes.len(), hooks));
+                append_row(&appender, todo[k], row, codes.len(), hooks);
             },
         );
         hooks.end();
@@ -149,7 +150,8 @@ fn append_row(
     appender: &Mutex<Option<Result<Appender>>>,
     place: usize,
     (row, engine): &(SurveyRow, HeapEngine),
-    (codes, hooks): (usize, &dyn RunHooks),
+    codes: usize,
+    hooks: &dyn RunHooks,
 ) {
     let Ok(mut held) = appender.lock() else {
         return;

@@ -56,7 +56,8 @@ pub fn extend_heap_table(
     code: &Code,
     table: Vec<u16>,
     to: u64,
-    (backend, tuning): (&Backend, &GpuTuning),
+    backend: &Backend,
+    tuning: &GpuTuning,
     hooks: &dyn RunHooks,
 ) -> Result<HeapRun> {
     check_last_heap("heap", to, Reach::BruteForce)?;

@@ -10,7 +10,7 @@ use super::kept::Kept;
 use super::middle::{MIDDLE_PAIRS, MiddleHits, MiddleWindow};
 use super::pass::{BlockPass, run_passes};
 use super::schedule::BlockPlan;
-use super::state::{Outcome, PassAhead, Persist, RareRun, Tuning};
+use super::state::{Outcome, PassAhead, Persist, RareRun, Target, Tuning};
 use super::view::PassView;
 use crate::heap::storage::growing::grow_while_reading;
 use crate::heap::storage::store::{Store, Values};
@@ -77,27 +77,27 @@ impl Blocks {
         code: &RareCode,
         run: &mut RareRun,
         g: &mut S,
-        end: usize,
-        persist: Persist,
+        target: Target,
         gpu: &mut Option<GpuPass>,
     ) -> Option<Outcome> {
-        let s = g.len();
+        let (s, end) = (g.len(), target.end());
         let block_start = self.clock.nanos(s);
         if let Some(short) = Kept::short_for(code, run.rare.last().copied(), s, run.gap) {
             return Some(Outcome::Beyond(short));
         }
         let (e, in_order) = self.bounds(run, s, end);
-        let started = self.started.take();
         // The middle pairs (parts near half the heap): not where a run
         // keeping part of its table gave them back.
         let (kept, gap) = (run.kept, run.gap);
         let middle_kept =
             |e| gap.is_empty() || kept.is_some_and(|k| k.holds_middle(code, e, MIDDLE_PAIRS));
         let ahead = if in_order {
+            // A pass started ahead for this block is not needed.
+            self.started = None;
             let (middle, may_collect) = (self.middle.take(), middle_kept(e));
             BlockPass::in_order_with(code, g.view(), s..e, middle, may_collect, run.max_value)
         } else {
-            match self.with_pass(code, run, g.view(), (s, e, end), (gpu, started)) {
+            match self.with_pass(code, run, g.view(), s..e, end, gpu) {
                 Ok(ahead) => ahead,
                 Err(failed) => return Some(failed),
             }
@@ -120,14 +120,14 @@ impl Blocks {
         learn_checks(code, run, &ahead, e - s);
         let cost = self.clock.nanos(e).saturating_sub(block_start) as f64 / (e - s) as f64;
         self.plan.note_cost(in_order, cost);
-        self.count(run, &ahead, (s, e));
+        self.count(run, &ahead, s..e);
         let split = run.split;
         run.maybe_rechoose(code, g.view());
         if run.split != split {
             // A pass started under the old split marked the old rare list.
             self.started = None;
         }
-        let Persist::GiveUpWhenDense(against) = persist else {
+        let Persist::GiveUpWhenDense(against) = target.persist else {
             return None;
         };
         let dense = g.len() >= JUDGE_FROM && !rare_values_pay(run.rare.len(), g.len(), against);
@@ -146,17 +146,20 @@ impl Blocks {
         }
     }
 
-    /// The pass over the block s..e (`started` ahead, or now), and the
-    /// next block's started ahead where the schedule says it pays.
+    /// The pass over `block` (the one started ahead, or one now), and the
+    /// next block's (up to `end`) started ahead where the schedule says it
+    /// pays.
     fn with_pass<V: Values>(
         &mut self,
         code: &RareCode,
         run: &mut RareRun,
         g: V,
-        (s, e, end): (usize, usize, usize),
-        (gpu, started): (&mut Option<GpuPass>, Option<Started>),
+        block: Range<usize>,
+        end: usize,
+        gpu: &mut Option<GpuPass>,
     ) -> Result<BlockPass, Outcome> {
-        let ahead = block_pass(code, run, g, s..e, gpu, started)?;
+        let (s, e) = (block.start, block.end);
+        let ahead = block_pass(code, run, g, block, gpu, self.started.take())?;
         if ahead.on_gpu {
             self.plan.resize(ahead.totals().0, e - s);
         }
@@ -252,14 +255,14 @@ impl Blocks {
     }
 
     /// Counts the block s..e in `run`, and has the schedule judge its pass.
-    pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockPass, (s, e): (usize, usize)) {
+    pub(super) fn count(&mut self, run: &mut RareRun, ahead: &BlockPass, block: Range<usize>) {
         if let Some(hits) = &ahead.middle {
-            run.counts.in_order += (e - s) as u64;
+            run.counts.in_order += block.len() as u64;
             run.counts.settled_by_middle += hits.settled.load(Relaxed) as u64;
         }
         if ahead.below > 0 {
             let rescans = ahead.rescans.load(Relaxed) as usize;
-            self.plan.judge(s..e, ahead.below, rescans, ahead.on_gpu);
+            self.plan.judge(block, ahead.below, rescans, ahead.on_gpu);
         }
     }
 }
@@ -313,7 +316,7 @@ pub(super) fn block_pass<V: Values>(
             let out = pass.run(params, &table, &run.rare, &run.rare_values);
             BlockPass::from_gpu(out.map_err(failed)?, params)
         }
-        _ => BlockPass::tasks(s, (s, e), run.max_value),
+        _ => BlockPass::tasks(s, s..e, run.max_value),
     };
     if ahead.on_gpu {
         ahead
@@ -380,7 +383,7 @@ pub(super) fn start_next<V: Values>(
     else {
         // On one thread no other core would take the tasks up.
         let cores = rayon::current_num_threads() > 1 && run.tuning.pass_ahead == PassAhead::Always;
-        return cores.then(|| Started::Tasks(BlockPass::tasks(below, (first, end), run.max_value)));
+        return cores.then(|| Started::Tasks(BlockPass::tasks(below, first..end, run.max_value)));
     };
     let params = BlockPass::gpu_params(run, below, first, end);
     let pack = pack_values(g.range(0, below));

@@ -8,7 +8,7 @@ use super::kept::Beyond;
 use super::marks::FarMarks;
 use super::pass::BlockPass;
 use super::speculate::{Checker, MAX_STRETCH, RUN, guess_stretch};
-use super::state::{AUTO_STRETCH_THREADS, Outcome, RareRun, Stretches};
+use super::state::{AUTO_STRETCH_THREADS, Outcome, RareRun, Stretches, Tuning};
 use super::view::PassView;
 use crate::heap::storage::growing::Growing;
 use crate::heap::storage::store::{Store, Values};
@@ -31,7 +31,7 @@ pub(super) fn finish_in_order<S: Store>(
 ) -> Option<Outcome> {
     let (mut settled, mut far) = (0, FarMarks::default());
     let near = RareNear::new(&run.rare, ahead.below, e);
-    let stretches = Stretching::of((run.tuning.stretches, run.tuning.stretch_runs), ahead);
+    let stretches = Stretching::of(&run.tuning, ahead);
     let mut n = ahead.first;
     while n < e {
         if let Some(end) = stretches.and_then(|s| s.end(ahead, n, e)) {
@@ -132,9 +132,10 @@ enum Free {
 }
 
 impl Stretching {
-    /// For a block with a pass, unless `mode` says never; `runs` a
-    /// stretch, else one a thread.
-    fn of((mode, runs): (Stretches, Option<usize>), ahead: &BlockPass) -> Option<Stretching> {
+    /// For a block with a pass, unless `tuning.stretches` says never;
+    /// `tuning.stretch_runs` a stretch, else one a thread.
+    fn of(tuning: &Tuning, ahead: &BlockPass) -> Option<Stretching> {
+        let (mode, runs) = (tuning.stretches, tuning.stretch_runs);
         let threads = rayon::current_num_threads();
         let has_pass = ahead.below > 0 && ahead.middle.is_none() && !ahead.tasks.is_empty();
         let (by_threads, when) = match mode {

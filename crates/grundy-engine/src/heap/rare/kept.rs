@@ -11,6 +11,7 @@
 //! scan needed more is never guessed: the run stops before it.
 
 use grundy_core::kernel::rare::RareCode;
+use std::ops::Range;
 
 /// The heaps whose values a run keeps: those below `prefix`, and the last
 /// `window` below the block being computed (with the block itself).
@@ -55,9 +56,9 @@ impl Gap {
         first_lost - 1
     }
 
-    /// Whether any of heaps lo..hi was given back.
-    pub fn meets(self, (lo, hi): (usize, usize)) -> bool {
-        !self.is_empty() && lo < self.to && hi > self.from
+    /// Whether any of `heaps` was given back.
+    pub fn meets(self, heaps: Range<usize>) -> bool {
+        !self.is_empty() && heaps.start < self.to && heaps.end > self.from
     }
 }
 
@@ -97,7 +98,7 @@ impl Kept {
         gap: Gap,
     ) -> Option<Beyond> {
         let distance = Kept::reach(code, last_rare);
-        gap.meets((s.saturating_sub(distance), s))
+        gap.meets(s.saturating_sub(distance)..s)
             .then_some(Beyond::Partner {
                 heap: s as u64,
                 distance: distance as u64,

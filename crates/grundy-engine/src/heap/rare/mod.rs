@@ -53,7 +53,7 @@ use blocks::Blocks;
 pub use clock::ScheduleClock;
 pub use state::{
     AUTO_STRETCH_THREADS, Outcome, PassAhead, Persist, RareCounts, RareRun, RareState, Stretches,
-    Tuning,
+    Target, Tuning,
 };
 
 /// How long the blocks run on a worker of the pool, by the schedule's
@@ -66,11 +66,11 @@ pub fn extend<S: Store>(
     code: &RareCode,
     run: &mut RareRun,
     g: &mut S,
-    (to, persist): (u64, Persist),
+    target: Target,
     gpu: &mut Option<GpuPass>,
     hooks: &dyn RunHooks,
 ) -> Outcome {
-    let end = to as usize + 1;
+    let end = target.end();
     if g.is_empty() && end > 0 {
         g.push(0);
     }
@@ -82,7 +82,7 @@ pub fn extend<S: Store>(
     // 2·10^5 heaps in order one run in three).
     let plan = run.plan.take().filter(|_| run.kept.is_some());
     let mut blocks = Blocks::with(plan, run.tuning);
-    let outcome = extend_blocks(code, (run, &mut blocks), g, (end, persist), gpu, hooks);
+    let outcome = extend_blocks(code, run, &mut blocks, g, target, gpu, hooks);
     run.plan = Some(blocks.plan);
     outcome
 }
@@ -90,12 +90,14 @@ pub fn extend<S: Store>(
 /// `extend`'s loop over blocks.
 fn extend_blocks<S: Store>(
     code: &RareCode,
-    (run, blocks): (&mut RareRun, &mut Blocks),
+    run: &mut RareRun,
+    blocks: &mut Blocks,
     g: &mut S,
-    (end, persist): (usize, Persist),
+    target: Target,
     gpu: &mut Option<GpuPass>,
     hooks: &dyn RunHooks,
 ) -> Outcome {
+    let end = target.end();
     while g.len() < end {
         // The blocks run on a worker of the pool, handing back every
         // `HAND_BACK_EVERY`: each block's pass then starts there, and no
@@ -104,7 +106,7 @@ fn extend_blocks<S: Store>(
         let started = blocks.clock.nanos(g.len());
         let outcome = rayon::scope(|_| {
             loop {
-                if let Some(outcome) = blocks.next(code, run, g, end, persist, gpu) {
+                if let Some(outcome) = blocks.next(code, run, g, target, gpu) {
                     break Some(outcome);
                 }
                 let elapsed = blocks.clock.nanos(g.len()).saturating_sub(started);
@@ -194,7 +196,10 @@ mod tests {
             let mut run = super::RareRun::new(&code, &g[..]);
             (run.checks.off, run.checks.forced) = (off, true);
             run.tuning.in_order_timed = false;
-            let to = (1 << 19, super::Persist::Always);
+            let to = super::Target {
+                to: 1 << 19,
+                persist: super::Persist::Always,
+            };
             let ended = super::extend(&code, &mut run, &mut g, to, &mut None, &Silent);
             assert_eq!(ended, super::Outcome::Done);
             (g, run.counts)

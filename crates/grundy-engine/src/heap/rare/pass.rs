@@ -71,18 +71,18 @@ pub(super) struct BlockPass {
 }
 
 impl BlockPass {
-    /// The pass over heaps first..e from the heaps below `below` (at most
-    /// `first`) whose values are at most `max`, as tasks not yet run.
-    pub(super) fn tasks(below: usize, (first, e): (usize, usize), max: u32) -> BlockPass {
+    /// The pass over `heaps` from the heaps below `below` (at most their
+    /// first) whose values are at most `max`, as tasks not yet run.
+    pub(super) fn tasks(below: usize, heaps: Range<usize>, max: u32) -> BlockPass {
         BlockPass {
-            end: e,
+            end: heaps.end,
             below,
             words: words_for(max),
             max,
-            tasks: (0..(e - first).div_ceil(PASS_CHUNK))
+            tasks: (0..heaps.len().div_ceil(PASS_CHUNK))
                 .map(|_| OnceLock::new())
                 .collect(),
-            ..BlockPass::in_order(first)
+            ..BlockPass::in_order(heaps.start)
         }
     }
 
@@ -483,7 +483,6 @@ pub(super) fn rare_pair_marks<V: Values>(
     columns: &mut [u64],
     rows: &mut [Vec<Row>; 2],
 ) -> u64 {
-    let s = g.len();
     let span = columns.len() / 4;
     let (c0, rest) = columns.split_at_mut(span);
     let (c1, rest) = rest.split_at_mut(span);
@@ -500,11 +499,12 @@ pub(super) fn rare_pair_marks<V: Values>(
         .max()
         .is_some_and(|past| n0 >= past);
     let columns = [&mut *c0, &mut *c1, &mut *c2, &mut *c3];
+    let checked = CheckedRows { rows, can_check };
     let marks = match g.no_escapes() {
         Some(table) if past_every_cut => {
-            marks_past_rare(code, run, table, (n0, n1, s), columns, (rows, can_check))
+            marks_past_rare(code, run, table, n0..n1, columns, checked)
         }
-        _ => marks_near_rare(code, run, g, n0..n1, columns, rows, can_check),
+        _ => marks_near_rare(code, run, g, n0..n1, columns, checked),
     };
     // The other copies are left zero for the next task.
     for (i, column) in c0.iter_mut().enumerate() {
@@ -512,6 +512,13 @@ pub(super) fn rare_pair_marks<V: Values>(
         *column |= std::mem::take(&mut c3[i]);
     }
     marks
+}
+
+/// Where a task's checked sources go instead of marks, and whether the
+/// task may check at all (`rare_pair_marks`).
+struct CheckedRows<'a> {
+    rows: &'a mut [Vec<Row>; 2],
+    can_check: bool,
 }
 
 /// `rare_pair_marks` for any heaps n0..n1: each rare heap's partners, the
@@ -523,8 +530,7 @@ fn marks_near_rare<V: Values>(
     g: V,
     Range { start: n0, end: n1 }: Range<usize>,
     columns: [&mut [u64]; 4],
-    rows: &mut [Vec<Row>; 2],
-    can_check: bool,
+    CheckedRows { rows, can_check }: CheckedRows,
 ) -> u64 {
     let [c0, c1, c2, c3] = columns;
     let s = g.len();
@@ -549,7 +555,7 @@ fn marks_near_rare<V: Values>(
                 && lo == n0
                 && n0 - j - r > last_rare
                 && (cut_hi <= n0 || cut_lo >= n1);
-            if checked && push_rows(rows, (n0, n1, s), n0 - j - r, gr) {
+            if checked && push_rows(rows, n0..n1, s, n0 - j - r, gr) {
                 continue;
             }
             for (from, to) in [(lo, hi.min(cut_lo)), (lo.max(cut_hi), hi)] {
@@ -573,19 +579,20 @@ fn marks_near_rare<V: Values>(
 /// `rare_pair_marks` for heaps n0..n1 past every rare pair's cut
 /// (n0 ≥ 2 × last rare + j + diff + 2 for every digit: every partner is
 /// past every rare position, and no pair's parts are too close), on the
-/// table as one slice: the same marks and rows as `marks_near_rare`, with
-/// none of its bounds worked out per source, which cost about half as much as
-/// the marks (BENCHMARKS.md). Partners from `s` on are left to the block's
-/// finish.
+/// table below `s` as one slice: the same marks and rows as
+/// `marks_near_rare`, with none of its bounds worked out per source, which
+/// cost about half as much as the marks (BENCHMARKS.md). Partners from `s`
+/// on are left to the block's finish.
 fn marks_past_rare<U: Value>(
     code: &RareCode,
     run: &PassView,
     table: &[U],
-    (n0, n1, s): (usize, usize, usize),
+    Range { start: n0, end: n1 }: Range<usize>,
     columns: [&mut [u64]; 4],
-    (rows, can_check): (&mut [Vec<Row>; 2], bool),
+    CheckedRows { rows, can_check }: CheckedRows,
 ) -> u64 {
     let [c0, c1, c2, c3] = columns;
+    let s = table.len();
     let digits = code.splits.len();
     let mut marks = 0;
     for (digit, &(j, _)) in code.splits.iter().enumerate() {
@@ -599,7 +606,7 @@ fn marks_past_rare<U: Value>(
             let checked = can_check
                 && hi == n1
                 && run.checked.get(source(index, digit, digits)) == Some(&true);
-            if checked && push_rows(rows, (n0, n1, s), start, gr) {
+            if checked && push_rows(rows, n0..n1, s, start, gr) {
                 continue;
             }
             let partners = &table[start..hi - j - r];
@@ -610,17 +617,18 @@ fn marks_past_rare<U: Value>(
     marks
 }
 
-/// A checked source's rows for the heaps n0..n1, lane 0's partner at
-/// `start`: one per 32 heaps, when every lane's partner lies below `s`;
-/// false (none pushed) otherwise.
+/// A checked source's rows for `heaps`, lane 0's partner at `start`: one
+/// per 32 heaps, when every lane's partner lies below `below`; false
+/// (none pushed) otherwise.
 fn push_rows(
     rows: &mut [Vec<Row>; 2],
-    (n0, n1, s): (usize, usize, usize),
+    heaps: Range<usize>,
+    below: usize,
     start: usize,
     gr: u32,
 ) -> bool {
-    let halves = (n1 - n0).div_ceil(LANES);
-    if start + halves * LANES > s {
+    let halves = heaps.len().div_ceil(LANES);
+    if start + halves * LANES > below {
         return false;
     }
     for (half, rows) in rows.iter_mut().enumerate().take(halves) {

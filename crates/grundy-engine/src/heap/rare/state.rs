@@ -20,6 +20,21 @@ pub enum Persist {
     Always,
 }
 
+/// How far a call extends the table: every heap up to `to`, giving up
+/// on a dense table or not as `persist` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub to: u64,
+    pub persist: Persist,
+}
+
+impl Target {
+    /// The table's length when the call is done.
+    pub(super) fn end(self) -> usize {
+        self.to as usize + 1
+    }
+}
+
 /// How a call ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {

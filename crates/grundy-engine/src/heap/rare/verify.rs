@@ -15,7 +15,7 @@ pub(super) fn kept_reads(code: &RareCode, run: &RareRun, s: usize, n: usize) {
     }
     let kept = |x: usize, what: &str| {
         assert!(
-            !run.gap.meets((x, x + 1)),
+            !run.gap.meets(x..x + 1),
             "heap {n} (block from {s}) reads heap {x}, given back ({:?}): {what}",
             run.gap
         );

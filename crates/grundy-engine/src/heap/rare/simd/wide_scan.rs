@@ -91,12 +91,14 @@ impl<'t> Wanted<'t> {
     /// The values set in `words` (value 64w + i at bit i of word w);
     /// `table` is all zero.
     pub fn new(table: &'t mut [u8; 1 << 16], words: &[u64]) -> Wanted<'t> {
-        Wanted::on(Wide::chosen(), table, words)
+        let (wide, level) = Wide::chosen();
+        Wanted::on(wide, level, table, words)
     }
 
     /// `new` for the scans `wide` at portable SIMD's `level`.
     fn on(
-        (wide, level): (Wide, Option<fearless_simd::Level>),
+        wide: Wide,
+        level: Option<fearless_simd::Level>,
         table: &'t mut [u8; 1 << 16],
         words: &[u64],
     ) -> Wanted<'t> {
@@ -371,7 +373,7 @@ mod portable {
     #[inline(always)]
     fn hits_of_two_words<S: Simd>(
         simd: S,
-        (v0, v1): (u16x16<S>, u16x16<S>),
+        [v0, v1]: [u16x16<S>; 2],
         halves: &[u8x32<S>; 2],
     ) -> u64 {
         // Byte v / 8 of the set; 64 or more for a value of 512 or more.
@@ -399,7 +401,7 @@ mod portable {
                 u16x16::from_slice(simd, &x[..16]) ^ u16x16::from_slice(simd, &y[16..]).reverse();
             let v1 =
                 u16x16::from_slice(simd, &x[16..]) ^ u16x16::from_slice(simd, &y[..16]).reverse();
-            let hits = hits_of_two_words(simd, (v0, v1), &halves);
+            let hits = hits_of_two_words(simd, [v0, v1], &halves);
             if hits != 0 {
                 if take_lanes(wanted, hits, x, y) {
                     return true;
@@ -545,8 +547,10 @@ pub(crate) mod avx512 {
     fn clear_hits<T: Copy + Into<u32>>(
         wanted: &mut Wanted,
         set: &mut __m512i,
-        (values, small): (&[T; 64], u32),
-        (in_set, large): (u64, u64),
+        values: &[T; 64],
+        small: u32,
+        in_set: u64,
+        large: u64,
     ) -> bool {
         *set = clear_lanes(*set, values, in_set);
         for i in crate::heap::rare::simd::wide_scan::set_bits(large) {
@@ -629,7 +633,7 @@ pub(crate) mod avx512 {
                     _mm512_storeu_epi16(values.as_mut_ptr().cast(), v0);
                     _mm512_storeu_epi16(values.as_mut_ptr().add(32).cast(), v1);
                 }
-                if clear_hits(wanted, set, (&values, small), (in_set, large)) {
+                if clear_hits(wanted, set, &values, small, in_set, large) {
                     return true;
                 }
             }
@@ -652,7 +656,7 @@ pub(crate) mod avx512 {
             if in_set | large != 0 {
                 // SAFETY: writes the first 64 bytes of `values`.
                 unsafe { _mm512_storeu_epi16(values.as_mut_ptr().cast(), v) };
-                if clear_hits(wanted, set, (&values, small), (in_set, large)) {
+                if clear_hits(wanted, set, &values, small, in_set, large) {
                     return true;
                 }
             }
@@ -692,7 +696,7 @@ pub(crate) mod avx512 {
                 // SAFETY: writes the 64 bytes of `values`.
                 unsafe { _mm512_storeu_epi8(values.as_mut_ptr().cast(), v) };
                 // A byte's value is below 256: none is large.
-                if clear_hits(wanted, set, (&values, small), (hits, 0)) {
+                if clear_hits(wanted, set, &values, small, hits, 0) {
                     return true;
                 }
             }
@@ -729,8 +733,8 @@ mod tests {
                 words[(v / 64) as usize] |= 1 << (v % 64);
             }
             let (mut a, mut b) = (
-                Wanted::on((wide, wide.level()), &mut table_a, &words),
-                Wanted::on((Wide::Plain, None), &mut table_b, &words),
+                Wanted::on(wide, wide.level(), &mut table_a, &words),
+                Wanted::on(Wide::Plain, None, &mut table_b, &words),
             );
             if a.left() == 0 {
                 continue;
