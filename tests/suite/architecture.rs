@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// from modules of a lower rank (and itself).
 const LAYERS: &[(&str, u32)] = &[
     ("setting", 0),
+    ("fast_map", 0),
     ("fault", 0),
     ("error", 1),
     ("input", 1),

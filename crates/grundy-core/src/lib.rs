@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod error;
 pub mod export;
+pub mod fast_map;
 pub mod fault;
 pub mod game;
 pub mod hooks;

@@ -1,13 +1,12 @@
 //! The drivers: the backend choice and memory limits, then one folder per
-//! family, as in the kernels (and `fast_map`, the hash map the graph and
-//! edge memos share): heap sequences (`heap`, rare values in
+//! family, as in the kernels (and the core's `fast_map`, the hash map
+//! the graph and edge memos share): heap sequences (`heap`, rare values in
 //! `heap::rare`), games on graphs (`graph`), edge games (`edges`), tuple
 //! games (`tuples`) and surveys of many codes (`survey`); and who wins a
 //! sum of positions, with its winning moves (`play`).
 
 pub mod backend;
 pub mod edges;
-pub mod fast_map;
 pub mod graph;
 pub mod heap;
 pub mod memory;

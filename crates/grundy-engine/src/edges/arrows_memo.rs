@@ -14,7 +14,7 @@
 use grundy_core::setting::Setting;
 use std::collections::HashMap;
 
-use crate::fast_map::FastMap;
+use grundy_core::fast_map::FastMap;
 
 use grundy_core::game::arrows::{ArrowGame, ArrowRule};
 

@@ -3,8 +3,8 @@
 //! connected to the ground. Positions are remembered by mask (a position
 //! only ever holds grounded edges, so few masks are met).
 
-use crate::fast_map::FastMap;
 use grundy_core::error::Error;
+use grundy_core::fast_map::FastMap;
 use grundy_core::game::graph::bits;
 use grundy_core::game::{Convention, Graph};
 use grundy_core::setting::Setting;

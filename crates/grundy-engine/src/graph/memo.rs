@@ -10,9 +10,9 @@
 //! code that never leaves two pieces (0.33 on trees, k-podes and bipodes),
 //! whose every option is connected or empty.
 
-use crate::fast_map::FastMap;
 use crate::memory::check_fits;
 use grundy_core::error::{Error, Result};
+use grundy_core::fast_map::FastMap;
 use grundy_core::game::connected_sets::for_each_connected_set;
 use grundy_core::game::graph::{Flood, bits};
 use grundy_core::game::{Convention, Graph, GraphCode};

@@ -1,10 +1,9 @@
 //! The heaps of a code up to a size, their moves, and the misère outcome
 //! of any sum of them by search over the whole sum.
 
-use std::collections::HashMap;
-
 use super::monoid::Monoid;
 use crate::analysis::whole_sum::{Stopped, room_for_one_more};
+use crate::fast_map::FastMap;
 use crate::game::Code;
 
 /// A sum of heaps: its live heaps' sizes, sorted. A heap without a move
@@ -54,11 +53,17 @@ impl HeapMoves {
 /// The sum `sum` with its heap at `at` replaced by the heaps of `by`.
 pub fn replaced(sum: &[u16], at: usize, by: &[u16]) -> Sum {
     let mut out: Sum = Vec::with_capacity(sum.len() + by.len());
+    replace_into(&mut out, sum, at, by);
+    out
+}
+
+/// `replaced`, written into `out` (a buffer reused from option to option).
+fn replace_into(out: &mut Sum, sum: &[u16], at: usize, by: &[u16]) {
+    out.clear();
     out.extend_from_slice(&sum[..at]);
     out.extend_from_slice(&sum[at + 1..]);
     out.extend_from_slice(by);
     out.sort_unstable();
-    out
 }
 
 /// Whether sum `a` comes before sum `b` in the order that reads the
@@ -86,9 +91,11 @@ impl Trusted {
 /// trusted quotient covers a sum, its answer.
 pub struct Outcomes<'a> {
     moves: &'a HeapMoves,
-    memo: HashMap<Sum, bool>,
+    memo: FastMap<Sum, bool>,
     searched: usize,
-    trusted: Vec<Trusted>,
+    /// The trusted quotient whose bound is the furthest: every sum another
+    /// covers precedes that bound too, so it alone answers.
+    trusted: Option<Trusted>,
     limit: usize,
     stop: &'a dyn Fn() -> bool,
 }
@@ -99,9 +106,9 @@ impl<'a> Outcomes<'a> {
     pub fn new(moves: &'a HeapMoves, limit: usize, stop: &'a dyn Fn() -> bool) -> Outcomes<'a> {
         Outcomes {
             moves,
-            memo: HashMap::new(),
+            memo: FastMap::default(),
             searched: 0,
-            trusted: Vec::new(),
+            trusted: None,
             limit,
             stop,
         }
@@ -117,18 +124,23 @@ impl<'a> Outcomes<'a> {
         self.searched
     }
 
-    /// From now on, answer from `trusted` where it covers a sum. Sums it
+    /// From now on, answer from `trusted` where it covers a sum, unless
+    /// the quotient trusted already covers every sum it does. Sums it
     /// covers are forgotten: it answers for them.
     pub fn trust(&mut self, trusted: Trusted) {
+        if let Some(now) = &self.trusted
+            && !precedes(&now.below, &trusted.below)
+        {
+            return;
+        }
         self.memo.retain(|sum, _| !trusted.covers(sum));
-        self.trusted.retain(|t| !precedes(&t.below, &trusted.below));
-        self.trusted.push(trusted);
+        self.trusted = Some(trusted);
     }
 
     fn trusted_answer(&self, sum: &[u16]) -> Option<bool> {
         self.trusted
-            .iter()
-            .find(|t| t.covers(sum))
+            .as_ref()
+            .filter(|t| t.covers(sum))
             .map(|t| t.monoid.is_p(t.monoid.element_of(sum)))
     }
 
@@ -143,17 +155,18 @@ impl<'a> Outcomes<'a> {
         let moves = self.moves;
         let mut unknown: Vec<Sum> = Vec::new();
         let mut has_move = false;
+        let mut option = Sum::with_capacity(sum.len() + 2);
         for (at, &h) in sum.iter().enumerate() {
             if at > 0 && sum[at - 1] == h {
                 continue;
             }
             for by in &moves.options[h as usize] {
                 has_move = true;
-                let option = replaced(sum, at, by);
+                replace_into(&mut option, sum, at, by);
                 match self.known(&option) {
                     Some(true) => return self.remember(sum, false),
                     Some(false) => {}
-                    None => unknown.push(option),
+                    None => unknown.push(option.clone()),
                 }
             }
         }

@@ -1,5 +1,6 @@
-//! The hash map the memo solvers of graph and edge games share: positions
-//! are masks, hashed by a multiply and a rotate rather than SipHash.
+//! The hash map the memo solvers share (graph and edge games, the sums a
+//! misère quotient's search remembers): positions are masks or short
+//! lists, hashed by a multiply and a rotate rather than SipHash.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
