@@ -494,16 +494,45 @@ def survey(
     digits: Optional[int] = None,
     checkpoint: Union[str, os.PathLike, None] = None,
     resume: Union[str, os.PathLike, None] = None,
+    misere: bool = False,
+    max_heap: Optional[int] = None,
+    seconds: Optional[float] = None,
     progress: Progress = None,
 ) -> dict:
     """One row per code (``grundy survey``), as columns ``pandas.DataFrame``
     takes: the codes given, or every code ``prefix.d1..dK`` with ``digits``
-    digits 0-7."""
+    digits 0-7.
+
+    ``misere=True`` surveys misère play (``grundy survey --misere``): each
+    code's misère quotient of heaps up to ``max_heap`` (default 30), at most
+    ``seconds`` (default 60) a code, stopped where the periodicity theorem
+    solves it; and for codes that never split a heap, the period of the
+    truncated genus over heaps 0..=n. Columns: code, splits, heaps, order,
+    growth, solved_period, solved_start, checked_to, stopped, genus_period,
+    genus_preperiod, seconds."""
     every = None
     if codes is None:
         if prefix is None or digits is None:
             raise ValueError("survey: expected codes, or prefix= and digits=")
         every = (prefix, digits)
+    if isinstance(codes, str):
+        codes = [codes]
+    if misere:
+        if checkpoint is not None or resume is not None:
+            raise ValueError(
+                "survey: checkpoint= and resume= are for normal play; a misère "
+                "survey takes seconds= a code instead"
+            )
+        return _grundy.misere_survey(
+            list(codes or []),
+            _count("n", n),
+            all=every,
+            max_heap=_count("max_heap", 30 if max_heap is None else max_heap, 1),
+            seconds=60.0 if seconds is None else float(seconds),
+            progress=progress,
+        )
+    if max_heap is not None or seconds is not None:
+        raise ValueError("survey: max_heap= and seconds= are for misère play: add misere=True")
     return _grundy.survey(
         list(codes or []),
         _count("n", n),
@@ -526,6 +555,8 @@ def hunt(
     keep_prefix: int = 1 << 22,
     keep_window: int = 1 << 22,
     keep_past: int = 1 << 26,
+    misere: bool = False,
+    max_heap: Optional[int] = None,
     progress: Progress = None,
 ) -> dict:
     """Hunts periods (``grundy hunt``): each code, and with ``unsolved=True``
@@ -537,9 +568,37 @@ def hunt(
     a numpy array per code (heaps 0..=n of each value). Runs past
     ``keep_past`` heaps keep only ``keep_prefix`` and ``keep_window`` heaps
     of their table (codes whose runs take rare values), so the checkpoints
-    stop growing; a code that needs more ends ``"not-kept"``."""
+    stop growing; a code that needs more ends ``"not-kept"``.
+
+    ``misere=True`` hunts misère quotients (``grundy hunt --misere``): each
+    code's quotient grows heap by heap until the periodicity theorem solves
+    it, it reaches ``max_heap`` (default 4096) or its budget is spent; ``dir``
+    keeps it (verified when read back), so a later hunt goes on from it.
+    Columns: code, heaps, order, growth, solved_period, solved_start, end
+    (solved, max-heap, budget or memory), seconds, resumed_from."""
     if isinstance(codes, str):
         codes = [codes]
+    if misere:
+        normal_only = {
+            "unsolved": unsolved, "start": start != 1024, "max_n": max_n != 1 << 32,
+            "backend": backend != "cpu", "keep_prefix": keep_prefix != 1 << 22,
+            "keep_window": keep_window != 1 << 22, "keep_past": keep_past != 1 << 26,
+        }
+        given = [name for name, changed in normal_only.items() if changed]
+        if given:
+            raise ValueError(
+                f"hunt: {', '.join(n + '=' for n in given)} are for normal play; "
+                "a misère hunt takes codes, budget=, dir= and max_heap="
+            )
+        return _grundy.misere_hunt(
+            list(codes or []),
+            float(budget),
+            _path(dir),
+            max_heap=_count("max_heap", 4096 if max_heap is None else max_heap, 1),
+            progress=progress,
+        )
+    if max_heap is not None:
+        raise ValueError("hunt: max_heap= is for misère play: add misere=True")
     return _grundy.hunt(
         list(codes or []),
         float(budget),

@@ -433,6 +433,139 @@ pub fn survey<'py>(
     Ok(dict)
 }
 
+/// `grundy survey --misere`: each code's misère quotient (heaps up to
+/// `max_heap`, `seconds` a code) and, for codes that never split a heap,
+/// the period of the truncated genus over heaps 0..=n; one row per code as
+/// columns: the codes given, or every code `prefix.d1..dK` (`all`).
+#[pyfunction]
+#[pyo3(signature = (codes, n, all = None, max_heap = 30, seconds = 60.0, progress = None))]
+pub fn misere_survey<'py>(
+    py: Python<'py>,
+    codes: Vec<String>,
+    n: u64,
+    all: Option<(String, u32)>,
+    max_heap: u16,
+    seconds: f64,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "seconds={seconds}: expected a positive number of seconds"
+        )));
+    }
+    let codes = match all {
+        Some((prefix, digits)) => Survey::all(&prefix, digits).map(|s| s.code_list().to_vec()),
+        None => parsed_codes(&codes),
+    }
+    .map_err(py_err)?;
+    let survey = grundy::misere_survey::MisereSurvey::of(codes)
+        .max_heap(max_heap)
+        .seconds(seconds)
+        .genus_heaps(n);
+    let rows = run(py, progress, |hooks| survey.run_with(hooks))?;
+    let dict = PyDict::new(py);
+    let column = |f: fn(&grundy::misere_survey::MisereSurveyRow) -> Option<u64>| {
+        rows.iter().map(f).collect::<Vec<_>>()
+    };
+    dict.set_item(
+        "code",
+        rows.iter().map(|r| r.code.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item("splits", rows.iter().map(|r| r.splits).collect::<Vec<_>>())?;
+    dict.set_item("heaps", column(|r| Some(r.heaps.into())))?;
+    dict.set_item("order", column(|r| Some(r.order as u64)))?;
+    dict.set_item(
+        "growth",
+        rows.iter().map(|r| r.growth.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "solved_period",
+        column(|r| r.solved.map(|s| s.period.into())),
+    )?;
+    dict.set_item("solved_start", column(|r| r.solved.map(|s| s.start.into())))?;
+    dict.set_item(
+        "checked_to",
+        column(|r| r.solved.map(|s| s.checked_to.into())),
+    )?;
+    dict.set_item(
+        "stopped",
+        rows.iter().map(|r| r.stopped.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item("genus_period", column(|r| r.genus_period.map(|g| g.period)))?;
+    dict.set_item(
+        "genus_preperiod",
+        column(|r| r.genus_period.map(|g| g.start)),
+    )?;
+    dict.set_item(
+        "seconds",
+        rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+    )?;
+    Ok(dict)
+}
+
+/// `grundy hunt --misere`: each code's misère quotient grown heap by heap
+/// as far as `budget` seconds (over every hunt in `dir`) allow, until the
+/// periodicity theorem solves it or `max_heap`; kept in `dir`, so a later
+/// call goes on from it. One row per code as columns.
+#[pyfunction]
+#[pyo3(signature = (codes, budget, dir, max_heap = 4096, progress = None))]
+pub fn misere_hunt<'py>(
+    py: Python<'py>,
+    codes: Vec<String>,
+    budget: f64,
+    dir: PathBuf,
+    max_heap: u16,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let budget = seconds(Setting::Budget, budget).map_err(|m| py_err(grundy::Error::Input(m)))?;
+    let codes = parsed_codes(&codes).map_err(py_err)?;
+    let hunt =
+        grundy::misere_hunt::MisereHunt::of(codes, dir, budget.as_secs_f64()).max_heap(max_heap);
+    let rows = run(py, progress, |hooks| hunt.run_with(hooks))?;
+    let dict = PyDict::new(py);
+    let column = |f: fn(&grundy::misere_hunt::MisereHuntRow) -> Option<u64>| {
+        rows.iter().map(f).collect::<Vec<_>>()
+    };
+    dict.set_item(
+        "code",
+        rows.iter().map(|r| r.code.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item("heaps", column(|r| Some(r.heaps.into())))?;
+    dict.set_item("order", column(|r| Some(r.order as u64)))?;
+    dict.set_item(
+        "growth",
+        rows.iter().map(|r| r.growth.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "solved_period",
+        column(|r| r.solved.map(|s| s.period.into())),
+    )?;
+    dict.set_item("solved_start", column(|r| r.solved.map(|s| s.start.into())))?;
+    dict.set_item(
+        "end",
+        rows.iter().map(|r| r.end.clone()).collect::<Vec<_>>(),
+    )?;
+    dict.set_item(
+        "seconds",
+        rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+    )?;
+    dict.set_item("resumed_from", column(|r| Some(r.resumed_from.into())))?;
+    Ok(dict)
+}
+
+/// The codes `texts`, each parsed, the bad one named; repeats kept once.
+fn parsed_codes(texts: &[String]) -> grundy::Result<Vec<Code>> {
+    let mut codes: Vec<Code> = Vec::new();
+    for text in texts {
+        let code =
+            Code::parse(text).map_err(|e| grundy::Error::Input(format!("code '{text}': {e}")))?;
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    }
+    Ok(codes)
+}
+
 /// The misère quotient of a code's heaps up to `max_heap`, as the JSON
 /// `grundy quotient --json` prints.
 #[pyfunction]

@@ -132,6 +132,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::hackenbush, m)?)?;
     m.add_function(wrap_pyfunction!(families::survey, m)?)?;
     m.add_function(wrap_pyfunction!(families::hunt, m)?)?;
+    m.add_function(wrap_pyfunction!(families::misere_survey, m)?)?;
+    m.add_function(wrap_pyfunction!(families::misere_hunt, m)?)?;
     m.add_function(wrap_pyfunction!(families::play_json, m)?)?;
     m.add_function(wrap_pyfunction!(families::misere_play_json, m)?)?;
     m.add_function(wrap_pyfunction!(families::misere_quotient_json, m)?)?;

@@ -666,3 +666,39 @@ def test_misere_play_of_graphs_and_delete_nim_is_the_commands(cli):
     # 0.33 on two vertices: taking both would lose; taking one wins.
     report = grundy.play("graph", "0.33", "path:2", misere=True)
     assert (report["outcome"], report["winning_moves_total"]) == ("N", 2)
+
+
+def test_misere_survey_and_hunt_give_the_commands_rows(cli, tmp_path):
+    """survey(misere=True) and hunt(misere=True) give the rows `grundy
+    survey --misere` and `grundy hunt --misere` print; a second hunt goes on
+    from the first one's folder; normal-play arguments are refused."""
+    import pandas
+
+    rows = grundy.survey(prefix="0", digits=1, n=2000, misere=True, max_heap=12, seconds=10)
+    printed = list(csv.DictReader(io.StringIO(cli(
+        "survey", "--misere", "--digits", "1", "-n", "2000", "--max-heap", "12",
+        "--seconds", "10", "-q", "--out", "-"))))
+    frame = pandas.DataFrame(rows)
+    assert list(frame["code"]) == [r["code"] for r in printed]
+    text = lambda v: "" if v is None else str(v).lower()
+    for key in ("splits", "heaps", "order", "growth", "solved_period", "solved_start",
+                "checked_to", "stopped", "genus_period", "genus_preperiod"):
+        assert [text(v) for v in rows[key]] == [r[key] for r in printed], key
+    # 0.3 is misère Nim's one-heap game: period 2 from heap 0, never splits
+    at = rows["code"].index("0.3")
+    assert (rows["splits"][at], rows["genus_period"][at], rows["solved_period"][at]) == (False, 2, 2)
+
+    first = grundy.hunt(["0.75", "0.[3]"], budget=10, dir=tmp_path, misere=True, max_heap=10)
+    assert first["heaps"] == [10, 10] and first["end"] == ["max-heap", "max-heap"]
+    second = grundy.hunt(["0.75", "0.[3]"], budget=10, dir=tmp_path, misere=True, max_heap=20)
+    assert second["resumed_from"] == [10, 10]
+    printed = json.loads(cli("hunt", "--misere", "0.75", "0.[3]", "--budget", "10",
+                             "--max-heap", "20", "--dir", str(tmp_path), "--json", "-q"))
+    for key in ("code", "heaps", "order", "growth", "end"):
+        assert second[key] == [r[key] for r in printed["rows"]], key
+    with pytest.raises(ValueError, match="unsolved="):
+        grundy.hunt(["0.75"], budget=1, dir=tmp_path, misere=True, unsolved=True)
+    with pytest.raises(ValueError, match="misere=True"):
+        grundy.hunt(["0.75"], budget=1, dir=tmp_path, max_heap=10)
+    with pytest.raises(ValueError, match="seconds="):
+        grundy.survey(["0.75"], n=10, misere=True, seconds=0)
