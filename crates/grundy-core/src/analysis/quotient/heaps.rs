@@ -147,13 +147,17 @@ impl<'a> Outcomes<'a> {
     /// Whether the sum `sum` (live heaps, sorted) is a misère P-position:
     /// it has a move, and every move leaves an N-position. Options with a
     /// known outcome (remembered, or trusted) are read first: one P among
-    /// them settles it without a search.
+    /// them settles it without a search. The others are searched those the
+    /// trusted quotient guesses are P first (one P ends the search), then
+    /// the smallest, in the order induction runs (sooner searched, more
+    /// often remembered): only the order is guessed, never an outcome.
     pub fn is_p(&mut self, sum: &[u16]) -> Result<bool, Stopped> {
         if let Some(p) = self.known(sum) {
             return Ok(p);
         }
         let moves = self.moves;
-        let mut unknown: Vec<Sum> = Vec::new();
+        // (not guessed P, option): sorted, the guessed P first.
+        let mut unknown: Vec<(bool, Sum)> = Vec::new();
         let mut has_move = false;
         let mut option = Sum::with_capacity(sum.len() + 2);
         for (at, &h) in sum.iter().enumerate() {
@@ -166,16 +170,27 @@ impl<'a> Outcomes<'a> {
                 match self.known(&option) {
                     Some(true) => return self.remember(sum, false),
                     Some(false) => {}
-                    None => unknown.push(option.clone()),
+                    None => unknown.push((!self.guessed_p(&option), option.clone())),
                 }
             }
         }
-        for option in unknown {
+        unknown.sort_unstable_by(|(x, a), (y, b)| {
+            x.cmp(y).then_with(|| a.iter().rev().cmp(b.iter().rev()))
+        });
+        for (_, option) in unknown {
             if self.is_p(&option)? {
                 return self.remember(sum, false);
             }
         }
         self.remember(sum, has_move)
+    }
+
+    /// Whether the trusted quotient, read past where it is proved, puts
+    /// `sum` in its P-portion: a guess that orders the search.
+    fn guessed_p(&self, sum: &[u16]) -> bool {
+        self.trusted
+            .as_ref()
+            .is_some_and(|t| t.monoid.is_p(t.monoid.element_of(sum)))
     }
 
     /// The outcome of `sum` where it is trusted or remembered.
