@@ -448,14 +448,9 @@ pub fn misere_survey<'py>(
     seconds: f64,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        return Err(PyValueError::new_err(format!(
-            "seconds={seconds}: expected a positive number of seconds"
-        )));
-    }
     let codes = match all {
         Some((prefix, digits)) => Survey::all(&prefix, digits).map(|s| s.code_list().to_vec()),
-        None => parsed_codes(&codes),
+        None => parsed_codes(codes.iter().map(String::as_str)),
     }
     .map_err(py_err)?;
     let survey = grundy::misere_survey::MisereSurvey::of(codes)
@@ -463,26 +458,18 @@ pub fn misere_survey<'py>(
         .seconds(seconds)
         .genus_heaps(n);
     let rows = run(py, progress, |hooks| survey.run_with(hooks))?;
-    let dict = PyDict::new(py);
+    let reached = rows.iter().map(|r| QuotientReached {
+        code: &r.code,
+        heaps: r.heaps,
+        order: r.order,
+        growth: &r.growth,
+        solved: r.solved.map(|s| (s.period, s.start)),
+    });
+    let dict = quotient_columns(py, reached)?;
     let column = |f: fn(&grundy::misere_survey::MisereSurveyRow) -> Option<u64>| {
         rows.iter().map(f).collect::<Vec<_>>()
     };
-    dict.set_item(
-        "code",
-        rows.iter().map(|r| r.code.clone()).collect::<Vec<_>>(),
-    )?;
     dict.set_item("splits", rows.iter().map(|r| r.splits).collect::<Vec<_>>())?;
-    dict.set_item("heaps", column(|r| Some(r.heaps.into())))?;
-    dict.set_item("order", column(|r| Some(r.order as u64)))?;
-    dict.set_item(
-        "growth",
-        rows.iter().map(|r| r.growth.clone()).collect::<Vec<_>>(),
-    )?;
-    dict.set_item(
-        "solved_period",
-        column(|r| r.solved.map(|s| s.period.into())),
-    )?;
-    dict.set_item("solved_start", column(|r| r.solved.map(|s| s.start.into())))?;
     dict.set_item(
         "checked_to",
         column(|r| r.solved.map(|s| s.checked_to.into())),
@@ -517,30 +504,17 @@ pub fn misere_hunt<'py>(
     max_heap: u16,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let budget = seconds(Setting::Budget, budget).map_err(|m| py_err(grundy::Error::Input(m)))?;
-    let codes = parsed_codes(&codes).map_err(py_err)?;
-    let hunt =
-        grundy::misere_hunt::MisereHunt::of(codes, dir, budget.as_secs_f64()).max_heap(max_heap);
+    let codes = parsed_codes(codes.iter().map(String::as_str)).map_err(py_err)?;
+    let hunt = grundy::misere_hunt::MisereHunt::of(codes, dir, budget).max_heap(max_heap);
     let rows = run(py, progress, |hooks| hunt.run_with(hooks))?;
-    let dict = PyDict::new(py);
-    let column = |f: fn(&grundy::misere_hunt::MisereHuntRow) -> Option<u64>| {
-        rows.iter().map(f).collect::<Vec<_>>()
-    };
-    dict.set_item(
-        "code",
-        rows.iter().map(|r| r.code.clone()).collect::<Vec<_>>(),
-    )?;
-    dict.set_item("heaps", column(|r| Some(r.heaps.into())))?;
-    dict.set_item("order", column(|r| Some(r.order as u64)))?;
-    dict.set_item(
-        "growth",
-        rows.iter().map(|r| r.growth.clone()).collect::<Vec<_>>(),
-    )?;
-    dict.set_item(
-        "solved_period",
-        column(|r| r.solved.map(|s| s.period.into())),
-    )?;
-    dict.set_item("solved_start", column(|r| r.solved.map(|s| s.start.into())))?;
+    let reached = rows.iter().map(|r| QuotientReached {
+        code: &r.code,
+        heaps: r.heaps,
+        order: r.order,
+        growth: &r.growth,
+        solved: r.solved.map(|s| (s.period, s.start)),
+    });
+    let dict = quotient_columns(py, reached)?;
     dict.set_item(
         "end",
         rows.iter().map(|r| r.end.clone()).collect::<Vec<_>>(),
@@ -549,12 +523,43 @@ pub fn misere_hunt<'py>(
         "seconds",
         rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
     )?;
-    dict.set_item("resumed_from", column(|r| Some(r.resumed_from.into())))?;
+    let resumed: Vec<u16> = rows.iter().map(|r| r.resumed_from).collect();
+    dict.set_item("resumed_from", resumed)?;
+    Ok(dict)
+}
+
+/// What a misère survey's row and a misère hunt's share: the code, how far
+/// its quotient came, and the pretending function's (period, start) where
+/// the theorem solved it.
+struct QuotientReached<'r> {
+    code: &'r str,
+    heaps: u16,
+    order: usize,
+    growth: &'r str,
+    solved: Option<(u16, u16)>,
+}
+
+/// The columns `code`, `heaps`, `order`, `growth`, `solved_period` and
+/// `solved_start`, one entry a row.
+fn quotient_columns<'py, 'r>(
+    py: Python<'py>,
+    rows: impl Iterator<Item = QuotientReached<'r>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rows: Vec<QuotientReached> = rows.collect();
+    let dict = PyDict::new(py);
+    dict.set_item("code", rows.iter().map(|r| r.code).collect::<Vec<_>>())?;
+    dict.set_item("heaps", rows.iter().map(|r| r.heaps).collect::<Vec<_>>())?;
+    dict.set_item("order", rows.iter().map(|r| r.order).collect::<Vec<_>>())?;
+    dict.set_item("growth", rows.iter().map(|r| r.growth).collect::<Vec<_>>())?;
+    let solved =
+        |f: fn((u16, u16)) -> u16| rows.iter().map(|r| r.solved.map(f)).collect::<Vec<_>>();
+    dict.set_item("solved_period", solved(|(period, _)| period))?;
+    dict.set_item("solved_start", solved(|(_, start)| start))?;
     Ok(dict)
 }
 
 /// The codes `texts`, each parsed, the bad one named; repeats kept once.
-fn parsed_codes(texts: &[String]) -> grundy::Result<Vec<Code>> {
+fn parsed_codes<'t>(texts: impl IntoIterator<Item = &'t str>) -> grundy::Result<Vec<Code>> {
     let mut codes: Vec<Code> = Vec::new();
     for text in texts {
         let code =
@@ -787,20 +792,9 @@ pub fn hunt<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let budget = seconds(Setting::Budget, budget).map_err(|m| py_err(grundy::Error::Input(m)))?;
-    let mut list = Vec::new();
     let texts = codes.iter().map(String::as_str);
-    for text in texts.chain(
-        unsolved
-            .then_some(grundy::UNSOLVED.iter().copied())
-            .into_iter()
-            .flatten(),
-    ) {
-        let code = grundy::game::Code::parse(text)
-            .map_err(|e| PyValueError::new_err(format!("code '{text}': {e}")))?;
-        if !list.contains(&code) {
-            list.push(code);
-        }
-    }
+    let published = unsolved.then_some(grundy::UNSOLVED.iter().copied());
+    let list = parsed_codes(texts.chain(published.into_iter().flatten())).map_err(py_err)?;
     let hunt = grundy::Hunt::of(dir, budget)
         .start(start)
         .max_n(max_n)

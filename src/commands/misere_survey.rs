@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::cli_hooks::CliHooks;
 use super::output::print_summary;
 use crate::cli::SurveyArgs;
-use grundy::error::{Error, Result};
+use grundy::error::Result;
 use grundy::frontend::export::{self, OutputRules};
 use grundy::game::Code;
 use grundy::misere_survey::{MisereSurvey, MisereSurveyRow};
@@ -30,12 +30,6 @@ struct Summary<'a> {
 }
 
 pub fn misere_survey(args: &SurveyArgs, codes: Vec<Code>, rules: OutputRules) -> Result<()> {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        return Err(Error::Input(format!(
-            "--seconds {}: expected a positive number of seconds",
-            args.seconds
-        )));
-    }
     let started = Instant::now();
     let survey = MisereSurvey::of(codes)
         .max_heap(args.max_heap)

@@ -67,6 +67,7 @@ settings! {
     Resume => "resume",
     Rows => "rows",
     Rule => "rule",
+    Seconds => "seconds",
     Shard => "shard",
     Solver => "solver",
     Spiders => "spiders",

@@ -236,7 +236,7 @@ impl Hunt {
             (HuntEnd::Budget | HuntEnd::Stopped, None, Some(engine)) => engine.clone(),
             _ => row.engine,
         };
-        save_row(&files.row, &row)?;
+        save_checked(&files.row, &row)?;
         Ok(row)
     }
 
@@ -494,11 +494,6 @@ fn row_of(table: &SequenceTable, at: Milestone, end: HuntEnd, seconds: f64) -> H
         seconds,
         resumed_heaps: 0,
     }
-}
-
-/// Saves `row` as one line, `CRC32 JSON`, replacing the last.
-fn save_row(path: &Path, row: &HuntRow) -> Result<()> {
-    save_checked(path, row)
 }
 
 /// Saves `value` as one line, `CRC32 JSON`, written to a temporary name

@@ -19,6 +19,7 @@ use grundy_core::analysis::quotient::{
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
+use grundy_core::setting::{Setting, seconds};
 use serde::{Deserialize, Serialize};
 
 use crate::hunt::{load_checked, save_checked};
@@ -113,12 +114,7 @@ impl MisereHunt {
     /// core); `hooks` hear of each code done and may stop the hunt (each
     /// code's progress is kept first).
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<Vec<MisereHuntRow>> {
-        if !(self.budget > 0.0 && self.budget.is_finite()) {
-            return Err(Error::Input(format!(
-                "budget {}: expected a positive number of seconds",
-                self.budget
-            )));
-        }
+        seconds(Setting::Budget, self.budget).map_err(Error::Input)?;
         if !(1..=MAX_HEAP).contains(&self.max_heap) {
             return Err(Error::Input(format!(
                 "max heap {}: expected 1 to {MAX_HEAP}",

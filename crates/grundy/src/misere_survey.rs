@@ -11,6 +11,7 @@ use grundy_core::analysis::quotient::{Limits, Method, grew, misere_quotient};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::RunHooks;
+use grundy_core::setting::{Setting, seconds};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -134,6 +135,7 @@ impl MisereSurvey {
     /// Every code's row, in the codes' order, codes in parallel (one a
     /// core); `hooks` hear of each code done and may stop the survey.
     pub fn run_with(&self, hooks: &dyn RunHooks) -> Result<Vec<MisereSurveyRow>> {
+        seconds(Setting::Seconds, self.seconds).map_err(Error::Input)?;
         per_code(&self.codes, self.memory, hooks, |code, memory| {
             self.row(code, memory, hooks)
         })

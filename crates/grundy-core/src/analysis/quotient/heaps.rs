@@ -50,14 +50,8 @@ impl HeapMoves {
     }
 }
 
-/// The sum `sum` with its heap at `at` replaced by the heaps of `by`.
-pub fn replaced(sum: &[u16], at: usize, by: &[u16]) -> Sum {
-    let mut out: Sum = Vec::with_capacity(sum.len() + by.len());
-    replace_into(&mut out, sum, at, by);
-    out
-}
-
-/// `replaced`, written into `out` (a buffer reused from option to option).
+/// The sum `sum` with its heap at `at` replaced by the heaps of `by`,
+/// written into `out` (a buffer reused from option to option).
 fn replace_into(out: &mut Sum, sum: &[u16], at: usize, by: &[u16]) {
     out.clear();
     out.extend_from_slice(&sum[..at]);
