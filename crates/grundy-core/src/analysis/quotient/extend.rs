@@ -17,7 +17,7 @@ pub fn extended(
     (i, p): (usize, usize),
     outcomes: &mut Outcomes,
 ) -> Result<Monoid, Stopped> {
-    let words = base.words();
+    let words = base.light_words();
     let n = base.len();
     let copies = i + p;
     let index = |q: usize, k: usize| (k * n + q) as u32;

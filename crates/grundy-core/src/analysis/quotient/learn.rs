@@ -73,7 +73,7 @@ impl<'a, 'o> Learner<'a, 'o> {
             heaps: base.heaps.clone(),
             new_heap,
             copies: 3,
-            access: base.words(),
+            access: base.light_words(),
             tests: separating_tests(base),
             rows: HashMap::new(),
             readings_limit,
@@ -271,40 +271,32 @@ impl<'a, 'o> Learner<'a, 'o> {
 }
 
 /// Tests (sums) that tell every two elements of a reduced monoid apart by
-/// outcome: from the empty sum, each test a letter plus an earlier test,
-/// kept where it splits a class. A letter plus a test that splits nothing
-/// never will, so one pass over them ends with every class a single
-/// element: the classes are then kept by every letter and split P from
-/// the rest, and a reduced monoid has no two such elements.
+/// outcome, light ones first: each element's lightest word (`light_words`)
+/// in order of weight, kept where it splits a class of those the tests
+/// kept so far. A reduced monoid tells any two elements a, b apart by some
+/// element z (az and bz not both in P or both out), and z's word splits
+/// them when its turn comes unless a test before it did, so every class
+/// ends a single element.
 pub fn separating_tests(monoid: &Monoid) -> Vec<Sum> {
     let n = monoid.len();
-    let mut tests: Vec<Sum> = vec![Vec::new()];
-    // columns[t][e]: e times test t.
-    let mut columns: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+    let mut words = monoid.light_words();
+    words.sort_by_key(|w| (w.iter().map(|&h| u64::from(h)).sum::<u64>(), w.len()));
     let mut class: Vec<u32> = monoid.p.iter().map(|&p| p as u32).collect();
-    let mut next = 0;
-    while next < tests.len() {
-        for (l, row) in monoid.times.iter().enumerate() {
-            let column: Vec<u32> = (0..n).map(|e| columns[next][row[e] as usize]).collect();
-            let mut ids: HashMap<(u32, bool), u32> = HashMap::new();
-            let split: Vec<u32> = (0..n)
-                .map(|e| {
-                    let fresh = ids.len() as u32;
-                    *ids.entry((class[e], monoid.p[column[e] as usize]))
-                        .or_insert(fresh)
-                })
-                .collect();
-            let before = class.iter().collect::<std::collections::HashSet<_>>().len();
-            if ids.len() > before {
-                class = split;
-                let mut test = tests[next].clone();
-                test.push(monoid.heaps[l]);
-                test.sort_unstable();
-                tests.push(test);
-                columns.push(column);
-            }
+    let mut classes = class.iter().collect::<std::collections::HashSet<_>>().len();
+    let mut tests: Vec<Sum> = vec![Vec::new()];
+    for word in words.into_iter().filter(|w| !w.is_empty()) {
+        let mut ids: HashMap<(u32, bool), u32> = HashMap::new();
+        let split: Vec<u32> = (0..n as u32)
+            .map(|e| {
+                let fresh = ids.len() as u32;
+                let p = monoid.is_p(monoid.times_sum(e, &word));
+                *ids.entry((class[e as usize], p)).or_insert(fresh)
+            })
+            .collect();
+        if ids.len() > classes {
+            (class, classes) = (split, ids.len());
+            tests.push(sorted(&word));
         }
-        next += 1;
     }
     tests
 }

@@ -16,6 +16,7 @@
 //! - `learn`: candidates refined until `verify` proves one right on every
 //!   sum, heap size by heap size; for the sizes the papers reach.
 
+pub mod deepen;
 pub mod exact;
 pub mod extend;
 pub mod heaps;
@@ -56,6 +57,9 @@ pub struct Limits {
     /// Stop at the first heap from which the periodicity theorem proves
     /// the quotient the whole game's (`period`), checked as heaps double.
     pub until_solved: bool,
+    /// Rounds of deepening (`deepen`) tried on a failed candidate before
+    /// the learner takes over; 0 leaves every failure to the learner.
+    pub deepenings: usize,
 }
 
 impl Limits {
@@ -66,6 +70,7 @@ impl Limits {
             readings: (bytes / 4 / 256).max(1) as usize,
             box_elements: (bytes / 16 / 64).max(1),
             until_solved: false,
+            deepenings: 4,
         }
     }
 }
@@ -202,6 +207,7 @@ fn built_by(
 /// The quotient from what a construction built, with its period where the
 /// periodicity theorem proves one.
 fn finished(code: &Code, (monoid, orders, positions, candidates): Built) -> Quotient {
+    let monoid = monoid.renumbered();
     let mut q = Quotient {
         max_heap: (orders.len() - 1) as u16,
         presentation: Presentation::of(&monoid),
@@ -381,14 +387,17 @@ fn next_quotient<'a>(
     candidates: &mut usize,
 ) -> Result<Monoid, (Stopped, &'static str)> {
     let searched = |s| (s, "sums searched");
+    let readings = |s| (s, "readings in one verification layer");
+    let mut failed = None;
     for tail in 1..=3 {
         let candidate = extend::extended(base, h, (tail, 2), outcomes).map_err(searched)?;
         *candidates += 1;
-        match verify::verify(&candidate, moves, limits.readings, stop) {
-            Ok(verify::Verdict::Holds { .. }) => return Ok(candidate),
-            Ok(verify::Verdict::Fails { sum, .. }) => {
+        match verify::verify(&candidate, moves, limits.readings, stop).map_err(readings)? {
+            verify::Verdict::Holds { .. } => return Ok(candidate),
+            verify::Verdict::Fails { sum, .. } => {
                 // Right on every sum before its first failure (`verify`).
                 let edge = sum.iter().filter(|&&x| x == h).count() == tail + 2;
+                failed = Some(candidate.clone());
                 outcomes.trust(heaps::Trusted {
                     monoid: candidate,
                     below: sum,
@@ -398,8 +407,11 @@ fn next_quotient<'a>(
                     break;
                 }
             }
-            Err(s) => return Err((s, "readings in one verification layer")),
         }
+    }
+    if let Some(found) = deepened_until_verified(failed, moves, outcomes, limits, stop, candidates)
+    {
+        return found.map_err(readings);
     }
     let mut learner = learn::Learner::new(outcomes, moves, base, h, limits.readings);
     let learned = learner.learn(stop);
@@ -409,6 +421,44 @@ fn next_quotient<'a>(
         false => searched(s),
     })
 }
+
+/// The failed candidate deepened (`deepen`) until `verify` proves one
+/// right, for at most `limits.deepenings` rounds; `None` where that does
+/// not end it (or the candidates outgrow `DEEPENED_GROWTH` times the
+/// first), for the learner to take over. Each failure moves the bound
+/// below which the candidate is trusted strictly on.
+fn deepened_until_verified<'a>(
+    failed: Option<Monoid>,
+    moves: &'a HeapMoves,
+    outcomes: &mut Outcomes<'a>,
+    limits: Limits,
+    stop: &dyn Fn() -> bool,
+    candidates: &mut usize,
+) -> Option<Result<Monoid, Stopped>> {
+    let mut candidate = failed?;
+    let largest = candidate.len() * DEEPENED_GROWTH;
+    for _ in 0..limits.deepenings {
+        candidate = deepen::deepened(&candidate, moves, limits.readings)?;
+        if candidate.len() > largest {
+            return None;
+        }
+        *candidates += 1;
+        match verify::verify(&candidate, moves, limits.readings, stop) {
+            Ok(verify::Verdict::Holds { .. }) => return Some(Ok(candidate)),
+            Ok(verify::Verdict::Fails { sum, .. }) => outcomes.trust(heaps::Trusted {
+                monoid: candidate.clone(),
+                below: sum,
+            }),
+            Err(s) if !s.full => return Some(Err(s)),
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// How many times the first failed candidate's order a deepened one may
+/// reach: where deepening converges it stays near it.
+const DEEPENED_GROWTH: usize = 64;
 
 fn by_boxes(
     moves: &HeapMoves,

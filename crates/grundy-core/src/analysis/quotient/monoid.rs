@@ -83,6 +83,81 @@ impl Monoid {
         words.into_iter().map(Option::unwrap_or_default).collect()
     }
 
+    /// A word for each element with the fewest counters (Dijkstra's
+    /// search, a letter weighing its heap's size): the sums searched
+    /// beside these words are as small as the monoid allows. Each word is
+    /// an earlier one plus a letter, as `words`' are.
+    pub fn light_words(&self) -> Vec<Vec<u16>> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut words: Vec<Option<Vec<u16>>> = vec![None; self.len()];
+        let mut weight = vec![u64::MAX; self.len()];
+        let mut queue = BinaryHeap::from([Reverse((0u64, 0u32))]);
+        weight[0] = 0;
+        words[0] = Some(Vec::new());
+        while let Some(Reverse((w, e))) = queue.pop() {
+            if w > weight[e as usize] {
+                continue;
+            }
+            for (l, row) in self.times.iter().enumerate() {
+                let (f, through) = (row[e as usize], w + u64::from(self.heaps[l]));
+                if through < weight[f as usize] {
+                    weight[f as usize] = through;
+                    let mut word = words[e as usize].clone().unwrap_or_default();
+                    word.push(self.heaps[l]);
+                    words[f as usize] = Some(word);
+                    queue.push(Reverse((through, f)));
+                }
+            }
+        }
+        words.into_iter().map(Option::unwrap_or_default).collect()
+    }
+
+    /// The same monoid with its elements numbered in the order `words`
+    /// finds them (from the identity, letters in heap order), so that a
+    /// quotient is listed alike however it was built. Elements no word
+    /// reaches keep their order after the rest.
+    pub fn renumbered(&self) -> Monoid {
+        let n = self.len();
+        let mut number = vec![u32::MAX; n];
+        let mut order = vec![0u32];
+        number[0] = 0;
+        let mut next = 0;
+        while next < order.len() {
+            let e = order[next] as usize;
+            next += 1;
+            for row in &self.times {
+                let f = row[e];
+                if number[f as usize] == u32::MAX {
+                    number[f as usize] = order.len() as u32;
+                    order.push(f);
+                }
+            }
+        }
+        for e in 0..n as u32 {
+            if number[e as usize] == u32::MAX {
+                number[e as usize] = order.len() as u32;
+                order.push(e);
+            }
+        }
+        let times = self
+            .times
+            .iter()
+            .map(|row| {
+                order
+                    .iter()
+                    .map(|&e| number[row[e as usize] as usize])
+                    .collect()
+            })
+            .collect();
+        Monoid {
+            heaps: self.heaps.clone(),
+            letter_of: self.letter_of.clone(),
+            times,
+            p: order.iter().map(|&e| self.p[e as usize]).collect(),
+        }
+    }
+
     /// `a` times `b`, `words` being `self.words()`.
     pub fn product(&self, a: u32, b: u32, words: &[Vec<u16>]) -> u32 {
         self.times_sum(a, &words[b as usize])

@@ -28,9 +28,9 @@ use crate::analysis::whole_sum::Stopped;
 
 /// A sum as the test reads it: its element and its options' elements.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Reading {
-    element: u32,
-    options: Vec<u32>,
+pub(super) struct Reading {
+    pub(super) element: u32,
+    pub(super) options: Vec<u32>,
 }
 
 /// How the first sum with a reading was reached: the copies of this
@@ -103,7 +103,7 @@ pub fn verify(
 
 /// The outcome a sum with this reading has if its options' outcomes are
 /// their elements': P when it has a move and no option is in P.
-fn truly_p(monoid: &Monoid, reading: &Reading) -> bool {
+pub(super) fn truly_p(monoid: &Monoid, reading: &Reading) -> bool {
     !reading.options.is_empty() && reading.options.iter().all(|&o| !monoid.is_p(o))
 }
 
@@ -160,7 +160,7 @@ fn add_heap(
 }
 
 /// The reading of a sum with one more heap of `heap`.
-fn one_more(
+pub(super) fn one_more(
     monoid: &Monoid,
     moves: &HeapMoves,
     (letter, heap): (usize, u16),
