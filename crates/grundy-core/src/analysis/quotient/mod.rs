@@ -207,7 +207,10 @@ fn built_by(
 /// The quotient from what a construction built, with its period where the
 /// periodicity theorem proves one.
 fn finished(code: &Code, (monoid, orders, positions, candidates): Built) -> Quotient {
-    let monoid = monoid.renumbered();
+    // Elements numbered as the presentation names them, whatever built
+    // them, so a quotient is listed alike however it was found.
+    let order = Presentation::of(&monoid).naming_order();
+    let monoid = monoid.renumbered(&order);
     let mut q = Quotient {
         max_heap: (orders.len() - 1) as u16,
         presentation: Presentation::of(&monoid),

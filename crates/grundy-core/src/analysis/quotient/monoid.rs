@@ -113,32 +113,13 @@ impl Monoid {
         words.into_iter().map(Option::unwrap_or_default).collect()
     }
 
-    /// The same monoid with its elements numbered in the order `words`
-    /// finds them (from the identity, letters in heap order), so that a
-    /// quotient is listed alike however it was built. Elements no word
-    /// reaches keep their order after the rest.
-    pub fn renumbered(&self) -> Monoid {
-        let n = self.len();
-        let mut number = vec![u32::MAX; n];
-        let mut order = vec![0u32];
-        number[0] = 0;
-        let mut next = 0;
-        while next < order.len() {
-            let e = order[next] as usize;
-            next += 1;
-            for row in &self.times {
-                let f = row[e];
-                if number[f as usize] == u32::MAX {
-                    number[f as usize] = order.len() as u32;
-                    order.push(f);
-                }
-            }
-        }
-        for e in 0..n as u32 {
-            if number[e as usize] == u32::MAX {
-                number[e as usize] = order.len() as u32;
-                order.push(e);
-            }
+    /// The same monoid with its elements renumbered: `order[i]` is the
+    /// element that becomes `i` (`order[0]` must be the identity, 0).
+    pub fn renumbered(&self, order: &[u32]) -> Monoid {
+        debug_assert_eq!(order.first(), Some(&0));
+        let mut number = vec![0u32; self.len()];
+        for (i, &e) in order.iter().enumerate() {
+            number[e as usize] = i as u32;
         }
         let times = self
             .times

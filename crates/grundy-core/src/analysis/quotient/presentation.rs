@@ -128,6 +128,20 @@ impl Presentation {
     }
 }
 
+impl Presentation {
+    /// The elements in the order their names come: by degree, then least
+    /// first (the order `of` names them in); the identity first.
+    pub fn naming_order(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
+        order.sort_by_key(|&e| {
+            let name = &self.names[e as usize];
+            let degree: u32 = name.iter().sum();
+            (degree, name.iter().map(|&k| Reverse(k)).collect::<Vec<_>>())
+        });
+        order
+    }
+}
+
 /// Whether every monomial one letter below `m` is an element's name.
 fn divisors_named(m: &[u32], named: &HashSet<Monomial>) -> bool {
     (0..m.len()).filter(|&g| m[g] > 0).all(|g| {

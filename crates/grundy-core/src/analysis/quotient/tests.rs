@@ -309,7 +309,8 @@ fn deepening_and_the_learner_alone_give_one_quotient() {
 
 /// Each element's light word reaches it, and the separating tests built
 /// from them give every element of a quotient its own row of outcomes; a
-/// quotient renumbered is the same quotient, listed alike however built.
+/// finished quotient is numbered in the order its presentation names its
+/// elements, and renumbered it is the same quotient.
 #[test]
 fn light_words_reach_their_elements_and_the_tests_separate_them() {
     for (text, h) in [("0.07", 20), ("0.26", 14), ("0.77", 12), ("0.[3]", 7)] {
@@ -324,11 +325,11 @@ fn light_words_reach_their_elements_and_the_tests_separate_them() {
             .map(|e| tests.iter().map(|t| m.is_p(m.times_sum(e, t))).collect())
             .collect();
         assert_eq!(rows.len(), m.len(), "{text}");
-        assert!(m.renumbered().same_as(m), "{text}");
-        assert_eq!(
-            m.renumbered().p,
-            m.p,
-            "{text}: a finished quotient is numbered already"
-        );
+        let order = q.presentation.naming_order();
+        let identity: Vec<u32> = (0..m.len() as u32).collect();
+        assert_eq!(order, identity, "{text}: not numbered as named");
+        let mut reversed = identity.clone();
+        reversed[1..].reverse();
+        assert!(m.renumbered(&reversed).same_as(m), "{text}");
     }
 }
