@@ -126,9 +126,7 @@ impl Presentation {
             relations,
         }
     }
-}
 
-impl Presentation {
     /// The elements in the order their names come: by degree, then least
     /// first (the order `of` names them in); the identity first.
     pub fn naming_order(&self) -> Vec<u32> {
