@@ -355,6 +355,24 @@ fn misere_play_of_heaps_equals_a_search_over_whole_sums() {
     }
 }
 
+/// 0.312's genera as Plambeck prints them on his pages of misère octal
+/// games: 1^{03131}, 2^{20}, 0^{02}, 2^{1420}, 0^{02}, 1^{13}, then period
+/// 2. Ours stop where the superscripts alternate (1^031 for 1^{03131}).
+#[test]
+fn the_genera_of_0_312_are_plambecks() {
+    let table = grundy::MisereSequence::of(Code::parse("0.312").unwrap())
+        .heaps(40)
+        .run()
+        .unwrap();
+    let printed = ["1^031", "2^20", "0^02", "2^1420", "0^02", "1^13"];
+    for (h, genus) in (1..).zip(printed) {
+        assert_eq!(table.genus(h).to_string(), genus, "heap {h}");
+    }
+    for h in 7..=40 {
+        assert_eq!(table.genus(h).to_string(), table.genus(h - 2).to_string());
+    }
+}
+
 /// The library's misère table (`MisereSequence`, both methods) against
 /// the search above on single heaps, its normal values against the
 /// normal table's, and `Sequence::misere()` the same builder.

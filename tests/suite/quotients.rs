@@ -126,6 +126,35 @@ fn the_papers_quotients_are_reproduced() {
     }
 }
 
+/// Plambeck and Siegel's supplement to "Misère quotients for impartial
+/// games" lists wild games solved with simple quotients and the period of
+/// each pretending function; the periodicity theorem proves each period.
+#[test]
+fn the_supplements_periods_are_reproduced() {
+    let printed = [
+        ("0.34", 8),
+        ("0.3101", 2),
+        ("0.3131", 2),
+        ("0.1023", 7),
+        ("0.1032", 7),
+        ("0.1033", 7),
+        ("0.1331", 5),
+        ("0.3103", 5),
+        ("0.3112", 5),
+        ("0.1323", 6),
+    ];
+    for (text, period) in printed {
+        let q = MisereQuotient::of(text)
+            .unwrap()
+            .max_heap(400)
+            .until_solved(true)
+            .run()
+            .unwrap();
+        let solved = q.period.unwrap_or_else(|| panic!("{text}: not solved"));
+        assert_eq!(solved.period, period, "{text}");
+    }
+}
+
 #[test]
 fn the_command_prints_the_presentation_and_json() {
     let text = stdout(&["quotient", "0.75", "--max-heap", "12"]);
