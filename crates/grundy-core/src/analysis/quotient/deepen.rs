@@ -37,14 +37,17 @@ pub fn deepened(candidate: &Monoid, moves: &HeapMoves, limit: usize) -> Option<M
     while next < readings.len() {
         for (letter, &heap) in candidate.heaps.iter().enumerate() {
             let reached = one_more(candidate, moves, (letter, heap), &readings[next]);
-            let fresh = readings.len() as u32;
-            let id = *ids.entry(reached.clone()).or_insert(fresh);
-            if id == fresh {
-                if readings.len() >= limit {
-                    return None;
+            // Most readings are found again: look up before cloning one.
+            let id = match ids.get(&reached) {
+                Some(&id) => id,
+                None if readings.len() >= limit => return None,
+                None => {
+                    let fresh = readings.len() as u32;
+                    ids.insert(reached.clone(), fresh);
+                    readings.push(reached);
+                    fresh
                 }
-                readings.push(reached);
-            }
+            };
             times[letter].push(id);
         }
         next += 1;

@@ -280,7 +280,7 @@ impl<'a, 'o> Learner<'a, 'o> {
 pub fn separating_tests(monoid: &Monoid) -> Vec<Sum> {
     let n = monoid.len();
     let mut words = monoid.light_words();
-    words.sort_by_key(|w| (w.iter().map(|&h| u64::from(h)).sum::<u64>(), w.len()));
+    words.sort_by_cached_key(|w| (w.iter().map(|&h| u64::from(h)).sum::<u64>(), w.len()));
     let mut class: Vec<u32> = monoid.p.iter().map(|&p| p as u32).collect();
     let mut classes = class.iter().collect::<std::collections::HashSet<_>>().len();
     let mut tests: Vec<Sum> = vec![Vec::new()];

@@ -208,12 +208,18 @@ fn built_by(
 /// periodicity theorem proves one.
 fn finished(code: &Code, (monoid, orders, positions, candidates): Built) -> Quotient {
     // Elements numbered as the presentation names them, whatever built
-    // them, so a quotient is listed alike however it was found.
-    let order = Presentation::of(&monoid).naming_order();
+    // them, so a quotient is listed alike however it was found. Names
+    // and relations are monomials, so only the names' places move.
+    let mut presentation = Presentation::of(&monoid);
+    let order = presentation.naming_order();
     let monoid = monoid.renumbered(&order);
+    presentation.names = order
+        .iter()
+        .map(|&e| presentation.names[e as usize].clone())
+        .collect();
     let mut q = Quotient {
         max_heap: (orders.len() - 1) as u16,
-        presentation: Presentation::of(&monoid),
+        presentation,
         monoid,
         orders,
         positions,
