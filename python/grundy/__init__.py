@@ -152,8 +152,10 @@ def octal(
     tuple γ0 … γ6 a row), with ``convention``, ``method`` (``"linear"``
     for codes that never split a heap, ``"sums"`` for those valued over
     whole sums), ``period`` and ``preperiod`` (of the truncated genus,
-    certified; ``None`` if none showed) and ``stopped_at`` (the first heap
-    whose sums did not fit, or ``None``). The engines' settings (algorithm,
+    certified; ``None`` if none showed), ``stopped_at`` (the first heap
+    whose sums did not fit, or ``None``) and ``sums_bound`` (for
+    ``"sums"``: the sums the search can meet at most, counted before it
+    starts). The engines' settings (algorithm,
     backend, checkpoints, kept tables) are normal play's and are refused.
 
     >>> t = octal("0.07", n=100)

@@ -97,7 +97,9 @@ fn graph_rows<P: AsRef<[usize]>>(rows: Vec<(P, u8)>) -> (Vec<Vec<u64>>, Vec<u32>
 /// The misère table of an octal code or a subtraction set (as `grundy
 /// octal --misere`): {"n", "g", "g_misere", "outcome_misere", "genus",
 /// "gammas" (a row of γ0 … γK per heap), "convention", "method",
-/// "period", "preperiod", "stopped_at"}.
+/// "period", "preperiod", "stopped_at", "sums_bound"}: a code that splits
+/// is searched over whole sums, at most "sums_bound" of them (counted
+/// before the run; None where it never splits or too many to count).
 #[pyfunction]
 #[pyo3(signature = (code, subtract, n, min_diff = None, progress = None))]
 pub fn misere_table<'py>(
@@ -123,8 +125,11 @@ pub fn misere_table<'py>(
         code = code.with_min_diff(d);
     }
     let sequence = grundy::MisereSequence::of(code).heaps(n);
+    let sums_bound = sequence.sums_needed().and_then(|needed| needed.at_most);
     let table = run(py, progress, |hooks| sequence.run_with(hooks))?;
-    misere_columns(py, &table)
+    let dict = misere_columns(py, &table)?;
+    dict.set_item("sums_bound", sums_bound)?;
+    Ok(dict)
 }
 
 /// A misère table as columns (`misere_table`).

@@ -245,6 +245,11 @@ def test_misere_play_is_the_commands_and_named(cli):
     printed = json.loads(cli("play", "octal", "0.77", "2,3,5", "--misere", "--json"))
     assert played == printed and played["convention"] == "misere"
     assert grundy.play("subtraction", [1, 2], [1, 1, 1], misere=True)["outcome"] == "P"
+    # a code that splits: searched over whole sums, bounded before the search as the command says
+    dawson = grundy.octal("0.07", n=40, misere=True)
+    printed = json.loads(cli("octal", "0.07", "-n", "40", "--misere", "--json"))
+    assert dawson["method"] == "sums" and dawson["sums_bound"] == printed["sums_bound"] == 28 * 37338
+    assert grundy.octal("0.33", n=40, misere=True)["sums_bound"] is None
     # a sum of different games under misère play: searched whole, as the command does
     summed = grundy.play_sum([("octal", "0.[3]", [1]), ("rect", "1x3")], misere=True)
     printed = json.loads(cli("play", "sum", "--misere", "octal 0.[3] 1", "rect 1x3", "--json"))

@@ -17,7 +17,7 @@ use grundy::analysis::whole_sum::POSITION_BYTES;
 use grundy::error::{Error, Result};
 use grundy::frontend::export::{self, Format, OutputRules};
 use grundy::game::Code;
-use grundy::misere::{MisereMethod, MisereSequence};
+use grundy::misere::{MisereMethod, MisereSequence, SumsNeeded};
 use grundy::{BackendChoice, memory};
 
 /// The JSON summary of a misère run.
@@ -52,6 +52,13 @@ pub struct MisereSummary {
     /// The first heap whose sums did not fit (method "sums").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_at: Option<u64>,
+    /// The sums the search could meet, at most, counted before it started
+    /// (method "sums"; null: too many to count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sums_bound: Option<Option<u128>>,
+    /// The last heap certain to fit in the memory budget (method "sums").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sums_certain_to: Option<Option<u64>>,
     pub seconds: f64,
     pub out: Option<String>,
 }
@@ -105,10 +112,19 @@ pub fn misere_sequence(
         period: None,
         sums: None,
         stopped_at: None,
+        sums_bound: None,
+        sums_certain_to: None,
         seconds: 0.0,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
     let sequence = MisereSequence::of(code.clone()).heaps(n);
+    if let Some(needed) = sequence.sums_needed() {
+        if !args.report.quiet {
+            say_sums_needed(code, n, &needed);
+        }
+        summary.sums_bound = Some(needed.at_most);
+        summary.sums_certain_to = Some(needed.certain_to);
+    }
     let hooks = CliHooks::new(args.report.quiet);
     let mut rows_of = sequence.rows(&hooks)?;
     let mut each = |w: &mut dyn Write| -> std::io::Result<()> {
@@ -148,6 +164,30 @@ pub fn misere_sequence(
         print_summary(&summary, &rows.digits);
     }
     Ok(())
+}
+
+/// Before a search over whole sums that may not fit: how many sums it can
+/// meet, what the budget holds, and the heap it is certain to reach.
+fn say_sums_needed(code: &Code, n: u64, needed: &SumsNeeded) {
+    if needed.certain() {
+        return;
+    }
+    let at_most = match needed.at_most {
+        Some(sums) => format!("up to {sums} sums"),
+        None => "more sums than can be counted".into(),
+    };
+    let certain = match needed.certain_to {
+        Some(h) => format!("heaps to {h} are certain to fit"),
+        None => "not even heap 0 is certain to fit".into(),
+    };
+    eprintln!(
+        "{} splits heaps, so its misère values are searched over whole sums: to heap {n} they \
+         may meet {at_most}, more than the memory budget's {} ({}); {certain}, and the table \
+         goes on as far as the sums do",
+        code.name(),
+        needed.budget,
+        memory::human(needed.budget as u64 * POSITION_BYTES)
+    );
 }
 
 /// What the summary says of the rows, gathered as they go by.
@@ -218,9 +258,12 @@ fn print_summary(s: &MisereSummary, digits: &str) {
             s.n
         ),
     }
-    let how = match s.sums {
-        Some(sums) => format!(", {sums} sums searched whole"),
-        None => String::new(),
+    let how = match (s.sums, s.sums_bound) {
+        (Some(sums), Some(Some(bound))) => {
+            format!(", {sums} sums searched whole (at most {bound} by the count made first)")
+        }
+        (Some(sums), _) => format!(", {sums} sums searched whole"),
+        (None, _) => String::new(),
     };
     grundy::frontend::outln!("backend     cpu{how}, {:.3} s", s.seconds);
     grundy::frontend::outln!("G⁻(0..)     {digits}{more}");

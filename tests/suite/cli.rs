@@ -781,4 +781,20 @@ fn misere_kayles_is_searched_over_whole_sums() {
         "octal", "0.33", "-n", "20", "--misere", "--json",
     ]));
     assert_eq!(v["method"], "linear");
+    assert!(v.get("sums_bound").is_none());
+}
+
+/// A search over whole sums is counted before it starts: Dawson's Kayles
+/// to heap 40 meets at most the multisets of heaps of 2 or more within 40
+/// counters (the partitions of 40: p(40) = 37,338) beside each of the 28
+/// pairs of nim-heaps the genus adds, and meets no more than that.
+#[test]
+fn misere_whole_sum_search_is_bounded_before_it_starts() {
+    let v = json(&grundy(&[
+        "octal", "0.07", "-n", "40", "--misere", "--json",
+    ]));
+    assert_eq!(v["sums_bound"].as_u64(), Some(28 * 37_338));
+    let sums = v["sums"].as_u64().unwrap();
+    assert!(sums > 0 && sums <= 28 * 37_338, "{sums}");
+    assert_eq!(v["sums_certain_to"].as_u64(), Some(40));
 }

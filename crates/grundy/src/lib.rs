@@ -34,7 +34,7 @@ pub use graph::{
 };
 pub use graph_batch::{GraphBatch, GraphBatchRows};
 pub use hunt::{Hunt, HuntEnd, HuntRow, UNSOLVED};
-pub use misere::{MisereSequence, MisereTable};
+pub use misere::{MisereSequence, MisereTable, SumsNeeded};
 pub use play::{Position, play_sum};
 pub use sequence::{Kept, Saves, Sequence, SequenceTable, Values};
 pub use spiders::{SpiderTable, Spiders};
@@ -65,10 +65,10 @@ pub mod game {
 
 /// What the builders' results hold beside values: periods, statistics,
 /// milestones, rare values, genera, and the search over whole sums that
-/// misère play rests on.
+/// misère play rests on, with the bound on its size said before it starts.
 pub mod analysis {
     pub use grundy_core::analysis::{
-        genus, genus_stream, milestones, period, rare_split, stats, whole_sum,
+        genus, genus_stream, milestones, period, rare_split, stats, sum_bound, whole_sum,
     };
 }
 

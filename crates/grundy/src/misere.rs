@@ -10,6 +10,7 @@ use grundy_core::analysis::genus::{
 use grundy_core::analysis::genus_stream::{
     GenusCycle, GenusPeriod, GenusStream, PeriodSearch, period_start,
 };
+use grundy_core::analysis::sum_bound::HeapSums;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
@@ -60,6 +61,26 @@ pub struct MisereEnd {
     pub stopped_at: Option<u64>,
 }
 
+/// What a search over whole sums may need, counted before it starts
+/// (`analysis::sum_bound`): a bound from above, since the search may meet
+/// far fewer sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SumsNeeded {
+    /// The sums the search can meet, at most (`None`: too many to count).
+    pub at_most: Option<u128>,
+    /// The sums the memory budget holds.
+    pub budget: usize,
+    /// The last heap certain to fit in the budget (`None`: not even heap 0).
+    pub certain_to: Option<u64>,
+}
+
+impl SumsNeeded {
+    /// Whether the whole run is certain to fit.
+    pub fn certain(&self) -> bool {
+        self.at_most.is_some_and(|n| n <= self.budget as u128)
+    }
+}
+
 impl MisereSequence {
     /// The misère table of an octal or take-and-break code in CGSuite's
     /// notation (`0.77`, `0.137`, `4.7`).
@@ -102,6 +123,23 @@ impl MisereSequence {
             Ok(()) => MisereMethod::Linear,
             Err(_) => MisereMethod::Sums,
         }
+    }
+
+    /// For a code that splits (`method` is `Sums`), the sums its search may
+    /// remember, said before the run: the table stops where the sums pass
+    /// the budget, and is certain to reach `certain_to`.
+    pub fn sums_needed(&self) -> Option<SumsNeeded> {
+        if self.method() != MisereMethod::Sums {
+            return None;
+        }
+        let counts = HeapSums::of(&self.code, self.heaps);
+        let budget = memory::sums_within_budget();
+        let at_most = counts.genus_table(self.heaps, GENUS_DEPTH);
+        Some(SumsNeeded {
+            at_most: (at_most < u128::MAX).then_some(at_most),
+            budget,
+            certain_to: counts.genus_table_fits_to(self.heaps, GENUS_DEPTH, budget),
+        })
     }
 
     /// The rows one at a time, as they are computed (for writing a table

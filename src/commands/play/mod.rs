@@ -8,6 +8,7 @@ use clap::Parser;
 
 use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
+use grundy::analysis::sum_bound::HeapSums;
 use grundy::error::{Error, Result};
 use grundy::game::{Code, GraphCode};
 use grundy::play::{Position, parse_heaps, play_sum};
@@ -16,6 +17,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     let report = match &args.game {
         game if misere_heaps(game)?.is_some() => {
             let (code, heaps) = misere_heaps(game)?.expect("matched");
+            say_sums_needed(&code, &heaps);
             grundy::play::misere_heaps(&code, &heaps, args.limit.0)?
         }
         PlayGame::Graph {
@@ -66,6 +68,27 @@ pub fn play(args: &PlayArgs) -> Result<()> {
         print::print_report(&report);
         Ok(())
     }
+}
+
+/// Before heaps under misère play whose search over the whole sum may pass
+/// the memory budget: how many sums it can meet. A quotient, where one is
+/// found, answers without that search.
+fn say_sums_needed(code: &Code, heaps: &[u64]) {
+    let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
+    let at_most = HeapSums::of(code, total).from_heaps(heaps);
+    let budget = grundy::memory::sums_within_budget();
+    if at_most <= budget as u128 {
+        return;
+    }
+    let at_most = match at_most {
+        u128::MAX => "more sums than can be counted".into(),
+        n => format!("up to {n} sums"),
+    };
+    eprintln!(
+        "under misère play this sum's value is searched over the whole sum unless its heaps' \
+         misère quotient is found: that search may meet {at_most}, more than the memory \
+         budget's {budget}; it stops with an error if they pass it"
+    );
 }
 
 /// The code and heaps of a heap game asked under misère play.

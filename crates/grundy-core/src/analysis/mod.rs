@@ -7,5 +7,6 @@ pub mod period;
 pub mod quotient;
 pub mod rare_split;
 pub mod stats;
+pub mod sum_bound;
 pub mod tally;
 pub mod whole_sum;

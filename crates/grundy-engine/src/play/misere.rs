@@ -11,6 +11,7 @@ use super::report::{MoveLimit, Part, PlayReport, WinningMove};
 use crate::memory::{sums_within_budget, whole_sum_error};
 use grundy_core::analysis::genus::HeapsAndNimHeaps;
 use grundy_core::analysis::quotient::{Limits, Method, Quotient, misere_quotient};
+use grundy_core::analysis::sum_bound::HeapSums;
 use grundy_core::analysis::whole_sum::{Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::{Code, Convention};
@@ -140,6 +141,16 @@ fn from_quotient(
     r
 }
 
+/// The sums a search over the whole sum of `heaps` can meet, at most
+/// (`analysis::sum_bound`), as text.
+pub fn sums_bound(code: &Code, heaps: &[u64]) -> String {
+    let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
+    match HeapSums::of(code, total).from_heaps(heaps) {
+        u128::MAX => "more than can be counted".into(),
+        bound => bound.to_string(),
+    }
+}
+
 /// The report by search over the whole sum.
 fn by_search(
     code: &Code,
@@ -191,8 +202,9 @@ fn by_search(
     (r.winning_moves_total, r.winning_moves) = (total, moves);
     r.notes.push(format!(
         "misère play: the sum has no nim-sum; its misère value is searched over the whole sum \
-         ({} sums)",
-        search.positions()
+         ({} sums, of at most {} counted before the search)",
+        search.positions(),
+        sums_bound(code, heaps)
     ));
     Ok(r)
 }
