@@ -183,6 +183,38 @@ pub fn sums_within_budget() -> usize {
     positions.min(usize::MAX as u64) as usize
 }
 
+/// Before a search over the whole sum of `parts`: each distinct part
+/// walked alone within the budget's bytes (`analysis::sum_bound::walked`).
+/// Where one part alone holds more than the budget, the search cannot
+/// fit: refused before it starts, naming `value_of` and what was
+/// `expected`. Otherwise the bounds, for the report's note (`walked_note`).
+pub fn walk_before_search<P: grundy_core::analysis::whole_sum::Parts>(
+    search: &mut grundy_core::analysis::whole_sum::SumSearch<P>,
+    parts: &[u32],
+    value_of: &str,
+    expected: &str,
+) -> Result<grundy_core::analysis::sum_bound::Walked> {
+    let budget = budget_bytes();
+    let walked = grundy_core::analysis::sum_bound::walked(search, parts, budget);
+    if !walked.fits {
+        return Err(Error::WontFit(format!(
+            "the misère value of {value_of} needs more than the memory budget ({}) for its \
+             sums searched whole: one of its parts alone reaches more, counted before the \
+             search; expected {expected}",
+            human(budget)
+        )));
+    }
+    Ok(walked)
+}
+
+/// The bounds `walk_before_search` found, as a note's words.
+pub fn walked_note(walked: &grundy_core::analysis::sum_bound::Walked) -> String {
+    match walked.at_most {
+        Some(most) => format!("at least {} and at most {most}", walked.at_least),
+        None => format!("at least {}", walked.at_least),
+    }
+}
+
 /// The error for a search over whole sums that stopped: too many sums for
 /// the budget (saying what `value_of` needs and what was `expected`), or a
 /// stop asked for.

@@ -12,6 +12,7 @@
 //! are bounds, not estimates: the search may meet far fewer positions
 //! (Dawson's Kayles to heap 40 meets one in six), never more.
 
+use crate::analysis::whole_sum::{Parts, SumSearch};
 use crate::game::Code;
 
 /// Counters past which the count is not made: the bound saturates (the
@@ -107,6 +108,49 @@ impl HeapSums {
             }
         }
         Some(fit.min(n))
+    }
+}
+
+/// Bounds on the positions a search over the whole sum of some parts
+/// remembers, from each part's own walk (`SumSearch::reachable`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walked {
+    /// Whether every part's walk stayed within the bytes it was given:
+    /// where one did not, the search, which holds those positions and
+    /// more, cannot fit in them either.
+    pub fits: bool,
+    /// The most positions one part reaches alone: the search meets them
+    /// all beside the other parts.
+    pub at_least: usize,
+    /// The product, over the distinct parts, of the multisets of their
+    /// copies' positions (`None`: a walk did not end, or too many to
+    /// count).
+    pub at_most: Option<u128>,
+}
+
+/// Each distinct part of `parts` walked alone, holding at most `bytes`,
+/// on `search`'s parts.
+pub fn walked<P: Parts>(search: &mut SumSearch<P>, parts: &[u32], bytes: u64) -> Walked {
+    let mut sorted = parts.to_vec();
+    sorted.sort_unstable();
+    let (mut at_least, mut at_most) = (1usize, Some(1u128));
+    for copies in sorted.chunk_by(|a, b| a == b) {
+        let Some(alone) = search.reachable(&copies[..1], bytes) else {
+            return Walked {
+                fits: false,
+                at_least,
+                at_most: None,
+            };
+        };
+        at_least = at_least.max(alone);
+        at_most = at_most
+            .map(|n| n.saturating_mul(multisets(alone as u128, copies.len() as u128)))
+            .filter(|&n| n < u128::MAX);
+    }
+    Walked {
+        fits: true,
+        at_least,
+        at_most,
     }
 }
 
@@ -206,6 +250,48 @@ mod tests {
         );
         search.value(&[4, 4, 4]).unwrap();
         assert_eq!(search.positions(), 10);
+    }
+
+    #[test]
+    fn parts_walked_alone_bound_the_sum_from_both_sides() {
+        // Dawson's Kayles: heaps 6, 6, 9 and 14, each walked alone.
+        let dawson = code("0.07");
+        let parts: Vec<u32> = [6, 6, 9, 14]
+            .iter()
+            .map(|&h| HeapsAndNimHeaps::heap(h))
+            .collect();
+        let mut walk = SumSearch::new(
+            HeapsAndNimHeaps::new(&dawson),
+            Convention::Misere,
+            1 << 22,
+            &|| false,
+        );
+        let bounds = walked(&mut walk, &parts, 1 << 30);
+        let mut search = SumSearch::new(
+            HeapsAndNimHeaps::new(&dawson),
+            Convention::Misere,
+            1 << 22,
+            &|| false,
+        );
+        search.value(&parts).unwrap();
+        let met = search.positions();
+        let mut fourteen = SumSearch::new(
+            HeapsAndNimHeaps::new(&dawson),
+            Convention::Misere,
+            1 << 22,
+            &|| false,
+        );
+        fourteen.value(&parts[3..]).unwrap();
+        assert_eq!(
+            bounds.at_least,
+            fourteen.positions(),
+            "heap 14 reaches the most alone"
+        );
+        assert!(bounds.at_least <= met && met as u128 <= bounds.at_most.unwrap());
+        assert!(bounds.fits);
+        // Too few bytes for what heap 14 reaches alone: the search cannot fit.
+        let capped = walked(&mut walk, &parts, 1000);
+        assert_eq!((capped.fits, capped.at_most), (false, None));
     }
 
     #[test]

@@ -10,9 +10,15 @@
 //! is left out: it never moves, so the sum with it has the game tree of
 //! the sum without it. Nothing else is assumed of the game.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+use crate::fast_map::MaskHasher;
 
 use crate::game::Convention;
+
+/// A set hashed as `fast_map`'s maps are.
+type FastSet<K> = HashSet<K, BuildHasherDefault<MaskHasher>>;
 
 /// The parts of a game's sums, each named by a number, and their moves.
 pub trait Parts {
@@ -27,6 +33,13 @@ pub trait Parts {
 pub struct Stopped {
     pub positions: usize,
     pub full: bool,
+}
+
+/// Bytes a walk (`SumSearch::reachable`) holds for a position of `len`
+/// parts, generously: the key's allocation rounded up, its copy on the
+/// walk's stack, and a hash slot twice over (a table doubles as it grows).
+pub fn walk_bytes(len: usize) -> u64 {
+    2 * (4 * len as u64).next_multiple_of(16).max(16) + 2 * 16 + 16
 }
 
 /// Positions remembered between two looks at the caller's stop.
@@ -136,6 +149,36 @@ impl<'a, P: Parts> SumSearch<'a, P> {
         options
     }
 
+    /// The positions reachable from the sum of `parts`, itself included,
+    /// by a walk that values none of them: `None` once the positions held
+    /// pass `bytes` (each counted as its parts and a slot, `walk_bytes`). A
+    /// search valuing that sum remembers exactly these (`value_of` values
+    /// every option of every position it meets), in a larger memo. Within
+    /// a larger sum they are met again beside the rest, so they bound that
+    /// sum's search from below, and the product of its components' counts
+    /// from above.
+    pub fn reachable(&mut self, parts: &[u32], bytes: u64) -> Option<usize> {
+        let start: Box<[u32]> = self.canonical(parts.to_vec()).into();
+        let mut held = walk_bytes(start.len());
+        let mut seen: FastSet<Box<[u32]>> = FastSet::default();
+        seen.insert(start.clone());
+        let mut next = vec![start];
+        while let Some(key) = next.pop() {
+            for option in self.options(&key) {
+                let option: Box<[u32]> = self.canonical(option).into();
+                if !seen.contains(&option) {
+                    held += walk_bytes(option.len());
+                    if held > bytes {
+                        return None;
+                    }
+                    seen.insert(option.clone());
+                    next.push(option);
+                }
+            }
+        }
+        Some(seen.len())
+    }
+
     fn value_of(&mut self, key: Vec<u32>) -> Result<u32, Stopped> {
         if let Some(&v) = self.memo.get(&key) {
             return Ok(v);
@@ -198,6 +241,28 @@ mod tests {
             }
         }
         assert_eq!(misere.value(&[]).unwrap(), 1, "no move: misère value 1");
+    }
+
+    #[test]
+    fn the_walk_counts_what_the_search_remembers() {
+        // Nim heaps 2 and 3 leave heaps a ≤ 2 and b ≤ 3: 12 pairs, and 9
+        // multisets of live heaps ({1}, {2} and {1, 2} are met twice).
+        for heaps in [vec![2, 3], vec![4, 4, 1], vec![5, 2, 2, 1]] {
+            let mut walk = SumSearch::new(Nim, Convention::Misere, 1 << 20, &|| false);
+            let mut search = SumSearch::new(Nim, Convention::Misere, 1 << 20, &|| false);
+            search.value(&heaps).unwrap();
+            assert_eq!(
+                walk.reachable(&heaps, 1 << 30),
+                Some(search.positions()),
+                "{heaps:?}"
+            );
+        }
+        let mut walk = SumSearch::new(Nim, Convention::Misere, 1 << 20, &|| false);
+        assert_eq!(walk.reachable(&[2, 3], 1 << 30), Some(9));
+        // {} , four of one part and four of two: 9 positions, 720 bytes.
+        let held = walk_bytes(0) + 4 * walk_bytes(1) + 4 * walk_bytes(2);
+        assert_eq!(walk.reachable(&[2, 3], held), Some(9));
+        assert_eq!(walk.reachable(&[2, 3], held - 1), None);
     }
 
     #[test]

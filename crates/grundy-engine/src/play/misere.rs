@@ -8,7 +8,7 @@
 
 use super::heaps::{heap_move, heap_part};
 use super::report::{MoveLimit, Part, PlayReport, WinningMove};
-use crate::memory::{sums_within_budget, whole_sum_error};
+use crate::memory::{sums_within_budget, walk_before_search, walked_note, whole_sum_error};
 use grundy_core::analysis::genus::HeapsAndNimHeaps;
 use grundy_core::analysis::quotient::{Limits, Method, Quotient, misere_quotient};
 use grundy_core::analysis::sum_bound::HeapSums;
@@ -162,7 +162,9 @@ fn by_search(
     let stop = || grundy_core::interrupt::requested();
     let mut search = SumSearch::new(HeapsAndNimHeaps::new(code), Convention::Misere, cap, &stop);
     let parts: Vec<u32> = heaps.iter().map(|&h| HeapsAndNimHeaps::heap(h)).collect();
-    let too_many = |s: Stopped| whole_sum_error(s, &r.position, "fewer or smaller heaps");
+    let expected = "fewer or smaller heaps";
+    let walked = walk_before_search(&mut search, &parts, &r.position, expected)?;
+    let too_many = |s: Stopped| whole_sum_error(s, &r.position, expected);
     let value = search.value(&parts).map_err(too_many)?;
     let mut moves = Vec::new();
     let mut total = 0;
@@ -202,8 +204,9 @@ fn by_search(
     (r.winning_moves_total, r.winning_moves) = (total, moves);
     r.notes.push(format!(
         "misère play: the sum has no nim-sum; its misère value is searched over the whole sum \
-         ({} sums, of at most {} counted before the search)",
+         ({} sums, of {} counted before the search; at most {} by the heaps' partitions)",
         search.positions(),
+        walked_note(&walked),
         sums_bound(code, heaps)
     ));
     Ok(r)

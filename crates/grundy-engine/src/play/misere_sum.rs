@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::report::{Part, Piece, PieceMoves, PlayReport, WinningMove, side_by_side, sum_position};
-use crate::memory::{sums_within_budget, whole_sum_error};
+use crate::memory::{sums_within_budget, walk_before_search, walked_note, whole_sum_error};
 use grundy_core::analysis::whole_sum::{Parts, Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Convention;
@@ -78,7 +78,9 @@ pub fn misere_sum_report(mut parts: Vec<Part>, limit: Option<usize>) -> Result<P
         .collect();
     let stop = || grundy_core::interrupt::requested();
     let mut search = SumSearch::new(&numbered, Convention::Misere, sums_within_budget(), &stop);
-    let too_many = |s: Stopped| whole_sum_error(s, &position, "fewer or smaller components");
+    let expected = "fewer or smaller components";
+    let walked = walk_before_search(&mut search, &start, &position, expected)?;
+    let too_many = |s: Stopped| whole_sum_error(s, &position, expected);
     let value = search.value(&start).map_err(too_many)?;
     let mut winning = Vec::new();
     for (k, &(p, i)) in owners.iter().enumerate() {
@@ -101,8 +103,10 @@ pub fn misere_sum_report(mut parts: Vec<Part>, limit: Option<usize>) -> Result<P
     }
     notes.push(format!(
         "misère play: the sum has no nim-sum; its misère value is searched over the whole sum \
-         ({} sums remembered), each move's too; the components' values shown are normal play's",
-        search.positions()
+         ({} sums remembered, of {} counted before the search), each move's too; the \
+         components' values shown are normal play's",
+        search.positions(),
+        walked_note(&walked)
     ));
     let nim_sum = components.iter().fold(0, |s, c| s ^ c.g);
     Ok(PlayReport {

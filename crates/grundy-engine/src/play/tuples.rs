@@ -4,7 +4,7 @@
 
 use super::report::{Component, MisereOptions, Part, PieceMove, Pieces, Play, and_list};
 use crate::Backend;
-use crate::memory::{sums_within_budget, whole_sum_error};
+use crate::memory::{sums_within_budget, walk_before_search, whole_sum_error};
 use crate::tuples::rect_sums::Shapes;
 use crate::tuples::table::solve;
 use grundy_core::analysis::whole_sum::{Stopped, SumSearch};
@@ -155,8 +155,10 @@ pub fn rect_misere(boxes_text: &str, min_diff: u32) -> Result<(u32, MisereOption
     let stop = || grundy_core::interrupt::requested();
     let shapes = Shapes { rect: &rect, space };
     let mut search = SumSearch::new(shapes, Convention::Misere, sums_within_budget(), &stop);
-    let too_many = |s: Stopped| whole_sum_error(s, boxes_text, "fewer or smaller boxes");
+    let expected = "fewer or smaller boxes";
     let parts: Vec<u32> = boxes.iter().map(|b| rank(b)).collect();
+    walk_before_search(&mut search, &parts, boxes_text, expected)?;
+    let too_many = |s: Stopped| whole_sum_error(s, boxes_text, expected);
     let value = search.value(&parts).map_err(too_many)?;
     let mut options = Vec::new();
     for (i, from) in boxes.iter().enumerate() {
