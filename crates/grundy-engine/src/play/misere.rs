@@ -143,7 +143,7 @@ fn from_quotient(
 
 /// The sums a search over the whole sum of `heaps` can meet, at most
 /// (`analysis::sum_bound`), as text.
-pub fn sums_bound(code: &Code, heaps: &[u64]) -> String {
+fn sums_bound(code: &Code, heaps: &[u64]) -> String {
     let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
     match HeapSums::of(code, total).from_heaps(heaps) {
         u128::MAX => "more than can be counted".into(),
