@@ -8,7 +8,7 @@ use clap::Parser;
 
 use super::output::{parse_set, print_json};
 use crate::cli::{PlayArgs, PlayGame};
-use grundy::analysis::sum_bound::HeapSums;
+use grundy::analysis::sum_bound::heaps_bound;
 use grundy::error::{Error, Result};
 use grundy::game::{Code, GraphCode};
 use grundy::play::{Position, parse_heaps, play_sum};
@@ -74,15 +74,11 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 /// the memory budget: how many sums it can meet. A quotient, where one is
 /// found, answers without that search.
 fn say_sums_needed(code: &Code, heaps: &[u64]) {
-    let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
-    let at_most = HeapSums::of(code, total).from_heaps(heaps);
     let budget = grundy::memory::sums_within_budget();
-    if at_most <= budget as u128 {
-        return;
-    }
-    let at_most = match at_most {
-        u128::MAX => "more sums than can be counted".into(),
-        n => format!("up to {n} sums"),
+    let at_most = match heaps_bound(code, heaps) {
+        Some(n) if n <= budget as u128 => return,
+        Some(n) => format!("up to {n} sums"),
+        None => "more sums than can be counted".into(),
     };
     eprintln!(
         "under misère play this sum's value is searched over the whole sum unless its heaps' \

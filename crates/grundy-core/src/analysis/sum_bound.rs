@@ -107,8 +107,17 @@ impl HeapSums {
                 false => past = mid,
             }
         }
-        Some(fit.min(n))
+        Some(fit)
     }
+}
+
+/// The positions a search over the whole sum of `heaps` of `code` meets,
+/// at most (`None`: too many to count): `HeapSums::from_heaps` on the
+/// counts up to their total.
+pub fn heaps_bound(code: &Code, heaps: &[u64]) -> Option<u128> {
+    let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
+    let bound = HeapSums::of(code, total).from_heaps(heaps);
+    (bound < u128::MAX).then_some(bound)
 }
 
 /// Bounds on the positions a search over the whole sum of some parts

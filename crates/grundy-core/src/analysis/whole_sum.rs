@@ -38,7 +38,7 @@ pub struct Stopped {
 /// Bytes a walk (`SumSearch::reachable`) holds for a position of `len`
 /// parts, generously: the key's allocation rounded up, its copy on the
 /// walk's stack, and a hash slot twice over (a table doubles as it grows).
-pub fn walk_bytes(len: usize) -> u64 {
+fn walk_bytes(len: usize) -> u64 {
     2 * (4 * len as u64).next_multiple_of(16).max(16) + 2 * 16 + 16
 }
 

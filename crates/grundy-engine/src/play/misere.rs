@@ -11,7 +11,7 @@ use super::report::{MoveLimit, Part, PlayReport, WinningMove};
 use crate::memory::{sums_within_budget, walk_before_search, walked_note, whole_sum_error};
 use grundy_core::analysis::genus::HeapsAndNimHeaps;
 use grundy_core::analysis::quotient::{Limits, Method, Quotient, misere_quotient};
-use grundy_core::analysis::sum_bound::HeapSums;
+use grundy_core::analysis::sum_bound::heaps_bound;
 use grundy_core::analysis::whole_sum::{Stopped, SumSearch};
 use grundy_core::error::{Error, Result};
 use grundy_core::game::{Code, Convention};
@@ -141,16 +141,6 @@ fn from_quotient(
     r
 }
 
-/// The sums a search over the whole sum of `heaps` can meet, at most
-/// (`analysis::sum_bound`), as text.
-fn sums_bound(code: &Code, heaps: &[u64]) -> String {
-    let total = heaps.iter().fold(0u64, |t, &h| t.saturating_add(h));
-    match HeapSums::of(code, total).from_heaps(heaps) {
-        u128::MAX => "more than can be counted".into(),
-        bound => bound.to_string(),
-    }
-}
-
 /// The report by search over the whole sum.
 fn by_search(
     code: &Code,
@@ -207,7 +197,7 @@ fn by_search(
          ({} sums, of {} counted before the search; at most {} by the heaps' partitions)",
         search.positions(),
         walked_note(&walked),
-        sums_bound(code, heaps)
+        heaps_bound(code, heaps).map_or("more than can be counted".into(), |n| n.to_string())
     ));
     Ok(r)
 }
