@@ -13,17 +13,20 @@
 //! Two constructions give it, each checked, not assumed:
 //! - `exact`: every sum in a box of heap counts valued by search, then
 //!   the classes; for a few small heaps.
-//! - `learn`: candidates refined until `verify` proves one right on every
-//!   sum, heap size by heap size; for the sizes the papers reach.
+//! - by learning, heap size by heap size: candidates refined until
+//!   `verify` proves one right on every sum; for the sizes the papers
+//!   reach. A candidate is Q_{h−1} beside the new heap, then recalibrated
+//!   (`recalibrate`: no sum searched), then deepened (`deepen`), and last
+//!   refined by `learn`, whose rows search sums.
 
 pub mod deepen;
 pub mod exact;
-pub mod extend;
 pub mod heaps;
 pub mod learn;
 pub mod monoid;
 pub mod period;
 pub mod presentation;
+pub mod recalibrate;
 pub mod verify;
 
 use crate::analysis::whole_sum::Stopped;
@@ -57,6 +60,10 @@ pub struct Limits {
     /// Stop at the first heap from which the periodicity theorem proves
     /// the quotient the whole game's (`period`), checked as heaps double.
     pub until_solved: bool,
+    /// Rounds of recalibration (`recalibrate`) tried on a failed
+    /// candidate before deepening; 0 leaves every failure to deepening
+    /// and the learner.
+    pub recalibrations: usize,
     /// Rounds of deepening (`deepen`) tried on a failed candidate before
     /// the learner takes over; 0 leaves every failure to the learner.
     pub deepenings: usize,
@@ -70,6 +77,7 @@ impl Limits {
             readings: (bytes / 4 / 256).max(1) as usize,
             box_elements: (bytes / 16 / 64).max(1),
             until_solved: false,
+            recalibrations: 256,
             deepenings: 4,
         }
     }
@@ -385,7 +393,8 @@ fn by_learning<'a>(
 }
 
 /// Q_h from Q_{h−1}: the extension where `verify` proves it, else the
-/// learner over every heap up to h.
+/// failed extension recalibrated, deepened, and last the learner over
+/// every heap up to h.
 fn next_quotient<'a>(
     base: &Monoid,
     h: u16,
@@ -399,14 +408,17 @@ fn next_quotient<'a>(
     let readings = |s| (s, "readings in one verification layer");
     let mut failed = None;
     for tail in 1..=3 {
-        let candidate = extend::extended(base, h, (tail, 2), outcomes).map_err(searched)?;
+        let Some(candidate) = recalibrate::beside(base, moves, h, (tail, 2), limits.readings)
+        else {
+            break;
+        };
         *candidates += 1;
         match verify::verify(&candidate, moves, limits.readings, stop).map_err(readings)? {
             verify::Verdict::Holds { .. } => return Ok(candidate),
-            verify::Verdict::Fails { sum, .. } => {
+            verify::Verdict::Fails { sum, p } => {
                 // Right on every sum before its first failure (`verify`).
                 let edge = sum.iter().filter(|&&x| x == h).count() == tail + 2;
-                failed = Some(candidate.clone());
+                failed = Some((candidate.clone(), sum.clone(), p));
                 outcomes.trust(heaps::Trusted {
                     monoid: candidate,
                     below: sum,
@@ -418,6 +430,12 @@ fn next_quotient<'a>(
             }
         }
     }
+    if let Some(found) =
+        recalibrated_until_verified(failed.clone(), moves, outcomes, limits, stop, candidates)
+    {
+        return found.map_err(readings);
+    }
+    let failed = failed.map(|(candidate, ..)| candidate);
     if let Some(found) = deepened_until_verified(failed, moves, outcomes, limits, stop, candidates)
     {
         return found.map_err(readings);
@@ -458,6 +476,40 @@ fn deepened_until_verified<'a>(
                 monoid: candidate.clone(),
                 below: sum,
             }),
+            Err(s) if !s.full => return Some(Err(s)),
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// The failed candidate recalibrated (`recalibrate`) until `verify`
+/// proves one right, for at most `limits.recalibrations` rounds; `None` where
+/// that does not end it, for deepening and the learner to take over.
+fn recalibrated_until_verified<'a>(
+    failed: Option<(Monoid, heaps::Sum, bool)>,
+    moves: &'a HeapMoves,
+    outcomes: &mut Outcomes<'a>,
+    limits: Limits,
+    stop: &dyn Fn() -> bool,
+    candidates: &mut usize,
+) -> Option<Result<Monoid, Stopped>> {
+    let (mut candidate, mut sum, mut p) = failed?;
+    for _ in 0..limits.recalibrations {
+        candidate = recalibrate::recalibrated(&candidate, moves, &sum, p, limits.readings)?;
+        *candidates += 1;
+        match verify::verify(&candidate, moves, limits.readings, stop) {
+            Ok(verify::Verdict::Holds { .. }) => return Some(Ok(candidate)),
+            Ok(verify::Verdict::Fails {
+                sum: next,
+                p: truth,
+            }) => {
+                outcomes.trust(heaps::Trusted {
+                    monoid: candidate.clone(),
+                    below: next.clone(),
+                });
+                (sum, p) = (next, truth);
+            }
             Err(s) if !s.full => return Some(Err(s)),
             Err(_) => return None,
         }

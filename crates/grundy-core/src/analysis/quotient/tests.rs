@@ -250,8 +250,7 @@ fn deepening_gets_the_first_failure_right_and_moves_it_on() {
         let base = quotient(text, h - 1, Method::Learn).monoid;
         let moves = heaps::HeapMoves::of(&code, h);
         let stop = || false;
-        let mut outcomes = heaps::Outcomes::new(&moves, 1 << 22, &stop);
-        let candidate = extend::extended(&base, h, (1, 2), &mut outcomes).unwrap();
+        let candidate = recalibrate::beside(&base, &moves, h, (1, 2), 1 << 20).unwrap();
         let verify::Verdict::Fails { sum: first, .. } =
             verify::verify(&candidate, &moves, 1 << 20, &stop).unwrap()
         else {
@@ -283,27 +282,114 @@ fn deepening_gets_the_first_failure_right_and_moves_it_on() {
     }
 }
 
-/// Deepening changes how a quotient is found, not what it is: with it and
-/// without it (every failure left to the learner) the quotients are the
-/// same, and on 0.26, where it converges at every heap, it searches
-/// fewer sums.
+/// Recalibration and deepening change how a quotient is found, not what
+/// it is: by recalibration first (the default), by deepening first, and
+/// by the learner alone the quotients are the same. Recalibration
+/// searches no sum; on 0.26, where deepening converges at every heap,
+/// deepening searches fewer than the learner.
 #[test]
-fn deepening_and_the_learner_alone_give_one_quotient() {
+fn recalibration_deepening_and_the_learner_give_one_quotient() {
     let named = ["0.26", "0.14", "0.77", "0.54"].map(|c| (c.to_string(), 14));
     let random = random_codes(6, 3).into_iter().map(|c| (c, 9));
     for (text, h) in named.into_iter().chain(random) {
         let code = Code::parse(&text).unwrap();
-        let with = Limits::within(1 << 30);
-        let without = Limits {
-            deepenings: 0,
-            ..with
+        let recalibrating = Limits::within(1 << 30);
+        let deepening = Limits {
+            recalibrations: 0,
+            ..recalibrating
         };
-        let deepened = misere_quotient(&code, h, Method::Learn, with, &Quiet).unwrap();
-        let learned = misere_quotient(&code, h, Method::Learn, without, &Quiet).unwrap();
+        let learning = Limits {
+            deepenings: 0,
+            ..deepening
+        };
+        let build = |limits| misere_quotient(&code, h, Method::Learn, limits, &Quiet).unwrap();
+        let recalibrated = build(recalibrating);
+        let deepened = build(deepening);
+        let learned = build(learning);
+        assert!(recalibrated.same_as(&learned), "{text}");
         assert!(deepened.same_as(&learned), "{text}");
+        assert_eq!(recalibrated.positions, 0, "{text}");
         if text == "0.26" {
             assert!(deepened.positions < learned.positions / 4, "{text}");
         }
+    }
+}
+
+/// Marking by the local rule (`recalibrate`) gives a proved quotient its
+/// own P-portion: where every sum's outcome is its element's, the first
+/// sum reaching an element has that outcome by its options.
+#[test]
+fn marking_a_proved_quotient_gives_its_p_portion() {
+    for (text, h) in [("0.75", 16), ("0.07", 24), ("0.77", 14), ("0.[3]", 7)] {
+        let q = quotient(text, h, Method::Learn);
+        let moves = heaps::HeapMoves::of(&Code::parse(text).unwrap(), h);
+        assert_eq!(
+            recalibrate::mark(&q.monoid, &moves),
+            Some(q.monoid.p.clone()),
+            "{text}"
+        );
+    }
+}
+
+/// Where Q_{h−1} beside heap h fails, one recalibration gives the first
+/// failure the outcome a search over the whole sum gives.
+#[test]
+fn recalibration_gets_the_first_failure_right() {
+    for (text, h) in [("0.26", 11), ("0.14", 14), ("0.77", 9), ("0.07", 25)] {
+        let code = Code::parse(text).unwrap();
+        let base = quotient(text, h - 1, Method::Learn).monoid;
+        let moves = heaps::HeapMoves::of(&code, h);
+        let stop = || false;
+        let candidate = recalibrate::beside(&base, &moves, h, (1, 2), 1 << 20).unwrap();
+        let verify::Verdict::Fails { sum, p } =
+            verify::verify(&candidate, &moves, 1 << 20, &stop).unwrap()
+        else {
+            panic!("{text} at {h}: the extension holds, nothing to recalibrate");
+        };
+        let mut search = SumSearch::new(Heaps(code), Convention::Misere, 1 << 24, &stop);
+        let parts: Vec<u32> = sum.iter().map(|&x| x as u32).collect();
+        assert_eq!(search.value(&parts).unwrap() == 0, p, "{text}: {sum:?}");
+        let fixed = recalibrate::recalibrated(&candidate, &moves, &sum, p, 1 << 20).unwrap();
+        assert_eq!(fixed.is_p(fixed.element_of(&sum)), p, "{text}: {sum:?}");
+        assert_eq!(fixed.noncommuting(), None, "{text}");
+    }
+}
+
+/// Dawson's Kayles to heap 30: the order Siegel's MisereSolver gives
+/// (360), reached with no sum searched; every sum of two heaps up to 30,
+/// and of three where one is 25 or more and the others small, has the
+/// outcome a search over the whole sum gives.
+#[test]
+fn dawsons_kayles_to_heap_30_is_of_order_360() {
+    let q = quotient("0.07", 30, Method::Learn);
+    assert_eq!(q.order(), 360);
+    assert_eq!(
+        q.growth(),
+        [
+            (2, 2),
+            (4, 6),
+            (10, 12),
+            (14, 24),
+            (25, 144),
+            (27, 176),
+            (30, 360)
+        ]
+    );
+    assert_eq!(q.positions, 0);
+    let stop = || false;
+    let code = Code::parse("0.07").unwrap();
+    let mut search = SumSearch::new(Heaps(code), Convention::Misere, 1 << 26, &stop);
+    let mut sums = multisets(30, 2);
+    for big in 25..=30 {
+        sums.extend(multisets(8, 2).into_iter().map(|mut s| {
+            s.push(big);
+            s
+        }));
+    }
+    for sum in sums {
+        let parts: Vec<u32> = sum.iter().map(|&h| h as u32).collect();
+        let p = search.value(&parts).unwrap() == 0;
+        assert_eq!(q.is_p(&sum), p, "{sum:?}");
     }
 }
 
