@@ -20,11 +20,12 @@
 //! one its options give, which the candidate gets wrong: x* is a true
 //! counterexample.
 
-use std::collections::HashMap;
+use rayon::prelude::*;
 
 use super::heaps::{HeapMoves, Sum};
 use super::monoid::Monoid;
 use crate::analysis::whole_sum::Stopped;
+use crate::fast_map::FastMap;
 
 /// A sum as the test reads it: its element and its options' elements.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -108,6 +109,9 @@ pub(super) fn truly_p(monoid: &Monoid, reading: &Reading) -> bool {
 }
 
 /// The readings with 0 ..= i + p copies of `heap` added to each of `from`.
+/// Each reading's copies are computed apart, on every core, a chunk of
+/// `from` at a time; they are merged in `from`'s order, so the layer is
+/// the same however many threads ran.
 fn add_heap(
     monoid: &Monoid,
     moves: &HeapMoves,
@@ -116,36 +120,39 @@ fn add_heap(
     limit: usize,
 ) -> Result<Layer, Stopped> {
     let (index, period) = monoid.cycle(letter);
-    let mut ids: HashMap<Reading, u32> = HashMap::new();
+    let (times, moved) = (&monoid.times[letter], moved_by(monoid, moves, heap));
+    let mut ids: FastMap<Reading, u32> = FastMap::default();
     let mut layer = Layer {
         readings: Vec::new(),
         reached: Vec::new(),
         rank: Vec::new(),
     };
     let key = |r: &Reached| (r.copies, from.rank[r.from as usize]);
-    for (at, reading) in from.readings.iter().enumerate() {
-        let mut now = reading.clone();
-        for copies in 0..=(index + period) as u32 {
-            if copies > 0 {
-                now = one_more(monoid, moves, (letter, heap), &now);
-            }
-            let step = Reached {
-                copies,
-                from: at as u32,
-            };
-            match ids.get(&now) {
-                Some(&id) if key(&layer.reached[id as usize]) <= key(&step) => {}
-                Some(&id) => layer.reached[id as usize] = step,
-                None => {
-                    if layer.readings.len() >= limit {
-                        return Err(Stopped {
-                            positions: layer.readings.len(),
-                            full: true,
-                        });
+    for (chunk_at, chunk) in from.readings.chunks(CHUNK).enumerate() {
+        let copies: Vec<Vec<Reading>> = chunk
+            .par_iter()
+            .map(|reading| with_copies(times, &moved, reading, index + period))
+            .collect();
+        for (offset, chain) in copies.into_iter().enumerate() {
+            for (copies, now) in chain.into_iter().enumerate() {
+                let step = Reached {
+                    copies: copies as u32,
+                    from: (chunk_at * CHUNK + offset) as u32,
+                };
+                match ids.get(&now) {
+                    Some(&id) if key(&layer.reached[id as usize]) <= key(&step) => {}
+                    Some(&id) => layer.reached[id as usize] = step,
+                    None => {
+                        if layer.readings.len() >= limit {
+                            return Err(Stopped {
+                                positions: layer.readings.len(),
+                                full: true,
+                            });
+                        }
+                        ids.insert(now.clone(), layer.readings.len() as u32);
+                        layer.readings.push(now);
+                        layer.reached.push(step);
                     }
-                    ids.insert(now.clone(), layer.readings.len() as u32);
-                    layer.readings.push(now.clone());
-                    layer.reached.push(step);
                 }
             }
         }
@@ -159,6 +166,23 @@ fn add_heap(
     Ok(layer)
 }
 
+/// Readings of a layer computed between two merges: enough to keep every
+/// core busy, few enough to hold their copies at once.
+const CHUNK: usize = 4096;
+
+/// `reading` with 0 ..= `most` copies of a heap added, the heap acting as
+/// `times` and its moves as `moved` (`moved_by`).
+fn with_copies(times: &[u32], moved: &[Vec<u32>], reading: &Reading, most: usize) -> Vec<Reading> {
+    let mut chain = Vec::with_capacity(most + 1);
+    chain.push(reading.clone());
+    for _ in 0..most {
+        let last = chain.last().unwrap();
+        let next = joined(times, &moved[last.element as usize], last);
+        chain.push(next);
+    }
+    chain
+}
+
 /// The reading of a sum with one more heap of `heap`.
 pub(super) fn one_more(
     monoid: &Monoid,
@@ -166,17 +190,38 @@ pub(super) fn one_more(
     (letter, heap): (usize, u16),
     r: &Reading,
 ) -> Reading {
-    let times = &monoid.times[letter];
+    let moved: Vec<u32> = moves.options[heap as usize]
+        .iter()
+        .map(|by| monoid.times_sum(r.element, by))
+        .collect();
+    joined(&monoid.times[letter], &moved, r)
+}
+
+/// The reading of a sum with one more heap, whose moves leave the sum's
+/// element times `moved`, and which acts on elements as `times` does.
+fn joined(times: &[u32], moved: &[u32], r: &Reading) -> Reading {
     let mut options: Vec<u32> = r.options.iter().map(|&o| times[o as usize]).collect();
-    for by in &moves.options[heap as usize] {
-        options.push(monoid.times_sum(r.element, by));
-    }
+    options.extend_from_slice(moved);
     options.sort_unstable();
     options.dedup();
     Reading {
         element: times[r.element as usize],
         options,
     }
+}
+
+/// For each element e, e times each option of `heap`: what a move on one
+/// more heap of `heap` leaves, read once per element instead of once per
+/// reading.
+fn moved_by(monoid: &Monoid, moves: &HeapMoves, heap: u16) -> Vec<Vec<u32>> {
+    (0..monoid.len() as u32)
+        .map(|e| {
+            moves.options[heap as usize]
+                .iter()
+                .map(|by| monoid.times_sum(e, by))
+                .collect()
+        })
+        .collect()
 }
 
 /// The first sum reaching reading `index` of the last layer.
