@@ -430,14 +430,17 @@ fn next_quotient<'a>(
             }
         }
     }
-    if let Some(found) =
-        recalibrated_until_verified(failed.clone(), moves, outcomes, limits, stop, candidates)
-    {
+    let mut refining = Refining {
+        moves,
+        outcomes: &mut *outcomes,
+        limits,
+        stop,
+        candidates: &mut *candidates,
+    };
+    if let Some(found) = refining.recalibrated(failed.clone()) {
         return found.map_err(readings);
     }
-    let failed = failed.map(|(candidate, ..)| candidate);
-    if let Some(found) = deepened_until_verified(failed, moves, outcomes, limits, stop, candidates)
-    {
+    if let Some(found) = refining.deepened(failed.map(|(candidate, ..)| candidate)) {
         return found.map_err(readings);
     }
     let mut learner = learn::Learner::new(outcomes, moves, base, h, limits.readings);
@@ -449,72 +452,83 @@ fn next_quotient<'a>(
     })
 }
 
-/// The failed candidate deepened (`deepen`) until `verify` proves one
-/// right, for at most `limits.deepenings` rounds; `None` where that does
-/// not end it (or the candidates outgrow `DEEPENED_GROWTH` times the
-/// first), for the learner to take over. Each failure moves the bound
-/// below which the candidate is trusted strictly on.
-fn deepened_until_verified<'a>(
-    failed: Option<Monoid>,
+/// What the refinements of a failed candidate share: the heaps' moves,
+/// the outcomes the learner reads after them, the limits, and the count
+/// of candidates tried.
+struct Refining<'r, 'a> {
     moves: &'a HeapMoves,
-    outcomes: &mut Outcomes<'a>,
+    outcomes: &'r mut Outcomes<'a>,
     limits: Limits,
-    stop: &dyn Fn() -> bool,
-    candidates: &mut usize,
-) -> Option<Result<Monoid, Stopped>> {
-    let mut candidate = failed?;
-    let largest = candidate.len() * DEEPENED_GROWTH;
-    for _ in 0..limits.deepenings {
-        candidate = deepen::deepened(&candidate, moves, limits.readings)?;
-        if candidate.len() > largest {
-            return None;
-        }
-        *candidates += 1;
-        match verify::verify(&candidate, moves, limits.readings, stop) {
-            Ok(verify::Verdict::Holds { .. }) => return Some(Ok(candidate)),
-            Ok(verify::Verdict::Fails { sum, .. }) => outcomes.trust(heaps::Trusted {
-                monoid: candidate.clone(),
-                below: sum,
-            }),
-            Err(s) if !s.full => return Some(Err(s)),
-            Err(_) => return None,
-        }
-    }
-    None
+    stop: &'r dyn Fn() -> bool,
+    candidates: &'r mut usize,
 }
 
-/// The failed candidate recalibrated (`recalibrate`) until `verify`
-/// proves one right, for at most `limits.recalibrations` rounds; `None` where
-/// that does not end it, for deepening and the learner to take over.
-fn recalibrated_until_verified<'a>(
-    failed: Option<(Monoid, heaps::Sum, bool)>,
-    moves: &'a HeapMoves,
-    outcomes: &mut Outcomes<'a>,
-    limits: Limits,
-    stop: &dyn Fn() -> bool,
-    candidates: &mut usize,
-) -> Option<Result<Monoid, Stopped>> {
-    let (mut candidate, mut sum, mut p) = failed?;
-    for _ in 0..limits.recalibrations {
-        candidate = recalibrate::recalibrated(&candidate, moves, &sum, p, limits.readings)?;
-        *candidates += 1;
-        match verify::verify(&candidate, moves, limits.readings, stop) {
-            Ok(verify::Verdict::Holds { .. }) => return Some(Ok(candidate)),
-            Ok(verify::Verdict::Fails {
-                sum: next,
-                p: truth,
-            }) => {
-                outcomes.trust(heaps::Trusted {
+/// What checking a candidate found: `Ok(None)`, it holds; `Ok(Some((x,
+/// p)))`, its first failure x and x's true outcome; `Err(Some(s))`, the
+/// caller stopped it; `Err(None)`, past the readings' limit.
+type Checked = Result<Option<(heaps::Sum, bool)>, Option<Stopped>>;
+
+impl Refining<'_, '_> {
+    /// `candidate` counted and checked (`verify`); where it fails, it is
+    /// trusted below its first failure from now on.
+    fn checked(&mut self, candidate: &Monoid) -> Checked {
+        *self.candidates += 1;
+        match verify::verify(candidate, self.moves, self.limits.readings, self.stop) {
+            Ok(verify::Verdict::Holds { .. }) => Ok(None),
+            Ok(verify::Verdict::Fails { sum, p }) => {
+                self.outcomes.trust(heaps::Trusted {
                     monoid: candidate.clone(),
-                    below: next.clone(),
+                    below: sum.clone(),
                 });
-                (sum, p) = (next, truth);
+                Ok(Some((sum, p)))
             }
-            Err(s) if !s.full => return Some(Err(s)),
-            Err(_) => return None,
+            Err(s) if !s.full => Err(Some(s)),
+            Err(_) => Err(None),
         }
     }
-    None
+
+    /// The failed candidate recalibrated (`recalibrate`) until `verify`
+    /// proves one right, for at most `limits.recalibrations` rounds;
+    /// `None` where that does not end it, for deepening and the learner
+    /// to take over.
+    fn recalibrated(
+        &mut self,
+        failed: Option<(Monoid, heaps::Sum, bool)>,
+    ) -> Option<Result<Monoid, Stopped>> {
+        let (mut candidate, mut sum, mut p) = failed?;
+        for _ in 0..self.limits.recalibrations {
+            let readings = self.limits.readings;
+            candidate = recalibrate::recalibrated(&candidate, self.moves, &sum, p, readings)?;
+            match self.checked(&candidate) {
+                Ok(None) => return Some(Ok(candidate)),
+                Ok(Some(failure)) => (sum, p) = failure,
+                Err(stopped) => return stopped.map(Err),
+            }
+        }
+        None
+    }
+
+    /// The failed candidate deepened (`deepen`) until `verify` proves one
+    /// right, for at most `limits.deepenings` rounds; `None` where that
+    /// does not end it (or the candidates outgrow `DEEPENED_GROWTH` times
+    /// the first), for the learner to take over. Each failure moves the
+    /// bound below which the candidate is trusted strictly on.
+    fn deepened(&mut self, failed: Option<Monoid>) -> Option<Result<Monoid, Stopped>> {
+        let mut candidate = failed?;
+        let largest = candidate.len() * DEEPENED_GROWTH;
+        for _ in 0..self.limits.deepenings {
+            candidate = deepen::deepened(&candidate, self.moves, self.limits.readings)?;
+            if candidate.len() > largest {
+                return None;
+            }
+            match self.checked(&candidate) {
+                Ok(None) => return Some(Ok(candidate)),
+                Ok(Some(_)) => {}
+                Err(stopped) => return stopped.map(Err),
+            }
+        }
+        None
+    }
 }
 
 /// How many times the first failed candidate's order a deepened one may
