@@ -32,11 +32,11 @@ pub fn recalibrated(
     involved.dedup();
     for size in 1..=involved.len() {
         for heaps in subsets(&involved, size) {
-            let free: Vec<Free> = heaps
+            let free: Option<Vec<Free>> = heaps
                 .iter()
                 .map(|&h| Free::of(candidate, h, failure))
                 .collect();
-            let Some(freed) = freed(candidate, moves, &free, limit) else {
+            let Some(freed) = free.and_then(|free| freed(candidate, moves, &free, limit)) else {
                 continue;
             };
             if freed.is_p(freed.element_of(failure)) == p {
@@ -58,18 +58,18 @@ impl Free {
     /// Heap `heap` set free with a cycle long enough for its copies in
     /// `failure` and its cycle in `candidate`; the period grows with the
     /// index, so a run of failures with ever more copies finds a longer
-    /// period in the end.
-    fn of(candidate: &Monoid, heap: u16, failure: &[u16]) -> Free {
-        let letter = candidate.letter_of[heap as usize].expect("a live heap has a letter") as usize;
+    /// period in the end. `None` for a heap without a letter (no move).
+    fn of(candidate: &Monoid, heap: u16, failure: &[u16]) -> Option<Free> {
+        let letter = (*candidate.letter_of.get(heap as usize)?)? as usize;
         let (index, period) = candidate.cycle(letter);
         let copies = failure.iter().filter(|&&h| h == heap).count();
         let index = index.max(copies.saturating_sub(1));
         let grown = 2 * (index.saturating_sub(4) / 2);
-        Free {
+        Some(Free {
             letter,
             index,
             period: period.max(2).max(grown),
-        }
+        })
     }
 
     fn len(&self) -> usize {
