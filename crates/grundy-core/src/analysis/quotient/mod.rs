@@ -406,30 +406,6 @@ fn next_quotient<'a>(
 ) -> Result<Monoid, (Stopped, &'static str)> {
     let searched = |s| (s, "sums searched");
     let readings = |s| (s, "readings in one verification layer");
-    let mut failed = None;
-    for tail in 1..=3 {
-        let Some(candidate) = recalibrate::beside(base, moves, h, (tail, 2), limits.readings)
-        else {
-            break;
-        };
-        *candidates += 1;
-        match verify::verify(&candidate, moves, limits.readings, stop).map_err(readings)? {
-            verify::Verdict::Holds { .. } => return Ok(candidate),
-            verify::Verdict::Fails { sum, p } => {
-                // Right on every sum before its first failure (`verify`).
-                let edge = sum.iter().filter(|&&x| x == h).count() == tail + 2;
-                failed = Some((candidate.clone(), sum.clone(), p));
-                outcomes.trust(heaps::Trusted {
-                    monoid: candidate,
-                    below: sum,
-                });
-                // A longer tail helps only a sum at the edge of the cycle.
-                if !edge {
-                    break;
-                }
-            }
-        }
-    }
     let mut refining = Refining {
         moves,
         outcomes: &mut *outcomes,
@@ -437,6 +413,23 @@ fn next_quotient<'a>(
         stop,
         candidates: &mut *candidates,
     };
+    let mut failed = None;
+    for tail in 1..=3 {
+        let Some(candidate) = recalibrate::beside(base, moves, h, (tail, 2), limits.readings)
+        else {
+            break;
+        };
+        let Some((sum, p)) = refining.checked(&candidate).map_err(readings)? else {
+            return Ok(candidate);
+        };
+        // Right on every sum before its first failure (`verify`).
+        let edge = sum.iter().filter(|&&x| x == h).count() == tail + 2;
+        failed = Some((candidate, sum, p));
+        // A longer tail helps only a sum at the edge of the cycle.
+        if !edge {
+            break;
+        }
+    }
     if let Some(found) = refining.recalibrated(failed.clone()) {
         return found.map_err(readings);
     }
@@ -452,9 +445,9 @@ fn next_quotient<'a>(
     })
 }
 
-/// What the refinements of a failed candidate share: the heaps' moves,
-/// the outcomes the learner reads after them, the limits, and the count
-/// of candidates tried.
+/// What the checks of Q_h's candidates and the refinements of a failed
+/// one share: the heaps' moves, the outcomes the learner reads after
+/// them, the limits, and the count of candidates tried.
 struct Refining<'r, 'a> {
     moves: &'a HeapMoves,
     outcomes: &'r mut Outcomes<'a>,
@@ -464,26 +457,24 @@ struct Refining<'r, 'a> {
 }
 
 /// What checking a candidate found: `Ok(None)`, it holds; `Ok(Some((x,
-/// p)))`, its first failure x and x's true outcome; `Err(Some(s))`, the
-/// caller stopped it; `Err(None)`, past the readings' limit.
-type Checked = Result<Option<(heaps::Sum, bool)>, Option<Stopped>>;
+/// p)))`, its first failure x and x's true outcome; `Err(s)`, stopped by
+/// the caller or (`s.full`) past the readings' limit.
+type Checked = Result<Option<(heaps::Sum, bool)>, Stopped>;
 
 impl Refining<'_, '_> {
     /// `candidate` counted and checked (`verify`); where it fails, it is
     /// trusted below its first failure from now on.
     fn checked(&mut self, candidate: &Monoid) -> Checked {
         *self.candidates += 1;
-        match verify::verify(candidate, self.moves, self.limits.readings, self.stop) {
-            Ok(verify::Verdict::Holds { .. }) => Ok(None),
-            Ok(verify::Verdict::Fails { sum, p }) => {
+        match verify::verify(candidate, self.moves, self.limits.readings, self.stop)? {
+            verify::Verdict::Holds { .. } => Ok(None),
+            verify::Verdict::Fails { sum, p } => {
                 self.outcomes.trust(heaps::Trusted {
                     monoid: candidate.clone(),
                     below: sum.clone(),
                 });
                 Ok(Some((sum, p)))
             }
-            Err(s) if !s.full => Err(Some(s)),
-            Err(_) => Err(None),
         }
     }
 
@@ -502,7 +493,8 @@ impl Refining<'_, '_> {
             match self.checked(&candidate) {
                 Ok(None) => return Some(Ok(candidate)),
                 Ok(Some(failure)) => (sum, p) = failure,
-                Err(stopped) => return stopped.map(Err),
+                Err(s) if !s.full => return Some(Err(s)),
+                Err(_) => return None,
             }
         }
         None
@@ -524,7 +516,8 @@ impl Refining<'_, '_> {
             match self.checked(&candidate) {
                 Ok(None) => return Some(Ok(candidate)),
                 Ok(Some(_)) => {}
-                Err(stopped) => return stopped.map(Err),
+                Err(s) if !s.full => return Some(Err(s)),
+                Err(_) => return None,
             }
         }
         None

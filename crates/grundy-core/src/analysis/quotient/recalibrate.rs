@@ -17,6 +17,7 @@
 
 use super::heaps::HeapMoves;
 use super::monoid::Monoid;
+use super::verify::{Reading, one_more};
 
 /// The candidate with some of `failure`'s heaps set free, marked and
 /// reduced, that gives `failure` the outcome `p` (P: `true`); `None` when
@@ -198,7 +199,11 @@ pub(super) fn mark(monoid: &Monoid, moves: &HeapMoves) -> Option<Vec<bool>> {
         p: vec![false; monoid.len()],
         marked: vec![false; monoid.len()],
     };
-    marks.walk(monoid.heaps.len(), 0, Vec::new())?;
+    let empty = Reading {
+        element: 0,
+        options: Vec::new(),
+    };
+    marks.walk(monoid.heaps.len(), empty)?;
     Some(marks.p)
 }
 
@@ -210,30 +215,24 @@ struct Marks<'a> {
 }
 
 impl Marks<'_> {
-    /// Marks every element reached from `element` (not yet marked, its
-    /// options' elements `options`) by adding the first `letters` heaps.
-    fn walk(&mut self, letters: usize, mut element: u32, mut options: Vec<u32>) -> Option<()> {
+    /// Marks every element reached from the sum read as `reading` (its
+    /// element not yet marked) by adding the first `letters` heaps.
+    fn walk(&mut self, letters: usize, mut reading: Reading) -> Option<()> {
         let Some(letter) = letters.checked_sub(1) else {
+            let options = &reading.options;
             if options.iter().any(|&o| !self.marked[o as usize]) {
                 return None;
             }
-            let e = element as usize;
+            let e = reading.element as usize;
             self.p[e] = !options.is_empty() && options.iter().all(|&o| !self.p[o as usize]);
             self.marked[e] = true;
             return Some(());
         };
-        let (times, heap) = (&self.monoid.times[letter], self.monoid.heaps[letter]);
+        let heap = self.monoid.heaps[letter];
         loop {
-            self.walk(letter, element, options.clone())?;
-            let mut next: Vec<u32> = options.iter().map(|&o| times[o as usize]).collect();
-            for by in &self.moves.options[heap as usize] {
-                next.push(self.monoid.times_sum(element, by));
-            }
-            next.sort_unstable();
-            next.dedup();
-            element = times[element as usize];
-            options = next;
-            if self.marked[element as usize] {
+            self.walk(letter, reading.clone())?;
+            reading = one_more(self.monoid, self.moves, (letter, heap), &reading);
+            if self.marked[reading.element as usize] {
                 return Some(());
             }
         }
