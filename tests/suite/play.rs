@@ -407,3 +407,119 @@ fn misere_tables_from_the_library_equal_a_search_over_whole_sums() {
         assert_eq!(table.end().method, sequence.method(), "{text}");
     }
 }
+
+/// A genus as CGSuite writes it, read back into γ0 … γ(len−1). CGSuite
+/// drops what the game's kind implies: a nim-heap *g is written `g`
+/// (γ0 = 1 − g for g < 2, else g; then g, g ⊕ 2 alternating from γ1); a
+/// tame game writes γ0 alone (`2^2`), the rest as a nim-heap's; any other
+/// writes its superscripts until the last two alternate (`4^046`), with
+/// commas inside parentheses where one passes 9 (`6^(1,9,10,8)`).
+fn cgsuite_genus(written: &str, len: usize) -> (u32, Vec<u32>) {
+    let (g, sup) = written.split_once('^').unwrap_or((written, ""));
+    let g: u32 = g.parse().unwrap();
+    let sup: Vec<u32> = match sup.strip_prefix('(') {
+        Some(listed) => listed
+            .trim_end_matches(')')
+            .split(',')
+            .map(|s| s.parse().unwrap())
+            .collect(),
+        None => sup.chars().map(|c| c.to_digit(10).unwrap()).collect(),
+    };
+    let tail = |k: usize| g ^ (2 * (k as u32 % 2));
+    let gammas = (0..len).map(|k| match sup.len() {
+        0 if k == 0 && g < 2 => 1 - g,
+        0 => tail(k),
+        1 if k == 0 => sup[0],
+        1 => tail(k),
+        m if k < m => sup[k],
+        m => sup[m - 2 + (k - (m - 2)) % 2],
+    });
+    (g, gammas.collect())
+}
+
+/// The genera of heaps 0 … 20 as CGSuite computes them, by misère
+/// canonical forms, one game at a time: the values its own test suite
+/// holds for Kayles, Dawson's Kayles, Grundy's game, 0.3f and the
+/// subtraction game {2, 3, 7}. Every superscript γ0 … γ6 we compute (on
+/// whole sums, or heap by heap for codes that never split) is CGSuite's.
+#[test]
+fn the_genera_of_kayles_dawsons_kayles_and_grundys_game_are_cgsuites() {
+    let printed: [(&str, [&str; 21]); 5] = [
+        (
+            "0.77",
+            [
+                "0", "1", "2", "3", "1", "4^146", "3", "2^2", "1^1", "4^046", "2^2", "6^46",
+                "4^046", "1^1", "2^2", "7^57", "1^13", "4^64", "3^31", "2^20", "1^031",
+            ],
+        ),
+        (
+            "0.07",
+            [
+                "0", "0", "1", "1", "2", "0", "3", "1", "1", "0", "3^1431", "3", "2^0520", "2",
+                "4^146", "0", "5^057", "2^0520", "2", "3^1431", "3",
+            ],
+        ),
+        (
+            "4!.0",
+            [
+                "0", "0", "0", "1", "0", "2", "1", "0", "2", "1", "0", "2", "1", "3^1431", "2",
+                "1", "3^1431", "2", "4^0564", "3^1431", "0^20",
+            ],
+        ),
+        (
+            "0.3f",
+            [
+                "0",
+                "1",
+                "2",
+                "0",
+                "1",
+                "2",
+                "3^1431",
+                "4^0564",
+                "5^46",
+                "3^1431",
+                "4^0564",
+                "5^4875",
+                "6^(1,9,10,8)",
+                "7^075",
+                "8^6875",
+                "6^(1,9,10,8)",
+                "7^075",
+                "8^(6,10,8)",
+                "9^(1,9,12,11,9)",
+                "10^(0,11,13,9,11)",
+                "11^(6,10,8)",
+            ],
+        ),
+        (
+            "{2,3,7}",
+            [
+                "0", "0", "1", "1", "2", "0", "0", "1", "1", "2", "0", "0", "1", "1", "2", "0",
+                "0", "1", "1", "2", "0",
+            ],
+        ),
+    ];
+    for (game, genera) in printed {
+        let sequence = match game.strip_prefix('{') {
+            Some(set) => grundy::MisereSequence::subtraction(
+                &set.trim_end_matches('}')
+                    .split(',')
+                    .map(|s| s.parse().unwrap())
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            None => grundy::MisereSequence::of(Code::parse(game).unwrap()),
+        };
+        let table = sequence.heaps(20).run().unwrap();
+        for (h, written) in (0..).zip(genera) {
+            let ours = table.genus(h);
+            let (g, gammas) = cgsuite_genus(written, ours.gammas.len());
+            assert_eq!(
+                (ours.normal, &ours.gammas),
+                (g, &gammas),
+                "{game} heap {h}: {written}"
+            );
+        }
+    }
+}
