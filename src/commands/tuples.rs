@@ -74,6 +74,9 @@ pub struct TupleSummary {
     #[serde(flatten)]
     pub ran: RanOn,
     pub seconds: f64,
+    /// Misère rectangles: the sums searched whole, counted first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sums_searched: Option<usize>,
     pub out: Option<String>,
     pub plot: Option<String>,
 }
@@ -173,6 +176,7 @@ fn table(
         split_sets: kern.split_sets.is_some(),
         ran: run.ran_on.clone(),
         seconds: run.seconds,
+        sums_searched: run.sums_searched,
         out: args.output.out.as_ref().map(|p| p.display().to_string()),
         plot: args.output.plot.as_ref().map(|p| p.display().to_string()),
     };
@@ -255,7 +259,11 @@ fn print_human(kern: &TupleKernel, values: &[u32], shift: u32, s: &TupleSummary,
         .as_ref()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
-    grundy::frontend::outln!("backend {}{on}  {:.3} s", s.ran.backend, s.seconds);
+    let sums = s
+        .sums_searched
+        .map(|n| format!(", {n} sums searched whole (counted first)"))
+        .unwrap_or_default();
+    grundy::frontend::outln!("backend {}{on}{sums}  {:.3} s", s.ran.backend, s.seconds);
     let max = kern.space.max;
     if table && kern.space.heaps == 2 && max - shift <= 40 {
         grundy::frontend::outln!();

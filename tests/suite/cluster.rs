@@ -303,6 +303,29 @@ fn a_run_past_ulimit_v_is_refused_before_it_starts() {
     assert_refused(&out, "ulimit -v", &dir);
 }
 
+/// Misère rectangles count their sums before the search: a table whose
+/// sums pass the budget is refused with status 2, naming the sides that
+/// fit, and the sides it names do run within the same cap.
+#[test]
+fn misere_rectangles_past_the_budget_are_refused_after_the_count() {
+    let cap = 150_000 * 1024;
+    let out = with_address_space(cap, &["rect", "--max", "10", "--misere"]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("counted before the search"), "{said}");
+    assert!(!said.contains("panicked") && !said.contains("memory allocation of"));
+    let fits = said
+        .split("expected --max ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("names the sides that fit: {said}"));
+    assert!(fits.parse::<u32>().unwrap() < 10, "{said}");
+    let out = with_address_space(cap, &["rect", "--max", fits, "--misere", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert!(report["sums_searched"].as_u64().unwrap() > 0, "{report}");
+}
+
 /// A memory cgroup of `bytes` below this process's own (v1 or v2), if this
 /// machine lets the test make one (root, a writable hierarchy).
 fn memory_cgroup(bytes: u64) -> Option<PathBuf> {

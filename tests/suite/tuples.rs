@@ -219,19 +219,30 @@ fn misere_rectangles_equal_a_naive_search_over_sums() {
         let kern = TupleKernel::rect(rect.clone(), max)
             .unwrap()
             .under(Convention::Misere);
-        let table = solve(
+        let run = solve(
             &kern,
             &grundy::internals::engine::Backend::Cpu,
             &grundy::hooks::Silent,
         )
-        .unwrap()
-        .table;
+        .unwrap();
         let mut memo = HashMap::new();
         kern.space.for_each_lex(|h| {
             let want = naive_rect_sum(&rect, vec![h.to_vec()], &mut memo);
-            let got = table[kern.space.rank(h) as usize];
+            let got = run.table[kern.space.rank(h) as usize];
             assert_eq!(got, want, "{dims} dims, min diff {min_diff}: {h:?}");
         });
+        // The sums counted before the search: every sum the recursion met,
+        // less its pieces without a cut, once each.
+        let live = |piece: &&Vec<u32>| !naive_cuts(&rect, std::slice::from_ref(*piece)).is_empty();
+        let sums: std::collections::HashSet<Vec<&Vec<u32>>> = memo
+            .keys()
+            .map(|sum| sum.iter().filter(live).collect())
+            .collect();
+        assert_eq!(
+            run.sums,
+            Some(sums.len()),
+            "{dims} dims, min diff {min_diff}"
+        );
     }
 }
 

@@ -43,6 +43,9 @@ pub struct TupleTable {
     pub ran_on: RanOn,
     /// Seconds the table took.
     pub seconds: f64,
+    /// Misère rectangles and boxes: the sums searched whole, counted
+    /// before the search (`None` for the other tables, valued by levels).
+    pub sums_searched: Option<usize>,
 }
 
 impl TupleGame {
@@ -124,6 +127,7 @@ impl TupleGame {
         Ok(TupleTable {
             ran_on: backend.ran_on(run.backend),
             seconds: run.seconds,
+            sums_searched: run.sums,
             table: run.table,
             kern: self.kern,
             shift: self.shift,

@@ -10,10 +10,10 @@
 //! is left out: it never moves, so the sum with it has the game tree of
 //! the sum without it. Nothing else is assumed of the game.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use crate::fast_map::MaskHasher;
+use crate::fast_map::{FastMap, MaskHasher};
 
 use crate::game::Convention;
 
@@ -49,6 +49,47 @@ const LOOK_EVERY: usize = 1 << 12;
 /// and an allocation of a few parts), its value and the map's slot.
 pub const POSITION_BYTES: u64 = 96;
 
+/// The positions a walk over sums has met (`SumSearch::walk`), the bytes
+/// they hold, and the most it may meet.
+pub struct Walk {
+    seen: FastSet<Box<[u32]>>,
+    held: u64,
+    most: usize,
+}
+
+impl Walk {
+    /// A walk that stops (`full`) before it meets more than `most`
+    /// positions: a search's limit, so a walk that ends fits that search.
+    pub fn within(most: usize) -> Walk {
+        Walk {
+            seen: FastSet::default(),
+            held: 0,
+            most,
+        }
+    }
+
+    /// The distinct positions met.
+    pub fn positions(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Whether `key` is new to the walk (it is then held), or why the
+    /// walk stops: it would pass `bytes` or its most, or `stop` says so.
+    fn meet(&mut self, key: &[u32], bytes: u64, stop: &dyn Fn() -> bool) -> Result<bool, Stopped> {
+        if self.seen.contains(key) {
+            return Ok(false);
+        }
+        self.held += walk_bytes(key.len());
+        let positions = self.seen.len();
+        let full = self.held > bytes || positions >= self.most;
+        if full || (positions.is_multiple_of(LOOK_EVERY) && stop()) {
+            return Err(Stopped { positions, full });
+        }
+        self.seen.insert(key.into());
+        Ok(true)
+    }
+}
+
 /// Whether a memo of `positions` may remember one more within `limit`: a
 /// full memo, or a stop asked for (`stop`, looked at every few thousand
 /// positions), ends the search.
@@ -72,14 +113,39 @@ pub fn room_for_one_more(
     Ok(())
 }
 
+/// Whether `part` has no move, remembered in `dead`.
+fn dead_in<P: Parts>(dead: &mut FastMap<u32, bool>, parts: &P, part: u32) -> bool {
+    *dead.entry(part).or_insert_with(|| {
+        let mut moves = false;
+        parts.moves(part, &mut |_| moves = true);
+        !moves
+    })
+}
+
+/// A position's options laid end to end in one list (two allocations a
+/// position, not one an option).
+#[derive(Default)]
+struct Options {
+    parts: Vec<u32>,
+    /// Where each option ends in `parts`.
+    ends: Vec<usize>,
+}
+
+impl Options {
+    fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.parts[a..b])
+    }
+}
+
 /// The values of sums of `P`'s parts under one convention, remembered.
 pub struct SumSearch<'a, P: Parts> {
     parts: P,
     stop: &'a dyn Fn() -> bool,
     convention: Convention,
-    memo: HashMap<Vec<u32>, u32>,
+    memo: FastMap<Vec<u32>, u32>,
     /// Whether each part met has no move.
-    dead: HashMap<u32, bool>,
+    dead: FastMap<u32, bool>,
     limit: usize,
 }
 
@@ -96,8 +162,8 @@ impl<'a, P: Parts> SumSearch<'a, P> {
             parts,
             stop,
             convention,
-            memo: HashMap::new(),
-            dead: HashMap::new(),
+            memo: FastMap::default(),
+            dead: FastMap::default(),
             limit,
         }
     }
@@ -121,32 +187,30 @@ impl<'a, P: Parts> SumSearch<'a, P> {
     }
 
     fn is_dead(&mut self, part: u32) -> bool {
-        if let Some(&dead) = self.dead.get(&part) {
-            return dead;
-        }
-        let mut moves = false;
-        self.parts.moves(part, &mut |_| moves = true);
-        self.dead.insert(part, !moves);
-        !moves
+        dead_in(&mut self.dead, &self.parts, part)
     }
 
-    /// The positions one move leaves from `key`, a move of each distinct
-    /// part once.
-    fn options(&self, key: &[u32]) -> Vec<Vec<u32>> {
-        let mut options = Vec::new();
+    /// The positions one move leaves from `key` (a move of each distinct
+    /// part once), each as the search remembers it: parts with a move,
+    /// sorted.
+    fn options(&mut self, key: &[u32]) -> Options {
+        let mut out = Options::default();
+        let (parts, dead) = (&self.parts, &mut self.dead);
         for (i, &part) in key.iter().enumerate() {
             if i > 0 && key[i - 1] == part {
                 continue;
             }
-            self.parts.moves(part, &mut |left| {
-                let mut next = Vec::with_capacity(key.len() + left.len());
-                next.extend_from_slice(&key[..i]);
-                next.extend_from_slice(&key[i + 1..]);
-                next.extend_from_slice(left);
-                options.push(next);
+            parts.moves(part, &mut |left| {
+                let start = out.parts.len();
+                out.parts.extend_from_slice(&key[..i]);
+                out.parts.extend_from_slice(&key[i + 1..]);
+                let live = left.iter().filter(|&&p| !dead_in(dead, parts, p));
+                out.parts.extend(live);
+                out.parts[start..].sort_unstable();
+                out.ends.push(out.parts.len());
             });
         }
-        options
+        out
     }
 
     /// The positions reachable from the sum of `parts`, itself included,
@@ -158,25 +222,44 @@ impl<'a, P: Parts> SumSearch<'a, P> {
     /// sum's search from below, and the product of its components' counts
     /// from above.
     pub fn reachable(&mut self, parts: &[u32], bytes: u64) -> Option<usize> {
+        let mut walk = Walk::within(usize::MAX);
+        let never = || false;
+        self.walk(&mut walk, parts, bytes, &never).ok()?;
+        Some(walk.positions())
+    }
+
+    /// Adds to `walk` the positions reachable from the sum of `parts` that
+    /// it has not met, valuing none: so a walk from every sum a search
+    /// will value counts exactly the positions that search remembers.
+    /// Stopped once the positions held pass `bytes` (`full`), or when
+    /// `stop` says so (asked every few thousand positions).
+    pub fn walk(
+        &mut self,
+        walk: &mut Walk,
+        parts: &[u32],
+        bytes: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), Stopped> {
         let start: Box<[u32]> = self.canonical(parts.to_vec()).into();
-        let mut held = walk_bytes(start.len());
-        let mut seen: FastSet<Box<[u32]>> = FastSet::default();
-        seen.insert(start.clone());
-        let mut next = vec![start];
+        let mut next = Vec::new();
+        if walk.meet(&start, bytes, stop)? {
+            next.push(start);
+        }
         while let Some(key) = next.pop() {
-            for option in self.options(&key) {
-                let option: Box<[u32]> = self.canonical(option).into();
-                if !seen.contains(&option) {
-                    held += walk_bytes(option.len());
-                    if held > bytes {
-                        return None;
-                    }
-                    seen.insert(option.clone());
-                    next.push(option);
+            for option in self.options(&key).iter() {
+                if walk.meet(option, bytes, stop)? {
+                    next.push(option.into());
                 }
             }
         }
-        Some(seen.len())
+        Ok(())
+    }
+
+    /// Room in the memo for `positions` in all, made at once (a count
+    /// made first, `walk`), instead of by doubling as it fills.
+    pub fn reserve(&mut self, positions: usize) {
+        self.memo
+            .reserve(positions.min(self.limit).saturating_sub(self.memo.len()));
     }
 
     fn value_of(&mut self, key: Vec<u32>) -> Result<u32, Stopped> {
@@ -184,19 +267,20 @@ impl<'a, P: Parts> SumSearch<'a, P> {
             return Ok(v);
         }
         let options = self.options(&key);
+        let has_move = !options.ends.is_empty();
         let mut seen: Vec<u64> = Vec::new();
         for next in options.iter() {
-            let next = self.canonical(next.clone());
-            let v = self.value_of(next)? as usize;
+            let v = match self.memo.get(next) {
+                Some(&v) => v as usize,
+                None => self.value_of(next.to_vec())? as usize,
+            };
             if seen.len() <= v / 64 {
                 seen.resize(v / 64 + 1, 0);
             }
             seen[v / 64] |= 1 << (v % 64);
         }
         let mex = (0..).find(|&v| seen.get(v / 64).is_none_or(|w| w >> (v % 64) & 1 == 0));
-        let g = self
-            .convention
-            .value(!options.is_empty(), mex.unwrap_or(0) as u32);
+        let g = self.convention.value(has_move, mex.unwrap_or(0) as u32);
         room_for_one_more(self.memo.len(), self.limit, self.stop)?;
         self.memo.insert(key, g);
         Ok(g)
@@ -263,6 +347,29 @@ mod tests {
         let held = walk_bytes(0) + 4 * walk_bytes(1) + 4 * walk_bytes(2);
         assert_eq!(walk.reachable(&[2, 3], held), Some(9));
         assert_eq!(walk.reachable(&[2, 3], held - 1), None);
+    }
+
+    #[test]
+    fn one_walk_from_several_sums_counts_what_one_search_of_them_remembers() {
+        let sums = [vec![2, 3], vec![4, 1], vec![3, 3, 2], vec![5]];
+        let never = || false;
+        let mut walk = Walk::within(usize::MAX);
+        let mut walker = SumSearch::new(Nim, Convention::Misere, 1 << 20, &never);
+        let mut search = SumSearch::new(Nim, Convention::Misere, 1 << 20, &never);
+        for sum in &sums {
+            walker.walk(&mut walk, sum, u64::MAX, &never).unwrap();
+            search.value(sum).unwrap();
+        }
+        assert_eq!(walk.positions(), search.positions());
+        // One position fewer allowed: the walk stops full, holding that many.
+        let most = walk.positions() - 1;
+        let mut short = Walk::within(most);
+        let stopped = sums
+            .iter()
+            .try_for_each(|sum| walker.walk(&mut short, sum, u64::MAX, &never))
+            .unwrap_err();
+        assert!(stopped.full);
+        assert_eq!(short.positions(), most);
     }
 
     #[test]

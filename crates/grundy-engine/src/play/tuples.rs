@@ -153,7 +153,7 @@ pub fn rect_misere(boxes_text: &str, min_diff: u32) -> Result<(u32, MisereOption
         space.rank(&s)
     };
     let stop = || grundy_core::interrupt::requested();
-    let shapes = Shapes { rect: &rect, space };
+    let shapes = Shapes::new(&rect, space);
     let mut search = SumSearch::new(shapes, Convention::Misere, sums_within_budget(), &stop);
     let expected = "fewer or smaller boxes";
     let parts: Vec<u32> = boxes.iter().map(|b| rank(b)).collect();

@@ -51,6 +51,8 @@ pub struct TupleRun {
     pub table: Vec<u32>,
     pub backend: Ran,
     pub seconds: f64,
+    /// Misère rectangles: the sums searched whole (counted first).
+    pub sums: Option<usize>,
 }
 
 /// Host bytes a run needs: the kernel's tables, the table read back, and
@@ -73,10 +75,12 @@ pub fn solve(kern: &TupleKernel, backend: &Backend, hooks: &dyn RunHooks) -> Res
                 "misère rectangles are valued by search over whole sums, on the CPU",
             ));
         }
+        let (table, sums) = rect_sums::misere_table(kern, rect, hooks)?;
         return Ok(TupleRun {
-            table: rect_sums::misere_table(kern, rect, hooks)?,
+            table,
             backend: Ran::Cpu,
             seconds: start.elapsed().as_secs_f64(),
+            sums: Some(sums),
         });
     }
     let job = TableJob {
@@ -89,6 +93,7 @@ pub fn solve(kern: &TupleKernel, backend: &Backend, hooks: &dyn RunHooks) -> Res
         table,
         backend: ran,
         seconds: start.elapsed().as_secs_f64(),
+        sums: None,
     })
 }
 
