@@ -13,7 +13,8 @@ size; with --min-diff D the pieces' sides along the cut must differ by at least 
 rule, D = 0 allows equal halves). A position of several pieces is worth the xor of its pieces. \
 Level = sum of the sides; one GPU dispatch per level. With --misere the last player to cut loses; \
 pieces side by side are then not their xor, and each shape is valued by search over whole sums of \
-pieces (CPU; sides up to about 10).\n\n\
+pieces (CPU; sides up to about 10), whose count is made and said first: a table whose sums pass \
+the memory budget is refused before the search.\n\n\
 CSV: a,b,g (boxes: a,b,c,g), one row per shape with a <= b (<= c); with --misere \
 a,b,g_misere,outcome_misere.\n\n\
 Examples:\n  grundy rect --max 20\n  \
