@@ -48,7 +48,8 @@ impl<'a> Shapes<'a> {
 
 impl Parts for Shapes<'_> {
     fn moves(&self, part: u32, visit: &mut dyn FnMut(&[u32])) {
-        // A copy of the list, so a visit may ask other shapes' cuts.
+        // The list is held apart from the cache, so a visit may ask (and
+        // cache) other shapes' cuts.
         for pieces in self.cuts(part).iter() {
             visit(pieces);
         }
