@@ -233,6 +233,9 @@ fn tuple_columns<'py>(
     });
     let columns = family_columns(py, "sizes", rows, values)?;
     columns.set_item("convention", table.convention().name())?;
+    if let Some(sums) = table.sums_searched {
+        columns.set_item("sums_searched", sums)?;
+    }
     Ok(columns)
 }
 

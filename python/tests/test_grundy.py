@@ -234,6 +234,8 @@ def test_misere_play_is_the_commands_and_named(cli):
     rect = grundy.rect(2, 5, misere=True)
     rows = list(csv.DictReader(io.StringIO(cli("rect", "--max", "5", "--misere", "--out", "-"))))
     assert [int(r["g_misere"]) for r in rows] == list(rect["g"])
+    printed = json.loads(cli("rect", "--max", "5", "--misere", "--json"))
+    assert rect["sums_searched"] == printed["sums_searched"] > 0
     found = grundy.arrows("pode:2,2,3", misere=True)
     printed = json.loads(cli("arrows", "--graph", "pode:2,2,3", "--misere", "--json"))
     assert found["value"] == printed["g"] and found["convention"] == "misere"
