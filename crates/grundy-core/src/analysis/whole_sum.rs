@@ -50,21 +50,25 @@ const LOOK_EVERY: usize = 1 << 12;
 pub const POSITION_BYTES: u64 = 96;
 
 /// The positions a walk over sums has met (`SumSearch::walk`), the bytes
-/// they hold, and the most it may meet.
+/// they hold, and the most of each it may hold.
 pub struct Walk {
     seen: FastSet<Box<[u32]>>,
     held: u64,
-    most: usize,
+    most_positions: usize,
+    most_bytes: u64,
 }
 
 impl Walk {
-    /// A walk that stops (`full`) before it meets more than `most`
-    /// positions: a search's limit, so a walk that ends fits that search.
-    pub fn within(most: usize) -> Walk {
+    /// A walk that stops (`full`) before it holds more than `positions`
+    /// positions (a search's limit, so a walk that ends fits that search)
+    /// or more than `bytes` (each counted as its parts and a slot,
+    /// `walk_bytes`).
+    pub fn within(positions: usize, bytes: u64) -> Walk {
         Walk {
             seen: FastSet::default(),
             held: 0,
-            most,
+            most_positions: positions,
+            most_bytes: bytes,
         }
     }
 
@@ -74,14 +78,14 @@ impl Walk {
     }
 
     /// Whether `key` is new to the walk (it is then held), or why the
-    /// walk stops: it would pass `bytes` or its most, or `stop` says so.
-    fn meet(&mut self, key: &[u32], bytes: u64, stop: &dyn Fn() -> bool) -> Result<bool, Stopped> {
+    /// walk stops: it would pass its most, or `stop` says so.
+    fn meet(&mut self, key: &[u32], stop: &dyn Fn() -> bool) -> Result<bool, Stopped> {
         if self.seen.contains(key) {
             return Ok(false);
         }
         self.held += walk_bytes(key.len());
         let positions = self.seen.len();
-        let full = self.held > bytes || positions >= self.most;
+        let full = self.held > self.most_bytes || positions >= self.most_positions;
         if full || (positions.is_multiple_of(LOOK_EVERY) && stop()) {
             return Err(Stopped { positions, full });
         }
@@ -222,32 +226,31 @@ impl<'a, P: Parts> SumSearch<'a, P> {
     /// sum's search from below, and the product of its components' counts
     /// from above.
     pub fn reachable(&mut self, parts: &[u32], bytes: u64) -> Option<usize> {
-        let mut walk = Walk::within(usize::MAX);
+        let mut walk = Walk::within(usize::MAX, bytes);
         let never = || false;
-        self.walk(&mut walk, parts, bytes, &never).ok()?;
+        self.walk(&mut walk, parts, &never).ok()?;
         Some(walk.positions())
     }
 
     /// Adds to `walk` the positions reachable from the sum of `parts` that
     /// it has not met, valuing none: so a walk from every sum a search
     /// will value counts exactly the positions that search remembers.
-    /// Stopped once the positions held pass `bytes` (`full`), or when
-    /// `stop` says so (asked every few thousand positions).
+    /// Stopped once the walk would pass its most (`full`), or when `stop`
+    /// says so (asked every few thousand positions).
     pub fn walk(
         &mut self,
         walk: &mut Walk,
         parts: &[u32],
-        bytes: u64,
         stop: &dyn Fn() -> bool,
     ) -> Result<(), Stopped> {
         let start: Box<[u32]> = self.canonical(parts.to_vec()).into();
         let mut next = Vec::new();
-        if walk.meet(&start, bytes, stop)? {
+        if walk.meet(&start, stop)? {
             next.push(start);
         }
         while let Some(key) = next.pop() {
             for option in self.options(&key).iter() {
-                if walk.meet(option, bytes, stop)? {
+                if walk.meet(option, stop)? {
                     next.push(option.into());
                 }
             }
@@ -353,20 +356,20 @@ mod tests {
     fn one_walk_from_several_sums_counts_what_one_search_of_them_remembers() {
         let sums = [vec![2, 3], vec![4, 1], vec![3, 3, 2], vec![5]];
         let never = || false;
-        let mut walk = Walk::within(usize::MAX);
+        let mut walk = Walk::within(usize::MAX, u64::MAX);
         let mut walker = SumSearch::new(Nim, Convention::Misere, 1 << 20, &never);
         let mut search = SumSearch::new(Nim, Convention::Misere, 1 << 20, &never);
         for sum in &sums {
-            walker.walk(&mut walk, sum, u64::MAX, &never).unwrap();
+            walker.walk(&mut walk, sum, &never).unwrap();
             search.value(sum).unwrap();
         }
         assert_eq!(walk.positions(), search.positions());
         // One position fewer allowed: the walk stops full, holding that many.
         let most = walk.positions() - 1;
-        let mut short = Walk::within(most);
+        let mut short = Walk::within(most, u64::MAX);
         let stopped = sums
             .iter()
-            .try_for_each(|sum| walker.walk(&mut short, sum, u64::MAX, &never))
+            .try_for_each(|sum| walker.walk(&mut short, sum, &never))
             .unwrap_err();
         assert!(stopped.full);
         assert_eq!(short.positions(), most);

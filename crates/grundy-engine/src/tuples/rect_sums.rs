@@ -14,7 +14,7 @@ use grundy_core::game::Convention;
 use grundy_core::game::rect::{Rect, box_name};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::tuples::TupleKernel;
-use grundy_core::kernel::tuples::space::{MAX_HEAPS, TupleSpace};
+use grundy_core::kernel::tuples::space::{Levels, MAX_HEAPS, TupleSpace};
 use grundy_core::setting::{Marked, Setting};
 
 /// Shapes named by their rank in the table's space, and their cuts, each
@@ -37,8 +37,8 @@ impl<'a> Shapes<'a> {
             let mut sides = [0u32; MAX_HEAPS];
             let sides = &mut sides[..self.rect.dims];
             self.space.unrank(part, sides);
-            let cuts: Rc<[[u32; 2]]> = (self.rect.cuts_of(sides).iter())
-                .map(|(a, b)| [self.space.rank(a), self.space.rank(b)])
+            let cuts: Rc<[[u32; 2]]> = (self.rect.cuts_of(sides).into_iter())
+                .map(|(a, b)| [self.space.rank(&a), self.space.rank(&b)])
                 .collect();
             self.cuts.borrow_mut().insert(part, cuts.clone());
             cuts
@@ -71,15 +71,15 @@ pub fn misere_table(
     let limit = sums_within_budget();
     let stop = || hooks.stop();
     let mut search = SumSearch::new(Shapes::new(rect, space), Convention::Misere, limit, &stop);
+    let levels = space.levels();
     // The walk's own positions are let go before the search holds its own.
-    let needed = count_first(&mut search, space, limit, &stop)?;
+    let needed = count_first(&mut search, space, &levels, limit, &stop)?;
     hooks.notice(Marked(&format!(
         "misère rectangles: {needed} sums to search whole, counted first ({})",
         human(needed as u64 * POSITION_BYTES)
     )));
     search.reserve(needed);
     let mut table = vec![0u32; space.count() as usize];
-    let levels = space.levels();
     let mut done = 0u64;
     for l in 0..levels.len() {
         for &r in levels.level(l) {
@@ -100,23 +100,24 @@ fn name(space: &TupleSpace, rank: u32) -> String {
     box_name(&sides)
 }
 
-/// The sums a search from every shape of `space`, level by level, will
+/// The sums a search from every shape of `space`, level by level
+/// (`levels`), will
 /// remember: refused with status 2, before any is valued, where they pass
 /// `limit` (the search's own limit, so a walk that ends fits the search),
 /// naming the largest side whose shapes all fit.
 fn count_first(
     search: &mut SumSearch<Shapes>,
     space: &TupleSpace,
+    levels: &Levels,
     limit: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<usize> {
     // A walk holds each position about as a search does: it ends past the
     // search's limit, whatever bytes it counts.
-    let mut walk = Walk::within(limit);
-    let levels = space.levels();
+    let mut walk = Walk::within(limit, u64::MAX);
     for l in 0..levels.len() {
         for &r in levels.level(l) {
-            match search.walk(&mut walk, &[r], u64::MAX, stop) {
+            match search.walk(&mut walk, &[r], stop) {
                 Ok(()) => continue,
                 Err(s) if !s.full => {
                     return Err(Error::Stopped(
