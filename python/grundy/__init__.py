@@ -150,13 +150,15 @@ def octal(
     ``g_misere``, ``outcome_misere`` (``"P"``: the player to move loses),
     ``genus`` (as Winning Ways writes it, ``"1^031"``) and ``gammas`` (a
     tuple γ0 … γ6 a row), with ``convention``, ``method`` (``"linear"``
-    for codes that never split a heap, ``"sums"`` for those valued over
-    whole sums), ``period`` and ``preperiod`` (of the truncated genus,
+    for codes that never split a heap, ``"blocked"`` for those that also
+    take without bound, valued in blocks on ``backend``'s choice, the card
+    or the CPU, ``"sums"`` for those valued over whole sums), ``backend``
+    (where the rows were computed), ``period`` and ``preperiod`` (of the truncated genus,
     certified; ``None`` if none showed), ``stopped_at`` (the first heap
     whose sums did not fit, or ``None``) and ``sums_bound`` (for
     ``"sums"``: the sums the search can meet at most, counted before it
-    starts). The engines' settings (algorithm,
-    backend, checkpoints, kept tables) are normal play's and are refused.
+    starts). The other engines' settings (algorithm, checkpoints, kept
+    tables) are normal play's and are refused.
 
     >>> t = octal("0.07", n=100)
     >>> (t.period, t.preperiod, t.certified)
@@ -168,7 +170,6 @@ def octal(
         _refuse_with_misere(
             until_periodic=until_periodic is not None,
             algorithm=algorithm != "auto",
-            backend=backend == "gpu",
             fill=not fill,
             checkpoint=checkpoint is not None,
             resume=resume is not None,
@@ -178,7 +179,9 @@ def octal(
             keep_window=keep_window is not None,
             stats_at=stats_at is not None,
         )
-        found = _grundy.misere_table(code, None, _count("n", n), min_diff=min_diff, progress=progress)
+        found = _grundy.misere_table(
+            code, None, _count("n", n), min_diff=min_diff, backend=backend, progress=progress
+        )
         return _rows(found)
     return _grundy.octal(
         code,
@@ -240,7 +243,7 @@ def _refuse_with_misere(**settings: bool) -> None:
     for name, given in settings.items():
         if given:
             raise ValueError(
-                f"misere=True with {name}: misère tables run on the CPU and come back whole; "
+                f"misere=True with {name}: misère tables come back whole, valued apart from the normal engines; "
                 f"expected {name} left at its default"
             )
 

@@ -97,17 +97,19 @@ fn graph_rows<P: AsRef<[usize]>>(rows: Vec<(P, u8)>) -> (Vec<Vec<u64>>, Vec<u32>
 /// The misère table of an octal code or a subtraction set (as `grundy
 /// octal --misere`): {"n", "g", "g_misere", "outcome_misere", "genus",
 /// "gammas" (a row of γ0 … γK per heap), "convention", "method",
-/// "period", "preperiod", "stopped_at", "sums_bound"}: a code that splits
+/// "period", "preperiod", "stopped_at", "sums_bound", "backend"}: a code
+/// that takes without bound runs on `backend`'s choice; a code that splits
 /// is searched over whole sums, at most "sums_bound" of them (counted
 /// before the run; None where it never splits or too many to count).
 #[pyfunction]
-#[pyo3(signature = (code, subtract, n, min_diff = None, progress = None))]
+#[pyo3(signature = (code, subtract, n, min_diff = None, backend = "auto", progress = None))]
 pub fn misere_table<'py>(
     py: Python<'py>,
     code: Option<&str>,
     subtract: Option<Vec<u32>>,
     n: u64,
     min_diff: Option<u32>,
+    backend: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut code = match (code, subtract) {
@@ -124,11 +126,14 @@ pub fn misere_table<'py>(
     if let Some(d) = min_diff {
         code = code.with_min_diff(d);
     }
-    let sequence = grundy::MisereSequence::of(code).heaps(n);
+    let sequence = grundy::MisereSequence::of(code)
+        .heaps(n)
+        .backend(crate::backend_of(backend)?);
     let sums_bound = sequence.sums_needed().and_then(|needed| needed.at_most);
     let table = run(py, progress, |hooks| sequence.run_with(hooks))?;
     let dict = misere_columns(py, &table)?;
     dict.set_item("sums_bound", sums_bound)?;
+    dict.set_item("backend", table.end().ran.backend.to_string())?;
     Ok(dict)
 }
 
@@ -160,6 +165,7 @@ fn misere_columns<'py>(
     dict.set_item("convention", "misere")?;
     let method = match end.method {
         grundy::misere::MisereMethod::Linear => "linear",
+        grundy::misere::MisereMethod::Blocked => "blocked",
         grundy::misere::MisereMethod::Sums => "sums",
     };
     dict.set_item("method", method)?;

@@ -18,7 +18,7 @@ use grundy::error::{Error, Result};
 use grundy::frontend::export::{self, Format, OutputRules};
 use grundy::game::Code;
 use grundy::misere::{MisereMethod, MisereSequence, SumsNeeded};
-use grundy::{BackendChoice, memory};
+use grundy::{RanOn, memory};
 
 /// The JSON summary of a misère run.
 #[derive(Serialize)]
@@ -29,7 +29,10 @@ pub struct MisereSummary {
     pub n: u64,
     /// "misere": the last player to move loses.
     pub convention: &'static str,
-    pub backend: &'static str,
+    /// Where the rows were computed ("gpu" only for method "blocked"), the
+    /// adapter and what the run asked of it.
+    #[serde(flatten)]
+    pub ran: RanOn,
     /// The superscripts computed for each heap's genus (γ0 … γK).
     pub genus_depth: usize,
     /// Heaps with misère nim value 0 (the player to move loses), and the first of them.
@@ -40,7 +43,9 @@ pub struct MisereSummary {
     /// The last heap in the table: N, or less where a code's sums did not fit.
     pub last_heap: u64,
     /// "linear" (a code that never splits: each heap from the smaller
-    /// heaps) or "sums" (a code that splits: by search over whole sums).
+    /// heaps, one after another), "blocked" (one that also takes without
+    /// bound: blocks of heaps, on the card or its CPU twin) or "sums" (a
+    /// code that splits: by search over whole sums).
     pub method: MisereMethod,
     /// The period of the truncated genus (γ0 … γK with the normal values),
     /// certified: a window of heaps as long as the largest removal repeats
@@ -69,8 +74,8 @@ pub struct MisereSummary {
 fn refuse_unsupported(args: &SequenceArgs) -> Result<()> {
     let refuse = |what: &str, expected: &str| {
         Err(Error::Input(format!(
-            "--misere with {what}: misère tables run on the CPU and are written as CSV; \
-             expected {expected}"
+            "--misere with {what}: misère tables are written as CSV and valued apart from \
+             the normal engines; expected {expected}"
         )))
     };
     if args.format != Format::Csv {
@@ -78,9 +83,6 @@ fn refuse_unsupported(args: &SequenceArgs) -> Result<()> {
     }
     if args.algorithm == Algorithm::Rare {
         return refuse("--algorithm rare", "--algorithm auto");
-    }
-    if args.backend == BackendChoice::Gpu {
-        return refuse("--backend gpu", "--backend auto or cpu");
     }
     Ok(())
 }
@@ -93,8 +95,11 @@ pub fn misere_sequence(
     args: &SequenceArgs,
     rules: OutputRules,
 ) -> Result<()> {
-    refuse_unsupported(args)?;
     let n = args.n.expect("clap asks for -n without --until-periodic");
+    let sequence = MisereSequence::of(code.clone())
+        .heaps(n)
+        .backend(args.backend);
+    refuse_unsupported(args)?;
     let started = std::time::Instant::now();
     let mut rows = Rows::default();
     let mut summary = MisereSummary {
@@ -102,7 +107,7 @@ pub fn misere_sequence(
         subtraction_set: set,
         n,
         convention: "misere",
-        backend: "cpu",
+        ran: RanOn::cpu(),
         genus_depth: GENUS_DEPTH,
         p_positions: 0,
         first_p_positions: Vec::new(),
@@ -117,7 +122,6 @@ pub fn misere_sequence(
         seconds: 0.0,
         out: args.out.as_ref().map(|p| p.display().to_string()),
     };
-    let sequence = MisereSequence::of(code.clone()).heaps(n);
     if let Some(needed) = sequence.sums_needed() {
         if !args.report.quiet {
             say_sums_needed(code, n, &needed);
@@ -155,6 +159,7 @@ pub fn misere_sequence(
         );
     }
     summary.method = end.method;
+    summary.ran = end.ran;
     (summary.period, summary.sums, summary.stopped_at) = (end.period, end.sums, end.stopped_at);
     summary.seconds = started.elapsed().as_secs_f64();
     rows.summarise(&mut summary);
@@ -265,7 +270,15 @@ fn print_summary(s: &MisereSummary, digits: &str) {
         (Some(sums), _) => format!(", {sums} sums searched whole"),
         (None, _) => String::new(),
     };
-    grundy::frontend::outln!("backend     cpu{how}, {:.3} s", s.seconds);
+    let on = match &s.ran.adapter {
+        Some(adapter) => format!("gpu ({adapter})"),
+        None => "cpu".into(),
+    };
+    let method = match s.method {
+        MisereMethod::Blocked => ", blocked",
+        _ => "",
+    };
+    grundy::frontend::outln!("backend     {on}{method}{how}, {:.3} s", s.seconds);
     grundy::frontend::outln!("G⁻(0..)     {digits}{more}");
     match first.is_empty() {
         true => grundy::frontend::outln!("P-positions {}", s.p_positions),

@@ -181,3 +181,103 @@ fn gpu_finishes_blocks_past_the_cached_heaps() {
         );
     }
 }
+
+/// Random codes that never split, with unbounded takes: a prefix and a
+/// repeating tail of digits 0–3, the tail taking something.
+fn random_unbounded_code(rng: &mut Rng) -> String {
+    loop {
+        let digit = |r: u64| char::from(b'0' + (r % 4) as u8);
+        let prefix: String = (0..1 + rng.below(5))
+            .map(|_| digit(rng.next_u64()))
+            .collect();
+        let tail: String = (0..1 + rng.below(3))
+            .map(|_| digit(rng.next_u64()))
+            .collect();
+        if tail.chars().any(|c| c != '0') {
+            return format!("0.{prefix}[{tail}]");
+        }
+    }
+}
+
+/// The misère heap kernels (`genus_below`, `genus_finish`) against their
+/// CPU twin, every heap's every plane, on random codes with unbounded
+/// takes, across blocks of every length the plan makes.
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn gpu_equals_cpu_on_random_codes_under_misere_play() {
+    use grundy::internals::engine::misere_heaps::cpu_table;
+    use grundy::internals::gpu::genus::table;
+    use grundy::internals::kernel::genus::GenusKernelCode;
+    let Some(backend) = gpu_or_skip("gpu_equals_cpu_on_random_codes_under_misere_play") else {
+        return;
+    };
+    let ctx = ctx(&backend);
+    let mut rng = Rng(0x6e0_0076);
+    let mut codes: Vec<String> = (0..10).map(|_| random_unbounded_code(&mut rng)).collect();
+    codes.push("0.[3]".into());
+    for text in &codes {
+        let code = GenusKernelCode::new(&Code::parse(text).unwrap()).unwrap();
+        let n = 200 + rng.below(1000) as u32;
+        let silent = &grundy::hooks::Silent;
+        let on_card = table(ctx, &code, n, silent).unwrap().unwrap();
+        assert_eq!(
+            on_card,
+            cpu_table(&code, n, silent).unwrap().unwrap(),
+            "{text} to {n}"
+        );
+    }
+}
+
+/// `octal --misere --backend gpu` writes the CPU's table, says it ran on
+/// the card by the blocked kernels, and refuses a code the card does not
+/// run (one whose takes are bounded) with status 2.
+#[test]
+#[cfg_attr(
+    not(require_gpu),
+    ignore = "needs a GPU adapter: GRUNDY_REQUIRE_GPU=1 cargo test runs it"
+)]
+fn the_misere_table_of_nim_on_the_card_is_the_cpus() {
+    use crate::common::{grundy, json, tmp};
+    if gpu_or_skip("the_misere_table_of_nim_on_the_card_is_the_cpus").is_none() {
+        return;
+    }
+    let mut tables = Vec::new();
+    for backend in ["gpu", "cpu"] {
+        let path = tmp(&format!("misere-nim-{backend}.csv"));
+        let path_text = path.to_str().unwrap();
+        let out = grundy(&[
+            "octal",
+            "0.3[03]",
+            "-n",
+            "1500",
+            "--misere",
+            "--backend",
+            backend,
+            "--json",
+            "--out",
+            path_text,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json(&out);
+        assert_eq!(
+            (v["backend"].as_str(), v["method"].as_str()),
+            (Some(backend), Some("blocked"))
+        );
+        tables.push(std::fs::read_to_string(&path).unwrap());
+    }
+    assert_eq!(tables[0], tables[1]);
+    let out = grundy(&["octal", "0.33", "-n", "50", "--misere", "--backend", "gpu"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--backend gpu") && said.contains("0.33"),
+        "{said}"
+    );
+}

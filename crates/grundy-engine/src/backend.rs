@@ -147,6 +147,10 @@ pub struct GpuFrom(pub u64);
 impl GpuFrom {
     /// The blocked brute force of a heap game, in heaps.
     pub const HEAPS: GpuFrom = GpuFrom(1 << 16);
+    /// A misère table of a code with unbounded takes, in heaps: its work
+    /// grows with their square (`misere_heaps`). Not yet measured on a
+    /// card: chosen where the CPU twin passes a second on the project's VM.
+    pub const GENUS_HEAPS: GpuFrom = GpuFrom(1 << 13);
     /// A survey, in codes times heaps.
     pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
     /// Dense graph and edge tables, in positions.

@@ -10,6 +10,7 @@ pub mod edges;
 pub mod graph;
 pub mod heap;
 pub mod memory;
+pub mod misere_heaps;
 pub mod play;
 pub mod survey;
 pub mod tuples;

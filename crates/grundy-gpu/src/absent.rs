@@ -156,6 +156,27 @@ pub mod arrows {
     }
 }
 
+pub mod genus {
+    use crate::absent::runner::Runner;
+    use crate::outputs::Unfit;
+    use grundy_core::error::Result;
+    use grundy_core::hooks::RunHooks;
+    use grundy_core::kernel::genus::GenusKernelCode;
+
+    pub fn fits(runner: &Runner, _: &GenusKernelCode, _: u32) -> std::result::Result<u32, Unfit> {
+        match runner.0 {}
+    }
+
+    pub fn table(
+        runner: &Runner,
+        _: &GenusKernelCode,
+        _: u32,
+        _: &dyn RunHooks,
+    ) -> Result<Option<Vec<u32>>> {
+        match runner.0 {}
+    }
+}
+
 pub mod tuples {
     use crate::absent::runner::Runner;
     pub use crate::outputs::Failure;

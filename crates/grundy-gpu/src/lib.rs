@@ -13,6 +13,8 @@ pub mod arrows;
 #[cfg(feature = "wgpu")]
 pub mod context;
 #[cfg(feature = "wgpu")]
+pub mod genus;
+#[cfg(feature = "wgpu")]
 pub mod graph;
 #[cfg(feature = "wgpu")]
 pub mod heap;
@@ -30,7 +32,7 @@ pub mod tuples;
 #[cfg(not(feature = "wgpu"))]
 mod absent;
 #[cfg(not(feature = "wgpu"))]
-pub use absent::{arrows, context, graph, heap, rare, runner, survey, tuples};
+pub use absent::{arrows, context, genus, graph, heap, rare, runner, survey, tuples};
 
 pub use context::GpuContext;
 pub use outputs::{GpuCounters, Unfit};

@@ -14,6 +14,10 @@ use grundy_core::analysis::sum_bound::HeapSums;
 use grundy_core::error::{Error, Result};
 use grundy_core::game::Code;
 use grundy_core::hooks::{RunHooks, Silent};
+use grundy_core::kernel::genus::{GenusKernelCode, NORMAL_PLANE, PLANES, gamma_plane};
+use grundy_core::setting::Setting;
+use grundy_engine::misere_heaps;
+use grundy_engine::{BackendChoice, RanOn};
 
 use crate::memory;
 
@@ -33,20 +37,26 @@ use crate::memory;
 pub struct MisereSequence {
     code: Code,
     heaps: u64,
+    backend: BackendChoice,
 }
 
 /// How a misère table was computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MisereMethod {
-    /// A code that never splits a heap: each heap from the smaller heaps.
+    /// A code that never splits a heap: each heap from the smaller heaps,
+    /// one after another.
     Linear,
+    /// A code that never splits a heap and takes without bound: blocks of
+    /// heaps, each block's options in parallel (on the card, or its CPU
+    /// twin), each heap from the smaller heaps.
+    Blocked,
     /// A code that splits: each heap over whole sums with nim-heaps of 2.
     Sums,
 }
 
 /// What a misère run ends with, besides its rows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct MisereEnd {
     /// How the rows were computed.
     pub method: MisereMethod,
@@ -59,6 +69,9 @@ pub struct MisereEnd {
     /// The first heap whose sums did not fit (method `Sums`): the rows
     /// stop before it.
     pub stopped_at: Option<u64>,
+    /// Where the rows were computed: the card or the CPU (method `Blocked`
+    /// may run on either; the others run on the CPU).
+    pub ran: RanOn,
 }
 
 /// What a search over whole sums may need, counted before it starts
@@ -98,7 +111,20 @@ impl MisereSequence {
 
     /// The misère table of a parsed code, to heap 0 until `heaps` says more.
     pub fn of(code: Code) -> MisereSequence {
-        MisereSequence { code, heaps: 0 }
+        MisereSequence {
+            code,
+            heaps: 0,
+            backend: BackendChoice::Cpu,
+        }
+    }
+
+    /// Where a code that takes without bound runs (method `Blocked`):
+    /// `Auto` takes a real GPU for long tables, `Gpu` any adapter. Codes
+    /// with bounded takes and codes that split run on the CPU whatever
+    /// this says: their work is not the card's (docs/misere.md).
+    pub fn backend(mut self, backend: BackendChoice) -> MisereSequence {
+        self.backend = backend;
+        self
     }
 
     /// Heaps 0..=n.
@@ -119,10 +145,44 @@ impl MisereSequence {
 
     /// How the table will be computed.
     pub fn method(&self) -> MisereMethod {
-        match refuse_splitting(&self.code) {
-            Ok(()) => MisereMethod::Linear,
-            Err(_) => MisereMethod::Sums,
+        if refuse_splitting(&self.code).is_err() {
+            return MisereMethod::Sums;
         }
+        match self.blocked_code() {
+            Some(_) => MisereMethod::Blocked,
+            None => MisereMethod::Linear,
+        }
+    }
+
+    /// `Gpu` asked for a table the card does not run, refused with why.
+    fn refuse_card(&self) -> Result<()> {
+        let why = match self.method() {
+            _ if self.backend != BackendChoice::Gpu => return Ok(()),
+            MisereMethod::Blocked => return Ok(()),
+            MisereMethod::Sums => "splits heaps, so its heaps are searched over whole sums",
+            MisereMethod::Linear => match GenusKernelCode::new(&self.code) {
+                Ok(k) if k.unbounded() => {
+                    "may have values past 65535 by then, which the card's \
+                                            bitsets do not hold"
+                }
+                _ => "takes at most a few counters, so its period shows within a few heaps",
+            },
+        };
+        Err(Error::Input(format!(
+            "{} with --misere: {} {why}, on the CPU; expected {} or {}, or a code with an \
+             unbounded tail such as 0.[3]",
+            Setting::Backend.is("gpu"),
+            self.code.name(),
+            Setting::Backend.is("auto"),
+            Setting::Backend.is("cpu")
+        )))
+    }
+
+    /// The code as the blocked kernels read it, where they value it.
+    fn blocked_code(&self) -> Option<GenusKernelCode> {
+        GenusKernelCode::new(&self.code)
+            .ok()
+            .filter(|k| misere_heaps::takes(k, self.heaps))
     }
 
     /// For a code that splits (`method` is `Sums`), the sums its search may
@@ -148,6 +208,7 @@ impl MisereSequence {
     /// `MisereRows::next_row`. Refuses a stream that does not fit in the
     /// memory budget.
     pub fn rows(&self, hooks: &dyn RunHooks) -> Result<MisereRows<'_>> {
+        self.refuse_card()?;
         let source = match self.method() {
             MisereMethod::Linear => {
                 let what = format!("a misère table of {} heaps", self.heaps.saturating_add(1));
@@ -158,6 +219,7 @@ impl MisereSequence {
                 let stream = GenusStream::new(&self.code, GENUS_DEPTH).map_err(Error::Input)?;
                 Source::Linear(Box::new(stream), PeriodSearch::default(), None)
             }
+            MisereMethod::Blocked => self.blocked(hooks)?,
             MisereMethod::Sums => Source::Searched(self.searched(hooks)?),
         };
         Ok(MisereRows {
@@ -192,6 +254,29 @@ impl MisereSequence {
             gammas,
             end: rows.end()?,
         })
+    }
+
+    /// A code that takes without bound: every heap's state by the blocked
+    /// kernels, on the backend asked for; an interruption is an error.
+    fn blocked(&self, hooks: &dyn RunHooks) -> Result<Source<'_>> {
+        let kernel = self.blocked_code().expect("method() said Blocked");
+        let what = format!("a misère table of {} heaps", self.heaps.saturating_add(1));
+        memory::check_fits(&what, misere_heaps::bytes(&kernel, self.heaps as u32))?;
+        hooks.begin(self.heaps.saturating_add(1), "heaps");
+        let (states, ran) = misere_heaps::run(&kernel, self.heaps, self.backend, hooks)?;
+        hooks.end();
+        let Some(states) = states else {
+            return Err(Error::Interrupted {
+                message: format!(
+                    "{} stopped the misère table of {} (a table that stops short would look \
+                     whole, so none is given)",
+                    grundy_core::interrupt::received_name(),
+                    self.code.name()
+                ),
+                status: grundy_core::interrupt::exit_status(),
+            });
+        };
+        Ok(Source::Blocked(states, ran))
     }
 
     /// A code that splits: every genus by search over whole sums, within
@@ -229,6 +314,8 @@ enum Source<'a> {
     /// The stream, the search for its period, and the period's cycle
     /// once found (the later rows are the cycle's).
     Linear(Box<GenusStream<'a>>, PeriodSearch, Option<GenusCycle>),
+    /// Every heap's state (`PLANES` values a heap), and where it was computed.
+    Blocked(Vec<u32>, RanOn),
     Searched(SearchedGenera),
 }
 
@@ -271,6 +358,13 @@ impl MisereRows<'_> {
                 self.row.clone_from(&genus.gammas);
                 genus.normal
             }
+            Source::Blocked(states, _) => {
+                let row = &states[(h * PLANES as u64) as usize..][..PLANES as usize];
+                self.row.clear();
+                self.row
+                    .extend((0..=GENUS_DEPTH).map(|k| row[gamma_plane(k)]));
+                row[NORMAL_PLANE as usize]
+            }
             Source::Linear(stream, search, cycle) => {
                 if let Some(c) = cycle.as_ref().filter(|c| h >= c.period.start) {
                     let (normal, gammas) = c.genus_of(h);
@@ -308,6 +402,14 @@ impl MisereRows<'_> {
                 period: None,
                 sums: Some(found.sums),
                 stopped_at: found.stopped_at,
+                ran: RanOn::cpu(),
+            }),
+            Source::Blocked(_, ran) => Ok(MisereEnd {
+                method: MisereMethod::Blocked,
+                period: None,
+                sums: None,
+                stopped_at: None,
+                ran,
             }),
             Source::Linear(_, search, cycle) => {
                 let period = match (cycle, search.found) {
@@ -322,6 +424,7 @@ impl MisereRows<'_> {
                     period,
                     sums: None,
                     stopped_at: None,
+                    ran: RanOn::cpu(),
                 })
             }
         }

@@ -168,7 +168,8 @@ impl MisereSurvey {
         let sequence = MisereSequence::of(code.clone()).heaps(self.genus_heaps);
         let genus_period = match sequence.method() {
             MisereMethod::Linear => sequence.run()?.end().period,
-            MisereMethod::Sums => None,
+            // unbounded takes: no window of heaps to repeat
+            MisereMethod::Blocked | MisereMethod::Sums => None,
         };
         let growth: Vec<String> = grew(&orders)
             .iter()

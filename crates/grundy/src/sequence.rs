@@ -132,9 +132,12 @@ impl Sequence {
 
     /// The same code and heaps under misère play (the last player to
     /// move loses): each heap's misère value, outcome and genus
-    /// (`MisereSequence`; the other settings are normal play's engines').
+    /// (`MisereSequence`, on the same backend; the other settings are
+    /// normal play's engines').
     pub fn misere(self) -> crate::misere::MisereSequence {
-        crate::misere::MisereSequence::of(self.code).heaps(self.job.n)
+        crate::misere::MisereSequence::of(self.code)
+            .heaps(self.job.n)
+            .backend(self.backend)
     }
 
     /// Doubles N from the `heaps` given until a period is found, up to

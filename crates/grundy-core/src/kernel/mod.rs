@@ -6,6 +6,7 @@
 //! sit above; nothing here knows which backend runs.
 
 pub mod arrows;
+pub mod genus;
 pub mod graph;
 pub mod heap;
 pub mod mex;
@@ -28,4 +29,6 @@ pub const SHADERS: &[&Shader] = &[
     &tuples::DELETE_LEVEL,
     &survey::SURVEY_BLOCK_SHADER,
     &rare::RARE_PASS,
+    &genus::GENUS_BELOW,
+    &genus::GENUS_FINISH,
 ];

@@ -59,6 +59,10 @@ pub const SHARED: &[(&str, &str)] = &[
         "heap_common",
         include_str!("../../shaders/shared/heap_common.wgsl"),
     ),
+    (
+        "genus_common",
+        include_str!("../../shaders/shared/genus_common.wgsl"),
+    ),
     ("mex", include_str!("../../shaders/shared/mex.wgsl")),
     (
         "rare_scan",

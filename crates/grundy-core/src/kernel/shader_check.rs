@@ -210,9 +210,12 @@ fn each_kernel_reads_every_constant_rust_gives_it() {
 
 #[test]
 fn the_shaders_structs_are_rusts() {
-    use super::{arrows, graph, heap, rare, survey, tuples};
+    use super::{arrows, genus, graph, heap, rare, survey, tuples};
     for shader in [&heap::OPTIONS_BELOW, &heap::FINISH_BLOCK] {
         check_structs(shader, &[("Params", size_of::<heap::Params>())]);
+    }
+    for shader in [&genus::GENUS_BELOW, &genus::GENUS_FINISH] {
+        check_structs(shader, &[("Params", size_of::<genus::Params>())]);
     }
     let graph_structs = [
         ("GraphData", size_of::<graph::GraphData>()),
