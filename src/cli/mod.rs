@@ -278,7 +278,8 @@ grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --checkpoint 1777.c
 grundy octal 0.1777 -n 443139470 --format raw --out 1777.u16 --resume 1777.ck\n  \
 grundy octal 4!.0 -n 4294967295 --memory 2G --format raw --out g.u16 --checkpoint g.ck\n  \
 grundy octal 0.167 -n 4294967295 --keep-prefix 1048576 --keep-window 1048576 --stats-out f.txt --checkpoint k.ck\n  \
-grundy octal 0.07 -n 1099511627775 --json\n\n\
+grundy octal 0.07 -n 1099511627775 --json\n  \
+grundy octal '0.[3]' -n 50000 --misere --backend gpu --out misere-nim.csv\n\n\
 Algorithms: codes whose moves split a heap in two (and have no repeating tail) run by rare \
 values (sparse space, on the CPU; its block pass runs on the GPU with --backend gpu), which costs about (breaking digits x rare heaps) per heap \
 instead of a scan of every split; auto switches to the brute force (GPU when there is one) \
@@ -459,7 +460,7 @@ pub struct SequenceArgs {
     /// Keep the values of the last HEAPS heaps (see --keep-prefix; alone, the prefix is as large).
     #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
     pub keep_window: Option<usize>,
-    /// Misère play (the last player to move loses) instead of normal play: each heap's misère nim value, outcome (P: the player to move loses) and genus, as CSV columns n,g,g_misere,outcome_misere,genus, on the CPU. Codes that never split a heap (every digit at most 3) and subtraction games run in linear time; codes that split are valued over whole sums, as far as memory holds them (the table stops there and says so).
+    /// Misère play (the last player to move loses) instead of normal play: each heap's misère nim value, outcome (P: the player to move loses) and genus, as CSV columns n,g,g_misere,outcome_misere,genus. Codes that never split a heap (every digit at most 3) and subtraction games run in linear time, on the CPU; those that also take without bound (a tail such as 0.[3]) run in blocks, on the card with --backend gpu or from 8192 heaps on a real GPU; codes that split are valued over whole sums, as far as memory holds them (the table stops there and says so).
     #[arg(long, conflicts_with_all = [
         "until_periodic", "no_fill", "checkpoint", "resume", "rare_out", "p_out",
         "stats_at", "stats_out", "plot", "memory", "keep_prefix", "keep_window",
