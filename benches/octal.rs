@@ -43,6 +43,7 @@ fn rare_values(c: &mut Criterion) {
             name: w.name,
             code: w.code,
             n: w.n,
+            misere: false,
         };
         group.bench_with_input(BenchmarkId::new("brute cpu", w.name), &brute, |b, w| {
             b.iter(|| time_workload(w, &Backend::Cpu).expect("runs"))

@@ -29,6 +29,9 @@
 #                                        (idle), tables compared; the threads' ladder to 2^22 both ways
 #                                        (FINISH_LADDER_N; FINISH_LADDER=0 skips it); about
 #                                        6 minutes: issue 62's next figures
+#   bash scripts/gpu-figures.sh misere   misère tables in blocks, card against the CPU twin:
+#                                        0.[3] and 0.3[03] to 2^15 and 2^16 (MISERE_N),
+#                                        CSVs compared; issue 76's card figures
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
 #                                        4!.0 to 2^24 (LADDER_N)
 #   bash scripts/gpu-figures.sh dense    the brute force on the card against the CPU: .16
@@ -202,6 +205,21 @@ bench)
         "$bin/grundy" octal 0.007 -n "$n" --algorithm naive --backend gpu --json -q 2>&1 | tee -a "$log"
     done
     ;;
+misere)
+    # Misère tables of codes that take without bound, in blocks: the card
+    # (genus_below, genus_finish) against the CPU twin, CSVs compared
+    for n in ${MISERE_N:-32768 65000}; do
+        for code in '0.[3]' '0.3[03]'; do
+            for backend in gpu cpu; do
+                TIMEFORMAT="misere $code $n $backend: %R s"
+                { time "$bin/grundy" octal "$code" -n "$n" --misere --backend "$backend" \
+                    --json -q --out "$data/misere-$backend.csv"; } 2>&1 | tee -a "$log"
+            done
+            cmp "$data/misere-gpu.csv" "$data/misere-cpu.csv" &&
+                echo "misere $code $n: card rows = CPU rows" | tee -a "$log"
+        done
+    done
+    ;;
 survey)
     # the default threads per code (256 on a GPU), then 64 and 1024, then the
     # CPU; each run's JSON (seconds, kernel_seconds) goes to the log
@@ -307,7 +325,7 @@ all)
     # it still leaves its log
     deadline=$((SECONDS + ${ALL_SECONDS:-480}))
     export GPU_FIGURES_LOG=all
-    for stage_cap in ${STAGES:-tests:150 bench:200 survey:80 auto:40 long:90 ladder:120 pieces:40 simd:40}; do
+    for stage_cap in ${STAGES:-tests:150 bench:200 misere:90 survey:80 auto:40 long:90 ladder:120 pieces:40 simd:40}; do
         stage=${stage_cap%:*}
         left=$((deadline - SECONDS))
         [ "$left" -gt "${stage_cap#*:}" ] && left=${stage_cap#*:}
@@ -318,7 +336,7 @@ all)
     done
     ;;
 *)
-    echo "stage: all, tests, bench, survey, auto, long, finish, ladder, pieces or simd" >&2
+    echo "stage: all, tests, bench, misere, survey, auto, long, finish, ladder, pieces or simd" >&2
     exit 2
     ;;
 esac

@@ -709,3 +709,16 @@ def test_misere_survey_and_hunt_give_the_commands_rows(cli, tmp_path):
         grundy.hunt(["0.75"], budget=1, dir=tmp_path, max_heap=10)
     with pytest.raises(ValueError, match="seconds="):
         grundy.survey(["0.75"], n=10, misere=True, seconds=0)
+
+
+def test_misere_nim_runs_in_blocks(cli):
+    """Nim (0.[3]) under misère play: its takes are unbounded, so its table
+    runs in blocks; misère Nim's rule from the rules, and every column the
+    command's. A code with bounded takes is refused on the card."""
+    t = grundy.octal("0.[3]", n=300, misere=True, backend="cpu")
+    assert (t["method"], t["backend"], t["period"]) == ("blocked", "cpu", None)
+    assert list(t["g_misere"]) == [1, 0] + list(range(2, 301))
+    rows = list(csv.DictReader(io.StringIO(cli("octal", "0.[3]", "-n", "300", "--misere", "-q", "--out", "-"))))
+    assert [r["genus"] for r in rows] == t["genus"]
+    with pytest.raises(ValueError, match="gpu"):
+        grundy.octal("0.33", n=10, misere=True, backend="gpu")

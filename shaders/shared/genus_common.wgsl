@@ -26,20 +26,14 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
 @group(0) @binding(5) var<storage, read_write> table: array<u32>;
 
+// import code_digits
+
 // status words (indices from Rust): status[ST_HALT] 0 running, 1 a value
 // passed what the bitsets hold; [ST_HALT_AT] the heap where it did;
 // [ST_DONE] heaps below this are final.
 
-// digit words: bit 0 takes a whole heap, bit 1 leaves one heap.
-fn digit(j: u32) -> u32 {
-    if (j < params.prefix_len) {
-        return digits[j];
-    }
-    if (params.tail_len == 0u) {
-        return 0u;
-    }
-    return digits[params.prefix_len + (j - params.prefix_len) % params.tail_len];
-}
+// digit words (`digit`, from code_digits): bit 0 takes a whole heap, bit 1
+// leaves one heap.
 
 // Whether taking j from heap n is a move: taking it whole, or leaving one heap.
 fn allowed(n: u32, j: u32) -> bool {

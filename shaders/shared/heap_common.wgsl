@@ -33,13 +33,15 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> chunk2: array<u32>;
 @group(0) @binding(7) var<storage, read_write> chunk3: array<u32>;
 
+// import code_digits
+
 // status words (indices from Rust): status[ST_HALT] 0 running, 1 bitset too
 // narrow (redo wider), 2 value over 65535; [ST_MAX] the largest value so far;
 // [ST_MIN_WORDS] the bitset width forced by an earlier halt; [ST_DONE] heaps
 // below this are final; [ST_HALT_AT] the block (reason 1) or heap (reason 2)
 // that halted.
 
-// digit words: bits 0..2 the heap counts 0, 1, 2; bits 8..9 the modifier
+// digit words (`digit`, from code_digits): bits 0..2 the heap counts 0, 1, 2; bits 8..9 the modifier
 // (MOD_PLAIN, MOD_DISTINCT, MOD_NOT_ALL_EQUAL, MOD_ALL_EQUAL, from Rust).
 
 var<workgroup> bits: array<atomic<u32>, MAX_WORDS>;
@@ -71,15 +73,6 @@ fn g(i: u32) -> u32 {
     return (load_word(i >> 1u) >> ((i & 1u) << 4u)) & 0xffffu;
 }
 
-fn digit(j: u32) -> u32 {
-    if (j < params.prefix_len) {
-        return digits[j];
-    }
-    if (params.tail_len == 0u) {
-        return 0u;
-    }
-    return digits[params.prefix_len + (j - params.prefix_len) % params.tail_len];
-}
 
 // Bitset words for a block whose earlier values are all <= max_value: twice
 // the next power of two, so that no option of the block can fill it.

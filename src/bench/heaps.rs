@@ -1,4 +1,5 @@
-//! The heap workloads: octal and Grundy's game tables, blocked, GPU against CPU.
+//! The heap workloads: octal and Grundy's game tables, blocked, GPU against
+//! CPU, and misère Nim's, blocked the same way (`misere_heaps`).
 
 use super::part::{Part, Setup};
 use crate::cli::BenchPart;
@@ -9,36 +10,52 @@ use serde::Serialize;
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
+use grundy::internals::engine::misere_heaps::cpu_table;
 use grundy::internals::engine::{Backend, extend_heap_table};
 use grundy::internals::gpu::heap::GpuTuning;
+use grundy::internals::kernel::genus::GenusKernelCode;
 
-/// One workload: a code computed to heap `n`.
+/// One workload: a code computed to heap `n`, under misère play where
+/// `misere` says (every heap's genus planes, `kernel::genus`).
 #[derive(Clone, Copy, Debug)]
 pub struct Workload {
     pub name: &'static str,
     pub code: &'static str,
     pub n: u64,
+    pub misere: bool,
 }
 
-/// The suite: a quadratic octal game without sparse space (`0.007`) and
-/// Grundy's game, at 2^16 heaps (2^14 with `--quick`).
+/// The suite: a quadratic octal game without sparse space (`0.007`),
+/// Grundy's game and Kayles at 2^16 heaps (2^14 with `--quick`), and Nim
+/// under misère play at 2^15 (2^11): its 29 planes a heap, each heap's
+/// options every heap below it.
 pub fn suite(quick: bool) -> Vec<Workload> {
     let n = if quick { 1 << 14 } else { 1 << 16 };
+    let misere_n = if quick { 1 << 11 } else { 1 << 15 };
     vec![
         Workload {
             name: "octal 0.007",
             code: "0.007",
             n,
+            misere: false,
         },
         Workload {
             name: "grundy 4!.0",
             code: "4!.0",
             n,
+            misere: false,
         },
         Workload {
             name: "kayles 0.77",
             code: "0.77",
             n,
+            misere: false,
+        },
+        Workload {
+            name: "misère 0.[3]",
+            code: "0.[3]",
+            n: misere_n,
+            misere: true,
         },
     ]
 }
@@ -62,6 +79,9 @@ pub struct BenchRow {
 /// Times one workload on `backend`; returns (seconds, kernel seconds, table).
 pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u16>)> {
     let code = Code::parse(w.code).map_err(|e| Error::Input(e.to_string()))?;
+    if w.misere {
+        return time_misere(&code, w.n, backend);
+    }
     let start = Instant::now();
     let tuning = GpuTuning::default();
     let (run, kernel) = with_kernel_seconds(backend, || {
@@ -75,6 +95,27 @@ pub fn time_workload(w: &Workload, backend: &Backend) -> Result<(f64, f64, Vec<u
         )
     })?;
     Ok((start.elapsed().as_secs_f64(), kernel, run.table))
+}
+
+/// Times a misère table in blocks on `backend` (the card, or the CPU
+/// twin); its states, which the bitsets keep below 65536, as the table.
+fn time_misere(code: &Code, n: u64, backend: &Backend) -> Result<(f64, f64, Vec<u16>)> {
+    let kernel = GenusKernelCode::new(code).map_err(Error::Input)?;
+    let silent = &grundy::hooks::Silent;
+    let start = Instant::now();
+    let (states, kernel_seconds) = with_kernel_seconds(backend, || match backend {
+        Backend::Gpu(runner) => {
+            grundy::internals::gpu::genus::table(runner, &kernel, n as u32, silent)
+        }
+        Backend::Cpu => cpu_table(&kernel, n as u32, silent),
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let states = states.ok_or_else(|| Error::Run("the misère workload was stopped".into()))?;
+    Ok((
+        seconds,
+        kernel_seconds,
+        states.iter().map(|&v| v as u16).collect(),
+    ))
 }
 
 /// Times every heap workload on the GPU (when given) and the CPU, and

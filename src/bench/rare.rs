@@ -78,6 +78,7 @@ pub fn rare_rows(gpu: Option<&Backend>, quick: bool, json: bool) -> Result<Vec<R
             name: w.name,
             code: w.code,
             n: w.n,
+            misere: false,
         };
         let (cpu_s, _, cpu_table) = time_workload(&brute, &Backend::Cpu)?;
         let gpu_run = gpu.map(|b| time_workload(&brute, b)).transpose()?;

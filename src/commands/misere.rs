@@ -17,7 +17,7 @@ use grundy::analysis::whole_sum::POSITION_BYTES;
 use grundy::error::{Error, Result};
 use grundy::frontend::export::{self, Format, OutputRules};
 use grundy::game::Code;
-use grundy::misere::{MisereMethod, MisereSequence, SumsNeeded};
+use grundy::misere::{MisereEnd, MisereMethod, MisereSequence, SumsNeeded};
 use grundy::{RanOn, memory};
 
 /// The JSON summary of a misère run.
@@ -95,33 +95,14 @@ pub fn misere_sequence(
     args: &SequenceArgs,
     rules: OutputRules,
 ) -> Result<()> {
+    refuse_unsupported(args)?;
     let n = args.n.expect("clap asks for -n without --until-periodic");
     let sequence = MisereSequence::of(code.clone())
         .heaps(n)
         .backend(args.backend);
-    refuse_unsupported(args)?;
     let started = std::time::Instant::now();
     let mut rows = Rows::default();
-    let mut summary = MisereSummary {
-        code: code.text.clone(),
-        subtraction_set: set,
-        n,
-        convention: "misere",
-        ran: RanOn::cpu(),
-        genus_depth: GENUS_DEPTH,
-        p_positions: 0,
-        first_p_positions: Vec::new(),
-        last_genus: String::new(),
-        last_heap: 0,
-        method: MisereMethod::Linear,
-        period: None,
-        sums: None,
-        stopped_at: None,
-        sums_bound: None,
-        sums_certain_to: None,
-        seconds: 0.0,
-        out: args.out.as_ref().map(|p| p.display().to_string()),
-    };
+    let mut summary = MisereSummary::new(code, set, n, args);
     if let Some(needed) = sequence.sums_needed() {
         if !args.report.quiet {
             say_sums_needed(code, n, &needed);
@@ -146,17 +127,8 @@ pub fn misere_sequence(
         None => each(&mut std::io::sink())?,
     }
     let end = rows_of.end()?;
-    if let Some(h) = end.stopped_at
-        && !args.report.quiet
-    {
-        let sums = end.sums.unwrap_or(0);
-        eprintln!(
-            "{} splits heaps, so its misère values are valued over whole sums: the sums of \
-             heap {h} pass {sums} remembered ({} of memory); the table stops at heap {}",
-            code.name(),
-            memory::human(sums as u64 * POSITION_BYTES),
-            h - 1
-        );
+    if !args.report.quiet {
+        say_stopped(code, &end);
     }
     summary.method = end.method;
     summary.ran = end.ran;
@@ -169,6 +141,47 @@ pub fn misere_sequence(
         print_summary(&summary, &rows.digits);
     }
     Ok(())
+}
+
+impl MisereSummary {
+    /// The summary of a run of `code` to heap `n` before it starts.
+    fn new(code: &Code, set: Option<Vec<u32>>, n: u64, args: &SequenceArgs) -> MisereSummary {
+        MisereSummary {
+            code: code.text.clone(),
+            subtraction_set: set,
+            n,
+            convention: "misere",
+            ran: RanOn::cpu(),
+            genus_depth: GENUS_DEPTH,
+            p_positions: 0,
+            first_p_positions: Vec::new(),
+            last_genus: String::new(),
+            last_heap: 0,
+            method: MisereMethod::Linear,
+            period: None,
+            sums: None,
+            stopped_at: None,
+            sums_bound: None,
+            sums_certain_to: None,
+            seconds: 0.0,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
+        }
+    }
+}
+
+/// Where a code that splits stopped short: the sums of which heap passed
+/// the budget.
+fn say_stopped(code: &Code, end: &MisereEnd) {
+    if let Some(h) = end.stopped_at {
+        let sums = end.sums.unwrap_or(0);
+        eprintln!(
+            "{} splits heaps, so its misère values are valued over whole sums: the sums of \
+             heap {h} pass {sums} remembered ({} of memory); the table stops at heap {}",
+            code.name(),
+            memory::human(sums as u64 * POSITION_BYTES),
+            h - 1
+        );
+    }
 }
 
 /// Before a search over whole sums that may not fit: how many sums it can

@@ -380,7 +380,8 @@ fn bench_quick_reports_every_workload() {
         csv.to_str().unwrap(),
     ]));
     let rows = v["workloads"].as_array().unwrap();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[3]["workload"], "misère 0.[3]");
     assert!(
         rows.iter()
             .all(|r| r["cpu_values_per_second"].as_f64().unwrap() > 0.0)
@@ -631,10 +632,12 @@ fn bench_on_a_gpu_ends_with_its_verdict() {
         .skip_while(|l| *l != "verdicts")
         .nth(1)
         .unwrap_or("");
-    // three workloads on the card (sw-GPU on llvmpipe) against the CPU
+    // four workloads on the card (sw-GPU on llvmpipe) against the CPU,
+    // misère Nim's blocks among them
     assert!(verdict.starts_with("  heaps    "), "{said}");
+    assert!(said.contains("misère 0.[3]"), "{said}");
     assert!(
-        verdict.contains("GPU at ") && verdict.ends_with(" of 3 workloads"),
+        verdict.contains("GPU at ") && verdict.ends_with(" of 4 workloads"),
         "{said}"
     );
 }
@@ -733,6 +736,8 @@ fn misere_refuses_the_normal_engines_flags() {
         &["--until-periodic"][..],
         &["--format", "raw"],
         &["--algorithm", "rare"],
+        // the card runs codes that take without bound; 0.33 takes at most 2
+        &["--backend", "gpu"],
     ] {
         let mut args = vec!["octal", "0.33", "-n", "10", "--misere"];
         args.extend_from_slice(flags);

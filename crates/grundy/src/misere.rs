@@ -169,9 +169,10 @@ impl MisereSequence {
             },
         };
         Err(Error::Input(format!(
-            "{} with --misere: {} {why}, on the CPU; expected {} or {}, or a code with an \
+            "{} with {}: {} {why}, on the CPU; expected {} or {}, or a code with an \
              unbounded tail such as 0.[3]",
             Setting::Backend.is("gpu"),
+            Setting::Misere.named(),
             self.code.name(),
             Setting::Backend.is("auto"),
             Setting::Backend.is("cpu")

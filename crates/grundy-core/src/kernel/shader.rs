@@ -60,6 +60,10 @@ pub const SHARED: &[(&str, &str)] = &[
         include_str!("../../shaders/shared/heap_common.wgsl"),
     ),
     (
+        "code_digits",
+        include_str!("../../shaders/shared/code_digits.wgsl"),
+    ),
+    (
         "genus_common",
         include_str!("../../shaders/shared/genus_common.wgsl"),
     ),

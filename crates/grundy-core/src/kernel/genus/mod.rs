@@ -22,6 +22,11 @@ pub mod genus_finish;
 
 use crate::analysis::genus::{GENUS_DEPTH, States, refuse_splitting};
 use crate::game::Code;
+use crate::kernel::heap::common::digit_of;
+/// The bitset and workgroup sizes are the heap kernels': `MAX_WORDS`
+/// words (values up to 65535), `SLICE` options per workgroup of the first
+/// pass, `WG` and `FINISH_WG` threads.
+pub use crate::kernel::heap::{FINISH_WG, MAX_WORDS, SLICE, WG};
 use crate::kernel::heap::{HeapKernelCode, UNBOUNDED};
 use crate::kernel::shader::{Constants, Shader};
 
@@ -29,16 +34,9 @@ use crate::kernel::shader::{Constants, Shader};
 pub const PLANES: u32 = ((GENUS_DEPTH + 1) * (GENUS_DEPTH + 2) / 2 + 1) as u32;
 /// The row's last value: the heap's normal nim value.
 pub const NORMAL_PLANE: u32 = PLANES - 1;
-/// Bitset words for values up to 65535 (`MAX_WORDS` in the shaders).
-pub const MAX_WORDS: u32 = 2048;
 /// Heaps a block holds at most: the in-order pass values a block's
 /// `PLANES` planes one after another.
 pub const MAX_BLOCK: u32 = 512;
-/// Options per heap one workgroup of `genus_below` scans (`SLICE`).
-pub const SLICE: u32 = 4096;
-/// Threads per workgroup of `genus_below` (`WG`) and `genus_finish` (`FINISH_WG`).
-pub const WG: u64 = 64;
-pub const FINISH_WG: u64 = 256;
 
 /// Status words the kernels leave (`status[ST_*]`): 0 running, 1 a value
 /// passed what the bitset holds; the heap where it did; heaps done.
@@ -80,12 +78,7 @@ impl GenusKernelCode {
 
     /// Digit `j` (0 past a code without a tail).
     pub fn digit(&self, j: u32) -> u32 {
-        let (p, t) = (self.prefix_len, self.tail_len);
-        match j < p {
-            true => self.digits[j as usize],
-            false if t == 0 => 0,
-            false => self.digits[(p + (j - p) % t) as usize],
-        }
+        digit_of(&self.digits, (self.prefix_len, self.tail_len), j)
     }
 
     /// Whether taking `j` from heap `n` is a move: taking it whole, or
