@@ -460,7 +460,7 @@ pub struct SequenceArgs {
     /// Keep the values of the last HEAPS heaps (see --keep-prefix; alone, the prefix is as large).
     #[arg(long, value_name = "HEAPS", conflicts_with_all = ["until_periodic", "plot", "rare_out", "p_out"])]
     pub keep_window: Option<usize>,
-    /// Misère play (the last player to move loses) instead of normal play: each heap's misère nim value, outcome (P: the player to move loses) and genus, as CSV columns n,g,g_misere,outcome_misere,genus. Codes that never split a heap (every digit at most 3) and subtraction games run in linear time, on the CPU; those that also take without bound (a tail such as 0.[3]) run in blocks, on the card with --backend gpu or from 8192 heaps on a real GPU; codes that split are valued over whole sums, as far as memory holds them (the table stops there and says so).
+    /// Misère play (the last player to move loses) instead of normal play: each heap's misère nim value, outcome (P: the player to move loses) and genus, as CSV columns n,g,g_misere,outcome_misere,genus. Codes that never split a heap (every digit at most 3) and subtraction games run in linear time, on the CPU; those that also take without bound (a tail such as 0.[3]) run in blocks, on the card with --backend gpu or from 32768 heaps on a real GPU; codes that split are valued over whole sums, as far as memory holds them (the table stops there and says so).
     #[arg(long, conflicts_with_all = [
         "until_periodic", "no_fill", "checkpoint", "resume", "rare_out", "p_out",
         "stats_at", "stats_out", "plot", "memory", "keep_prefix", "keep_window",

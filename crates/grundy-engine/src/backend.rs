@@ -149,8 +149,10 @@ impl GpuFrom {
     pub const HEAPS: GpuFrom = GpuFrom(1 << 16);
     /// A misère table of a code with unbounded takes, in heaps: its work
     /// grows with their square (`misere_heaps`). Not yet measured on a
-    /// card: chosen where the CPU twin passes a second on the project's VM.
-    pub const GENUS_HEAPS: GpuFrom = GpuFrom(1 << 13);
+    /// card, so set high: the CPU twin takes about 11 s there on the
+    /// project's 2-core VM, and the card's in-order pass (29 planes a heap,
+    /// a few barriers each) is the part a many-core host may beat.
+    pub const GENUS_HEAPS: GpuFrom = GpuFrom(1 << 15);
     /// A survey, in codes times heaps.
     pub const SURVEY_VALUES: GpuFrom = GpuFrom(1 << 22);
     /// Dense graph and edge tables, in positions.
@@ -344,6 +346,8 @@ mod tests {
             assert!(GpuFrom::DELETE_NIM.keeps_on_cpu(auto, positions));
             assert!(!GpuFrom::DELETE_NIM.keeps_on_cpu(BackendChoice::Gpu, positions));
         }
+        assert!(GpuFrom::GENUS_HEAPS.keeps_on_cpu(auto, (1 << 15) - 1));
+        assert!(!GpuFrom::GENUS_HEAPS.keeps_on_cpu(auto, 1 << 15));
         assert!(GpuFrom::BOXES.keeps_on_cpu(auto, (1 << 20) - 1));
         assert!(!GpuFrom::BOXES.keeps_on_cpu(auto, 1 << 20));
     }
