@@ -12,6 +12,8 @@ fn main() {
     }
     // SAFETY: no other thread has started yet.
     unsafe { grundy::device::quiet_device_select() };
+    // Before any thread starts: the memory budget under `ulimit -v` stays true.
+    grundy::memory::one_malloc_arena_under_address_limit();
     grundy::frontend::interrupt::install();
     grundy::frontend::interrupt::set_words(&grundy_cli::front::CliWords);
     let cli = grundy_cli::cli::parse();

@@ -118,6 +118,23 @@ fn rlimit_rooms() -> Vec<Room> {
     [address_space_room(), data].into_iter().flatten().collect()
 }
 
+/// Under `ulimit -v` (RLIMIT_AS), has every thread allocate from one malloc
+/// arena. glibc gives each new thread that allocates an arena of its own,
+/// reserving 64 MiB of address space at once: threads that start after
+/// the budget was measured would take space the budget counted as free,
+/// and a run sized to fit would fail an allocation instead. One arena
+/// keeps the room `address_space_room` measures. Call it before any other
+/// thread starts; elsewhere (no limit, or not glibc) it does nothing.
+pub fn one_malloc_arena_under_address_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if address_space_room().is_some() {
+        // SAFETY: mallopt sets a tuning value of the allocator.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
 /// What `ulimit -v` leaves of the address space, if it is set.
 #[cfg(unix)]
 fn address_space_room() -> Option<Room> {

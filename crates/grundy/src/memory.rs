@@ -3,7 +3,8 @@
 //! before it starts when it cannot fit.
 
 pub use grundy_engine::memory::{
-    Room, available_bytes, check_fits, human, resident_bytes, room, sums_within_budget,
+    Room, available_bytes, check_fits, human, one_malloc_arena_under_address_limit, resident_bytes,
+    room, sums_within_budget,
 };
 
 /// A size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G
