@@ -116,6 +116,9 @@ fn parse_size(argument: &str, text: &str) -> PyResult<u64> {
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A full disk raises in the caller instead of ending the interpreter.
     grundy::frontend::interrupt::unwind_on_full_disk();
+    // Before the pool's threads start: the memory budget under `ulimit -v`
+    // stays true (threads created before import keep their arenas).
+    grundy::memory::one_malloc_arena_under_address_limit();
     machine_from_env()?;
     m.add_class::<Table>()?;
     m.add_function(wrap_pyfunction!(octal, m)?)?;

@@ -722,3 +722,27 @@ def test_misere_nim_runs_in_blocks(cli):
     assert [r["genus"] for r in rows] == t["genus"]
     with pytest.raises(ValueError, match="gpu"):
         grundy.octal("0.33", n=10, misere=True, backend="gpu")
+
+
+def test_misere_rectangles_under_an_address_limit_are_refused_not_out_of_memory():
+    """Under an address-space limit set after import (as `ulimit -v` does
+    for the CLI), the module's misère rectangles past the budget are
+    refused with MemoryError naming the sides that fit, and the
+    interpreter lives on. The cap leaves 300 MiB above what the
+    interpreter holds once the module is imported, whatever the machine."""
+    import subprocess
+    import sys
+
+    script = (
+        "import re, resource, grundy\n"
+        "held = int(re.search(r'VmSize:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
+        "cap = held * 1024 + 300 * 2**20\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (cap, cap))\n"
+        "try:\n"
+        "    grundy.rect(2, 10, misere=True)\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__, e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("MemoryError") and "expected max" in done.stdout, done.stdout

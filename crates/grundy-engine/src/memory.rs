@@ -123,24 +123,28 @@ fn rlimit_rooms() -> Vec<Room> {
 /// reserving 64 MiB of address space at once: threads that start after
 /// the budget was measured would take space the budget counted as free,
 /// and a run sized to fit would fail an allocation instead. One arena
-/// keeps the room `address_space_room` measures. Call it before any other
-/// thread starts; elsewhere (no limit, or not glibc) it does nothing.
+/// keeps the room `address_space_room` measures. Called at the CLI's start,
+/// and again wherever the room is measured (a limit set after the start,
+/// as Python's `resource` does); no limit, or not glibc: nothing.
 pub fn one_malloc_arena_under_address_limit() {
+    let _ = address_space_room();
+}
+
+/// What `ulimit -v` leaves of the address space, if it is set; with a
+/// limit, threads from now on share one malloc arena.
+#[cfg(unix)]
+fn address_space_room() -> Option<Room> {
+    // SAFETY: getrlimit writes the one struct it is given.
+    let space = |limit: &mut libc::rlimit| unsafe { libc::getrlimit(libc::RLIMIT_AS, limit) };
+    let room = rlimit_room(space, "VmSize:", "left under ulimit -v (RLIMIT_AS)");
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if address_space_room().is_some() {
+    if room.is_some() {
         // SAFETY: mallopt sets a tuning value of the allocator.
         unsafe {
             libc::mallopt(libc::M_ARENA_MAX, 1);
         }
     }
-}
-
-/// What `ulimit -v` leaves of the address space, if it is set.
-#[cfg(unix)]
-fn address_space_room() -> Option<Room> {
-    // SAFETY: getrlimit writes the one struct it is given.
-    let space = |limit: &mut libc::rlimit| unsafe { libc::getrlimit(libc::RLIMIT_AS, limit) };
-    rlimit_room(space, "VmSize:", "left under ulimit -v (RLIMIT_AS)")
+    room
 }
 
 #[cfg(not(unix))]
