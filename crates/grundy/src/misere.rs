@@ -120,8 +120,9 @@ impl MisereSequence {
 
     /// Where a code that takes without bound runs (method `Blocked`):
     /// `Auto` takes a real GPU for long tables, `Gpu` any adapter. Codes
-    /// with bounded takes and codes that split run on the CPU whatever
-    /// this says: their work is not the card's (docs/misere.md).
+    /// with bounded takes and codes that split run on the CPU: `Auto`
+    /// keeps them there and `Gpu` is refused for them, since their work is
+    /// not the card's (docs/misere.md).
     pub fn backend(mut self, backend: BackendChoice) -> MisereSequence {
         self.backend = backend;
         self
@@ -156,21 +157,31 @@ impl MisereSequence {
 
     /// `Gpu` asked for a table the card does not run, refused with why.
     fn refuse_card(&self) -> Result<()> {
-        let why = match self.method() {
+        let other = "or a code with an unbounded tail such as 0.[3]";
+        let (why, instead) = match self.method() {
             _ if self.backend != BackendChoice::Gpu => return Ok(()),
             MisereMethod::Blocked => return Ok(()),
-            MisereMethod::Sums => "splits heaps, so its heaps are searched over whole sums",
+            MisereMethod::Sums => (
+                "splits heaps (its heaps are searched over whole sums)".into(),
+                other,
+            ),
             MisereMethod::Linear => match GenusKernelCode::new(&self.code) {
-                Ok(k) if k.unbounded() => {
-                    "may have values past 65535 by then, which the card's \
-                                            bitsets do not hold"
-                }
-                _ => "takes at most a few counters, so its period shows within a few heaps",
+                Ok(k) if k.unbounded() => (
+                    format!(
+                        "may have values past 65535 by heap {} (more than the card's bitsets \
+                         hold)",
+                        self.heaps
+                    ),
+                    "or fewer heaps",
+                ),
+                _ => (
+                    "takes at most a few counters (its period shows within a few heaps)".into(),
+                    other,
+                ),
             },
         };
         Err(Error::Input(format!(
-            "{} with {}: {} {why}, on the CPU; expected {} or {}, or a code with an \
-             unbounded tail such as 0.[3]",
+            "{} with {}: {} {why}, and runs on the CPU; expected {} or {}, {instead}",
             Setting::Backend.is("gpu"),
             Setting::Misere.named(),
             self.code.name(),
