@@ -1,7 +1,7 @@
 // A take-and-break code's digit j, shared by the heap kernels (heap_common)
 // and the misère heap kernels (genus_common): the importer declares
 // `params` with `prefix_len` and `tail_len`, and the `digits` binding.
-// CPU twin: `kernel::heap::common::digit_of`.
+// CPU twin: `HeapKernelCode::digit` (src/kernel/heap/common.rs).
 
 fn digit(j: u32) -> u32 {
     if (j < params.prefix_len) {

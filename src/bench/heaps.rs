@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::report::{Columns, CsvRow, opt, with_kernel_seconds};
 use grundy::error::{Error, Result};
 use grundy::game::Code;
-use grundy::internals::engine::misere_heaps::cpu_table;
+use grundy::internals::engine::misere_heaps::table_on;
 use grundy::internals::engine::{Backend, extend_heap_table};
 use grundy::internals::gpu::heap::GpuTuning;
 use grundy::internals::kernel::genus::GenusKernelCode;
@@ -103,12 +103,8 @@ fn time_misere(code: &Code, n: u64, backend: &Backend) -> Result<(f64, f64, Vec<
     let kernel = GenusKernelCode::new(code).map_err(Error::Input)?;
     let silent = &grundy::hooks::Silent;
     let start = Instant::now();
-    let (states, kernel_seconds) = with_kernel_seconds(backend, || match backend {
-        Backend::Gpu(runner) => {
-            grundy::internals::gpu::genus::table(runner, &kernel, n as u32, silent)
-        }
-        Backend::Cpu => cpu_table(&kernel, n as u32, silent),
-    })?;
+    let ((states, _), kernel_seconds) =
+        with_kernel_seconds(backend, || table_on(&kernel, n as u32, backend, silent))?;
     let seconds = start.elapsed().as_secs_f64();
     let states = states.ok_or_else(|| Error::Run("the misère workload was stopped".into()))?;
     Ok((

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::backend::{self, Backend, BackendChoice, Dual, GpuFrom, RanOn};
+use crate::backend::{self, Backend, BackendChoice, Dual, GpuFrom, Ran, RanOn};
 use grundy_core::error::{Error, Result};
 use grundy_core::hooks::RunHooks;
 use grundy_core::kernel::genus::genus_below::genus_below;
@@ -97,13 +97,19 @@ pub fn run(
 ) -> Result<(Option<Vec<u32>>, RanOn)> {
     debug_assert!(takes(code, n));
     let backend = Backend::open_for(choice, n, GpuFrom::GENUS_HEAPS, hooks)?;
-    let job = GenusJob {
-        code,
-        n: n as u32,
-        hooks,
-    };
-    let (states, ran) = backend::run(&job, &backend, hooks)?;
+    let (states, ran) = table_on(code, n as u32, &backend, hooks)?;
     Ok((states, backend.ran_on(ran)))
+}
+
+/// The states of heaps `0..=n` of `code` on an open `backend`: the card
+/// when it is one and the table fits it, else the twin (which ran says).
+pub fn table_on(
+    code: &GenusKernelCode,
+    n: u32,
+    backend: &Backend,
+    hooks: &dyn RunHooks,
+) -> Result<(Option<Vec<u32>>, Ran)> {
+    backend::run(&GenusJob { code, n, hooks }, backend, hooks)
 }
 
 #[cfg(test)]

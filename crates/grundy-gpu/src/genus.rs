@@ -68,7 +68,7 @@ pub fn table(
         max_block as u64 * PLANES as u64 * words as u64 * 4,
     );
     let status = runner.zeroed("genus status", 16);
-    let digits = runner.storage("genus digits", bytemuck::cast_slice(&code.digits));
+    let digits = runner.storage("genus digits", bytemuck::cast_slice(&code.heap.digits));
     let deps = runner.storage("genus deps", bytemuck::cast_slice(&plane_deps()));
     let slots = runner.param_slots::<Params>("genus params", BATCH_BLOCKS);
     let below_pipes = runner.pipelines(&GENUS_BELOW, &[]);

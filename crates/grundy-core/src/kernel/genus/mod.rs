@@ -22,7 +22,6 @@ pub mod genus_finish;
 
 use crate::analysis::genus::{GENUS_DEPTH, States, refuse_splitting};
 use crate::game::Code;
-use crate::kernel::heap::common::digit_of;
 /// The bitset and workgroup sizes are the heap kernels': `MAX_WORDS`
 /// words (values up to 65535), `SLICE` options per workgroup of the first
 /// pass, `WG` and `FINISH_WG` threads.
@@ -44,15 +43,12 @@ pub const ST_HALT: usize = 0;
 pub const ST_HALT_AT: usize = 1;
 pub const ST_DONE: usize = 2;
 
-/// A code as the misère heap kernels read it: one `u32` per digit, bit 0
-/// taking a whole heap, bit 1 leaving one heap.
+/// A code as the misère heap kernels read it: the heap kernels' digits
+/// (bit 0 taking a whole heap, bit 1 leaving one heap; a code that never
+/// splits sets no other count) and bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenusKernelCode {
-    pub digits: Vec<u32>,
-    pub prefix_len: u32,
-    pub tail_len: u32,
-    /// The largest take (`UNBOUNDED` with a tail that takes).
-    pub take_jmax: u32,
+    pub heap: HeapKernelCode,
 }
 
 impl GenusKernelCode {
@@ -67,18 +63,14 @@ impl GenusKernelCode {
                 code.name()
             ));
         }
-        let heap = HeapKernelCode::new(code)?;
         Ok(GenusKernelCode {
-            digits: heap.digits.iter().map(|d| d & 0b11).collect(),
-            prefix_len: heap.prefix_len,
-            tail_len: heap.tail_len,
-            take_jmax: heap.take_jmax,
+            heap: HeapKernelCode::new(code)?,
         })
     }
 
     /// Digit `j` (0 past a code without a tail).
     pub fn digit(&self, j: u32) -> u32 {
-        digit_of(&self.digits, (self.prefix_len, self.tail_len), j)
+        self.heap.digit(j)
     }
 
     /// Whether taking `j` from heap `n` is a move: taking it whole, or
@@ -94,13 +86,14 @@ impl GenusKernelCode {
     /// Whether the takes are unbounded: the card's work grows with the
     /// square of the heaps.
     pub fn unbounded(&self) -> bool {
-        self.take_jmax == UNBOUNDED
+        self.heap.take_jmax == UNBOUNDED
     }
 
     /// The most options a heap below `end` has: the takes 1 ..= end - 1
     /// (at most `take_jmax`) whose digit allows some move, counted.
     pub fn most_options_below(&self, end: u32) -> u32 {
-        let hi = end.saturating_sub(1).min(self.take_jmax) as u64;
+        let code = &self.heap;
+        let hi = end.saturating_sub(1).min(code.take_jmax) as u64;
         let counted = |digits: &[u32], len: u64| -> u64 {
             digits
                 .iter()
@@ -108,13 +101,13 @@ impl GenusKernelCode {
                 .filter(|&&d| d != 0)
                 .count() as u64
         };
-        let (p, t) = (self.prefix_len as u64, self.tail_len as u64);
+        let (p, t) = (code.prefix_len as u64, code.tail_len as u64);
         // digits 0 ..= hi, less digit 0 (no take)
-        let prefix = counted(&self.digits[..p as usize], (hi + 1).min(p));
-        let first = (self.digits.first().is_some_and(|&d| d != 0) && p > 0) as u64;
+        let prefix = counted(&code.digits[..p as usize], (hi + 1).min(p));
+        let first = (code.digits.first().is_some_and(|&d| d != 0) && p > 0) as u64;
         let mut count = prefix - first;
         if hi >= p && t > 0 {
-            let tail = &self.digits[p as usize..];
+            let tail = &code.digits[p as usize..];
             let len = hi - p + 1;
             count += len / t * counted(tail, t) + counted(tail, len % t);
         }
@@ -191,9 +184,9 @@ impl Params {
             s,
             b,
             groups_x: 0,
-            prefix_len: code.prefix_len,
-            tail_len: code.tail_len,
-            take_jmax: code.take_jmax,
+            prefix_len: code.heap.prefix_len,
+            tail_len: code.heap.tail_len,
+            take_jmax: code.heap.take_jmax,
             slices: s.div_ceil(SLICE).max(1),
             words: code.words_below(s + b),
         }

@@ -3,21 +3,16 @@
 
 use crate::kernel::heap::{HeapKernelCode, MAX_WORDS, MOD_ALL_EQUAL, MOD_PLAIN};
 
-/// CPU twin of `shaders/shared/code_digits.wgsl`: digit `j` of a code
-/// given as its prefix's digits then its repeating tail's.
-pub fn digit_of(digits: &[u32], (prefix_len, tail_len): (u32, u32), j: u32) -> u32 {
-    if j < prefix_len {
-        return digits[j as usize];
-    }
-    if tail_len == 0 {
-        return 0;
-    }
-    digits[(prefix_len + (j - prefix_len) % tail_len) as usize]
-}
-
 impl HeapKernelCode {
+    /// Digit `j` (CPU twin of `shaders/shared/code_digits.wgsl`).
     pub fn digit(&self, j: u32) -> u32 {
-        digit_of(&self.digits, (self.prefix_len, self.tail_len), j)
+        if j < self.prefix_len {
+            return self.digits[j as usize];
+        }
+        if self.tail_len == 0 {
+            return 0;
+        }
+        self.digits[(self.prefix_len + (j - self.prefix_len) % self.tail_len) as usize]
     }
 
     /// Splits of m into heaps (a, m - a), a <= m - a, allowed by digit d: a
