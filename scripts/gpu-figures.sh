@@ -34,6 +34,11 @@
 #                                        CSVs compared; issue 76's card figures
 #   bash scripts/gpu-figures.sh ladder   the CPU on 1, 2, 4, 8, 16 threads: Officers and
 #                                        4!.0 to 2^24 (LADDER_N)
+#   bash scripts/gpu-figures.sh threads  two threads against one on two dedicated cores
+#                                        (taskset 0,1): Officers and 4!.0 to 2^24, two
+#                                        rounds (THREADS_ROUNDS), with two one-thread
+#                                        processes at once beside (scripts/two-threads.py);
+#                                        issue 75's last figure off a shared VM
 #   bash scripts/gpu-figures.sh dense    the brute force on the card against the CPU: .16
 #                                        to 2^18, .04 and .06 to 2^19 (DENSE_N) with tables
 #                                        compared, then the card alone to 2^20 and 2^21
@@ -96,6 +101,16 @@ long)
         cmp "$data/long-gpu.raw" "$data/long-cpu.raw" && cmp "$data/long-gpu-alone.raw" "$data/long-cpu.raw" &&
             echo "octal $args: same table" | tee -a "$log"
     done
+    ;;
+threads)
+    # on two cores no other process shares: the ratio a 2-core VM's
+    # neighbours blur (BENCHMARKS-log.md, "Two threads: where the last 4 %
+    # goes")
+    if command -v python3 >/dev/null && command -v taskset >/dev/null; then
+        GRUNDY="$bin/grundy" TASKSET=1 python3 scripts/two-threads.py "${THREADS_ROUNDS:-2}" 2>&1 | tee -a "$log"
+    else
+        echo "threads: needs python3 and taskset on this machine" | tee -a "$log"
+    fi
     ;;
 ladder)
     # the CPU backend on 1, 2, 4, 8 and 16 threads (and 16 with the passes
@@ -336,7 +351,7 @@ all)
     done
     ;;
 *)
-    echo "stage: all, tests, bench, misere, survey, auto, long, finish, ladder, pieces or simd" >&2
+    echo "stage: all, tests, bench, misere, survey, auto, long, finish, threads, ladder, pieces or simd" >&2
     exit 2
     ;;
 esac
