@@ -787,6 +787,27 @@ fn misere_kayles_is_searched_over_whole_sums() {
     ]));
     assert_eq!(v["method"], "linear");
     assert!(v.get("sums_bound").is_none());
+    // `--min-diff` moves nothing in a code that never splits: misère Nim
+    // keeps its blocks and its values.
+    let nim = |extra: &[&str]| {
+        let mut args = vec!["octal", "0.[3]", "-n", "300", "--misere", "--out", "-"];
+        args.extend_from_slice(extra);
+        grundy(&args)
+    };
+    let (plain, restricted) = (nim(&[]), nim(&["--min-diff", "2"]));
+    assert!(restricted.status.success() && restricted.stdout.len() > 300 * 6);
+    assert_eq!(plain.stdout, restricted.stdout);
+    let v = json(&grundy(&[
+        "octal",
+        "0.[3]",
+        "-n",
+        "300",
+        "--misere",
+        "--min-diff",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "blocked");
 }
 
 /// A search over whole sums is counted before it starts: Dawson's Kayles
