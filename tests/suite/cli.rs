@@ -787,8 +787,13 @@ fn misere_kayles_is_searched_over_whole_sums() {
     ]));
     assert_eq!(v["method"], "linear");
     assert!(v.get("sums_bound").is_none());
-    // `--min-diff` moves nothing in a code that never splits: misère Nim
-    // keeps its blocks and its values.
+}
+
+/// `--min-diff` moves nothing in a code that never splits: misère Nim keeps
+/// its blocks and its values (before, it fell back to the heap-by-heap
+/// stream, and `--backend gpu` refused it).
+#[test]
+fn misere_nim_with_min_diff_keeps_its_blocks() {
     let nim = |extra: &[&str]| {
         let mut args = vec!["octal", "0.[3]", "-n", "300", "--misere", "--out", "-"];
         args.extend_from_slice(extra);
